@@ -1,0 +1,28 @@
+// @ts-check
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/", "node_modules/", "coverage/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+    },
+  },
+  {
+    // The pure core must not reach for I/O, the clock or the environment.
+    files: ["src/events/**/*.ts", "src/compaction/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: ["node:*", "fs", "path", "os", "child_process"] }],
+      "no-restricted-globals": ["error", "process", "Date", "setTimeout", "console"],
+      "no-restricted-properties": ["error", { object: "Date", property: "now" }],
+    },
+  },
+  {
+    files: ["bin/*", "bench/**/*.js", "test/**/*.js"],
+    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+  },
+);

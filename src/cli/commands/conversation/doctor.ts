@@ -1,0 +1,34 @@
+// `jp conversation doctor [ID]`: check logs and repair them by quarantining bad lines.
+import type { Command } from "commander";
+import type { Context } from "../../context.js";
+import { doctorConversation, type DoctorReport } from "../../../store/doctor.js";
+
+export function registerDoctor(parent: Command, ctx: Context): void {
+  parent
+    .command("doctor [id]")
+    .description("check a conversation's log (default: every conversation) and quarantine torn or malformed lines")
+    .option("--check", "only report; change nothing")
+    .option("--json", "print one report per conversation: { id, findings, backup }")
+    .action((id: string | undefined, opts: { check?: boolean; json?: boolean }) => {
+      const store = ctx.store();
+      const refs = id === undefined ? store.list() : [store.resolve(id)];
+      const reports: DoctorReport[] = refs.map((ref) =>
+        doctorConversation(store, ref, { repair: !opts.check, now: ctx.clock.now() }),
+      );
+      if (opts.json) {
+        ctx.out(JSON.stringify(reports, null, 2));
+        return;
+      }
+      for (const report of reports) {
+        if (report.findings.length === 0) {
+          ctx.out(`${report.id}: ok`);
+          continue;
+        }
+        for (const f of report.findings) {
+          const where = f.line !== undefined ? ` line ${f.line}` : "";
+          ctx.out(`${report.id}:${where} ${f.kind.replace("_", " ")}: ${f.detail}${f.repaired ? " — moved to events.quarantine" : ""}`);
+        }
+        if (report.backup) ctx.out(`${report.id}: the previous log is kept as ${report.backup}`);
+      }
+    });
+}

@@ -1,0 +1,30 @@
+// `jp conversation fork [ID]`: copy a conversation (or its last N turns) into a new one.
+import type { Command } from "commander";
+import type { Context } from "../../context.js";
+import { UsageError } from "../../../errors.js";
+import { forkEvents } from "../../../events/fork.js";
+
+export function registerFork(parent: Command, ctx: Context): void {
+  parent
+    .command("fork [id]")
+    .description("copy a conversation (default: the active one) into a new conversation and make it active")
+    .option("--last <n>", "keep only the last N turns")
+    .option("--title <title>", "title of the fork (default: the original's, marked as a fork)")
+    .option("--json", "print the new conversation as JSON")
+    .action((id: string | undefined, opts: { last?: string; title?: string; json?: boolean }) => {
+      let last: number | undefined;
+      if (opts.last !== undefined) {
+        last = Number(opts.last);
+        if (!Number.isInteger(last) || last < 1) throw new UsageError(`--last takes a positive number of turns, got '${opts.last}'`);
+      }
+      const store = ctx.store();
+      const source = store.resolve(id);
+      const events = forkEvents(store.readEvents(source), last);
+      const originalTitle = store.metadata(source).title;
+      const title = opts.title ?? (originalTitle ? `${originalTitle} (fork)` : undefined);
+      const ref = store.create({ title, events, metadata: { forked_from: source.id } });
+      store.setActive(ref.id);
+      if (opts.json) ctx.out(JSON.stringify({ id: ref.id, forked_from: source.id, events: events.length, path: ref.dir }));
+      else ctx.out(`Forked ${source.id} into ${ref.id} (${events.length} events); it is now active.`);
+    });
+}

@@ -1,0 +1,55 @@
+// `jp conversation ls`: list conversations with their counts.
+import type { Command } from "commander";
+import type { Context } from "../../context.js";
+import { renderTable } from "../../../render/table.js";
+
+export interface ConversationListItem {
+  id: string;
+  title: string | null;
+  turns: number;
+  events: number;
+  created_at: string;
+  last_event_at: string | null;
+  active: boolean;
+}
+
+export function registerLs(parent: Command, ctx: Context): void {
+  parent
+    .command("ls")
+    .description("list the conversations of the workspace, oldest first")
+    .option("--json", "print an array of { id, title, turns, events, created_at, last_event_at, active }")
+    .action((opts: { json?: boolean }) => {
+      const store = ctx.store();
+      const active = store.activeId();
+      const items: ConversationListItem[] = store.list().map((ref) => {
+        const metadata = store.metadata(ref);
+        const stats = store.stats(ref);
+        return {
+          id: ref.id,
+          title: metadata.title ?? null,
+          turns: stats.turns,
+          events: stats.events,
+          created_at: metadata.created_at,
+          last_event_at: stats.last_event_at ?? null,
+          active: ref.id === active,
+        };
+      });
+      if (opts.json) {
+        ctx.out(JSON.stringify(items, null, 2));
+        return;
+      }
+      if (items.length === 0) {
+        ctx.out("No conversations yet. Start one with `jp conversation new` or `jp conversation import PATH`.");
+        return;
+      }
+      const rows = items.map((i) => [
+        i.active ? "*" : " ",
+        i.id,
+        String(i.turns),
+        String(i.events),
+        (i.last_event_at ?? i.created_at).slice(0, 16).replace("T", " "),
+        i.title ?? "",
+      ]);
+      ctx.out(renderTable(["", "ID", "TURNS", "EVENTS", "LAST EVENT", "TITLE"], rows));
+    });
+}

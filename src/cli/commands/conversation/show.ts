@@ -1,0 +1,47 @@
+// `jp conversation show [ID]`: one conversation's details.
+import type { Command } from "commander";
+import type { Context } from "../../context.js";
+
+export function registerShow(parent: Command, ctx: Context): void {
+  parent
+    .command("show [id]")
+    .description("show a conversation's details (default: the active one)")
+    .option("--json", 'print { "id", "title", "turns", "events", "path", "compactions" }')
+    .action((id: string | undefined, opts: { json?: boolean }) => {
+      const store = ctx.store();
+      const ref = store.resolve(id);
+      const metadata = store.metadata(ref);
+      const stats = store.stats(ref);
+      const details = {
+        id: ref.id,
+        title: metadata.title ?? null,
+        turns: stats.turns,
+        events: stats.events,
+        path: ref.dir,
+        created_at: metadata.created_at,
+        last_event_at: stats.last_event_at ?? null,
+        active: store.activeId() === ref.id,
+        kinds: stats.kinds,
+        compactions: [] as unknown[],
+      };
+      if (opts.json) {
+        ctx.out(JSON.stringify(details, null, 2));
+        return;
+      }
+      const kinds = Object.entries(stats.kinds)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(", ");
+      ctx.out(
+        [
+          `${ctx.color.bold(ref.id)}${details.active ? " (active)" : ""}`,
+          `  title:       ${details.title ?? "(none)"}`,
+          `  path:        ${ref.dir}`,
+          `  created:     ${details.created_at}`,
+          `  last event:  ${details.last_event_at ?? "(none)"}`,
+          `  turns:       ${stats.turns}`,
+          `  events:      ${stats.events}${kinds ? ` (${kinds})` : ""}`,
+          `  compactions: none`,
+        ].join("\n"),
+      );
+    });
+}

@@ -1,0 +1,52 @@
+// Owns the commander program: global options, the command list, error
+// rendering and exit codes. Only this file decides the exit code.
+import { Command, CommanderError } from "commander";
+import { JpError, type ExitCode } from "../errors.js";
+import { COMMANDS } from "./commands/index.js";
+import { createContext, type ContextOptions } from "./context.js";
+import { VERSION } from "./version.js";
+
+export async function main(argv: string[], options: ContextOptions = {}): Promise<ExitCode> {
+  const ctx = createContext(options);
+  const program = new Command("jp")
+    .description("Keep long LLM conversations in your project, and compact them without losing anything.")
+    .version(VERSION, "-V, --version")
+    .option("-w, --workspace <dir>", "use the workspace at DIR instead of the nearest .jp/ (also JP_WORKSPACE)")
+    .showHelpAfterError("(run with --help for usage)")
+    .configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+    })
+    .exitOverride();
+  program.hook("preAction", (cmd) => {
+    const ws = cmd.opts().workspace as string | undefined;
+    if (ws) ctx.workspaceOption = ws;
+  });
+  for (const register of COMMANDS) register(program, ctx);
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (error) {
+    return reportError(error, ctx.stderr, ctx.env);
+  }
+}
+
+function reportError(error: unknown, stderr: NodeJS.WritableStream, env: NodeJS.ProcessEnv): ExitCode {
+  if (error instanceof CommanderError) {
+    if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0) {
+      return 0;
+    }
+    return 2;
+  }
+  if (error instanceof JpError) {
+    stderr.write(`jp: error: ${error.message}\n`);
+    if (error.hint) stderr.write(`  hint: ${error.hint}\n`);
+    if (env.JP_DEBUG === "1" && error.stack) stderr.write(`${error.stack}\n`);
+    return error.exitCode;
+  }
+  stderr.write(`jp: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (env.JP_DEBUG === "1" && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
+  else stderr.write("  hint: run again with JP_DEBUG=1 to see the stack trace\n");
+  return 1;
+}

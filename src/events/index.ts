@@ -1,0 +1,3 @@
+export * from "./schema.js";
+export * from "./turns.js";
+export * from "./fork.js";

@@ -1,0 +1,188 @@
+// Owns the shape of every event kind in a conversation log (DESIGN §3, §4).
+// Validation keeps the caller's object untouched, so unknown kinds and unknown
+// fields survive a read and a write byte for byte.
+import { z } from "zod";
+
+const Metadata = z.record(z.string(), z.unknown());
+
+const base = {
+  timestamp: z.string(),
+  metadata: Metadata.optional(),
+};
+
+export const TurnStart = z.looseObject({ type: z.literal("turn_start"), ...base });
+export type TurnStart = z.infer<typeof TurnStart>;
+
+export const ChatRequest = z.looseObject({
+  type: z.literal("chat_request"),
+  ...base,
+  content: z.string(),
+  author: z.string().optional(),
+});
+export type ChatRequest = z.infer<typeof ChatRequest>;
+
+export const ChatResponse = z
+  .looseObject({
+    type: z.literal("chat_response"),
+    ...base,
+    message: z.string().optional(),
+    reasoning: z.string().optional(),
+    data: z.unknown().optional(),
+  })
+  .refine(
+    (e) => [e.message, e.reasoning, e.data].filter((v) => v !== undefined).length === 1,
+    "a chat_response holds exactly one of message, reasoning or data",
+  );
+export type ChatResponse = z.infer<typeof ChatResponse>;
+
+export const ToolCallRequest = z.looseObject({
+  type: z.literal("tool_call_request"),
+  ...base,
+  id: z.string(),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+});
+export type ToolCallRequest = z.infer<typeof ToolCallRequest>;
+
+export const ToolCallResponse = z.looseObject({
+  type: z.literal("tool_call_response"),
+  ...base,
+  id: z.string(),
+  content: z.string(),
+  is_error: z.boolean(),
+});
+export type ToolCallResponse = z.infer<typeof ToolCallResponse>;
+
+export const InquiryRequest = z.looseObject({ type: z.literal("inquiry_request"), ...base });
+export type InquiryRequest = z.infer<typeof InquiryRequest>;
+
+export const InquiryResponse = z.looseObject({ type: z.literal("inquiry_response"), ...base });
+export type InquiryResponse = z.infer<typeof InquiryResponse>;
+
+export const ConfigDelta = z.looseObject({
+  type: z.literal("config_delta"),
+  ...base,
+  delta: z.record(z.string(), z.unknown()),
+});
+export type ConfigDelta = z.infer<typeof ConfigDelta>;
+
+export const ToolPolicy = z.union([
+  z.object({ policy: z.literal("strip"), request: z.boolean(), response: z.boolean() }),
+  z.object({ policy: z.literal("omit") }),
+]);
+export type ToolPolicy = z.infer<typeof ToolPolicy>;
+
+export const Summary = z.object({
+  text: z.string(),
+  source: z.enum(["derived", "supplied"]),
+  author: z.enum(["user", "assistant"]).optional(),
+  model: z.string().optional(),
+});
+export type Summary = z.infer<typeof Summary>;
+
+export const CompactionStats = z.looseObject({
+  tokens_before: z.number().optional(),
+  tokens_after: z.number().optional(),
+});
+export type CompactionStats = z.infer<typeof CompactionStats>;
+
+export const CompactionSource = z.enum(["user", "assistant", "auto"]);
+export type CompactionSource = z.infer<typeof CompactionSource>;
+
+export const Compaction = z.looseObject({
+  type: z.literal("compaction"),
+  ...base,
+  id: z.string().min(1),
+  from_turn: z.number().int().nonnegative(),
+  to_turn: z.number().int().nonnegative(),
+  to_call: z.string().optional(),
+  summary: Summary.optional(),
+  reasoning: z.literal("strip").optional(),
+  tool_calls: ToolPolicy.optional(),
+  tool_overrides: z.record(z.string(), ToolPolicy).optional(),
+  deferred_until_turn: z.number().int().nonnegative().optional(),
+  source: CompactionSource,
+  note: z.string().max(200).optional(),
+  stats: CompactionStats.optional(),
+});
+export type Compaction = z.infer<typeof Compaction>;
+
+export const CompactionReset = z.looseObject({
+  type: z.literal("compaction_reset"),
+  ...base,
+  ids: z.array(z.string()).optional(),
+});
+export type CompactionReset = z.infer<typeof CompactionReset>;
+
+/** An event of a kind this version does not know; kept and written back verbatim. */
+export type UnknownEvent = { type: string; timestamp?: string; [key: string]: unknown };
+
+const knownSchemas = {
+  turn_start: TurnStart,
+  chat_request: ChatRequest,
+  chat_response: ChatResponse,
+  tool_call_request: ToolCallRequest,
+  tool_call_response: ToolCallResponse,
+  inquiry_request: InquiryRequest,
+  inquiry_response: InquiryResponse,
+  config_delta: ConfigDelta,
+  compaction: Compaction,
+  compaction_reset: CompactionReset,
+} as const;
+
+export type EventKind = keyof typeof knownSchemas;
+export const EVENT_KINDS = Object.keys(knownSchemas) as EventKind[];
+
+export type KnownEvent =
+  | TurnStart
+  | ChatRequest
+  | ChatResponse
+  | ToolCallRequest
+  | ToolCallResponse
+  | InquiryRequest
+  | InquiryResponse
+  | ConfigDelta
+  | Compaction
+  | CompactionReset;
+
+/** Any line of a log: a known kind or an unknown one kept verbatim. */
+export type Event = KnownEvent | UnknownEvent;
+
+export function isKnownKind(type: unknown): type is EventKind {
+  return typeof type === "string" && Object.hasOwn(knownSchemas, type);
+}
+
+export function isKnown(event: Event): event is KnownEvent {
+  return isKnownKind(event.type);
+}
+
+/** Narrow an event to one kind. */
+export function isKind<K extends EventKind>(
+  event: Event,
+  kind: K,
+): event is Extract<KnownEvent, { type: K }> {
+  return event.type === kind;
+}
+
+export type ValidationResult = { ok: true; event: Event } | { ok: false; reason: string };
+
+/**
+ * Check a parsed log line. Known kinds must match their schema; any other
+ * object with a string `type` is an unknown kind and is accepted as is.
+ * The returned event is the input object itself, never a copy.
+ */
+export function validateEvent(value: unknown): ValidationResult {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { ok: false, reason: "not a JSON object" };
+  }
+  const type = (value as { type?: unknown }).type;
+  if (typeof type !== "string") return { ok: false, reason: "missing string field `type`" };
+  if (!isKnownKind(type)) return { ok: true, event: value as UnknownEvent };
+  const result = knownSchemas[type].safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` at \`${issue.path.join(".")}\`` : "";
+    return { ok: false, reason: `invalid ${type}${where}: ${issue?.message ?? "schema mismatch"}` };
+  }
+  return { ok: true, event: value as Event };
+}

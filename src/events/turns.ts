@@ -1,0 +1,87 @@
+// Owns turn indexing exactly as JP counts turns (DESIGN §3): events before the
+// first turn_start form an implicit turn 0; a turn_start opens a new turn only
+// when the current turn already holds an event; global entries belong to no turn.
+import type { Event } from "./schema.js";
+
+/** The turn index given to global entries, which belong to no turn. */
+export const NO_TURN = -1;
+
+const TURN_KINDS = new Set([
+  "turn_start",
+  "chat_request",
+  "chat_response",
+  "tool_call_request",
+  "tool_call_response",
+  "inquiry_request",
+  "inquiry_response",
+]);
+
+/** Global entries (config deltas, compactions, resets, unknown kinds) belong to no turn. */
+export function isGlobal(event: Event): boolean {
+  return !TURN_KINDS.has(event.type);
+}
+
+/** Incremental turn counter, so callers streaming a log need not hold it all. */
+export class TurnCounter {
+  /** Index of the turn the next turn event lands in. */
+  current = 0;
+  /** Whether the current turn holds at least one event. */
+  holdsEvent = false;
+
+  constructor(state?: { current: number; holdsEvent: boolean }) {
+    if (state) {
+      this.current = state.current;
+      this.holdsEvent = state.holdsEvent;
+    }
+  }
+
+  /** The 0-based turn of `event`, or NO_TURN for a global entry. */
+  next(event: Event): number {
+    if (isGlobal(event)) return NO_TURN;
+    if (event.type === "turn_start" && this.holdsEvent) {
+      this.current += 1;
+    }
+    this.holdsEvent = true;
+    return this.current;
+  }
+
+  /** Number of turns seen so far. */
+  get count(): number {
+    return this.holdsEvent ? this.current + 1 : this.current;
+  }
+}
+
+/** The 0-based turn index of every event (NO_TURN for global entries). */
+export function turnIndices(events: readonly Event[]): number[] {
+  const counter = new TurnCounter();
+  return events.map((e) => counter.next(e));
+}
+
+export function turnCount(events: readonly Event[]): number {
+  const counter = new TurnCounter();
+  for (const e of events) counter.next(e);
+  return counter.count;
+}
+
+export interface Turn {
+  /** 0-based raw turn index. */
+  index: number;
+  events: Event[];
+}
+
+/** Group the turn events of a stream; global entries are left out. */
+export function groupTurns(events: readonly Event[]): Turn[] {
+  const turns: Turn[] = [];
+  const counter = new TurnCounter();
+  for (const e of events) {
+    const t = counter.next(e);
+    if (t === NO_TURN) continue;
+    let turn = turns[turns.length - 1];
+    if (!turn || turn.index !== t) {
+      turn = { index: t, events: [] };
+      turns.push(turn);
+    }
+    turn.events.push(e);
+  }
+  return turns;
+}

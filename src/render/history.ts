@@ -1,0 +1,73 @@
+// Owns the readable rendering of a conversation's history (`print`).
+import type { ChalkInstance } from "chalk";
+import { groupTurns, isGlobal, type Event, type KnownEvent } from "../events/index.js";
+
+export interface HistoryOptions {
+  color: ChalkInstance;
+}
+
+function indent(text: string, prefix = "  "): string {
+  return text
+    .split("\n")
+    .map((l) => (l === "" ? "" : prefix + l))
+    .join("\n");
+}
+
+function time(event: Event): string {
+  return typeof event.timestamp === "string" ? event.timestamp.slice(0, 19).replace("T", " ") : "";
+}
+
+/** One event as a few readable lines. */
+export function renderEvent(event: Event, c: ChalkInstance, toolNames: Map<string, string>): string | undefined {
+  const e = event as KnownEvent;
+  switch (e.type) {
+    case "turn_start":
+      return undefined;
+    case "chat_request":
+      return `${c.bold.green(e.author && e.author !== "user" ? `user (${e.author})` : "user")}\n${indent(e.content)}`;
+    case "chat_response":
+      if (e.reasoning !== undefined) return `${c.dim.italic("reasoning")}\n${c.dim(indent(e.reasoning))}`;
+      if (e.message !== undefined) return `${c.bold.blue("assistant")}\n${indent(e.message)}`;
+      return `${c.bold.blue("assistant (data)")}\n${indent(JSON.stringify(e.data, null, 2))}`;
+    case "tool_call_request":
+      toolNames.set(e.id, e.name);
+      return `${c.bold.yellow("tool call")} ${c.yellow(e.name)} ${c.dim(e.id)}\n${indent(JSON.stringify(e.arguments, null, 2))}`;
+    case "tool_call_response": {
+      const status = e.is_error ? c.red("error") : c.green("ok");
+      return `${c.bold.yellow("tool result")} ${c.yellow(toolNames.get(e.id) ?? "unknown")} ${c.dim(e.id)} ${status}\n${indent(e.content)}`;
+    }
+    case "inquiry_request":
+    case "inquiry_response":
+      return c.dim(`${e.type.replace("_", " ")} ${JSON.stringify({ ...e, type: undefined, timestamp: undefined })}`);
+    case "config_delta":
+      return c.dim(`· configuration changed (${Object.keys(e.delta).join(", ") || "empty"})`);
+    case "compaction":
+      return c.dim(`· compaction ${e.id} over turns ${e.from_turn + 1}..${e.to_turn + 1} (${e.source})`);
+    case "compaction_reset":
+      return c.dim(`· compaction reset (${e.ids ? e.ids.join(", ") : "all"})`);
+    default:
+      return c.dim(`· ${event.type} event`);
+  }
+}
+
+/** The whole history, turn by turn, 1-based, with global entries shown where they sit. */
+export function renderHistory(events: readonly Event[], options: HistoryOptions): string {
+  const c = options.color;
+  const toolNames = new Map<string, string>();
+  const blocks: string[] = [];
+  const turnOf = new Map<Event, number>();
+  for (const turn of groupTurns(events)) for (const e of turn.events) turnOf.set(e, turn.index);
+  let currentTurn = -1;
+  for (const e of events) {
+    if (!isGlobal(e)) {
+      const t = turnOf.get(e)!;
+      if (t !== currentTurn) {
+        currentTurn = t;
+        blocks.push(c.bold(`── turn ${t + 1} ${"─".repeat(40)} ${c.dim(time(e))}`));
+      }
+    }
+    const text = renderEvent(e, c, toolNames);
+    if (text !== undefined) blocks.push(text);
+  }
+  return blocks.join("\n\n");
+}

@@ -1,0 +1,22 @@
+// Owns sending long output through $PAGER when stdout is a terminal.
+import { spawn } from "node:child_process";
+import type { Context } from "../cli/context.js";
+
+export async function page(ctx: Context, text: string): Promise<void> {
+  const rows = ctx.stdout.rows ?? 24;
+  const pager = ctx.env.PAGER ?? "less -FRX";
+  if (!ctx.stdout.isTTY || pager === "" || pager === "cat" || text.split("\n").length < rows) {
+    ctx.out(text);
+    return;
+  }
+  await new Promise<void>((resolve) => {
+    const child = spawn(pager, { shell: true, stdio: ["pipe", "inherit", "inherit"] });
+    child.on("error", () => {
+      ctx.out(text);
+      resolve();
+    });
+    child.on("close", () => resolve());
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(text.endsWith("\n") ? text : text + "\n");
+  });
+}

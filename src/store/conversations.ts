@@ -1,0 +1,228 @@
+// Owns the conversations of a workspace: ids, folders, metadata, the active
+// conversation, listing with cached counts, prefix lookup, fork and trash.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { TurnCounter, type Event } from "../events/index.js";
+import {
+  AmbiguousConversationError,
+  ConversationNotFoundError,
+  NoActiveConversationError,
+} from "./errors.js";
+import { readJsonFile, writeJsonAtomic } from "./files.js";
+import { EventLog, LOG_FILE, readLines, parseLine, type AppendOptions } from "./log.js";
+import type { Workspace } from "./workspace.js";
+
+export interface LogStats {
+  /** Byte length of complete lines counted. */
+  bytes: number;
+  events: number;
+  turns: number;
+  current_turn: number;
+  holds_event: boolean;
+  last_event_at?: string;
+  kinds: Record<string, number>;
+}
+
+export interface ConversationMetadata {
+  title?: string;
+  created_at: string;
+  pinned?: boolean;
+  labels?: string[];
+  forked_from?: string;
+  imported_from?: { path: string; original_id: string };
+  /** Counts of the log up to `bytes`, so `ls` need not re-read unchanged logs. */
+  stats_cache?: LogStats;
+  [key: string]: unknown;
+}
+
+export interface ConversationRef {
+  id: string;
+  /** Folder name: `<id>` or `<id>-<slug>`. */
+  folder: string;
+  dir: string;
+}
+
+const METADATA_FILE = "metadata.json";
+const STATE_FILE = "state.json";
+const ID_PATTERN = /^(\d{8,})(?:-(.*))?$/;
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export function slugify(title: string): string {
+  return title
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^\p{Letter}\p{Number}]+/gu, "-")
+    .replace(/[^a-z0-9-]/g, "")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/, "");
+}
+
+/** Ids are deciseconds since the epoch (as JP's are), so they sort by creation time. */
+export function idForTime(date: Date): string {
+  return String(Math.floor(date.getTime() / 100));
+}
+
+export class ConversationStore {
+  constructor(
+    readonly workspace: Workspace,
+    private readonly clock: Clock = systemClock,
+    private readonly lockOptions: AppendOptions = {},
+  ) {}
+
+  /** Conversations sorted by id (creation time), oldest first. */
+  list(): ConversationRef[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.workspace.conversationsDir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    const refs: ConversationRef[] = [];
+    for (const folder of names) {
+      const match = ID_PATTERN.exec(folder);
+      if (!match) continue;
+      refs.push({ id: match[1]!, folder, dir: path.join(this.workspace.conversationsDir, folder) });
+    }
+    return refs.sort((a, b) => (a.id.length - b.id.length) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** Find a conversation by id or unique id prefix; no query means the active one. */
+  resolve(query?: string): ConversationRef {
+    if (query === undefined || query === "") {
+      const active = this.activeId();
+      if (!active) throw new NoActiveConversationError();
+      const ref = this.list().find((r) => r.id === active);
+      if (!ref) throw new ConversationNotFoundError(active, "the active conversation is gone; pick one with `jp conversation use ID`");
+      return ref;
+    }
+    const refs = this.list();
+    const exact = refs.find((r) => r.id === query || r.folder === query);
+    if (exact) return exact;
+    const matches = refs.filter((r) => r.id.startsWith(query));
+    if (matches.length === 1) return matches[0]!;
+    if (matches.length > 1) throw new AmbiguousConversationError(query, matches.map((r) => r.id));
+    throw new ConversationNotFoundError(query);
+  }
+
+  has(id: string): boolean {
+    return this.list().some((r) => r.id === id);
+  }
+
+  /** Create a conversation folder; `events` are written as the first group of its log. */
+  create(options: { title?: string; events?: readonly Event[]; id?: string; metadata?: Partial<ConversationMetadata> } = {}): ConversationRef {
+    fs.mkdirSync(this.workspace.conversationsDir, { recursive: true });
+    const now = this.clock.now();
+    const existing = new Set(this.list().map((r) => r.id));
+    let id = options.id ?? idForTime(now);
+    while (existing.has(id)) id = String(BigInt(id) + 1n);
+    const slug = options.title ? slugify(options.title) : "";
+    const folder = slug ? `${id}-${slug}` : id;
+    const dir = path.join(this.workspace.conversationsDir, folder);
+    fs.mkdirSync(dir);
+    const metadata: ConversationMetadata = {
+      created_at: now.toISOString(),
+      ...options.metadata,
+      ...(options.title ? { title: options.title } : {}),
+    };
+    writeJsonAtomic(path.join(dir, METADATA_FILE), metadata);
+    const ref = { id, folder, dir };
+    const log = this.log(ref);
+    fs.closeSync(fs.openSync(log.file, "a", 0o644));
+    if (options.events && options.events.length > 0) log.append(options.events, this.lockOptions);
+    return ref;
+  }
+
+  log(ref: ConversationRef): EventLog {
+    return new EventLog(ref.dir, ref.id);
+  }
+
+  readEvents(ref: ConversationRef): Event[] {
+    return this.log(ref).read().events;
+  }
+
+  append(ref: ConversationRef, events: readonly Event[]): void {
+    this.log(ref).append(events, this.lockOptions);
+  }
+
+  metadata(ref: ConversationRef): ConversationMetadata {
+    return readJsonFile<ConversationMetadata>(path.join(ref.dir, METADATA_FILE)) ?? { created_at: "" };
+  }
+
+  writeMetadata(ref: ConversationRef, metadata: ConversationMetadata): void {
+    writeJsonAtomic(path.join(ref.dir, METADATA_FILE), metadata);
+  }
+
+  /**
+   * Counts of a conversation's log. Logs only grow on line boundaries, so the
+   * cached counts stay valid up to their byte length and only the new lines are read.
+   */
+  stats(ref: ConversationRef): LogStats {
+    const metadata = this.metadata(ref);
+    const file = path.join(ref.dir, LOG_FILE);
+    let size = 0;
+    try {
+      size = fs.statSync(file).size;
+    } catch {
+      // A folder without a log has no events.
+    }
+    const cached = metadata.stats_cache;
+    if (cached && cached.bytes === size) return cached;
+    const resume = cached && cached.bytes < size ? cached : undefined;
+    const stats: LogStats = resume
+      ? { ...resume, kinds: { ...resume.kinds } }
+      : { bytes: 0, events: 0, turns: 0, current_turn: 0, holds_event: false, kinds: {} };
+    const counter = new TurnCounter({ current: stats.current_turn, holdsEvent: stats.holds_event });
+    for (const raw of readLines(file, { from: stats.bytes })) {
+      stats.bytes = raw.offset + Buffer.byteLength(raw.text) + 1;
+      const event = parseLine(raw.text);
+      if (event === null || typeof event === "string") continue;
+      stats.events += 1;
+      stats.kinds[event.type] = (stats.kinds[event.type] ?? 0) + 1;
+      counter.next(event);
+      if (typeof event.timestamp === "string") stats.last_event_at = event.timestamp;
+    }
+    stats.current_turn = counter.current;
+    stats.holds_event = counter.holdsEvent;
+    stats.turns = counter.count;
+    if (stats.bytes !== cached?.bytes) {
+      try {
+        this.writeMetadata(ref, { ...metadata, stats_cache: stats });
+      } catch {
+        // The cache is an optimisation; a read-only workspace still lists.
+      }
+    }
+    return stats;
+  }
+
+  invalidateStats(ref: ConversationRef): void {
+    const { stats_cache: _dropped, ...rest } = this.metadata(ref);
+    this.writeMetadata(ref, rest as ConversationMetadata);
+  }
+
+  activeId(): string | undefined {
+    return readJsonFile<{ active?: string }>(path.join(this.workspace.dir, STATE_FILE))?.active;
+  }
+
+  setActive(id: string | undefined): void {
+    const file = path.join(this.workspace.dir, STATE_FILE);
+    const state = readJsonFile<Record<string, unknown>>(file) ?? {};
+    writeJsonAtomic(file, { ...state, active: id });
+  }
+
+  /** Move a conversation into `.trash/`; nothing is deleted. */
+  trash(ref: ConversationRef): string {
+    fs.mkdirSync(this.workspace.trashDir, { recursive: true });
+    let target = path.join(this.workspace.trashDir, ref.folder);
+    for (let n = 1; fs.existsSync(target); n += 1) target = path.join(this.workspace.trashDir, `${ref.folder}.${n}`);
+    fs.renameSync(ref.dir, target);
+    if (this.activeId() === ref.id) this.setActive(undefined);
+    return target;
+  }
+}

@@ -1,0 +1,75 @@
+// Owns checking a conversation's log and repairing what can be repaired
+// without losing anything: torn and malformed lines move to the quarantine
+// file; the log is replaced by a new file (the old one kept beside it), never
+// edited in place.
+import * as fs from "node:fs";
+import type { ConversationRef, ConversationStore } from "./conversations.js";
+import { parseLine, readLines } from "./log.js";
+
+export interface DoctorFinding {
+  kind: "torn_tail" | "malformed_line";
+  line?: number;
+  detail: string;
+  repaired: boolean;
+}
+
+export interface DoctorReport {
+  id: string;
+  findings: DoctorFinding[];
+  /** Where the log was before it was replaced, if it was. */
+  backup?: string;
+}
+
+export function doctorConversation(
+  store: ConversationStore,
+  ref: ConversationRef,
+  options: { repair: boolean; now: Date },
+): DoctorReport {
+  const log = store.log(ref);
+  const findings: DoctorFinding[] = [];
+  const bad: { line: number; offset: number; text: string; reason: string }[] = [];
+  let torn: { offset: number; bytes: number } | undefined;
+  for (const raw of readLines(log.file, { onTorn: (offset, bytes) => (torn = { offset, bytes: bytes.length }) })) {
+    const parsed = parseLine(raw.text);
+    if (typeof parsed === "string") bad.push({ ...raw, reason: parsed });
+  }
+  for (const b of bad) {
+    findings.push({ kind: "malformed_line", line: b.line, detail: b.reason, repaired: options.repair });
+  }
+  if (torn) {
+    findings.push({
+      kind: "torn_tail",
+      detail: `${torn.bytes} bytes after the last complete line (an interrupted write)`,
+      repaired: options.repair,
+    });
+  }
+  const report: DoctorReport = { id: ref.id, findings };
+  if (!options.repair || findings.length === 0) return report;
+
+  // Under the lock: the torn tail is quarantined by withLock itself; malformed
+  // lines are quarantined and the good lines written to a new log.
+  log.withLock({}, () => {
+    if (bad.length === 0) return;
+    const badLines = new Set(bad.map((b) => b.line));
+    const stamp = options.now.toISOString().replace(/[:.]/g, "-");
+    const repaired = `${log.file}.repair-${stamp}`;
+    const fd = fs.openSync(repaired, "w", 0o644);
+    try {
+      for (const raw of readLines(log.file)) {
+        if (badLines.has(raw.line)) {
+          log.quarantine(Buffer.from(raw.text), `malformed line ${raw.line} of ${log.file}`);
+        } else {
+          fs.writeSync(fd, raw.text + "\n");
+        }
+      }
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    report.backup = `${log.file}.before-doctor-${stamp}`;
+    fs.linkSync(log.file, report.backup);
+    fs.renameSync(repaired, log.file);
+  });
+  store.invalidateStats(ref);
+  return report;
+}

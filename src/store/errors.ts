@@ -1,0 +1,66 @@
+// Owns the errors the store raises.
+import { JpError } from "../errors.js";
+
+export class WorkspaceNotFoundError extends JpError {
+  constructor(start: string) {
+    super("store.no_workspace", `no jp workspace found at or above ${start}`, {
+      hint: "run `jp init` here, or pass --workspace DIR",
+      exitCode: 2,
+    });
+  }
+}
+
+export class ConversationNotFoundError extends JpError {
+  constructor(query: string, hint = "list conversations with `jp conversation ls`") {
+    super("store.conversation_not_found", `no conversation matches '${query}'`, { hint });
+  }
+}
+
+export class AmbiguousConversationError extends JpError {
+  constructor(query: string, candidates: string[]) {
+    super(
+      "store.conversation_ambiguous",
+      `'${query}' matches ${candidates.length} conversations: ${candidates.slice(0, 5).join(", ")}`,
+      { hint: "give more characters of the id" },
+    );
+  }
+}
+
+export class NoActiveConversationError extends JpError {
+  constructor() {
+    super("store.no_active", "no active conversation in this workspace", {
+      hint: "give an id, or start one with `jp conversation new`",
+    });
+  }
+}
+
+export class MalformedLogError extends JpError {
+  constructor(file: string, line: number, reason: string, conversationId?: string) {
+    super("store.malformed_line", `${file}:${line}: ${reason}`, {
+      hint: `run \`jp conversation doctor${conversationId ? ` ${conversationId}` : ""}\` to quarantine the bad line`,
+    });
+  }
+}
+
+export class LockTimeoutError extends JpError {
+  constructor(lockPath: string, holder: LockHolder | undefined, waitedMs: number) {
+    const who = holder ? `process ${holder.pid}${holder.command ? ` (${holder.command})` : ""}` : "another process";
+    super("store.lock_timeout", `gave up after ${Math.round(waitedMs / 100) / 10}s waiting for ${who} holding ${lockPath}`, {
+      hint: "wait for it to finish, or raise JP_LOCK_TIMEOUT (seconds)",
+    });
+  }
+}
+
+export interface LockHolder {
+  pid: number;
+  hostname: string;
+  acquired_at: string;
+  command?: string;
+  token: string;
+}
+
+export class ImportError extends JpError {
+  constructor(message: string, hint?: string) {
+    super("store.import", message, { hint });
+  }
+}

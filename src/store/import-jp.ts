@@ -1,0 +1,194 @@
+// Owns the import of JP conversations (all three generations of JP's storage)
+// into jp's log format. JP stores tool arguments, tool results and metadata
+// strings base64-encoded at rest, sometimes twice; jp stores plain text.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { validateEvent, type Event } from "../events/index.js";
+import type { ConversationStore } from "./conversations.js";
+import { ImportError } from "./errors.js";
+
+export interface ImportResult {
+  id: string;
+  title?: string;
+  source: string;
+  counts: Record<string, number>;
+}
+
+export interface ImportSkip {
+  source: string;
+  reason: string;
+}
+
+const STANDARD_B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const URL_SAFE_B64 = /^[A-Za-z0-9_-]*={0,2}$/;
+// Text we accept as the result of a decode: no control characters but tab and newlines.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Decode one layer of base64 if `value` is canonical base64 of printable UTF-8 text. */
+function decodeOnce(value: string): string | undefined {
+  if (value.length < 4) return undefined;
+  let bytes: Buffer;
+  if (STANDARD_B64.test(value)) {
+    bytes = Buffer.from(value, "base64");
+    if (bytes.toString("base64") !== value) return undefined;
+  } else if (URL_SAFE_B64.test(value) && value.length % 4 !== 1) {
+    bytes = Buffer.from(value, "base64url");
+    if (bytes.toString("base64url") !== value.replace(/=+$/, "")) return undefined;
+  } else {
+    return undefined;
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  return CONTROL.test(text) ? undefined : text;
+}
+
+/** Decode base64 repeatedly while the result is still base64 of text (JP sometimes encoded twice). */
+export function decodeJpString(value: string): string {
+  let current = value;
+  for (let depth = 0; depth < 8; depth += 1) {
+    const next = decodeOnce(current);
+    if (next === undefined) break;
+    current = next;
+  }
+  return current;
+}
+
+function decodeLeaves(value: unknown): unknown {
+  if (typeof value === "string") return decodeJpString(value);
+  if (Array.isArray(value)) return value.map(decodeLeaves);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = decodeLeaves(v);
+    return out;
+  }
+  return value;
+}
+
+/** `2026-05-29 19:42:36.46732` (JP, UTC) → `2026-05-29T19:42:36.46732Z`. */
+export function normalizeJpTimestamp(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d+)?)(Z|[+-]\d{2}:?\d{2})?$/.exec(value.trim());
+  if (!m) return Number.isNaN(Date.parse(value)) ? undefined : new Date(value).toISOString();
+  return `${m[1]}T${m[2]}${m[3] && m[3] !== "+00:00" ? m[3] : "Z"}`;
+}
+
+type Raw = Record<string, unknown>;
+
+function convertEvent(raw: Raw, fallbackTime: string): Raw {
+  const { type, timestamp, metadata, ...rest } = raw;
+  const event: Raw = { type, timestamp: normalizeJpTimestamp(timestamp) ?? fallbackTime };
+  if (type === "config_delta" && !("delta" in rest)) {
+    // The oldest generation flattened the config beside `type`.
+    event.delta = rest;
+  } else {
+    Object.assign(event, rest);
+  }
+  if (type === "tool_call_request" && event.arguments !== undefined) event.arguments = decodeLeaves(event.arguments);
+  if (type === "tool_call_response" && typeof event.content === "string") event.content = decodeJpString(event.content);
+  if (metadata !== undefined) event.metadata = decodeLeaves(metadata);
+  return event;
+}
+
+export function isJpConversationDir(dir: string): boolean {
+  return fs.existsSync(path.join(dir, "events.json")) || fs.existsSync(path.join(dir, "metadata.json"));
+}
+
+/** Expand the given paths to JP conversation folders (a `.jp/` folder or a folder of conversations expands to all). */
+export function findJpConversations(input: string): string[] {
+  const dir = path.resolve(input);
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+    throw new ImportError(`${input} is not a folder`, "give a JP conversation folder or a JP `.jp/` folder");
+  }
+  if (isJpConversationDir(dir)) return [dir];
+  const container = fs.existsSync(path.join(dir, "conversations")) ? path.join(dir, "conversations") : dir;
+  const found = fs
+    .readdirSync(container, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && /^\d+/.test(d.name) && isJpConversationDir(path.join(container, d.name)))
+    .map((d) => path.join(container, d.name))
+    .sort();
+  if (found.length === 0) {
+    throw new ImportError(`${input} holds no JP conversation`, "a JP conversation folder has events.json and metadata.json");
+  }
+  return found;
+}
+
+/** Convert one JP conversation folder into jp events, without writing anything. */
+export function convertJpConversation(dir: string): { originalId: string; title?: string; events: Event[] } | ImportSkip {
+  const name = path.basename(dir);
+  const originalId = /^(\d+)/.exec(name)?.[1] ?? name;
+  const metadata = readJson(path.join(dir, "metadata.json")) as Raw | undefined;
+  const eventsFile = path.join(dir, "events.json");
+  if (!fs.existsSync(eventsFile)) return { source: dir, reason: "no events.json (nothing to import)" };
+  const raw = readJson(eventsFile);
+  if (!Array.isArray(raw)) throw new ImportError(`${eventsFile}: expected a JSON array of events`);
+  if (raw.length === 0) return { source: dir, reason: "events.json holds no events" };
+
+  const firstTime =
+    raw.map((e) => normalizeJpTimestamp((e as Raw)?.timestamp)).find((t) => t !== undefined) ??
+    normalizeJpTimestamp(metadata?.last_activated_at) ??
+    new Date(0).toISOString();
+  const events: Event[] = [];
+  const baseConfig = readJson(path.join(dir, "base_config.json"));
+  if (baseConfig !== undefined) events.push({ type: "config_delta", timestamp: firstTime, delta: baseConfig as Raw });
+  let lastTime = firstTime;
+  raw.forEach((entry, index) => {
+    if (entry === null || typeof entry !== "object" || typeof (entry as Raw).type !== "string") {
+      throw new ImportError(`${eventsFile}: entry ${index + 1} is not an event object`);
+    }
+    const converted = convertEvent(entry as Raw, lastTime);
+    lastTime = converted.timestamp as string;
+    const result = validateEvent(converted);
+    if (!result.ok) throw new ImportError(`${eventsFile}: entry ${index + 1}: ${result.reason}`);
+    events.push(result.event);
+  });
+  const title = typeof metadata?.title === "string" ? metadata.title : undefined;
+  return title === undefined ? { originalId, events } : { originalId, title, events };
+}
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ImportError(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+export function countKinds(events: readonly Event[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const e of events) counts[e.type] = (counts[e.type] ?? 0) + 1;
+  return counts;
+}
+
+/** Import one JP conversation folder into the store; refuses one imported before. */
+export function importJpConversation(store: ConversationStore, dir: string): ImportResult | ImportSkip {
+  const converted = convertJpConversation(dir);
+  if ("reason" in converted) return converted;
+  const previous = store
+    .list()
+    .find((ref) => ref.id === converted.originalId || store.metadata(ref).imported_from?.original_id === converted.originalId);
+  if (previous) {
+    throw new ImportError(`${dir} was already imported as conversation ${previous.id}`, `see it with \`jp conversation show ${previous.id}\``);
+  }
+  const ref = store.create({
+    id: converted.originalId,
+    title: converted.title,
+    events: converted.events,
+    metadata: { imported_from: { path: dir, original_id: converted.originalId } },
+  });
+  const result: ImportResult = { id: ref.id, source: dir, counts: countKinds(converted.events) };
+  if (converted.title !== undefined) result.title = converted.title;
+  return result;
+}

@@ -1,0 +1,233 @@
+// Owns the append-only JSONL event log of one conversation: chunked reading
+// that tolerates a torn last line, locked group appends with one write and one
+// fsync, and quarantine of torn or malformed bytes (never dropped).
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { validateEvent, type Event } from "../events/index.js";
+import { MalformedLogError } from "./errors.js";
+import { acquireLock, type HeldLock, type LockOptions } from "./lock.js";
+
+export const LOG_FILE = "events.jsonl";
+export const QUARANTINE_FILE = "events.quarantine";
+const LOCK_FILE = "events.lock";
+const CHUNK_SIZE = 1 << 20;
+const NEWLINE = 0x0a;
+
+export interface RawLine {
+  /** 1-based line number. */
+  line: number;
+  /** Byte offset of the line's first byte. */
+  offset: number;
+  text: string;
+}
+
+export interface LogScan {
+  /** Complete lines (terminated by a newline), in order. */
+  lines: Generator<RawLine>;
+}
+
+/**
+ * Stream the complete lines of a file in fixed-size chunks, never building one
+ * string of the whole file. A trailing fragment without a newline is a torn
+ * append; it is reported through `onTorn` and not yielded.
+ */
+export function* readLines(
+  file: string,
+  options: { from?: number; onTorn?: (offset: number, bytes: Buffer) => void } = {},
+): Generator<RawLine> {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_SIZE);
+    let position = options.from ?? 0;
+    let carry: Buffer | undefined;
+    let carryOffset = position;
+    let lineNumber = 0;
+    for (;;) {
+      const read = fs.readSync(fd, chunk, 0, CHUNK_SIZE, position);
+      if (read === 0) break;
+      const view = chunk.subarray(0, read);
+      let start = 0;
+      let nl = view.indexOf(NEWLINE, start);
+      while (nl !== -1) {
+        let text: string;
+        let offset: number;
+        if (carry) {
+          text = Buffer.concat([carry, view.subarray(start, nl)]).toString("utf8");
+          offset = carryOffset;
+          carry = undefined;
+        } else {
+          text = view.toString("utf8", start, nl);
+          offset = position + start;
+        }
+        lineNumber += 1;
+        yield { line: lineNumber, offset, text };
+        start = nl + 1;
+        nl = view.indexOf(NEWLINE, start);
+      }
+      if (start < read) {
+        const rest = Buffer.from(view.subarray(start, read));
+        if (carry) carry = Buffer.concat([carry, rest]);
+        else {
+          carry = rest;
+          carryOffset = position + start;
+        }
+      }
+      position += read;
+    }
+    if (carry && carry.length > 0) options.onTorn?.(carryOffset, carry);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export interface ReadResult {
+  events: Event[];
+  /** Byte length of the complete lines (where the next append lands once a torn tail is quarantined). */
+  size: number;
+  /** A torn last line, if any, still in the file until the next locked write moves it. */
+  torn?: { offset: number; bytes: number };
+}
+
+export interface ReadOptions {
+  conversationId?: string;
+  /** Start at this byte offset (must be a line start). */
+  from?: number;
+}
+
+/** Read every event of a log. A malformed line other than a torn tail fails with file:line. */
+export function readLog(file: string, options: ReadOptions = {}): ReadResult {
+  const events: Event[] = [];
+  let torn: ReadResult["torn"];
+  let size = options.from ?? 0;
+  for (const raw of readLines(file, {
+    from: options.from,
+    onTorn: (offset, bytes) => (torn = { offset, bytes: bytes.length }),
+  })) {
+    size = raw.offset + Buffer.byteLength(raw.text) + 1;
+    const event = parseLine(raw.text);
+    if (event === null) continue;
+    if (typeof event === "string") throw new MalformedLogError(file, raw.line, event, options.conversationId);
+    events.push(event);
+  }
+  return torn ? { events, size, torn } : { events, size };
+}
+
+/** Parse one line: an event, null for a blank line, or the reason it is malformed. */
+export function parseLine(text: string): Event | string | null {
+  if (text.trim() === "") return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return `not valid JSON (${(error as Error).message})`;
+  }
+  const result = validateEvent(value);
+  return result.ok ? result.event : result.reason;
+}
+
+export function serialize(events: readonly Event[]): string {
+  let out = "";
+  for (const e of events) out += JSON.stringify(e) + "\n";
+  return out;
+}
+
+export interface AppendOptions extends LockOptions {
+  /** Called when a torn tail was moved to the quarantine file. */
+  onQuarantine?: (bytes: number) => void;
+}
+
+/**
+ * The log of one conversation folder. All writes go through `withLock`, which
+ * first moves any torn tail into the quarantine file so appends always start
+ * on a line boundary.
+ */
+export class EventLog {
+  readonly file: string;
+  readonly lockFile: string;
+  readonly quarantineFile: string;
+
+  constructor(
+    readonly dir: string,
+    readonly conversationId?: string,
+  ) {
+    this.file = path.join(dir, LOG_FILE);
+    this.lockFile = path.join(dir, LOCK_FILE);
+    this.quarantineFile = path.join(dir, QUARANTINE_FILE);
+  }
+
+  read(from?: number): ReadResult {
+    return readLog(this.file, { conversationId: this.conversationId, from });
+  }
+
+  /** Append a group of events with one write and one fsync, under the lock. */
+  append(events: readonly Event[], options: AppendOptions = {}): void {
+    if (events.length === 0) return;
+    const data = Buffer.from(serialize(events), "utf8");
+    this.withLock(options, (fd) => {
+      fs.writeSync(fd, data, 0, data.length, fs.fstatSync(fd).size);
+      fs.fsyncSync(fd);
+    });
+  }
+
+  /**
+   * Run `write` with the lock held and the log open for appending, after any
+   * torn tail has been quarantined.
+   */
+  withLock<T>(options: AppendOptions, write: (fd: number) => T): T {
+    const lock: HeldLock = acquireLock(this.lockFile, options);
+    try {
+      const fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
+      try {
+        const moved = this.quarantineTornTail(fd);
+        if (moved > 0) options.onQuarantine?.(moved);
+        return write(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } finally {
+      lock.release();
+    }
+  }
+
+  /** Copy bytes after the last newline to the quarantine file, then cut them from the log. */
+  private quarantineTornTail(fd: number): number {
+    const size = fs.fstatSync(fd).size;
+    if (size === 0) return 0;
+    const probe = Buffer.allocUnsafe(Math.min(size, 64 * 1024));
+    let end = size;
+    let lastNewline = -1;
+    while (end > 0 && lastNewline === -1) {
+      const start = Math.max(0, end - probe.length);
+      const n = fs.readSync(fd, probe, 0, end - start, start);
+      const at = probe.subarray(0, n).lastIndexOf(NEWLINE);
+      if (at !== -1) lastNewline = start + at;
+      end = start;
+    }
+    const keep = lastNewline + 1;
+    if (keep === size) return 0;
+    const torn = Buffer.allocUnsafe(size - keep);
+    fs.readSync(fd, torn, 0, torn.length, keep);
+    this.quarantine(torn, `torn tail at byte ${keep}`);
+    fs.ftruncateSync(fd, keep);
+    fs.fsyncSync(fd);
+    return torn.length;
+  }
+
+  /** Append bytes to the quarantine file with a header line saying where they came from. */
+  quarantine(bytes: Buffer, origin: string): void {
+    const header = Buffer.from(`# ${new Date().toISOString()} ${origin} (${bytes.length} bytes)\n`);
+    const fd = fs.openSync(this.quarantineFile, "a", 0o644);
+    try {
+      fs.writeSync(fd, Buffer.concat([header, bytes, Buffer.from("\n")]));
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}

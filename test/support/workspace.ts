@@ -1,0 +1,41 @@
+// Test helpers: temporary workspaces and an in-process CLI runner.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { PassThrough } from "node:stream";
+import { main } from "../../src/cli/main.js";
+import { initWorkspace, type Workspace } from "../../src/store/workspace.js";
+
+export function tempDir(prefix = "jp-test-"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function tempWorkspace(): Workspace {
+  return initWorkspace(tempDir()).workspace;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the CLI in-process against a workspace, capturing its output. */
+export async function runCli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (d: Buffer) => (out += d.toString()));
+  stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const code = await main(args, {
+    cwd: options.cwd,
+    env: { NO_COLOR: "1", PAGER: "cat", ...options.env },
+    stdout,
+    stderr,
+  });
+  return { code, stdout: out, stderr: err };
+}
+
+export const FIXTURES_DIR = path.resolve(import.meta.dirname, "../../../shared/fixtures/jp-conversations");
+export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
