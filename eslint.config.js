@@ -22,7 +22,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["bin/*", "bench/**/*.js", "test/**/*.js"],
+    files: ["bin/*", "bench/**/*.{js,mjs}", "test/**/*.{js,mjs}"],
     languageOptions: { globals: { process: "readonly", console: "readonly" } },
   },
 );

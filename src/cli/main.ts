@@ -11,7 +11,10 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
   const program = new Command("jp")
     .description("Keep long LLM conversations in your project, and compact them without losing anything.")
     .version(VERSION, "-V, --version")
-    .option("-w, --workspace <dir>", "use the workspace at DIR instead of the nearest .jp/ (also JP_WORKSPACE)")
+    .option(
+      "-w, --workspace <dir>",
+      "use the workspace at DIR instead of the nearest .jp/ (also JP_WORKSPACE)",
+    )
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
@@ -34,7 +37,11 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
 
 function reportError(error: unknown, stderr: NodeJS.WritableStream, env: NodeJS.ProcessEnv): ExitCode {
   if (error instanceof CommanderError) {
-    if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0) {
+    if (
+      error.code === "commander.helpDisplayed" ||
+      error.code === "commander.version" ||
+      error.exitCode === 0
+    ) {
       return 0;
     }
     return 2;

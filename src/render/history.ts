@@ -18,7 +18,11 @@ function time(event: Event): string {
 }
 
 /** One event as a few readable lines. */
-export function renderEvent(event: Event, c: ChalkInstance, toolNames: Map<string, string>): string | undefined {
+export function renderEvent(
+  event: Event,
+  c: ChalkInstance,
+  toolNames: Map<string, string>,
+): string | undefined {
   const e = event as KnownEvent;
   switch (e.type) {
     case "turn_start":
@@ -38,7 +42,9 @@ export function renderEvent(event: Event, c: ChalkInstance, toolNames: Map<strin
     }
     case "inquiry_request":
     case "inquiry_response":
-      return c.dim(`${e.type.replace("_", " ")} ${JSON.stringify({ ...e, type: undefined, timestamp: undefined })}`);
+      return c.dim(
+        `${e.type.replace("_", " ")} ${JSON.stringify({ ...e, type: undefined, timestamp: undefined })}`,
+      );
     case "config_delta":
       return c.dim(`· configuration changed (${Object.keys(e.delta).join(", ") || "empty"})`);
     case "compaction":

@@ -90,7 +90,7 @@ export class ConversationStore {
       if (!match) continue;
       refs.push({ id: match[1]!, folder, dir: path.join(this.workspace.conversationsDir, folder) });
     }
-    return refs.sort((a, b) => (a.id.length - b.id.length) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return refs.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /** Find a conversation by id or unique id prefix; no query means the active one. */
@@ -99,7 +99,11 @@ export class ConversationStore {
       const active = this.activeId();
       if (!active) throw new NoActiveConversationError();
       const ref = this.list().find((r) => r.id === active);
-      if (!ref) throw new ConversationNotFoundError(active, "the active conversation is gone; pick one with `jp conversation use ID`");
+      if (!ref)
+        throw new ConversationNotFoundError(
+          active,
+          "the active conversation is gone; pick one with `jp conversation use ID`",
+        );
       return ref;
     }
     const refs = this.list();
@@ -107,7 +111,11 @@ export class ConversationStore {
     if (exact) return exact;
     const matches = refs.filter((r) => r.id.startsWith(query));
     if (matches.length === 1) return matches[0]!;
-    if (matches.length > 1) throw new AmbiguousConversationError(query, matches.map((r) => r.id));
+    if (matches.length > 1)
+      throw new AmbiguousConversationError(
+        query,
+        matches.map((r) => r.id),
+      );
     throw new ConversationNotFoundError(query);
   }
 
@@ -116,7 +124,14 @@ export class ConversationStore {
   }
 
   /** Create a conversation folder; `events` are written as the first group of its log. */
-  create(options: { title?: string; events?: readonly Event[]; id?: string; metadata?: Partial<ConversationMetadata> } = {}): ConversationRef {
+  create(
+    options: {
+      title?: string;
+      events?: readonly Event[];
+      id?: string;
+      metadata?: Partial<ConversationMetadata>;
+    } = {},
+  ): ConversationRef {
     fs.mkdirSync(this.workspace.conversationsDir, { recursive: true });
     const now = this.clock.now();
     const existing = new Set(this.list().map((r) => r.id));
@@ -220,7 +235,8 @@ export class ConversationStore {
   trash(ref: ConversationRef): string {
     fs.mkdirSync(this.workspace.trashDir, { recursive: true });
     let target = path.join(this.workspace.trashDir, ref.folder);
-    for (let n = 1; fs.existsSync(target); n += 1) target = path.join(this.workspace.trashDir, `${ref.folder}.${n}`);
+    for (let n = 1; fs.existsSync(target); n += 1)
+      target = path.join(this.workspace.trashDir, `${ref.folder}.${n}`);
     fs.renameSync(ref.dir, target);
     if (this.activeId() === ref.id) this.setActive(undefined);
     return target;

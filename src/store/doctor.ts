@@ -29,7 +29,9 @@ export function doctorConversation(
   const findings: DoctorFinding[] = [];
   const bad: { line: number; offset: number; text: string; reason: string }[] = [];
   let torn: { offset: number; bytes: number } | undefined;
-  for (const raw of readLines(log.file, { onTorn: (offset, bytes) => (torn = { offset, bytes: bytes.length }) })) {
+  for (const raw of readLines(log.file, {
+    onTorn: (offset, bytes) => (torn = { offset, bytes: bytes.length }),
+  })) {
     const parsed = parseLine(raw.text);
     if (typeof parsed === "string") bad.push({ ...raw, reason: parsed });
   }

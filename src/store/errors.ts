@@ -44,10 +44,16 @@ export class MalformedLogError extends JpError {
 
 export class LockTimeoutError extends JpError {
   constructor(lockPath: string, holder: LockHolder | undefined, waitedMs: number) {
-    const who = holder ? `process ${holder.pid}${holder.command ? ` (${holder.command})` : ""}` : "another process";
-    super("store.lock_timeout", `gave up after ${Math.round(waitedMs / 100) / 10}s waiting for ${who} holding ${lockPath}`, {
-      hint: "wait for it to finish, or raise JP_LOCK_TIMEOUT (seconds)",
-    });
+    const who = holder
+      ? `process ${holder.pid}${holder.command ? ` (${holder.command})` : ""}`
+      : "another process";
+    super(
+      "store.lock_timeout",
+      `gave up after ${Math.round(waitedMs / 100) / 10}s waiting for ${who} holding ${lockPath}`,
+      {
+        hint: "wait for it to finish, or raise JP_LOCK_TIMEOUT (seconds)",
+      },
+    );
   }
 }
 

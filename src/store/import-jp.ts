@@ -89,8 +89,10 @@ function convertEvent(raw: Raw, fallbackTime: string): Raw {
   } else {
     Object.assign(event, rest);
   }
-  if (type === "tool_call_request" && event.arguments !== undefined) event.arguments = decodeLeaves(event.arguments);
-  if (type === "tool_call_response" && typeof event.content === "string") event.content = decodeJpString(event.content);
+  if (type === "tool_call_request" && event.arguments !== undefined)
+    event.arguments = decodeLeaves(event.arguments);
+  if (type === "tool_call_response" && typeof event.content === "string")
+    event.content = decodeJpString(event.content);
   if (metadata !== undefined) event.metadata = decodeLeaves(metadata);
   return event;
 }
@@ -109,17 +111,24 @@ export function findJpConversations(input: string): string[] {
   const container = fs.existsSync(path.join(dir, "conversations")) ? path.join(dir, "conversations") : dir;
   const found = fs
     .readdirSync(container, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && /^\d+/.test(d.name) && isJpConversationDir(path.join(container, d.name)))
+    .filter(
+      (d) => d.isDirectory() && /^\d+/.test(d.name) && isJpConversationDir(path.join(container, d.name)),
+    )
     .map((d) => path.join(container, d.name))
     .sort();
   if (found.length === 0) {
-    throw new ImportError(`${input} holds no JP conversation`, "a JP conversation folder has events.json and metadata.json");
+    throw new ImportError(
+      `${input} holds no JP conversation`,
+      "a JP conversation folder has events.json and metadata.json",
+    );
   }
   return found;
 }
 
 /** Convert one JP conversation folder into jp events, without writing anything. */
-export function convertJpConversation(dir: string): { originalId: string; title?: string; events: Event[] } | ImportSkip {
+export function convertJpConversation(
+  dir: string,
+): { originalId: string; title?: string; events: Event[] } | ImportSkip {
   const name = path.basename(dir);
   const originalId = /^(\d+)/.exec(name)?.[1] ?? name;
   const metadata = readJson(path.join(dir, "metadata.json")) as Raw | undefined;
@@ -135,7 +144,8 @@ export function convertJpConversation(dir: string): { originalId: string; title?
     new Date(0).toISOString();
   const events: Event[] = [];
   const baseConfig = readJson(path.join(dir, "base_config.json"));
-  if (baseConfig !== undefined) events.push({ type: "config_delta", timestamp: firstTime, delta: baseConfig as Raw });
+  if (baseConfig !== undefined)
+    events.push({ type: "config_delta", timestamp: firstTime, delta: baseConfig as Raw });
   let lastTime = firstTime;
   raw.forEach((entry, index) => {
     if (entry === null || typeof entry !== "object" || typeof (entry as Raw).type !== "string") {
@@ -178,15 +188,26 @@ export function importJpConversation(store: ConversationStore, dir: string): Imp
   if ("reason" in converted) return converted;
   const previous = store
     .list()
-    .find((ref) => ref.id === converted.originalId || store.metadata(ref).imported_from?.original_id === converted.originalId);
+    .find(
+      (ref) =>
+        ref.id === converted.originalId ||
+        store.metadata(ref).imported_from?.original_id === converted.originalId,
+    );
   if (previous) {
-    throw new ImportError(`${dir} was already imported as conversation ${previous.id}`, `see it with \`jp conversation show ${previous.id}\``);
+    throw new ImportError(
+      `${dir} was already imported as conversation ${previous.id}`,
+      `see it with \`jp conversation show ${previous.id}\``,
+    );
   }
   const ref = store.create({
     id: converted.originalId,
     title: converted.title,
     events: converted.events,
-    metadata: { imported_from: { path: dir, original_id: converted.originalId } },
+    metadata: {
+      created_at:
+        converted.events.find((e) => typeof e.timestamp === "string")?.timestamp ?? new Date(0).toISOString(),
+      imported_from: { path: dir, original_id: converted.originalId },
+    },
   });
   const result: ImportResult = { id: ref.id, source: dir, counts: countKinds(converted.events) };
   if (converted.title !== undefined) result.title = converted.title;

@@ -21,7 +21,11 @@ export function workspaceAt(root: string): Workspace {
 }
 
 /** `--workspace DIR`, then `JP_WORKSPACE`, then the nearest ancestor of `cwd` holding `.jp/`. */
-export function findWorkspace(options: { explicit?: string; env?: NodeJS.ProcessEnv; cwd: string }): Workspace {
+export function findWorkspace(options: {
+  explicit?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd: string;
+}): Workspace {
   const given = options.explicit ?? options.env?.JP_WORKSPACE;
   if (given) {
     const root = path.resolve(options.cwd, given);
@@ -44,6 +48,7 @@ export function initWorkspace(root: string): { workspace: Workspace; created: bo
   const created = !fs.existsSync(ws.dir);
   fs.mkdirSync(ws.conversationsDir, { recursive: true });
   const gitignore = path.join(ws.dir, ".gitignore");
-  if (!fs.existsSync(gitignore)) fs.writeFileSync(gitignore, "# jp: per-machine state\nstate.json\n**/events.lock*\n");
+  if (!fs.existsSync(gitignore))
+    fs.writeFileSync(gitignore, "# jp: per-machine state\nstate.json\n**/events.lock*\n");
   return { workspace: ws, created };
 }

@@ -21,7 +21,10 @@ export interface CliResult {
 }
 
 /** Run the CLI in-process against a workspace, capturing its output. */
-export async function runCli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<CliResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = "";

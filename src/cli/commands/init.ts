@@ -10,6 +10,10 @@ export function registerInit(program: Command, ctx: Context): void {
     .description("create a jp workspace (.jp/) in DIR (default: the current folder)")
     .action((dir: string | undefined) => {
       const { workspace, created } = initWorkspace(path.resolve(ctx.cwd, dir ?? "."));
-      ctx.out(created ? `Initialized jp workspace in ${workspace.dir}` : `Workspace already exists in ${workspace.dir}`);
+      ctx.out(
+        created
+          ? `Initialized jp workspace in ${workspace.dir}`
+          : `Workspace already exists in ${workspace.dir}`,
+      );
     });
 }

@@ -6,7 +6,9 @@ import { doctorConversation, type DoctorReport } from "../../../store/doctor.js"
 export function registerDoctor(parent: Command, ctx: Context): void {
   parent
     .command("doctor [id]")
-    .description("check a conversation's log (default: every conversation) and quarantine torn or malformed lines")
+    .description(
+      "check a conversation's log (default: every conversation) and quarantine torn or malformed lines",
+    )
     .option("--check", "only report; change nothing")
     .option("--json", "print one report per conversation: { id, findings, backup }")
     .action((id: string | undefined, opts: { check?: boolean; json?: boolean }) => {
@@ -26,7 +28,9 @@ export function registerDoctor(parent: Command, ctx: Context): void {
         }
         for (const f of report.findings) {
           const where = f.line !== undefined ? ` line ${f.line}` : "";
-          ctx.out(`${report.id}:${where} ${f.kind.replace("_", " ")}: ${f.detail}${f.repaired ? " — moved to events.quarantine" : ""}`);
+          ctx.out(
+            `${report.id}:${where} ${f.kind.replace("_", " ")}: ${f.detail}${f.repaired ? " — moved to events.quarantine" : ""}`,
+          );
         }
         if (report.backup) ctx.out(`${report.id}: the previous log is kept as ${report.backup}`);
       }

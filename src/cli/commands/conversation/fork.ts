@@ -15,7 +15,8 @@ export function registerFork(parent: Command, ctx: Context): void {
       let last: number | undefined;
       if (opts.last !== undefined) {
         last = Number(opts.last);
-        if (!Number.isInteger(last) || last < 1) throw new UsageError(`--last takes a positive number of turns, got '${opts.last}'`);
+        if (!Number.isInteger(last) || last < 1)
+          throw new UsageError(`--last takes a positive number of turns, got '${opts.last}'`);
       }
       const store = ctx.store();
       const source = store.resolve(id);
@@ -24,7 +25,8 @@ export function registerFork(parent: Command, ctx: Context): void {
       const title = opts.title ?? (originalTitle ? `${originalTitle} (fork)` : undefined);
       const ref = store.create({ title, events, metadata: { forked_from: source.id } });
       store.setActive(ref.id);
-      if (opts.json) ctx.out(JSON.stringify({ id: ref.id, forked_from: source.id, events: events.length, path: ref.dir }));
+      if (opts.json)
+        ctx.out(JSON.stringify({ id: ref.id, forked_from: source.id, events: events.length, path: ref.dir }));
       else ctx.out(`Forked ${source.id} into ${ref.id} (${events.length} events); it is now active.`);
     });
 }

@@ -39,7 +39,9 @@ export function registerLs(parent: Command, ctx: Context): void {
         return;
       }
       if (items.length === 0) {
-        ctx.out("No conversations yet. Start one with `jp conversation new` or `jp conversation import PATH`.");
+        ctx.out(
+          "No conversations yet. Start one with `jp conversation new` or `jp conversation import PATH`.",
+        );
         return;
       }
       const rows = items.map((i) => [

@@ -13,6 +13,7 @@ export function registerNew(parent: Command, ctx: Context): void {
       const ref = store.create({ title: opts.title });
       store.setActive(ref.id);
       if (opts.json) ctx.out(JSON.stringify({ id: ref.id, title: opts.title ?? null, path: ref.dir }));
-      else ctx.out(`Created conversation ${ref.id}${opts.title ? ` (${opts.title})` : ""}; it is now active.`);
+      else
+        ctx.out(`Created conversation ${ref.id}${opts.title ? ` (${opts.title})` : ""}; it is now active.`);
     });
 }

@@ -8,7 +8,9 @@ import { page } from "../../../render/pager.js";
 export function registerPrint(parent: Command, ctx: Context): void {
   parent
     .command("print [id]")
-    .description("print the full history of a conversation (default: the active one), with 1-based turn numbers")
+    .description(
+      "print the full history of a conversation (default: the active one), with 1-based turn numbers",
+    )
     .option("--json", 'print { "id", "turns": [ { "turn", "events" } ] } with events as stored')
     .action(async (id: string | undefined, opts: { json?: boolean }) => {
       const store = ctx.store();

@@ -1,0 +1,242 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { runCli, tempDir, tempWorkspace, REPO_ROOT } from "../../../support/workspace.js";
+import type { Workspace } from "../../../../src/store/workspace.js";
+
+const SAMPLE = path.join(REPO_ROOT, "fixtures/sample/.jp/conversations/17900000000-tidy-the-csv-parser");
+
+function jpConversation(root: string, name: string, title: string): string {
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "metadata.json"), JSON.stringify({ title }));
+  fs.writeFileSync(
+    path.join(dir, "events.json"),
+    JSON.stringify([
+      { type: "turn_start", timestamp: "2026-05-01 10:00:00.1" },
+      { type: "chat_request", timestamp: "2026-05-01 10:00:00.2", content: "read it" },
+      {
+        type: "tool_call_request",
+        timestamp: "2026-05-01 10:00:01",
+        id: "t1",
+        name: "read",
+        arguments: { path: Buffer.from("a.txt").toString("base64") },
+      },
+      {
+        type: "tool_call_response",
+        timestamp: "2026-05-01 10:00:02",
+        id: "t1",
+        is_error: false,
+        content: Buffer.from("contents").toString("base64"),
+      },
+      { type: "chat_response", timestamp: "2026-05-01 10:00:03", message: "done" },
+      { type: "turn_start", timestamp: "2026-05-01 11:00:00" },
+      { type: "chat_request", timestamp: "2026-05-01 11:00:01", content: "thanks" },
+    ]),
+  );
+  return dir;
+}
+
+describe("jp conversation", () => {
+  let ws: Workspace;
+  const run = (...args: string[]) => runCli(args, { cwd: ws.root });
+  beforeEach(() => {
+    ws = tempWorkspace();
+  });
+
+  it("new creates an active conversation whose folder carries the title's slug", async () => {
+    const created = await run("conversation", "new", "--title", "Fix the Parser!", "--json");
+    expect(created.code).toBe(0);
+    const { id, path: dir } = JSON.parse(created.stdout) as { id: string; path: string };
+    expect(path.basename(dir)).toBe(`${id}-fix-the-parser`);
+    const ls = JSON.parse((await run("c", "ls", "--json")).stdout);
+    expect(ls).toEqual([
+      {
+        id,
+        title: "Fix the Parser!",
+        turns: 0,
+        events: 0,
+        created_at: expect.any(String),
+        last_event_at: null,
+        active: true,
+      },
+    ]);
+  });
+
+  it("imports JP conversations and reports counts per kind as JSON", async () => {
+    const root = tempDir();
+    jpConversation(root, "17000000100-first", "First");
+    jpConversation(root, "17000000200-second", "Second");
+    fs.mkdirSync(path.join(root, "17000000300-empty"));
+    fs.writeFileSync(path.join(root, "17000000300-empty", "metadata.json"), "{}");
+    const result = await run("c", "import", root, "--json");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("skipped");
+    const imported = JSON.parse(result.stdout);
+    expect(imported).toEqual([
+      {
+        id: "17000000100",
+        title: "First",
+        source: path.join(root, "17000000100-first"),
+        counts: {
+          turn_start: 2,
+          chat_request: 2,
+          tool_call_request: 1,
+          tool_call_response: 1,
+          chat_response: 1,
+        },
+      },
+      {
+        id: "17000000200",
+        title: "Second",
+        source: path.join(root, "17000000200-second"),
+        counts: {
+          turn_start: 2,
+          chat_request: 2,
+          tool_call_request: 1,
+          tool_call_response: 1,
+          chat_response: 1,
+        },
+      },
+    ]);
+
+    const again = await run("c", "import", path.join(root, "17000000100-first"));
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("already imported as conversation 17000000100");
+
+    const ls = JSON.parse((await run("c", "ls", "--json")).stdout);
+    expect(
+      ls.map((c: { id: string; turns: number; events: number; last_event_at: string }) => [
+        c.id,
+        c.turns,
+        c.events,
+        c.last_event_at,
+      ]),
+    ).toEqual([
+      ["17000000100", 2, 7, "2026-05-01T11:00:01Z"],
+      ["17000000200", 2, 7, "2026-05-01T11:00:01Z"],
+    ]);
+  });
+
+  it("resolves ids by unique prefix and explains ambiguity", async () => {
+    const root = tempDir();
+    jpConversation(root, "17000000100-first", "First");
+    jpConversation(root, "17000000200-second", "Second");
+    await run("c", "import", root);
+    expect(JSON.parse((await run("c", "show", "170000001", "--json")).stdout).id).toBe("17000000100");
+    const ambiguous = await run("c", "show", "1700000");
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toBe(
+      "jp: error: '1700000' matches 2 conversations: 17000000100, 17000000200\n  hint: give more characters of the id\n",
+    );
+    const missing = await run("c", "show", "999");
+    expect(missing.stderr).toContain("no conversation matches '999'");
+  });
+
+  it("show --json has the documented fields; print --json groups stored events by 1-based turn", async () => {
+    const root = tempDir();
+    jpConversation(root, "17000000100-first", "First");
+    await run("c", "import", root);
+    await run("c", "use", "17000000100");
+    const show = JSON.parse((await run("c", "show", "--json")).stdout);
+    expect(show).toMatchObject({ id: "17000000100", title: "First", turns: 2, events: 7, compactions: [] });
+    expect(show.path).toBe(path.join(ws.conversationsDir, "17000000100-first"));
+
+    const print = JSON.parse((await run("c", "print", "--json")).stdout);
+    expect(print.id).toBe("17000000100");
+    expect(print.turns.map((t: { turn: number; events: unknown[] }) => [t.turn, t.events.length])).toEqual([
+      [1, 5],
+      [2, 2],
+    ]);
+    expect(print.turns[0].events[2]).toEqual({
+      type: "tool_call_request",
+      timestamp: "2026-05-01T10:00:01Z",
+      id: "t1",
+      name: "read",
+      arguments: { path: "a.txt" },
+    });
+  });
+
+  it("print renders user, assistant, reasoning, tool calls and results under 1-based turns", async () => {
+    fs.cpSync(SAMPLE, path.join(ws.conversationsDir, path.basename(SAMPLE)), { recursive: true });
+    const out = (await run("c", "print", "17900000000")).stdout;
+    expect(out).toMatch(/── turn 1 ─+/);
+    expect(out).toMatch(/── turn 4 ─+/);
+    expect(out).not.toMatch(/── turn 5/);
+    expect(out).toContain("reasoning\n  The user reports quoted fields");
+    expect(out).toContain("tool call read_file call_1");
+    expect(out).toContain("tool result run_tests call_3 error\n  FAIL test/csv.test.ts");
+    expect(out).toContain("user\n  Great. Now add support for a custom delimiter");
+  });
+
+  it("fork copies everything, or only the last N turns with configuration, and makes the fork active", async () => {
+    fs.cpSync(SAMPLE, path.join(ws.conversationsDir, path.basename(SAMPLE)), { recursive: true });
+    const full = JSON.parse((await run("c", "fork", "17900000000", "--json")).stdout);
+    const original = fs.readFileSync(path.join(SAMPLE, "events.jsonl"), "utf8");
+    const copied = fs.readFileSync(
+      path.join(
+        ws.conversationsDir,
+        fs.readdirSync(ws.conversationsDir).find((d) => d.startsWith(full.id))!,
+        "events.jsonl",
+      ),
+      "utf8",
+    );
+    expect(copied).toBe(original);
+
+    const last = JSON.parse((await run("c", "fork", "17900000000", "--last", "2", "--json")).stdout);
+    const show = JSON.parse((await run("c", "show", "--json")).stdout);
+    expect(show.id).toBe(last.id);
+    expect(show.turns).toBe(2);
+    expect(show.kinds.config_delta).toBe(1);
+    expect(show.title).toBe("Tidy the CSV parser (fork)");
+
+    const bad = await run("c", "fork", "17900000000", "--last", "0");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--last takes a positive number of turns, got '0'");
+  });
+
+  it("rm moves the conversation to the trash and deletes nothing", async () => {
+    const { id } = JSON.parse((await run("c", "new", "--title", "gone", "--json")).stdout);
+    await run("c", "rm", id);
+    expect(JSON.parse((await run("c", "ls", "--json")).stdout)).toEqual([]);
+    expect(fs.readdirSync(ws.trashDir)).toEqual([`${id}-gone`]);
+    expect(fs.existsSync(path.join(ws.trashDir, `${id}-gone`, "events.jsonl"))).toBe(true);
+    const show = await run("c", "show");
+    expect(show.stderr).toContain("no active conversation");
+  });
+
+  it("doctor quarantines a malformed middle line and a torn tail, keeping the old log", async () => {
+    const { id } = JSON.parse((await run("c", "new", "--json")).stdout);
+    const dir = path.join(ws.conversationsDir, id);
+    const log = path.join(dir, "events.jsonl");
+    const good = '{"type":"turn_start","timestamp":"2026-01-01T00:00:00Z"}';
+    fs.writeFileSync(log, `${good}\n{broken\n${good}\n{"type":"tur`);
+    const before = await run("c", "print", id);
+    expect(before.code).toBe(1);
+    expect(before.stderr).toContain(`${log}:2: not valid JSON`);
+    expect(before.stderr).toContain(`hint: run \`jp conversation doctor ${id}\``);
+
+    const check = JSON.parse((await run("c", "doctor", id, "--check", "--json")).stdout);
+    expect(check[0].findings.map((f: { kind: string; line?: number }) => [f.kind, f.line])).toEqual([
+      ["malformed_line", 2],
+      ["torn_tail", undefined],
+    ]);
+    expect(fs.readFileSync(log, "utf8")).toContain("{broken");
+
+    const repaired = JSON.parse((await run("c", "doctor", id, "--json")).stdout);
+    expect(fs.readFileSync(log, "utf8")).toBe(`${good}\n${good}\n`);
+    const quarantine = fs.readFileSync(path.join(dir, "events.quarantine"), "utf8");
+    expect(quarantine).toContain("{broken");
+    expect(quarantine).toContain('{"type":"tur');
+    expect(fs.readFileSync(repaired[0].backup, "utf8")).toContain("{broken");
+    expect((await run("c", "doctor", id)).stdout).toBe(`${id}: ok\n`);
+  });
+
+  it("fails with a usage hint outside a workspace", async () => {
+    const result = await runCli(["c", "ls"], { cwd: tempDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^jp: error: no jp workspace found at or above .*\n {2}hint: run `jp init` here, or pass --workspace DIR\n$/,
+    );
+  });
+});

@@ -1,0 +1,100 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { EventLog, readLines } from "../../src/store/log.js";
+import { MalformedLogError } from "../../src/store/errors.js";
+import { tempDir } from "../support/workspace.js";
+
+const ts = "2026-01-01T00:00:00Z";
+
+describe("EventLog", () => {
+  it("round-trips unknown kinds and unknown fields byte for byte through read and append", () => {
+    const source = new EventLog(tempDir());
+    const lines = [
+      `{"type":"turn_start","timestamp":"${ts}"}`,
+      `{"type":"holographic_memo","timestamp":"${ts}","weird":{"z":1,"a":[true,null,1.5]},"émoji":"🚀"}`,
+      `{"content":"field order kept","type":"chat_request","timestamp":"${ts}","future_field":42}`,
+    ];
+    fs.writeFileSync(source.file, lines.join("\n") + "\n");
+    const copy = new EventLog(tempDir());
+    copy.append(source.read().events);
+    expect(fs.readFileSync(copy.file, "utf8")).toBe(lines.join("\n") + "\n");
+  });
+
+  it("writes a group with one write at the end of the log", () => {
+    const log = new EventLog(tempDir());
+    log.append([{ type: "turn_start", timestamp: ts }]);
+    log.append([
+      { type: "chat_request", timestamp: ts, content: "a" },
+      { type: "chat_response", timestamp: ts, message: "b" },
+    ]);
+    expect(log.read().events.map((e) => e.type)).toEqual(["turn_start", "chat_request", "chat_response"]);
+  });
+
+  it("tolerates a torn last line, then quarantines it on the next locked write", () => {
+    const log = new EventLog(tempDir());
+    log.append([{ type: "chat_request", timestamp: ts, content: "kept" }]);
+    const torn = `{"type":"chat_response","timestamp":"${ts}","mess`;
+    fs.appendFileSync(log.file, torn);
+
+    const read = log.read();
+    expect(read.events).toHaveLength(1);
+    expect(read.torn).toEqual({ offset: read.size, bytes: torn.length });
+
+    log.append([{ type: "chat_response", timestamp: ts, message: "after" }]);
+    const after = log.read();
+    expect(after.torn).toBeUndefined();
+    expect(after.events.map((e) => e.type)).toEqual(["chat_request", "chat_response"]);
+    expect(fs.readFileSync(log.quarantineFile, "utf8")).toContain(torn);
+  });
+
+  it("treats a complete JSON object without its newline as torn, never as committed", () => {
+    const log = new EventLog(tempDir());
+    fs.writeFileSync(log.file, `{"type":"turn_start","timestamp":"${ts}"}`);
+    expect(log.read().events).toHaveLength(0);
+    log.append([{ type: "turn_start", timestamp: ts }]);
+    expect(fs.readFileSync(log.quarantineFile, "utf8")).toContain('"turn_start"');
+  });
+
+  it("fails on a malformed middle line with file:line and a doctor hint", () => {
+    const log = new EventLog(tempDir(), "1234");
+    fs.writeFileSync(
+      log.file,
+      [
+        `{"type":"turn_start","timestamp":"${ts}"}`,
+        `{"type":"chat_request","timestamp":`,
+        `{"type":"turn_start","timestamp":"${ts}"}`,
+        "",
+      ].join("\n"),
+    );
+    let error: unknown;
+    try {
+      log.read();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MalformedLogError);
+    expect((error as MalformedLogError).message).toMatch(
+      new RegExp(`^${log.file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:2: not valid JSON`),
+    );
+    expect((error as MalformedLogError).hint).toBe(
+      "run `jp conversation doctor 1234` to quarantine the bad line",
+    );
+  });
+
+  it("names the schema problem of a valid-JSON line that breaks its kind", () => {
+    const log = new EventLog(tempDir());
+    fs.writeFileSync(log.file, `{"type":"tool_call_response","timestamp":"${ts}","id":"x","content":"c"}\n`);
+    expect(() => log.read()).toThrow(/events\.jsonl:1: invalid tool_call_response at `is_error`/);
+  });
+
+  it("reads lines across chunk boundaries, multi-byte characters included", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "big.jsonl");
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) lines.push(JSON.stringify({ i, text: "ü🚀".repeat(i % 700) }));
+    fs.writeFileSync(file, lines.join("\n") + "\n");
+    const read = [...readLines(file)].map((l) => l.text);
+    expect(read).toEqual(lines);
+  });
+});
