@@ -1,0 +1,105 @@
+// Shared helpers for the benchmarks: synthetic conversations and timing.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const DATA_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), ".data");
+
+/** A deterministic pseudo-random generator, so every run measures the same data. */
+export function rng(seed = 42) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const WORDS = "the parser state machine quoted field delimiter test helper trims line tool result compaction summary turn request response reasoning token budget context window".split(" ");
+
+function text(random, words) {
+  let out = "";
+  for (let i = 0; i < words; i++) out += WORDS[Math.floor(random() * WORDS.length)] + (i % 17 === 16 ? ".\n" : " ");
+  return out;
+}
+
+/**
+ * Events of a synthetic agent conversation: turns with a request, reasoning,
+ * several tool calls with results of mixed sizes, and a final message.
+ */
+export function* syntheticTurns(random) {
+  let t = Date.UTC(2026, 0, 1);
+  const ts = () => new Date((t += 1000)).toISOString();
+  for (let turn = 0; ; turn++) {
+    const events = [{ type: "turn_start", timestamp: ts() }];
+    events.push({ type: "chat_request", timestamp: ts(), content: text(random, 20 + Math.floor(random() * 80)) });
+    events.push({ type: "chat_response", timestamp: ts(), reasoning: text(random, 40 + Math.floor(random() * 120)), metadata: { signature: "sig" + turn } });
+    const calls = 1 + Math.floor(random() * 6);
+    for (let c = 0; c < calls; c++) {
+      const id = `call_${turn}_${c}`;
+      const name = ["read_file", "grep", "run_tests", "write_file"][c % 4];
+      events.push({ type: "tool_call_request", timestamp: ts(), id, name, arguments: { path: `src/file_${c}.ts`, query: text(random, 3) } });
+      events.push({ type: "tool_call_response", timestamp: ts(), id, is_error: random() < 0.1, content: text(random, 50 + Math.floor(random() * 900)) });
+    }
+    events.push({ type: "chat_response", timestamp: ts(), message: text(random, 30 + Math.floor(random() * 200)) });
+    yield { turn, events };
+  }
+}
+
+/** Write a synthetic log of about `bytes` bytes (cached across runs); returns its path. */
+export function syntheticLog(name, bytes, { extra } = {}) {
+  fs.mkdirSync(DATA_DIR, { recursive: true });
+  const file = path.join(DATA_DIR, `${name}.jsonl`);
+  if (fs.existsSync(file) && fs.statSync(file).size >= bytes) return file;
+  const random = rng(7);
+  const fd = fs.openSync(file, "w");
+  let written = 0;
+  let buffered = [];
+  for (const { turn, events } of syntheticTurns(random)) {
+    const all = extra ? [...events, ...extra(turn)] : events;
+    for (const e of all) {
+      const line = JSON.stringify(e) + "\n";
+      buffered.push(line);
+      written += Buffer.byteLength(line);
+    }
+    if (buffered.length > 2000) {
+      fs.writeSync(fd, buffered.join(""));
+      buffered = [];
+    }
+    if (written >= bytes) break;
+  }
+  fs.writeSync(fd, buffered.join(""));
+  fs.closeSync(fd);
+  return file;
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Median wall time in ms of `fn` over `runs`, interleaving nothing else. */
+export function time(fn, runs) {
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    fn();
+    samples.push(performance.now() - start);
+  }
+  return median(samples);
+}
+
+/** Time two functions alternately, so machine noise hits both alike. */
+export function compare(a, b, runs) {
+  const sa = [];
+  const sb = [];
+  for (let i = 0; i < runs; i++) {
+    let start = performance.now();
+    a();
+    sa.push(performance.now() - start);
+    start = performance.now();
+    b();
+    sb.push(performance.now() - start);
+  }
+  return { a: median(sa), b: median(sb) };
+}

@@ -1,0 +1,20 @@
+// Runs the benchmarks (or the ones named on the command line) and prints each ratio against its limit.
+const ALL = {
+  append: async () => (await import("./append.js")).appendBench(),
+  read: async () => (await import("./read.js")).readBench(),
+};
+
+const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(ALL);
+let failed = false;
+for (const name of names) {
+  const run = ALL[name];
+  if (!run) {
+    console.error(`unknown benchmark '${name}'; known: ${Object.keys(ALL).join(", ")}`);
+    process.exit(2);
+  }
+  const result = await run();
+  const ok = result.ratio <= result.limit;
+  failed ||= !ok;
+  console.log(`${result.name.padEnd(10)} ratio ${result.ratio.toFixed(2)} (limit ${result.limit}) ${ok ? "ok" : "OVER"}  ${result.detail}`);
+}
+process.exitCode = failed ? 1 : 0;
