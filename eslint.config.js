@@ -1,6 +1,7 @@
 // @ts-check
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import globals from "globals";
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/"] },
@@ -23,6 +24,6 @@ export default tseslint.config(
   },
   {
     files: ["bin/*", "bench/**/*.{js,mjs}", "test/**/*.{js,mjs}"],
-    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+    languageOptions: { globals: globals.node },
   },
 );
