@@ -15,7 +15,13 @@ export function appendBench() {
     return new EventLog(dir);
   });
   const group = [
-    { type: "tool_call_response", timestamp: new Date().toISOString(), id: "c1", is_error: false, content: "ok ".repeat(300) },
+    {
+      type: "tool_call_response",
+      timestamp: new Date().toISOString(),
+      id: "c1",
+      is_error: false,
+      content: "ok ".repeat(300),
+    },
     { type: "chat_response", timestamp: new Date().toISOString(), message: "done ".repeat(100) },
   ];
   const { a, b } = compare(
@@ -23,5 +29,10 @@ export function appendBench() {
     () => logs[1].append(group),
     200,
   );
-  return { name: "append", ratio: a / b, limit: 1.5, detail: `100 MB ${a.toFixed(3)} ms vs 100 KB ${b.toFixed(3)} ms per group` };
+  return {
+    name: "append",
+    ratio: a / b,
+    limit: 1.5,
+    detail: `100 MB ${a.toFixed(3)} ms vs 100 KB ${b.toFixed(3)} ms per group`,
+  };
 }

@@ -14,11 +14,15 @@ export function rng(seed = 42) {
   };
 }
 
-const WORDS = "the parser state machine quoted field delimiter test helper trims line tool result compaction summary turn request response reasoning token budget context window".split(" ");
+const WORDS =
+  "the parser state machine quoted field delimiter test helper trims line tool result compaction summary turn request response reasoning token budget context window".split(
+    " ",
+  );
 
 function text(random, words) {
   let out = "";
-  for (let i = 0; i < words; i++) out += WORDS[Math.floor(random() * WORDS.length)] + (i % 17 === 16 ? ".\n" : " ");
+  for (let i = 0; i < words; i++)
+    out += WORDS[Math.floor(random() * WORDS.length)] + (i % 17 === 16 ? ".\n" : " ");
   return out;
 }
 
@@ -31,16 +35,41 @@ export function* syntheticTurns(random) {
   const ts = () => new Date((t += 1000)).toISOString();
   for (let turn = 0; ; turn++) {
     const events = [{ type: "turn_start", timestamp: ts() }];
-    events.push({ type: "chat_request", timestamp: ts(), content: text(random, 20 + Math.floor(random() * 80)) });
-    events.push({ type: "chat_response", timestamp: ts(), reasoning: text(random, 40 + Math.floor(random() * 120)), metadata: { signature: "sig" + turn } });
+    events.push({
+      type: "chat_request",
+      timestamp: ts(),
+      content: text(random, 20 + Math.floor(random() * 80)),
+    });
+    events.push({
+      type: "chat_response",
+      timestamp: ts(),
+      reasoning: text(random, 40 + Math.floor(random() * 120)),
+      metadata: { signature: "sig" + turn },
+    });
     const calls = 1 + Math.floor(random() * 6);
     for (let c = 0; c < calls; c++) {
       const id = `call_${turn}_${c}`;
       const name = ["read_file", "grep", "run_tests", "write_file"][c % 4];
-      events.push({ type: "tool_call_request", timestamp: ts(), id, name, arguments: { path: `src/file_${c}.ts`, query: text(random, 3) } });
-      events.push({ type: "tool_call_response", timestamp: ts(), id, is_error: random() < 0.1, content: text(random, 50 + Math.floor(random() * 900)) });
+      events.push({
+        type: "tool_call_request",
+        timestamp: ts(),
+        id,
+        name,
+        arguments: { path: `src/file_${c}.ts`, query: text(random, 3) },
+      });
+      events.push({
+        type: "tool_call_response",
+        timestamp: ts(),
+        id,
+        is_error: random() < 0.1,
+        content: text(random, 50 + Math.floor(random() * 900)),
+      });
     }
-    events.push({ type: "chat_response", timestamp: ts(), message: text(random, 30 + Math.floor(random() * 200)) });
+    events.push({
+      type: "chat_response",
+      timestamp: ts(),
+      message: text(random, 30 + Math.floor(random() * 200)),
+    });
     yield { turn, events };
   }
 }

@@ -30,5 +30,10 @@ export function readBench() {
     () => bareRead(file),
     7,
   );
-  return { name: "read", ratio: a / b, limit: 1.3, detail: `readLog ${a.toFixed(0)} ms vs bare read+parse ${b.toFixed(0)} ms` };
+  return {
+    name: "read",
+    ratio: a / b,
+    limit: 1.3,
+    detail: `readLog ${a.toFixed(0)} ms vs bare read+parse ${b.toFixed(0)} ms`,
+  };
 }

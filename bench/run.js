@@ -15,6 +15,8 @@ for (const name of names) {
   const result = await run();
   const ok = result.ratio <= result.limit;
   failed ||= !ok;
-  console.log(`${result.name.padEnd(10)} ratio ${result.ratio.toFixed(2)} (limit ${result.limit}) ${ok ? "ok" : "OVER"}  ${result.detail}`);
+  console.log(
+    `${result.name.padEnd(10)} ratio ${result.ratio.toFixed(2)} (limit ${result.limit}) ${ok ? "ok" : "OVER"}  ${result.detail}`,
+  );
 }
 process.exitCode = failed ? 1 : 0;
