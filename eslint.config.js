@@ -18,7 +18,7 @@ export default tseslint.config(
     files: ["src/events/**/*.ts", "src/compaction/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", { patterns: ["node:*", "fs", "path", "os", "child_process"] }],
-      "no-restricted-globals": ["error", "process", "Date", "setTimeout", "console"],
+      "no-restricted-globals": ["error", "process", "setTimeout", "setInterval", "console", "performance"],
       "no-restricted-properties": ["error", { object: "Date", property: "now" }],
     },
   },

@@ -1,0 +1,68 @@
+// Owns which compactions are in force: not reset, not deferred (DESIGN §5.1),
+// and their "latest wins" order.
+import type { Compaction, Event } from "../events/index.js";
+import { TurnCounter } from "../events/index.js";
+import { timestampKey } from "./policy.js";
+
+export type CompactionState =
+  { kind: "active" } | { kind: "deferred"; untilTurn: number } | { kind: "reset"; byIndex: number };
+
+export interface CompactionEntry {
+  event: Compaction;
+  /** Index of the compaction event in the raw stream. */
+  position: number;
+  /** 1-based number in stream order, as `show` lists it and `--reset=N` takes it. */
+  number: number;
+  /** The raw turn in progress when it was recorded (-1 before any turn). */
+  recordedInTurn: number;
+  state: CompactionState;
+}
+
+export interface CompactionIndex {
+  entries: CompactionEntry[];
+  /** Number of raw turns in the stream. */
+  turnCount: number;
+}
+
+/** Every compaction in the stream with its state, in stream order. */
+export function indexCompactions(events: readonly Event[]): CompactionIndex {
+  const entries: CompactionEntry[] = [];
+  const counter = new TurnCounter();
+  events.forEach((event, position) => {
+    counter.next(event);
+    if (event.type === "compaction") {
+      entries.push({
+        event: event as Compaction,
+        position,
+        number: entries.length + 1,
+        recordedInTurn: counter.count - 1,
+        state: { kind: "active" },
+      });
+    } else if (event.type === "compaction_reset") {
+      const ids = (event as { ids?: string[] }).ids;
+      for (const entry of entries) {
+        if (entry.state.kind === "reset") continue;
+        if (ids === undefined || ids.includes(entry.event.id))
+          entry.state = { kind: "reset", byIndex: position };
+      }
+    }
+  });
+  const turnCount = counter.count;
+  const highestTurn = turnCount - 1;
+  for (const entry of entries) {
+    const until = entry.event.deferred_until_turn;
+    if (entry.state.kind === "active" && until !== undefined && highestTurn < until) {
+      entry.state = { kind: "deferred", untilTurn: until };
+    }
+  }
+  return { entries, turnCount };
+}
+
+/** Active compactions ordered newest first: latest timestamp, then later in the stream. */
+export function newestFirst(entries: readonly CompactionEntry[]): CompactionEntry[] {
+  return entries
+    .filter((e) => e.state.kind === "active")
+    .map((e) => ({ e, key: timestampKey(e.event.timestamp) }))
+    .sort((a, b) => b.key - a.key || b.e.position - a.e.position)
+    .map(({ e }) => e);
+}

@@ -1,0 +1,183 @@
+// Owns quote anchors: finding the raw turn a verbatim quote comes from, by
+// searching the projected stream the assistant was shown and mapping back
+// through origins.
+import type { Event } from "../events/index.js";
+import { groupTurns } from "../events/index.js";
+import { project, type TurnOrigin } from "./project.js";
+
+export interface AnchorCandidate {
+  /** 0-based raw turn (for a summary turn, the first turn it covers). */
+  turn: number;
+  origin: TurnOrigin;
+  excerpt: string;
+}
+
+export type AnchorError =
+  | { kind: "empty" }
+  | { kind: "not_found"; closest: AnchorCandidate[] }
+  | { kind: "ambiguous"; candidates: AnchorCandidate[] }
+  | { kind: "already_compacted"; from: number; to: number; compaction: string };
+
+export type AnchorResult = { ok: true; turn: number; exact: boolean } | { ok: false; error: AnchorError };
+
+const EXCERPT_RADIUS = 40;
+
+/** The text a projected turn shows a model: requests, messages, tool arguments and results. */
+function turnText(events: readonly Event[]): string {
+  const parts: string[] = [];
+  for (const e of events) {
+    if (e.type === "chat_request") parts.push(e.content as string);
+    else if (e.type === "chat_response" && typeof e.message === "string") parts.push(e.message);
+    else if (e.type === "tool_call_request") parts.push(JSON.stringify(e.arguments));
+    else if (e.type === "tool_call_response") parts.push(e.content as string);
+  }
+  return parts.join("\n");
+}
+
+/** Fold whitespace runs to one space and typographic quotes to ASCII, keeping a map back to the original. */
+function normalize(text: string): { text: string; map: number[] } {
+  let out = "";
+  const map: number[] = [];
+  let inSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    let c = text[i]!;
+    if (/\s/.test(c)) {
+      if (inSpace) continue;
+      inSpace = true;
+      c = " ";
+    } else {
+      inSpace = false;
+      if (c === "\u2018" || c === "\u2019" || c === "\u201b" || c === "\u2032") c = "'";
+      else if (c === "\u201c" || c === "\u201d" || c === "\u201f" || c === "\u2033") c = '"';
+      else if (c === "\u2013" || c === "\u2014") c = "-";
+      else if (c === "\u2026") c = "...";
+    }
+    out += c;
+    for (let k = 0; k < c.length; k++) map.push(i);
+  }
+  return { text: out, map };
+}
+
+function excerpt(text: string, at: number, length: number): string {
+  const start = Math.max(0, at - EXCERPT_RADIUS);
+  const end = Math.min(text.length, at + length + EXCERPT_RADIUS);
+  return `${start > 0 ? "…" : ""}${text.slice(start, end).replace(/\s+/g, " ").trim()}${end < text.length ? "…" : ""}`;
+}
+
+function firstTurnOf(origin: TurnOrigin): number {
+  return origin.kind === "kept" ? origin.turn : origin.from;
+}
+
+interface ProjectedTurn {
+  origin: TurnOrigin;
+  text: string;
+}
+
+function findIn(turns: ProjectedTurn[], quote: string, fuzzy: boolean): AnchorCandidate[] {
+  const needle = fuzzy ? normalize(quote).text.trim() : quote;
+  const found: AnchorCandidate[] = [];
+  for (const turn of turns) {
+    if (fuzzy) {
+      const n = normalize(turn.text);
+      const at = n.text.indexOf(needle);
+      if (at !== -1)
+        found.push({
+          turn: firstTurnOf(turn.origin),
+          origin: turn.origin,
+          excerpt: excerpt(turn.text, n.map[at]!, needle.length),
+        });
+    } else {
+      const at = turn.text.indexOf(needle);
+      if (at !== -1)
+        found.push({
+          turn: firstTurnOf(turn.origin),
+          origin: turn.origin,
+          excerpt: excerpt(turn.text, at, needle.length),
+        });
+    }
+  }
+  return found;
+}
+
+/** Turns sharing the most words with the quote, for a not-found report. */
+function closest(turns: ProjectedTurn[], quote: string, limit = 3): AnchorCandidate[] {
+  const words = [
+    ...new Set(
+      normalize(quote)
+        .text.toLowerCase()
+        .split(/\W+/)
+        .filter((w) => w.length > 2),
+    ),
+  ];
+  if (words.length === 0) return [];
+  return turns
+    .map((turn) => {
+      const lower = turn.text.toLowerCase();
+      let score = 0;
+      let firstAt = -1;
+      for (const w of words) {
+        const at = lower.indexOf(w);
+        if (at !== -1) {
+          score += 1;
+          if (firstAt === -1) firstAt = at;
+        }
+      }
+      return { turn, score, firstAt };
+    })
+    .filter((c) => c.score > 0)
+    .sort((a, b) => b.score - a.score || firstTurnOf(a.turn.origin) - firstTurnOf(b.turn.origin))
+    .slice(0, limit)
+    .map(({ turn, firstAt }) => ({
+      turn: firstTurnOf(turn.origin),
+      origin: turn.origin,
+      excerpt: excerpt(turn.text, firstAt, 0),
+    }));
+}
+
+/**
+ * Resolve a quote to the raw turn holding it. Exact match first; then a match
+ * ignoring whitespace and typographic quote differences; only when both fail,
+ * not-found with the closest turns.
+ */
+export function resolveAnchor(events: readonly Event[], quote: string): AnchorResult {
+  if (quote.trim() === "") return { ok: false, error: { kind: "empty" } };
+  const projection = project(events);
+  const turns: ProjectedTurn[] = groupTurns(projection.events).map((t, i) => ({
+    origin: projection.origins[i]!,
+    text: turnText(t.events),
+  }));
+  let exact = true;
+  let found = findIn(turns, quote, false);
+  if (found.length === 0) {
+    exact = false;
+    found = findIn(turns, quote, true);
+  }
+  if (found.length === 0) return { ok: false, error: { kind: "not_found", closest: closest(turns, quote) } };
+  if (found.length > 1) return { ok: false, error: { kind: "ambiguous", candidates: found } };
+  const origin = found[0]!.origin;
+  if (origin.kind === "summary") {
+    return {
+      ok: false,
+      error: { kind: "already_compacted", from: origin.from, to: origin.to, compaction: origin.compaction },
+    };
+  }
+  return { ok: true, turn: origin.turn, exact };
+}
+
+/** One readable line per error, in 1-based turns, for a tool error or a message. */
+export function describeAnchorError(quote: string, error: AnchorError): string {
+  const list = (cs: AnchorCandidate[]) =>
+    cs
+      .map((c) => `turn ${c.turn + 1}${c.origin.kind === "summary" ? " (summary)" : ""}: "${c.excerpt}"`)
+      .join("; ");
+  switch (error.kind) {
+    case "empty":
+      return "the quote is empty; quote a distinctive phrase verbatim";
+    case "not_found":
+      return `quote not found: "${quote}"${error.closest.length ? `. Closest turns: ${list(error.closest)}` : ""}. Quote the text verbatim.`;
+    case "ambiguous":
+      return `quote matches ${error.candidates.length} turns: ${list(error.candidates)}. Quote a longer, distinctive passage.`;
+    case "already_compacted":
+      return `quote lies inside the summary of turns ${error.from + 1}..${error.to + 1}, which is already compacted; anchor on a turn outside it`;
+  }
+}

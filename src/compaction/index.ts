@@ -1,0 +1,11 @@
+// The compaction core: pure projection, planning, bounds, rules and anchors.
+export * from "./activation.js";
+export * from "./anchors.js";
+export * from "./bounds.js";
+export * from "./errors.js";
+export * from "./plan.js";
+export * from "./policy.js";
+export * from "./positions.js";
+export * from "./project.js";
+export * from "./rules.js";
+export * from "./validate.js";

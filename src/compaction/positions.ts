@@ -1,0 +1,84 @@
+// Owns the CLI's turn-position grammar: `--from`, `--to`, `--turn`, `--first`,
+// `--last`. Positions are 1-based; `-1` is the last turn. This is not the rule
+// language (rules.ts), where `-N` on the right of a range is a count.
+import { parseDuration, type RangeBound } from "./bounds.js";
+import { PositionSyntaxError } from "./errors.js";
+
+export interface Window {
+  from?: RangeBound;
+  to?: RangeBound;
+}
+
+/** `--from B` / `--to B`: `N` (1-based), `-N` (-1 is the last turn), a duration, or (for --from) `last-compaction`. */
+export function parseCliBound(value: string, flag: "--from" | "--to"): RangeBound {
+  const text = value.trim();
+  const m = /^(-?)(\d+)$/.exec(text);
+  if (m) {
+    const n = Number(m[2]);
+    if (n === 0)
+      throw new PositionSyntaxError(`${flag} 0 is not a turn: turns are numbered from 1, and -1 is the last`);
+    return m[1] ? { kind: "from_end", offset: n - 1 } : { kind: "absolute", index: n - 1 };
+  }
+  if (text === "last-compaction" || text === "last") {
+    if (flag === "--to") throw new PositionSyntaxError(`--to does not take '${text}'; only --from does`);
+    return { kind: "last_compaction" };
+  }
+  const ms = parseDuration(text);
+  if (ms !== undefined) return { kind: "ago", ms };
+  throw new PositionSyntaxError(
+    `${flag} '${value}' is not a turn position`,
+    "use a turn number (3), a position from the end (-1 is the last turn), a duration (5h, 2days) or last-compaction",
+  );
+}
+
+function positiveCount(value: string, flag: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) === 0) {
+    throw new PositionSyntaxError(`${flag} takes a positive number of turns, got '${value}'`);
+  }
+  return Number(value);
+}
+
+/** `--first N`: turns 1..N. */
+export function firstTurns(value: string): Window {
+  const n = positiveCount(value, "--first");
+  return { from: { kind: "absolute", index: 0 }, to: { kind: "absolute", index: n - 1 } };
+}
+
+/** `--last N`: the last N turns. */
+export function lastTurns(value: string): Window {
+  const n = positiveCount(value, "--last");
+  return { from: { kind: "from_end", offset: n - 1 } };
+}
+
+/** `--turn N` or `--turn A..B` (inclusive, 1-based; either end may be omitted). */
+export function turnSelector(value: string): Window {
+  const text = value.trim();
+  const parts = text.split("..");
+  const one = (part: string): RangeBound => {
+    const m = /^(-?)(\d+)$/.exec(part);
+    if (!m || Number(m[2]) === 0) {
+      throw new PositionSyntaxError(
+        `--turn '${value}' is not a turn or range`,
+        "use --turn 3, --turn 2..5, --turn 4.. or --turn ..-2",
+      );
+    }
+    const n = Number(m[2]);
+    return m[1] ? { kind: "from_end", offset: n - 1 } : { kind: "absolute", index: n - 1 };
+  };
+  if (parts.length === 1) {
+    const bound = one(text);
+    return { from: bound, to: bound };
+  }
+  if (parts.length !== 2) throw new PositionSyntaxError(`--turn '${value}' has more than one '..'`);
+  const window: Window = {};
+  if (parts[0]) window.from = one(parts[0]);
+  if (parts[1]) window.to = one(parts[1]);
+  if (
+    window.from?.kind === "absolute" &&
+    window.to?.kind === "absolute" &&
+    window.from.index > window.to.index
+  ) {
+    throw new PositionSyntaxError(`--turn '${value}' starts after it ends`);
+  }
+  return window;
+}

@@ -1,0 +1,195 @@
+// Owns the projection: what the model sees once the active compactions are
+// applied to the raw stream (DESIGN §5). Pure; never throws on valid input.
+import type {
+  ChatResponse,
+  Compaction,
+  Event,
+  ToolCallRequest,
+  ToolCallResponse,
+  ToolPolicy,
+} from "../events/index.js";
+import { NO_TURN, TurnCounter } from "../events/index.js";
+import { indexCompactions, newestFirst, type CompactionEntry } from "./activation.js";
+
+export const SUMMARY_REQUEST = "[Summary of previous conversation]";
+
+/** Where a projected turn came from, in 0-based raw turns. */
+export type TurnOrigin =
+  { kind: "kept"; turn: number } | { kind: "summary"; from: number; to: number; compaction: string };
+
+export interface ProjectionStats {
+  rawEvents: number;
+  projectedEvents: number;
+  activeCompactions: number;
+  summarizedTurns: number;
+  reasoningStripped: number;
+  toolCallsStripped: number;
+  toolCallsOmitted: number;
+}
+
+export interface Projection {
+  events: Event[];
+  /** One entry per projected turn, in order. */
+  origins: TurnOrigin[];
+  stats: ProjectionStats;
+}
+
+interface Covering {
+  entry: CompactionEntry;
+  /** In the compaction's last turn with `to_call`: raw positions after this are not covered. */
+  cutoff: number;
+}
+
+/** Raw position of the response to `to_call` (or its request) inside `to_turn`; -1 when absent. */
+function toCallCutoff(events: readonly Event[], turns: Int32Array, c: Compaction): number {
+  let cutoff = -1;
+  for (let i = 0; i < events.length; i++) {
+    if (turns[i] !== c.to_turn) continue;
+    const e = events[i]!;
+    if ((e.type === "tool_call_request" || e.type === "tool_call_response") && e.id === c.to_call) cutoff = i;
+  }
+  return cutoff;
+}
+
+function stripRequest(e: ToolCallRequest): ToolCallRequest {
+  return { ...e, arguments: {} };
+}
+
+function stripResponse(e: ToolCallResponse, name: string): ToolCallResponse {
+  return { ...e, content: `[compacted] ${name}: ${e.is_error ? "error" : "success"}` };
+}
+
+export function project(events: readonly Event[]): Projection {
+  const counter = new TurnCounter();
+  const turns = new Int32Array(events.length);
+  for (let i = 0; i < events.length; i++) turns[i] = counter.next(events[i]!);
+  const turnCount = counter.count;
+
+  const { entries } = indexCompactions(events);
+  const ordered = newestFirst(entries);
+
+  // Per raw turn, the active compactions covering it, newest first.
+  const covering: Covering[][] = Array.from({ length: turnCount }, () => []);
+  for (const entry of ordered) {
+    const c = entry.event;
+    const last = Math.min(c.to_turn, turnCount - 1);
+    const cutoff =
+      c.to_call !== undefined && c.to_turn < turnCount ? toCallCutoff(events, turns, c) : Infinity;
+    for (let t = c.from_turn; t <= last; t++) {
+      covering[t]!.push({ entry, cutoff: t === c.to_turn ? cutoff : Infinity });
+    }
+  }
+
+  // Summaries cover whole turns; the newest covering summary wins the turn.
+  const summaryOf: (CompactionEntry | undefined)[] = covering.map(
+    (list) => list.find((cov) => cov.entry.event.summary !== undefined && cov.cutoff === Infinity)?.entry,
+  );
+
+  const winner = (t: number, position: number, has: (c: Compaction) => boolean): Compaction | undefined => {
+    const list = covering[t];
+    if (!list) return undefined;
+    for (const cov of list) {
+      if (position > cov.cutoff) continue;
+      if (has(cov.entry.event)) return cov.entry.event;
+    }
+    return undefined;
+  };
+
+  const toolPolicyOf = (c: Compaction, name: string): ToolPolicy | undefined =>
+    c.tool_overrides?.[name] ?? c.tool_calls;
+
+  const stats: ProjectionStats = {
+    rawEvents: events.length,
+    projectedEvents: 0,
+    activeCompactions: ordered.length,
+    summarizedTurns: summaryOf.filter((s) => s !== undefined).length,
+    reasoningStripped: 0,
+    toolCallsStripped: 0,
+    toolCallsOmitted: 0,
+  };
+
+  const out: Event[] = [];
+  const origins: TurnOrigin[] = [];
+  // Tool call decisions are made at the request and followed by its response, so pairs stay whole.
+  const callNames = new Map<string, string>();
+  const callPolicy = new Map<string, ToolPolicy | "dropped" | undefined>();
+  let lastTurn = NO_TURN;
+  let lastSummary: CompactionEntry | undefined;
+
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    const t = turns[i]!;
+    if (t === NO_TURN) {
+      if (e.type !== "compaction" && e.type !== "compaction_reset") out.push(e);
+      continue;
+    }
+    const summary = summaryOf[t];
+    if (t !== lastTurn) {
+      if (summary === undefined) {
+        origins.push({ kind: "kept", turn: t });
+      } else if (summary !== lastSummary || origins.at(-1)?.kind !== "summary") {
+        origins.push({ kind: "summary", from: t, to: t, compaction: summary.event.id });
+        out.push(
+          { type: "turn_start", timestamp: e.timestamp as string },
+          { type: "chat_request", timestamp: e.timestamp as string, content: SUMMARY_REQUEST },
+          { type: "chat_response", timestamp: e.timestamp as string, message: summary.event.summary!.text },
+        );
+      } else {
+        (origins.at(-1) as Extract<TurnOrigin, { kind: "summary" }>).to = t;
+      }
+      lastTurn = t;
+      lastSummary = summary;
+    }
+    if (summary !== undefined) {
+      if (e.type === "tool_call_request") callPolicy.set(e.id as string, "dropped");
+      continue;
+    }
+
+    switch (e.type) {
+      case "chat_response": {
+        if ((e as ChatResponse).reasoning !== undefined && winner(t, i, (c) => c.reasoning === "strip")) {
+          stats.reasoningStripped += 1;
+          continue;
+        }
+        out.push(e);
+        break;
+      }
+      case "tool_call_request": {
+        const req = e as ToolCallRequest;
+        callNames.set(req.id, req.name);
+        const c = winner(t, i, (c) => toolPolicyOf(c, req.name) !== undefined);
+        const policy = c ? toolPolicyOf(c, req.name) : undefined;
+        callPolicy.set(req.id, policy);
+        if (policy?.policy === "omit") {
+          stats.toolCallsOmitted += 1;
+          continue;
+        }
+        if (policy && (policy.request || policy.response)) stats.toolCallsStripped += 1;
+        if (policy?.request) {
+          out.push(stripRequest(req));
+        } else {
+          out.push(e);
+        }
+        break;
+      }
+      case "tool_call_response": {
+        const res = e as ToolCallResponse;
+        let policy: ToolPolicy | "dropped" | undefined;
+        const name = callNames.get(res.id) ?? "unknown";
+        if (callPolicy.has(res.id)) {
+          policy = callPolicy.get(res.id);
+        } else {
+          const c = winner(t, i, (c) => toolPolicyOf(c, name) !== undefined);
+          policy = c ? toolPolicyOf(c, name) : undefined;
+        }
+        if (policy === "dropped" || policy?.policy === "omit") continue;
+        out.push(policy?.response ? stripResponse(res, name) : e);
+        break;
+      }
+      default:
+        out.push(e);
+    }
+  }
+  stats.projectedEvents = out.length;
+  return { events: out, origins, stats };
+}

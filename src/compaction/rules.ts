@@ -1,0 +1,175 @@
+// Owns the rule grammar: config `keep_first`/`keep_last` values and the
+// `-k/--compact` rule language (`SPEC := POLICIES [":" RANGE]`). Positions
+// here are 1-based; `-N` on the right of a range is a count ("keep the last N").
+// The CLI's own position grammar lives apart, in positions.ts.
+import type { ToolPolicy } from "../events/index.js";
+import { parseDuration, type KeepBound, type RangeBound } from "./bounds.js";
+import { RuleSyntaxError } from "./errors.js";
+import { toolPolicyFor, type ToolMode } from "./policy.js";
+
+/** What a rule asks for the turns it covers. */
+export interface RulePolicies {
+  reasoning?: "strip";
+  tool_calls?: ToolPolicy;
+  /** Generate a summary (derived) for the range. */
+  summarize?: boolean;
+}
+
+/** A rule from the rule language: policies and an optional explicit range. */
+export interface ParsedSpec extends RulePolicies {
+  range?: { from?: RangeBound; to?: RangeBound };
+}
+
+/**
+ * A `keep_first`/`keep_last` value from config: an integer count, `@N` (1-based
+ * position), `-N` (position from the end, -1 the last turn), a duration (`5h`,
+ * `2days`) or `last-compaction`.
+ */
+export function parseKeepBound(value: number | string, key = "keep bound"): KeepBound {
+  if (typeof value === "number") {
+    if (!Number.isInteger(value) || value < 0)
+      throw new RuleSyntaxError(`${key} must be a whole number of turns, got ${value}`);
+    return { kind: "count", turns: value };
+  }
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return { kind: "count", turns: Number(text) };
+  const at = /^@(\d+)$/.exec(text);
+  if (at) {
+    const n = Number(at[1]);
+    if (n === 0)
+      throw new RuleSyntaxError(`${key} '@0' is not a turn: positions are 1-based, the first turn is @1`);
+    return { kind: "absolute", index: n - 1 };
+  }
+  const fromEnd = /^-(\d+)$/.exec(text);
+  if (fromEnd) {
+    const n = Number(fromEnd[1]);
+    if (n === 0) throw new RuleSyntaxError(`${key} '-0' is not a turn: -1 is the last turn`);
+    return { kind: "from_end", offset: n - 1 };
+  }
+  if (text === "last-compaction") return { kind: "last_compaction" };
+  const ms = parseDuration(text);
+  if (ms !== undefined) return { kind: "ago", ms };
+  throw new RuleSyntaxError(
+    `${key} '${value}' is not a bound`,
+    "use a count (4), a 1-based position (@5), a position from the end (-3), a duration (5h, 2days) or last-compaction",
+  );
+}
+
+const TOOL_MODE_ALIASES: Record<string, ToolMode> = {
+  strip: "strip",
+  s: "strip",
+  "strip-requests": "strip-requests",
+  sreq: "strip-requests",
+  "strip-responses": "strip-responses",
+  sres: "strip-responses",
+  omit: "omit",
+  o: "omit",
+};
+
+const POLICY_NAMES: Record<string, "reasoning" | "summarize" | "tools"> = {
+  r: "reasoning",
+  reasoning: "reasoning",
+  s: "summarize",
+  summarize: "summarize",
+  t: "tools",
+  tools: "tools",
+};
+
+const SPEC_HINT = "a spec is POLICIES[:RANGE], e.g. r+t:..-3, s:2..-4, t=sres:5..";
+
+function parsePolicies(text: string, spec: string): RulePolicies {
+  if (text === "") throw new RuleSyntaxError(`compaction spec '${spec}' names no policy`, SPEC_HINT);
+  const policies: RulePolicies = {};
+  const seen = new Set<string>();
+  for (const part of text.split("+")) {
+    if (part === "")
+      throw new RuleSyntaxError(`compaction spec '${spec}' has an empty policy between '+' signs`, SPEC_HINT);
+    const [name, mode, ...extra] = part.split("=");
+    const policy = POLICY_NAMES[name!];
+    if (!policy) {
+      throw new RuleSyntaxError(
+        `unknown policy '${name}' in compaction spec '${spec}'`,
+        "policies are r|reasoning, s|summarize, t|tools[=MODE], joined by +",
+      );
+    }
+    if (seen.has(policy))
+      throw new RuleSyntaxError(`policy '${policy}' appears twice in compaction spec '${spec}'`);
+    seen.add(policy);
+    if (mode !== undefined && policy !== "tools") {
+      throw new RuleSyntaxError(
+        `policy '${name}' takes no mode, but compaction spec '${spec}' gives '${part}'`,
+        "only t|tools takes a mode: t=strip, t=sreq, t=sres, t=omit",
+      );
+    }
+    if (extra.length > 0)
+      throw new RuleSyntaxError(`policy '${part}' in compaction spec '${spec}' has more than one '='`);
+    if (policy === "reasoning") policies.reasoning = "strip";
+    else if (policy === "summarize") policies.summarize = true;
+    else {
+      const resolved = mode === undefined ? "strip" : TOOL_MODE_ALIASES[mode];
+      if (!resolved) {
+        throw new RuleSyntaxError(
+          `unknown tool mode '${mode}' in compaction spec '${spec}'`,
+          "tool modes are strip|s, strip-requests|sreq, strip-responses|sres, omit|o",
+        );
+      }
+      policies.tool_calls = toolPolicyFor(resolved);
+    }
+  }
+  return policies;
+}
+
+function parseRangeBound(text: string, side: "start" | "end", spec: string): RangeBound {
+  const m = /^(-?)(\d+)$/.exec(text);
+  if (!m) {
+    throw new RuleSyntaxError(
+      `'${text}' in compaction spec '${spec}' is not a turn`,
+      "a range bound is a 1-based turn (5) or, from the end, a count of turns (-3)",
+    );
+  }
+  const n = Number(m[2]);
+  if (n === 0) {
+    throw new RuleSyntaxError(
+      `'${text}' in compaction spec '${spec}' is not a turn: turns are numbered from 1`,
+      m[1] ? "-N counts turns from the end: -1 keeps the last turn" : "the first turn is 1",
+    );
+  }
+  if (!m[1]) return { kind: "absolute", index: n - 1 };
+  // On the right `-N` keeps the last N turns; on the left it starts N turns before the end.
+  return side === "end" ? { kind: "from_end", offset: n } : { kind: "from_end", offset: n - 1 };
+}
+
+function parseRange(text: string, spec: string): { from?: RangeBound; to?: RangeBound } {
+  if (text === "")
+    throw new RuleSyntaxError(`compaction spec '${spec}' has ':' but no range after it`, SPEC_HINT);
+  const parts = text.split("..");
+  if (parts.length > 2)
+    throw new RuleSyntaxError(
+      `range '${text}' in compaction spec '${spec}' has more than one '..'`,
+      "a range is A..B, A.., ..B, -N or N",
+    );
+  if (parts.length === 1) {
+    // Shorthands: `-3` is `..-3`, `5` is `5..`.
+    return text.startsWith("-")
+      ? { to: parseRangeBound(text, "end", spec) }
+      : { from: parseRangeBound(text, "start", spec) };
+  }
+  const [left, right] = parts as [string, string];
+  const range: { from?: RangeBound; to?: RangeBound } = {};
+  if (left !== "") range.from = parseRangeBound(left, "start", spec);
+  if (right !== "") range.to = parseRangeBound(right, "end", spec);
+  if (range.from?.kind === "absolute" && range.to?.kind === "absolute" && range.from.index > range.to.index) {
+    throw new RuleSyntaxError(`range '${text}' in compaction spec '${spec}' starts after it ends`);
+  }
+  return range;
+}
+
+/** Parse one `-k/--compact` spec. */
+export function parseSpec(spec: string): ParsedSpec {
+  const trimmed = spec.trim();
+  if (trimmed === "") throw new RuleSyntaxError("the compaction spec is empty", SPEC_HINT);
+  const colon = trimmed.indexOf(":");
+  const policies = parsePolicies(colon === -1 ? trimmed : trimmed.slice(0, colon), spec);
+  if (colon === -1) return policies;
+  return { ...policies, range: parseRange(trimmed.slice(colon + 1), spec) };
+}

@@ -1,0 +1,349 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { project, SUMMARY_REQUEST } from "../../src/compaction/index.js";
+import { groupTurns, type Event } from "../../src/events/index.js";
+import { at, compaction, KEEP, OMIT, resetClock, STRIP, summary, turn, turns } from "../support/stream.js";
+
+beforeEach(resetClock);
+
+const kept = (...ts: number[]) => ts.map((t) => ({ kind: "kept", turn: t }));
+const texts = (events: Event[]) =>
+  events
+    .filter((e) => e.type === "chat_request" || (e.type === "chat_response" && e.message))
+    .map((e) => (e.type === "chat_request" ? e.content : e.message));
+
+describe("project", () => {
+  it("is a no-op without compactions and returns kept origins", () => {
+    const events = turns(3);
+    const p = project(events);
+    expect(p.events).toEqual(events);
+    expect(p.origins).toEqual(kept(0, 1, 2));
+  });
+
+  it("keeps raw numbers in summary origins: 6 turns, summary over 2..5", () => {
+    const events = [...turns(6), compaction({ from_turn: 1, to_turn: 4, summary: summary("S"), id: "s1" })];
+    const p = project(events);
+    expect(p.origins).toEqual([
+      { kind: "kept", turn: 0 },
+      { kind: "summary", from: 1, to: 4, compaction: "s1" },
+      { kind: "kept", turn: 5 },
+    ]);
+    expect(texts(p.events)).toEqual(["t1", "answer to t1", SUMMARY_REQUEST, "S", "t6", "answer to t6"]);
+  });
+
+  it("injects a summary turn as turn_start, the summary request and the text", () => {
+    const events = [...turns(2), compaction({ from_turn: 0, to_turn: 0, summary: summary("the gist") })];
+    const injected = groupTurns(project(events).events)[0]!.events;
+    expect(injected.map((e) => e.type)).toEqual(["turn_start", "chat_request", "chat_response"]);
+    expect(injected[1]).toMatchObject({ content: "[Summary of previous conversation]" });
+    expect(injected[2]).toMatchObject({ message: "the gist" });
+  });
+
+  it("re-injects an older summary's text around a newer summary contained in it", () => {
+    const events = [
+      ...turns(10),
+      compaction({ from_turn: 0, to_turn: 9, summary: summary("OLD"), id: "old" }),
+      compaction({ from_turn: 3, to_turn: 5, summary: summary("NEW"), id: "new" }),
+    ];
+    const p = project(events);
+    expect(p.origins).toEqual([
+      { kind: "summary", from: 0, to: 2, compaction: "old" },
+      { kind: "summary", from: 3, to: 5, compaction: "new" },
+      { kind: "summary", from: 6, to: 9, compaction: "old" },
+    ]);
+    expect(texts(p.events)).toEqual([SUMMARY_REQUEST, "OLD", SUMMARY_REQUEST, "NEW", SUMMARY_REQUEST, "OLD"]);
+  });
+
+  it("keeps identical summary texts from two compactions as two turns", () => {
+    const events = [
+      ...turns(4),
+      compaction({ from_turn: 0, to_turn: 1, summary: summary("same"), id: "a" }),
+      compaction({ from_turn: 2, to_turn: 3, summary: summary("same"), id: "b" }),
+    ];
+    const p = project(events);
+    expect(p.origins).toEqual([
+      { kind: "summary", from: 0, to: 1, compaction: "a" },
+      { kind: "summary", from: 2, to: 3, compaction: "b" },
+    ]);
+    expect(groupTurns(p.events)).toHaveLength(2);
+  });
+
+  it("lets a summary beat every mechanical policy on its turns, whatever their age", () => {
+    const events = [
+      ...turns(3),
+      compaction({ from_turn: 0, to_turn: 2, summary: summary("S"), id: "s" }),
+      compaction({ from_turn: 0, to_turn: 2, reasoning: "strip", tool_calls: STRIP }),
+    ];
+    expect(project(events).origins).toEqual([{ kind: "summary", from: 0, to: 2, compaction: "s" }]);
+  });
+
+  it("strips reasoning and its signature", () => {
+    const events = [
+      ...turn({ request: "q", reasoning: "thinking", message: "a" }),
+      compaction({ from_turn: 0, to_turn: 0, reasoning: "strip" }),
+    ];
+    const p = project(events);
+    expect(p.events.some((e) => e.type === "chat_response" && e.reasoning !== undefined)).toBe(false);
+    expect(JSON.stringify(p.events)).not.toContain("sig");
+    expect(p.stats.reasoningStripped).toBe(1);
+  });
+
+  it("strips tool calls with the exact placeholders, keeping the error flag", () => {
+    const events = [
+      ...turn({
+        request: "q",
+        tools: [
+          { id: "a", name: "grep", args: { pattern: "x" } },
+          { id: "b", name: "run", error: true },
+        ],
+      }),
+      compaction({ from_turn: 0, to_turn: 0, tool_calls: STRIP }),
+    ];
+    const tools = project(events).events.filter((e) => e.type.startsWith("tool_call"));
+    expect(tools.map((e) => ({ ...e, timestamp: undefined }))).toEqual([
+      { type: "tool_call_request", id: "a", name: "grep", arguments: {}, timestamp: undefined },
+      {
+        type: "tool_call_response",
+        id: "a",
+        content: "[compacted] grep: success",
+        is_error: false,
+        timestamp: undefined,
+      },
+      { type: "tool_call_request", id: "b", name: "run", arguments: {}, timestamp: undefined },
+      {
+        type: "tool_call_response",
+        id: "b",
+        content: "[compacted] run: error",
+        is_error: true,
+        timestamp: undefined,
+      },
+    ]);
+  });
+
+  it("strips only the half a strip policy names", () => {
+    const base = turn({ request: "q", tools: [{ id: "a", name: "grep", args: { p: 1 }, result: "big" }] });
+    const reqOnly = project([
+      ...base,
+      compaction({
+        from_turn: 0,
+        to_turn: 0,
+        tool_calls: { policy: "strip", request: true, response: false },
+      }),
+    ]);
+    expect(reqOnly.events.find((e) => e.type === "tool_call_request")).toMatchObject({ arguments: {} });
+    expect(reqOnly.events.find((e) => e.type === "tool_call_response")).toMatchObject({ content: "big" });
+    const resOnly = project([
+      ...base,
+      compaction({
+        from_turn: 0,
+        to_turn: 0,
+        tool_calls: { policy: "strip", request: false, response: true },
+      }),
+    ]);
+    expect(resOnly.events.find((e) => e.type === "tool_call_request")).toMatchObject({ arguments: { p: 1 } });
+    expect(resOnly.events.find((e) => e.type === "tool_call_response")).toMatchObject({
+      content: "[compacted] grep: success",
+    });
+  });
+
+  it("omits tool calls, request and response both", () => {
+    const events = [
+      ...turn({ request: "q", tools: [{ id: "a", name: "grep" }], message: "m" }),
+      compaction({ from_turn: 0, to_turn: 0, tool_calls: OMIT }),
+    ];
+    expect(project(events).events.map((e) => e.type)).toEqual([
+      "turn_start",
+      "chat_request",
+      "chat_response",
+    ]);
+  });
+
+  it("names the tool 'unknown' when a stripped response has no request", () => {
+    const events: Event[] = [
+      { type: "turn_start", timestamp: at(0) },
+      { type: "chat_request", timestamp: at(1), content: "q" },
+      { type: "tool_call_response", timestamp: at(2), id: "ghost", content: "x", is_error: false },
+      compaction({ from_turn: 0, to_turn: 0, tool_calls: STRIP }, 3),
+    ];
+    expect(project(events).events.at(-1)).toMatchObject({ content: "[compacted] unknown: success" });
+  });
+
+  it("applies tool_overrides[name] before tool_calls; a keep override keeps that tool intact", () => {
+    const events = [
+      ...turn({
+        request: "q",
+        tools: [
+          { id: "a", name: "plan", args: { step: 1 }, result: "plan text" },
+          { id: "b", name: "grep" },
+          { id: "c", name: "noise" },
+        ],
+      }),
+      compaction({
+        from_turn: 0,
+        to_turn: 0,
+        tool_calls: STRIP,
+        tool_overrides: { plan: KEEP, noise: OMIT },
+      }),
+    ];
+    const p = project(events).events;
+    expect(p.find((e) => e.id === "a" && e.type === "tool_call_request")).toMatchObject({
+      arguments: { step: 1 },
+    });
+    expect(p.find((e) => e.id === "a" && e.type === "tool_call_response")).toMatchObject({
+      content: "plan text",
+    });
+    expect(p.find((e) => e.id === "b" && e.type === "tool_call_response")).toMatchObject({
+      content: "[compacted] grep: success",
+    });
+    expect(p.some((e) => e.id === "c")).toBe(false);
+  });
+
+  it("gives a compaction with only an override an opinion on that tool alone", () => {
+    const events = [
+      ...turn({
+        request: "q",
+        tools: [
+          { id: "a", name: "search" },
+          { id: "b", name: "grep" },
+        ],
+      }),
+      compaction({ from_turn: 0, to_turn: 0, tool_calls: STRIP }, 100),
+      compaction({ from_turn: 0, to_turn: 0, tool_overrides: { search: KEEP } }, 101),
+    ];
+    const p = project(events).events;
+    expect(p.find((e) => e.id === "a" && e.type === "tool_call_response")).toMatchObject({
+      content: "result of a",
+    });
+    expect(p.find((e) => e.id === "b" && e.type === "tool_call_response")).toMatchObject({
+      content: "[compacted] grep: success",
+    });
+  });
+
+  it("lets a later strip beat an earlier omit for the same turn", () => {
+    const events = [
+      ...turn({ request: "q", tools: [{ id: "a", name: "grep" }] }),
+      compaction({ from_turn: 0, to_turn: 0, tool_calls: OMIT }, 100),
+      compaction({ from_turn: 0, to_turn: 0, tool_calls: STRIP }, 101),
+    ];
+    expect(project(events).events.find((e) => e.type === "tool_call_response")).toMatchObject({
+      content: "[compacted] grep: success",
+    });
+  });
+
+  it("decides by timestamp, not stream order, and by stream order on equal timestamps", () => {
+    const base = turn({ request: "q", tools: [{ id: "a", name: "grep" }] });
+    const newerFirst = [
+      ...base,
+      compaction({ from_turn: 0, to_turn: 0, tool_calls: STRIP }, 200),
+      compaction({ from_turn: 0, to_turn: 0, tool_calls: OMIT }, 100),
+    ];
+    expect(project(newerFirst).events.some((e) => e.type === "tool_call_response")).toBe(true);
+    const tie = [
+      ...base,
+      compaction({ from_turn: 0, to_turn: 0, tool_calls: STRIP }, 100),
+      compaction({ from_turn: 0, to_turn: 0, tool_calls: OMIT }, 100),
+    ];
+    expect(project(tie).events.some((e) => e.type === "tool_call_response")).toBe(false);
+  });
+
+  it("leaves an earlier tool strip in force under a later reasoning-only compaction", () => {
+    const events = [
+      ...turn({ request: "q", reasoning: "r", tools: [{ id: "a", name: "grep" }] }),
+      compaction({ from_turn: 0, to_turn: 0, tool_calls: STRIP }, 100),
+      compaction({ from_turn: 0, to_turn: 0, reasoning: "strip" }, 101),
+    ];
+    const p = project(events).events;
+    expect(p.find((e) => e.type === "tool_call_response")).toMatchObject({
+      content: "[compacted] grep: success",
+    });
+    expect(p.some((e) => e.type === "chat_response" && e.reasoning)).toBe(false);
+  });
+
+  it("clamps ranges past the end of the stream", () => {
+    const events = [...turns(3), compaction({ from_turn: 1, to_turn: 50, summary: summary("S"), id: "s" })];
+    expect(project(events).origins).toEqual([
+      { kind: "kept", turn: 0 },
+      { kind: "summary", from: 1, to: 2, compaction: "s" },
+    ]);
+    const beyond = [...turns(2), compaction({ from_turn: 5, to_turn: 9, summary: summary("S") })];
+    expect(project(beyond).origins).toEqual(kept(0, 1));
+  });
+
+  it("keeps a deferred compaction invisible until the turn count reaches it, then applies it", () => {
+    const c = compaction({
+      from_turn: 0,
+      to_turn: 0,
+      summary: summary("S"),
+      deferred_until_turn: 2,
+      id: "d",
+    });
+    const before = [...turns(2), c];
+    expect(project(before).origins).toEqual(kept(0, 1));
+    const after = [...before, ...turn("t3")];
+    expect(project(after).origins).toEqual([
+      { kind: "summary", from: 0, to: 0, compaction: "d" },
+      ...kept(1, 2),
+    ]);
+  });
+
+  it("hides the compactions a reset names, and only those; a reset without ids hides all before it", () => {
+    const a = compaction({ from_turn: 0, to_turn: 0, summary: summary("A"), id: "a" });
+    const b = compaction({ from_turn: 1, to_turn: 1, summary: summary("B"), id: "b" });
+    const events = [...turns(3), a, b, { type: "compaction_reset", timestamp: at(900), ids: ["a"] } as Event];
+    expect(project(events).origins).toEqual([
+      { kind: "kept", turn: 0 },
+      { kind: "summary", from: 1, to: 1, compaction: "b" },
+      { kind: "kept", turn: 2 },
+    ]);
+    const all = [...events, { type: "compaction_reset", timestamp: at(901) } as Event];
+    expect(project(all).origins).toEqual(kept(0, 1, 2));
+    const later = compaction({ from_turn: 2, to_turn: 2, summary: summary("C"), id: "c" }, 902);
+    expect(project([...all, later]).origins.at(-1)).toEqual({
+      kind: "summary",
+      from: 2,
+      to: 2,
+      compaction: "c",
+    });
+  });
+
+  it("covers a last turn only up to to_call's response", () => {
+    const events = [
+      ...turn({
+        request: "q",
+        tools: [
+          { id: "a", name: "grep" },
+          { id: "b", name: "grep" },
+          { id: "c", name: "grep" },
+        ],
+      }),
+      compaction({ from_turn: 0, to_turn: 0, tool_calls: STRIP, to_call: "b" }),
+    ];
+    const responses = project(events).events.filter((e) => e.type === "tool_call_response");
+    expect(responses.map((e) => e.content)).toEqual([
+      "[compacted] grep: success",
+      "[compacted] grep: success",
+      "result of c",
+    ]);
+  });
+
+  it("passes config deltas and unknown entries through in place and consumes compaction entries", () => {
+    const delta: Event = { type: "config_delta", timestamp: at(50), delta: { a: 1 } };
+    const unknown: Event = { type: "future", timestamp: at(51), x: [1] };
+    const events = [
+      ...turn("t1"),
+      delta,
+      ...turn("t2"),
+      unknown,
+      compaction({ from_turn: 0, to_turn: 1, summary: summary("S") }),
+    ];
+    const p = project(events);
+    expect(p.events.map((e) => e.type)).toEqual([
+      "turn_start",
+      "chat_request",
+      "chat_response",
+      "config_delta",
+      "future",
+    ]);
+    expect(p.events[3]).toBe(delta);
+    expect(p.events[4]).toBe(unknown);
+  });
+});
