@@ -58,6 +58,15 @@ export function resolveBound(bound: RangeBound, facts: StreamFacts): number {
   }
 }
 
+/**
+ * Resolve a bound used as the end of a range. A time or the last compaction
+ * names the first turn after the range, so the range ends one turn earlier.
+ */
+function resolveEnd(bound: RangeBound, facts: StreamFacts): number {
+  const at = resolveBound(bound, facts);
+  return bound.kind === "ago" || bound.kind === "last_compaction" ? at - 1 : at;
+}
+
 const DURATION = /^(\d+)\s*(s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?)$/i;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -95,7 +104,7 @@ export function resolveRange(request: RangeRequest, facts: StreamFacts): RangeRe
   const last = facts.turnCount - 1;
   if (facts.turnCount === 0) return { ok: false, reason: "the conversation has no turns" };
   let from = request.from ? resolveBound(request.from, facts) : 0;
-  let to = request.to ? resolveBound(request.to, facts) : last;
+  let to = request.to ? resolveEnd(request.to, facts) : last;
   if (request.keepFirst) {
     from =
       request.keepFirst.kind === "count"
@@ -106,7 +115,7 @@ export function resolveRange(request: RangeRequest, facts: StreamFacts): RangeRe
     to =
       request.keepLast.kind === "count"
         ? to - request.keepLast.turns
-        : Math.min(to, resolveBound(request.keepLast, facts));
+        : Math.min(to, resolveEnd(request.keepLast, facts));
   }
   if (from > last) return { ok: false, reason: `the range starts after the last turn (${last + 1})` };
   if (to < 0)
