@@ -1,0 +1,73 @@
+// Invariants of the projection over random well-formed streams with random stacks of compactions.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { checkProviderView, indexCompactions, project } from "../../src/compaction/index.js";
+import { groupTurns } from "../../src/events/index.js";
+import { compactedStream, rawStream } from "../support/arbitrary.js";
+
+const RUNS = { numRuns: 400 };
+
+describe("projection properties", () => {
+  it("projecting twice equals projecting once", () => {
+    fc.assert(
+      fc.property(compactedStream, ({ events }) => {
+        const once = project(events).events;
+        expect(project(once).events).toEqual(once);
+      }),
+      RUNS,
+    );
+  });
+
+  it("with no compaction the output is the input", () => {
+    fc.assert(
+      fc.property(rawStream, ({ events }) => {
+        expect(project(events).events).toEqual(events);
+      }),
+      RUNS,
+    );
+  });
+
+  it("with no active compaction the output is the input without compaction entries", () => {
+    fc.assert(
+      fc.property(compactedStream, ({ events }) => {
+        fc.pre(indexCompactions(events).entries.every((e) => e.state.kind !== "active"));
+        expect(project(events).events).toEqual(
+          events.filter((e) => e.type !== "compaction" && e.type !== "compaction_reset"),
+        );
+      }),
+      RUNS,
+    );
+  });
+
+  it("leaves no tool response without its request, and passes checkProviderView", () => {
+    fc.assert(
+      fc.property(compactedStream, ({ events }) => {
+        expect(checkProviderView(project(events).events)).toEqual([]);
+      }),
+      RUNS,
+    );
+  });
+
+  it("is deterministic", () => {
+    fc.assert(
+      fc.property(compactedStream, ({ events }) => {
+        expect(project(events)).toEqual(project(structuredClone(events)));
+      }),
+      RUNS,
+    );
+  });
+
+  it("accounts for every raw turn exactly once in origins, one origin per projected turn", () => {
+    fc.assert(
+      fc.property(compactedStream, ({ events, turnCount }) => {
+        const p = project(events);
+        const covered = p.origins.flatMap((o) =>
+          o.kind === "kept" ? [o.turn] : Array.from({ length: o.to - o.from + 1 }, (_, i) => o.from + i),
+        );
+        expect(covered).toEqual(Array.from({ length: turnCount }, (_, i) => i));
+        expect(groupTurns(p.events)).toHaveLength(p.origins.length);
+      }),
+      RUNS,
+    );
+  });
+});
