@@ -2,6 +2,7 @@
 const ALL = {
   append: async () => (await import("./append.js")).appendBench(),
   read: async () => (await import("./read.js")).readBench(),
+  project: async () => (await import("./project.js")).projectBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(ALL);

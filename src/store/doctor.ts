@@ -3,11 +3,12 @@
 // file; the log is replaced by a new file (the old one kept beside it), never
 // edited in place.
 import * as fs from "node:fs";
+import { checkProviderView, describeViewProblem, project } from "../compaction/index.js";
 import type { ConversationRef, ConversationStore } from "./conversations.js";
 import { parseLine, readLines } from "./log.js";
 
 export interface DoctorFinding {
-  kind: "torn_tail" | "malformed_line";
+  kind: "torn_tail" | "malformed_line" | "view_problem";
   line?: number;
   detail: string;
   repaired: boolean;
@@ -46,7 +47,14 @@ export function doctorConversation(
     });
   }
   const report: DoctorReport = { id: ref.id, findings };
-  if (!options.repair || findings.length === 0) return report;
+  if (bad.length === 0) {
+    // What a provider would be sent must be valid; these are reported, not repaired.
+    const events = log.read().events;
+    for (const problem of checkProviderView(project(events).events)) {
+      findings.push({ kind: "view_problem", detail: describeViewProblem(problem), repaired: false });
+    }
+  }
+  if (!options.repair || findings.every((f) => f.kind === "view_problem")) return report;
 
   // Under the lock: the torn tail is quarantined by withLock itself; malformed
   // lines are quarantined and the good lines written to a new log.

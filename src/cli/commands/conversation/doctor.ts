@@ -29,7 +29,7 @@ export function registerDoctor(parent: Command, ctx: Context): void {
         for (const f of report.findings) {
           const where = f.line !== undefined ? ` line ${f.line}` : "";
           ctx.out(
-            `${report.id}:${where} ${f.kind.replace("_", " ")}: ${f.detail}${f.repaired ? " — moved to events.quarantine" : ""}`,
+            `${report.id}:${where} ${f.kind.replaceAll("_", " ")}: ${f.detail}${f.repaired ? " — moved to events.quarantine" : ""}`,
           );
         }
         if (report.backup) ctx.out(`${report.id}: the previous log is kept as ${report.backup}`);

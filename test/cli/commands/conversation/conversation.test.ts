@@ -209,7 +209,7 @@ describe("jp conversation", () => {
     const { id } = JSON.parse((await run("c", "new", "--json")).stdout);
     const dir = path.join(ws.conversationsDir, id);
     const log = path.join(dir, "events.jsonl");
-    const good = '{"type":"turn_start","timestamp":"2026-01-01T00:00:00Z"}';
+    const good = '{"type":"chat_request","timestamp":"2026-01-01T00:00:00Z","content":"hi"}';
     fs.writeFileSync(log, `${good}\n{broken\n${good}\n{"type":"tur`);
     const before = await run("c", "print", id);
     expect(before.code).toBe(1);
@@ -238,5 +238,31 @@ describe("jp conversation", () => {
     expect(result.stderr).toMatch(
       /^jp: error: no jp workspace found at or above .*\n {2}hint: run `jp init` here, or pass --workspace DIR\n$/,
     );
+  });
+});
+
+describe("jp conversation doctor on the provider view", () => {
+  it("reports an unanswered tool call in a finished turn without changing the log", async () => {
+    const ws = tempWorkspace();
+    const { id } = JSON.parse((await runCli(["c", "new", "--json"], { cwd: ws.root })).stdout);
+    const log = path.join(ws.conversationsDir, id, "events.jsonl");
+    const lines = [
+      { type: "turn_start", timestamp: "2026-01-01T00:00:00Z" },
+      { type: "chat_request", timestamp: "2026-01-01T00:00:01Z", content: "q" },
+      {
+        type: "tool_call_request",
+        timestamp: "2026-01-01T00:00:02Z",
+        id: "lost",
+        name: "grep",
+        arguments: {},
+      },
+      { type: "turn_start", timestamp: "2026-01-01T00:00:03Z" },
+      { type: "chat_request", timestamp: "2026-01-01T00:00:04Z", content: "q2" },
+    ];
+    fs.writeFileSync(log, lines.map((l) => JSON.stringify(l) + "\n").join(""));
+    const before = fs.readFileSync(log, "utf8");
+    const result = await runCli(["c", "doctor", id], { cwd: ws.root });
+    expect(result.stdout).toBe(`${id}: view problem: turn 1: tool call lost has no response\n`);
+    expect(fs.readFileSync(log, "utf8")).toBe(before);
   });
 });

@@ -1,0 +1,33 @@
+// The package's library entry exposes the core without the CLI.
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "./support/workspace.js";
+
+describe("library entry", () => {
+  it("exports the core by the package name, from the built dist/index.js", async () => {
+    const script = `
+      import * as jp from "jp-cli";
+      const names = ["project", "planRule", "resolveAnchor", "checkProviderView", "parseSpec", "turnIndices", "validateEvent"];
+      console.log(JSON.stringify(names.map((n) => [n, typeof jp[n]])));
+      const events = [
+        { type: "turn_start", timestamp: "2026-01-01T00:00:00Z" },
+        { type: "chat_request", timestamp: "2026-01-01T00:00:01Z", content: "hello" },
+        { type: "chat_response", timestamp: "2026-01-01T00:00:02Z", reasoning: "hmm" },
+        { type: "compaction", timestamp: "2026-01-01T00:00:03Z", id: "c", from_turn: 0, to_turn: 0, reasoning: "strip", source: "user" },
+      ];
+      console.log(JSON.stringify(jp.project(events).events.map((e) => e.type)));
+    `;
+    const { stdout } = await execa("node", ["--input-type=module", "-e", script], { cwd: REPO_ROOT });
+    const [names, types] = stdout.split("\n").map((l) => JSON.parse(l));
+    expect(names).toEqual([
+      ["project", "function"],
+      ["planRule", "function"],
+      ["resolveAnchor", "function"],
+      ["checkProviderView", "function"],
+      ["parseSpec", "function"],
+      ["turnIndices", "function"],
+      ["validateEvent", "function"],
+    ]);
+    expect(types).toEqual(["turn_start", "chat_request"]);
+  });
+});
