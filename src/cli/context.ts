@@ -5,6 +5,12 @@ import { Chalk, type ChalkInstance } from "chalk";
 import { ConversationStore, systemClock, type Clock } from "../store/conversations.js";
 import { lockTimeoutFromEnv } from "../store/lock.js";
 import { findWorkspace, type Workspace } from "../store/workspace.js";
+import type { ConversationRef } from "../store/conversations.js";
+import { loadConfig, type ResolvedConfig } from "../config/load.js";
+import type { Config } from "../config/schema.js";
+import type { TokenCounter } from "../tokens/count.js";
+import { unavailableSummarizer, type Summarizer } from "../llm/summarize.js";
+import { randomBytes } from "node:crypto";
 
 export interface Context {
   cwd: string;
@@ -14,9 +20,19 @@ export interface Context {
   clock: Clock;
   /** Set by the global `--workspace` option. */
   workspaceOption?: string;
+  /** Values of the global `-c/--cfg` option, in order. */
+  cfg: string[];
   color: ChalkInstance;
   workspace(): Workspace;
   store(): ConversationStore;
+  /** The workspace, or undefined when there is none (config still loads). */
+  maybeWorkspace(): Workspace | undefined;
+  /** Resolved configuration, with the conversation's config deltas when one is given. */
+  config(options?: { conversation?: ConversationRef; flags?: Record<string, unknown> }): ResolvedConfig;
+  tokenCounter(config: Config): Promise<TokenCounter>;
+  summarizer: Summarizer;
+  /** A new short id for a compaction. */
+  newId(): string;
   /** Write a line (or lines) to stdout. */
   out(text: string): void;
   /** Write a warning to stderr. */
@@ -51,10 +67,45 @@ export function createContext(options: ContextOptions = {}): Context {
     stdout,
     stderr,
     clock: options.clock ?? systemClock,
+    cfg: [],
+    summarizer: unavailableSummarizer,
+    newId: () => `k${randomBytes(4).toString("hex")}`,
     color: new Chalk({ level: colorEnabled(env, stdout) ? 1 : 0 }),
     workspace() {
       workspace ??= findWorkspace({ explicit: ctx.workspaceOption, env, cwd: ctx.cwd });
       return workspace;
+    },
+    maybeWorkspace() {
+      try {
+        return ctx.workspace();
+      } catch {
+        return undefined;
+      }
+    },
+    config(configOptions = {}) {
+      const ws = ctx.maybeWorkspace();
+      const deltas = configOptions.conversation
+        ? ctx
+            .store()
+            .readEvents(configOptions.conversation)
+            .filter((e) => e.type === "config_delta")
+            .map((e) => e.delta as Record<string, unknown>)
+        : undefined;
+      return loadConfig({
+        cwd: ctx.cwd,
+        env,
+        workspaceDir: ws?.dir,
+        deltas,
+        cfg: ctx.cfg,
+        flags: configOptions.flags,
+      });
+    },
+    async tokenCounter(config) {
+      const { createTokenCounter } = await import("../tokens/count.js");
+      return createTokenCounter(
+        config.assistant?.model?.id ?? "",
+        config.assistant?.tokens?.estimate ?? "tokenizer",
+      );
     },
     store() {
       store ??= new ConversationStore(ctx.workspace(), ctx.clock, {

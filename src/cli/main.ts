@@ -2,7 +2,8 @@
 // rendering and exit codes. Only this file decides the exit code.
 import { Command, CommanderError } from "commander";
 import { JpError, type ExitCode } from "../errors.js";
-import { COMMANDS } from "./commands/index.js";
+import { COMMANDS, OPTIONAL_VALUES } from "./commands/index.js";
+import { commandPath, rewriteOptionalValues } from "./argv.js";
 import { createContext, type ContextOptions } from "./context.js";
 import { VERSION } from "./version.js";
 
@@ -22,13 +23,15 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
     })
     .exitOverride();
   program.hook("preAction", (cmd) => {
-    const ws = cmd.opts().workspace as string | undefined;
-    if (ws) ctx.workspaceOption = ws;
+    const { workspace, cfg } = cmd.opts() as { workspace?: string; cfg?: string[] };
+    if (workspace) ctx.workspaceOption = workspace;
+    ctx.cfg = cfg ?? [];
   });
   for (const register of COMMANDS) register(program, ctx);
 
   try {
-    await program.parseAsync(argv, { from: "user" });
+    const table = OPTIONAL_VALUES[commandPath(argv)] ?? [];
+    await program.parseAsync(rewriteOptionalValues(argv, table), { from: "user" });
     return 0;
   } catch (error) {
     return reportError(error, ctx.stderr, ctx.env);

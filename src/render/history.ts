@@ -1,6 +1,7 @@
 // Owns the readable rendering of a conversation's history (`print`).
 import type { ChalkInstance } from "chalk";
 import { groupTurns, isGlobal, type Event, type KnownEvent } from "../events/index.js";
+import type { TurnOrigin } from "../compaction/index.js";
 
 export interface HistoryOptions {
   color: ChalkInstance;
@@ -57,12 +58,12 @@ export function renderEvent(
 }
 
 /** The whole history, turn by turn, 1-based, with global entries shown where they sit. */
-export function renderHistory(events: readonly Event[], options: HistoryOptions): string {
+export function renderHistory(events: readonly Event[], options: HistoryOptions, firstTurn = 0): string {
   const c = options.color;
   const toolNames = new Map<string, string>();
   const blocks: string[] = [];
   const turnOf = new Map<Event, number>();
-  for (const turn of groupTurns(events)) for (const e of turn.events) turnOf.set(e, turn.index);
+  for (const turn of groupTurns(events)) for (const e of turn.events) turnOf.set(e, turn.index + firstTurn);
   let currentTurn = -1;
   for (const e of events) {
     if (!isGlobal(e)) {
@@ -74,6 +75,74 @@ export function renderHistory(events: readonly Event[], options: HistoryOptions)
     }
     const text = renderEvent(e, c, toolNames);
     if (text !== undefined) blocks.push(text);
+  }
+  return blocks.join("\n\n");
+}
+
+export interface CompactedTurn {
+  origin: TurnOrigin;
+  events: Event[];
+}
+
+export interface SummaryInfo {
+  source: string;
+  note?: string;
+  supplied: boolean;
+  author?: string;
+  model?: string;
+}
+
+/**
+ * What the model sees, turn by turn, each headed with the raw turn (or raw
+ * range) it came from; summaries say who wrote them; stripped tool calls are marked.
+ */
+export function renderCompacted(
+  turns: readonly CompactedTurn[],
+  rawToolCalls: ReadonlyMap<string, { arguments: Record<string, unknown>; content?: string }>,
+  summaries: ReadonlyMap<string, SummaryInfo>,
+  options: HistoryOptions,
+): string {
+  const c = options.color;
+  const toolNames = new Map<string, string>();
+  const blocks: string[] = [];
+  for (const turn of turns) {
+    const o = turn.origin;
+    if (o.kind === "kept") {
+      blocks.push(c.bold(`── turn ${o.turn + 1} ${"─".repeat(40)}`));
+    } else {
+      const info = o.kind === "summary" ? summaries.get(o.compaction) : undefined;
+      const who = info
+        ? `${info.supplied ? `written by ${info.author ?? "user"}` : `generated${info.model ? ` by ${info.model}` : ""}`}, ${info.source} compaction`
+        : "";
+      blocks.push(
+        c.bold.magenta(
+          `── turns ${o.from + 1}–${o.to + 1} (summary${who ? `, ${who}` : ""}) ${"─".repeat(20)}`,
+        ),
+      );
+      if (info?.note) blocks.push(c.dim(`note: ${info.note}`));
+    }
+    for (const e of turn.events) {
+      if (e.type === "tool_call_request") {
+        const raw = rawToolCalls.get(e.id as string);
+        const stripped =
+          raw && Object.keys(e.arguments as object).length === 0 && Object.keys(raw.arguments).length > 0;
+        const text = renderEvent(e, c, toolNames);
+        if (text) blocks.push(stripped ? `${text} ${c.red("[arguments stripped]")}` : text);
+        continue;
+      }
+      if (e.type === "tool_call_response") {
+        const raw = rawToolCalls.get(e.id as string);
+        const stripped =
+          raw?.content !== undefined &&
+          raw.content !== e.content &&
+          String(e.content).startsWith("[compacted] ");
+        const text = renderEvent(e, c, toolNames);
+        if (text) blocks.push(stripped ? text.replace(/\n/, ` ${c.red("[result stripped]")}\n`) : text);
+        continue;
+      }
+      const text = renderEvent(e, c, toolNames);
+      if (text !== undefined) blocks.push(text);
+    }
   }
   return blocks.join("\n\n");
 }

@@ -3,15 +3,19 @@ import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../../errors.js";
 import { forkEvents } from "../../../events/fork.js";
+import { addSpecOptions, rulesFromSpecs, type SpecOptions } from "../../compact-options.js";
+import { toolHints } from "../../../config/rules.js";
+import { compactConversation } from "../../../turn/compaction.js";
 
 export function registerFork(parent: Command, ctx: Context): void {
-  parent
+  const cmd = parent
     .command("fork [id]")
     .description("copy a conversation (default: the active one) into a new conversation and make it active")
     .option("--last <n>", "keep only the last N turns")
     .option("--title <title>", "title of the fork (default: the original's, marked as a fork)")
-    .option("--json", "print the new conversation as JSON")
-    .action((id: string | undefined, opts: { last?: string; title?: string; json?: boolean }) => {
+    .option("--json", "print the new conversation as JSON");
+  addSpecOptions(cmd).action(
+    async (id: string | undefined, opts: SpecOptions & { last?: string; title?: string; json?: boolean }) => {
       let last: number | undefined;
       if (opts.last !== undefined) {
         last = Number(opts.last);
@@ -25,8 +29,43 @@ export function registerFork(parent: Command, ctx: Context): void {
       const title = opts.title ?? (originalTitle ? `${originalTitle} (fork)` : undefined);
       const ref = store.create({ title, events, metadata: { forked_from: source.id } });
       store.setActive(ref.id);
-      if (opts.json)
-        ctx.out(JSON.stringify({ id: ref.id, forked_from: source.id, events: events.length, path: ref.dir }));
-      else ctx.out(`Forked ${source.id} into ${ref.id} (${events.length} events); it is now active.`);
-    });
+      // With -k, the fork is compacted by the same rules once its turns are chosen.
+      let compactions = 0;
+      if (opts.compact || opts.compactSpec?.length) {
+        const { config } = ctx.config({ conversation: ref });
+        const outcome = await compactConversation({
+          events,
+          rules: rulesFromSpecs(opts, config),
+          hints: toolHints(config),
+          source: "user",
+          now: ctx.clock.now(),
+          newId: ctx.newId,
+          counter: await ctx.tokenCounter(config),
+          summarizer: ctx.summarizer,
+          defaultModel: config.assistant?.model?.id ?? "",
+          dryRun: false,
+        });
+        if (outcome.planned.length)
+          store.append(
+            ref,
+            outcome.planned.map((p) => p.compaction),
+          );
+        compactions = outcome.planned.length;
+      }
+      if (opts.json) {
+        ctx.out(
+          JSON.stringify({
+            id: ref.id,
+            forked_from: source.id,
+            events: events.length,
+            compactions,
+            path: ref.dir,
+          }),
+        );
+      } else {
+        const extra = compactions ? `, ${compactions} compaction(s)` : "";
+        ctx.out(`Forked ${source.id} into ${ref.id} (${events.length} events${extra}); it is now active.`);
+      }
+    },
+  );
 }

@@ -10,6 +10,7 @@ import { registerFork } from "./fork.js";
 import { registerRm } from "./rm.js";
 import { registerImport } from "./import.js";
 import { registerDoctor } from "./doctor.js";
+import { registerCompact } from "./compact.js";
 
 export function registerConversation(program: Command, ctx: Context): void {
   const conversation = program
@@ -26,6 +27,7 @@ export function registerConversation(program: Command, ctx: Context): void {
     registerRm,
     registerImport,
     registerDoctor,
+    registerCompact,
   ]) {
     register(conversation, ctx);
   }

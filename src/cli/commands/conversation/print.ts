@@ -1,9 +1,53 @@
-// `jp conversation print [ID]`: the full history, readable.
-import type { Command } from "commander";
+// `jp conversation print [ID]`: the full history, or with --compacted exactly what the model sees.
+import { Option, type Command } from "commander";
 import type { Context } from "../../context.js";
-import { groupTurns } from "../../../events/index.js";
-import { renderHistory } from "../../../render/history.js";
+import { groupTurns, turnCount, type Event } from "../../../events/index.js";
+import {
+  firstTurns,
+  indexCompactions,
+  lastTurns,
+  project,
+  resolveRange,
+  streamFacts,
+  turnSelector,
+  type TurnOrigin,
+  type TurnRange,
+  type Window,
+} from "../../../compaction/index.js";
+import { renderCompacted, renderHistory, type SummaryInfo } from "../../../render/history.js";
 import { page } from "../../../render/pager.js";
+import { UsageError } from "../../../errors.js";
+import type { OptionalValueFlag } from "../../argv.js";
+
+export const PRINT_OPTIONAL_VALUES: OptionalValueFlag[] = [
+  { flags: ["--first"], hidden: "--first-value" },
+  { flags: ["--last"], hidden: "--last-value" },
+];
+
+interface PrintOptions {
+  json?: boolean;
+  compacted?: boolean;
+  turn?: string;
+  first?: boolean;
+  firstValue?: string;
+  last?: boolean;
+  lastValue?: string;
+}
+
+function selection(opts: PrintOptions, events: readonly Event[], now: number): TurnRange | undefined {
+  const windows: Window[] = [];
+  if (opts.turn !== undefined) windows.push(turnSelector(opts.turn));
+  if (opts.first || opts.firstValue !== undefined) windows.push(firstTurns(opts.firstValue ?? "1"));
+  if (opts.last || opts.lastValue !== undefined) windows.push(lastTurns(opts.lastValue ?? "1"));
+  if (windows.length > 1)
+    throw new UsageError("--turn, --first and --last each choose the turns; give only one");
+  if (!windows[0]) return undefined;
+  const resolved = resolveRange(windows[0], streamFacts(events, now));
+  return resolved.ok ? resolved.range : { from: 1, to: 0 };
+}
+
+const originFrom = (o: TurnOrigin) => (o.kind === "kept" ? o.turn : o.from);
+const originTo = (o: TurnOrigin) => (o.kind === "kept" ? o.turn : o.to);
 
 export function registerPrint(parent: Command, ctx: Context): void {
   parent
@@ -11,17 +55,90 @@ export function registerPrint(parent: Command, ctx: Context): void {
     .description(
       "print the full history of a conversation (default: the active one), with 1-based turn numbers",
     )
-    .option("--json", 'print { "id", "turns": [ { "turn", "events" } ] } with events as stored')
-    .action(async (id: string | undefined, opts: { json?: boolean }) => {
+    .option(
+      "--compacted",
+      "print what the model will see: projected turns headed with their raw turn numbers",
+    )
+    .option("--turn <range>", "only raw turn N, or turns A..B")
+    .option("--first", "only the first turn; --first=N the first N")
+    .addOption(new Option("--first-value <n>").hideHelp())
+    .option("--last", "only the last turn; --last=N the last N")
+    .addOption(new Option("--last-value <n>").hideHelp())
+    .option(
+      "--json",
+      'print { "id", "turns": [ { "turn", "events" } ] }; with --compacted each turn has an "origin"',
+    )
+    .action(async (id: string | undefined, opts: PrintOptions) => {
       const store = ctx.store();
       const ref = store.resolve(id);
       const events = store.readEvents(ref);
+      const range = selection(opts, events, ctx.clock.now().getTime());
+      const inRange = (from: number, to: number) => !range || (to >= range.from && from <= range.to);
+
+      if (!opts.compacted) {
+        const turns = groupTurns(events).filter((t) => inRange(t.index, t.index));
+        if (opts.json) {
+          ctx.out(
+            JSON.stringify(
+              { id: ref.id, turns: turns.map((t) => ({ turn: t.index + 1, events: t.events })) },
+              null,
+              2,
+            ),
+          );
+          return;
+        }
+        const shown = range ? turns.flatMap((t) => t.events) : events;
+        await page(
+          ctx,
+          shown.length === 0 ? "(no events)" : renderHistory(shown, { color: ctx.color }, range?.from ?? 0),
+        );
+        return;
+      }
+
+      const projection = project(events);
+      const projectedTurns = groupTurns(projection.events).map((t, i) => ({
+        origin: projection.origins[i]!,
+        events: t.events,
+      }));
+      const selected = projectedTurns.filter((t) => inRange(originFrom(t.origin), originTo(t.origin)));
       if (opts.json) {
-        const turns = groupTurns(events).map((t) => ({ turn: t.index + 1, events: t.events }));
+        const turns = selected.map((t) => ({
+          origin:
+            t.origin.kind === "kept"
+              ? { kind: "kept", turn: t.origin.turn + 1 }
+              : { kind: "summary", from: t.origin.from + 1, to: t.origin.to + 1 },
+          events: t.events,
+        }));
         ctx.out(JSON.stringify({ id: ref.id, turns }, null, 2));
         return;
       }
-      const text = events.length === 0 ? "(no events yet)" : renderHistory(events, { color: ctx.color });
-      await page(ctx, text);
+      const rawCalls = new Map<string, { arguments: Record<string, unknown>; content?: string }>();
+      for (const e of events) {
+        if (e.type === "tool_call_request")
+          rawCalls.set(e.id as string, { arguments: e.arguments as Record<string, unknown> });
+        else if (e.type === "tool_call_response") {
+          const call = rawCalls.get(e.id as string);
+          if (call) call.content = e.content as string;
+        }
+      }
+      const summaries = new Map<string, SummaryInfo>();
+      for (const { event: c } of indexCompactions(events).entries) {
+        if (c.summary)
+          summaries.set(c.id, {
+            source: c.source,
+            note: c.note,
+            supplied: c.summary.source === "supplied",
+            author: c.summary.author,
+            model: c.summary.model,
+          });
+      }
+      const text =
+        selected.length === 0
+          ? "(no turns)"
+          : renderCompacted(selected, rawCalls, summaries, { color: ctx.color });
+      const header = ctx.color.dim(
+        `What the model sees: ${projection.stats.activeCompactions} active compaction(s); ${turnCount(events)} raw turns → ${projectedTurns.length} projected turns.`,
+      );
+      await page(ctx, `${header}\n\n${text}`);
     });
 }

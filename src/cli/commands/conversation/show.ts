@@ -1,6 +1,8 @@
 // `jp conversation show [ID]`: one conversation's details.
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
+import { indexCompactions } from "../../../compaction/index.js";
+import { compactionItems, renderCompactionItems } from "../../../render/compaction-list.js";
 
 export function registerShow(parent: Command, ctx: Context): void {
   parent
@@ -12,6 +14,9 @@ export function registerShow(parent: Command, ctx: Context): void {
       const ref = store.resolve(id);
       const metadata = store.metadata(ref);
       const stats = store.stats(ref);
+      const compactions = stats.kinds.compaction
+        ? compactionItems(indexCompactions(store.readEvents(ref)).entries)
+        : [];
       const details = {
         id: ref.id,
         title: metadata.title ?? null,
@@ -22,7 +27,7 @@ export function registerShow(parent: Command, ctx: Context): void {
         last_event_at: stats.last_event_at ?? null,
         active: store.activeId() === ref.id,
         kinds: stats.kinds,
-        compactions: [] as unknown[],
+        compactions,
       };
       if (opts.json) {
         ctx.out(JSON.stringify(details, null, 2));
@@ -40,7 +45,7 @@ export function registerShow(parent: Command, ctx: Context): void {
           `  last event:  ${details.last_event_at ?? "(none)"}`,
           `  turns:       ${stats.turns}`,
           `  events:      ${stats.events}${kinds ? ` (${kinds})` : ""}`,
-          `  compactions: none`,
+          ...renderCompactionItems(compactions),
         ].join("\n"),
       );
     });

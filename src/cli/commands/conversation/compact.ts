@@ -1,0 +1,295 @@
+// `jp conversation compact [ID…]`: append compactions (or a reset) and show the timeline.
+import { Option, type Command } from "commander";
+import type { Context } from "../../context.js";
+import type { OptionalValueFlag } from "../../argv.js";
+import {
+  addSpecOptions,
+  COMPACT_SPEC_FLAG,
+  defaultKeeps,
+  narrowRule,
+  parseToolMode,
+  rangeOverrides,
+  rulesFromSpecs,
+  toolPolicyFor,
+  type RangeFlags,
+  type SpecOptions,
+} from "../../compact-options.js";
+import { configuredRules, toolHints, type ResolvedRule } from "../../../config/rules.js";
+import { indexCompactions, truncateNote, NOTE_MAX, type CompactionRule } from "../../../compaction/index.js";
+import { UsageError } from "../../../errors.js";
+import type { ConversationRef } from "../../../store/conversations.js";
+import { compactConversation, rangeTokens } from "../../../turn/compaction.js";
+import { renderTimeline, turnsLabel, describePolicies } from "../../../render/compactions.js";
+import type { CompactionReset, Event } from "../../../events/index.js";
+import { turnCount } from "../../../events/index.js";
+
+export const COMPACT_OPTIONAL_VALUES: OptionalValueFlag[] = [
+  COMPACT_SPEC_FLAG,
+  { flags: ["--first"], hidden: "--first-value" },
+  { flags: ["--last"], hidden: "--last-value" },
+  { flags: ["-t", "--tools"], hidden: "--tools-value" },
+  { flags: ["-s", "--summarize"], hidden: "--summarize-value" },
+  { flags: ["--reset"], hidden: "--reset-value" },
+];
+
+interface CompactOptions extends RangeFlags, SpecOptions {
+  reasoning?: boolean;
+  tools?: boolean;
+  toolsValue?: string;
+  summarize?: boolean;
+  summarizeValue?: string;
+  summary?: string;
+  model?: string;
+  dryRun?: boolean;
+  reset?: boolean;
+  resetValue?: string;
+  note?: string;
+  json?: boolean;
+}
+
+const hidden = (flags: string) => new Option(flags).hideHelp();
+
+export function registerCompact(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command("compact [ids...]")
+    .description(
+      "compact conversations (default: the active one) by appending compactions; nothing is removed",
+    )
+    .option("--keep-first <bound>", "leave the first turns untouched: a count, @N, -N or a duration")
+    .option("--keep-last <bound>", "leave the last turns untouched: a count, @N, -N or a duration")
+    .option(
+      "--from <bound>",
+      "first turn to compact: N (1-based), -N (-1 is the last), a duration, or last-compaction",
+    )
+    .option("--to <bound>", "last turn to compact: N (1-based), -N (-1 is the last), or a duration")
+    .option("--first", "compact only the first turn; --first=N the first N turns")
+    .addOption(hidden("--first-value <n>"))
+    .option("--last", "compact only the last turn; --last=N the last N turns")
+    .addOption(hidden("--last-value <n>"))
+    .option("--turn <range>", "compact turn N, or turns A..B (1-based, inclusive)")
+    .option("-r, --reasoning", "strip reasoning")
+    .option("-t, --tools", "strip tool calls; -t=MODE for strip, strip-requests, strip-responses or omit")
+    .addOption(hidden("--tools-value <mode>"))
+    .option(
+      "-s, --summarize",
+      "replace the turns with a generated summary; -s=CONTEXT says what to keep in view",
+    )
+    .addOption(hidden("--summarize-value <context>"))
+    .option("--summary <text>", "replace the turns with this summary, written by you")
+    .option("-m, --model <id>", "model that writes generated summaries");
+  addSpecOptions(cmd)
+    .option("--note <text>", `why, in one sentence (at most ${NOTE_MAX} characters)`)
+    .option("--dry-run", "show what would change, with token counts, and change nothing")
+    .option(
+      "--reset",
+      "undo all compactions (appends a reset); --reset=N undoes the N-th as `show` numbers them",
+    )
+    .addOption(hidden("--reset-value <n>"))
+    .option("--json", "print the result as JSON")
+    .action(async (ids: string[], opts: CompactOptions) => {
+      const store = ctx.store();
+      const refs = ids.length ? ids.map((id) => store.resolve(id)) : [store.resolve()];
+      const results: unknown[] = [];
+      for (const ref of refs) {
+        if (refs.length > 1 && !opts.json) ctx.out(ctx.color.bold(`${ref.id}:`));
+        results.push(
+          opts.reset || opts.resetValue !== undefined
+            ? resetCompactions(ctx, ref, opts)
+            : await compact(ctx, ref, opts),
+        );
+      }
+      if (opts.json) ctx.out(JSON.stringify(results.length === 1 ? results[0] : results, null, 2));
+    });
+}
+
+function checkConflicts(opts: CompactOptions): void {
+  const reset = opts.reset || opts.resetValue !== undefined;
+  const given = (pairs: [boolean, string][]) => pairs.filter(([on]) => on).map(([, name]) => name);
+  const policyFlags = given([
+    [!!opts.reasoning, "-r"],
+    [!!opts.tools || opts.toolsValue !== undefined, "-t"],
+    [!!opts.summarize || opts.summarizeValue !== undefined, "-s"],
+    [opts.summary !== undefined, "--summary"],
+  ]);
+  const specFlags = given([[!!opts.compact || (opts.compactSpec?.length ?? 0) > 0, "-k"]]);
+  const rangeFlags = given([
+    [opts.keepFirst !== undefined, "--keep-first"],
+    [opts.keepLast !== undefined, "--keep-last"],
+    [opts.from !== undefined, "--from"],
+    [opts.to !== undefined, "--to"],
+    [!!opts.first || opts.firstValue !== undefined, "--first"],
+    [!!opts.last || opts.lastValue !== undefined, "--last"],
+    [opts.turn !== undefined, "--turn"],
+  ]);
+  if (reset) {
+    const others = [
+      ...policyFlags,
+      ...specFlags,
+      ...rangeFlags,
+      ...given([
+        [opts.note !== undefined, "--note"],
+        [opts.model !== undefined, "-m"],
+      ]),
+    ];
+    if (others.length)
+      throw new UsageError(`--reset undoes compactions and cannot be combined with ${others.join(", ")}`);
+    return;
+  }
+  if (policyFlags.length && specFlags.length) {
+    throw new UsageError(
+      `give policies either as flags (${policyFlags.join(", ")}) or as -k specs, not both`,
+    );
+  }
+  if (opts.summary !== undefined && policyFlags.length > 1) {
+    throw new UsageError(
+      `--summary replaces the turns with your text; ${policyFlags.filter((f) => f !== "--summary").join(", ")} cannot be combined with it`,
+    );
+  }
+}
+
+/** The rules this invocation applies, before range flags narrow them. */
+function chooseRules(opts: CompactOptions, config: Parameters<typeof configuredRules>[0]): ResolvedRule[] {
+  if (opts.summary !== undefined) {
+    return [
+      {
+        rule: { ...defaultKeeps(), summary: { kind: "supplied", text: opts.summary, author: "user" } },
+        label: "--summary",
+      },
+    ];
+  }
+  const tools = opts.tools || opts.toolsValue !== undefined;
+  const summarize = opts.summarize || opts.summarizeValue !== undefined;
+  if (opts.reasoning || tools || summarize) {
+    const rule: CompactionRule = defaultKeeps();
+    if (opts.reasoning) rule.reasoning = "strip";
+    if (tools) rule.tool_calls = toolPolicyFor(parseToolMode(opts.toolsValue ?? "strip"));
+    if (summarize) rule.summary = { kind: "derive" };
+    return [{ rule, label: "flags", ...(summarize ? { summary: { context: opts.summarizeValue } } : {}) }];
+  }
+  if (opts.compact || opts.compactSpec?.length) return rulesFromSpecs(opts, config);
+  return configuredRules(config);
+}
+
+async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions): Promise<unknown> {
+  checkConflicts(opts);
+  const store = ctx.store();
+  const { config } = ctx.config({ conversation: ref });
+  const overrides = rangeOverrides({
+    ...opts,
+    first: opts.first || opts.firstValue !== undefined,
+    last: opts.last || opts.lastValue !== undefined,
+  });
+  const rules = chooseRules(opts, config).map((r) => {
+    const narrowed = narrowRule(r, overrides);
+    if (opts.model && narrowed.rule.summary?.kind === "derive") {
+      narrowed.rule.summary = { kind: "derive", model: opts.model };
+      narrowed.summary = { ...narrowed.summary, model: opts.model };
+    }
+    return narrowed;
+  });
+  let note = opts.note;
+  if (note !== undefined) {
+    const cut = truncateNote(note);
+    if (cut.truncated) ctx.warn(`--note is longer than ${NOTE_MAX} characters; it was cut to ${NOTE_MAX}`);
+    note = cut.note;
+  }
+  const events = store.readEvents(ref);
+  const counter = await ctx.tokenCounter(config);
+  const outcome = await compactConversation({
+    events,
+    rules,
+    hints: toolHints(config),
+    source: "user",
+    note,
+    now: ctx.clock.now(),
+    newId: ctx.newId,
+    counter,
+    summarizer: ctx.summarizer,
+    defaultModel: config.assistant?.model?.id ?? "",
+    dryRun: !!opts.dryRun,
+  });
+  if (!opts.dryRun && outcome.planned.length)
+    store.append(
+      ref,
+      outcome.planned.map((p) => p.compaction),
+    );
+  const existing = indexCompactions(events).entries;
+  const lines = renderTimeline(outcome, existing, {
+    dryRun: !!opts.dryRun,
+    approximate: counter.approximate,
+    turnCount: turnCount(events),
+    rangeTokens: (which, range) =>
+      rangeTokens(which === "before" ? outcome.before : outcome.after, counter, range),
+  });
+  if (!opts.json) {
+    ctx.out(lines.join("\n"));
+    return undefined;
+  }
+  return {
+    id: ref.id,
+    dry_run: !!opts.dryRun,
+    compactions: outcome.planned.map((p) => ({
+      id: p.compaction.id,
+      from: p.compaction.from_turn + 1,
+      to: p.compaction.to_turn + 1,
+      policies: describePolicies(p.compaction),
+      tool_overrides: p.compaction.tool_overrides ?? {},
+      note: p.compaction.note ?? null,
+      summary_generated: !p.summaryNotGenerated,
+      tokens: p.tokens,
+      event: p.compaction,
+    })),
+    skipped: outcome.skipped,
+    tokens: { ...outcome.tokens, approximate: counter.approximate, method: counter.method },
+    timeline: lines,
+  };
+}
+
+function resetCompactions(ctx: Context, ref: ConversationRef, opts: CompactOptions): unknown {
+  checkConflicts(opts);
+  const store = ctx.store();
+  const entries = indexCompactions(store.readEvents(ref)).entries;
+  const live = entries.filter((e) => e.state.kind !== "reset");
+  let ids: string[] | undefined;
+  let targets = live;
+  if (opts.resetValue !== undefined) {
+    const n = Number(opts.resetValue);
+    if (!Number.isInteger(n) || n < 1)
+      throw new UsageError(
+        `--reset=${opts.resetValue} is not a compaction number`,
+        "numbers are as `jp conversation show` lists them, from 1",
+      );
+    const entry = entries[n - 1];
+    if (!entry)
+      throw new UsageError(
+        `there is no compaction #${n}; this conversation has ${entries.length}`,
+        "see them with `jp conversation show`",
+      );
+    if (entry.state.kind === "reset")
+      throw new UsageError(`compaction #${n} (${entry.event.id}) is already reset`);
+    ids = [entry.event.id];
+    targets = [entry];
+  }
+  const describe = targets.map(
+    (e) =>
+      `#${e.number} ${e.event.id} (${turnsLabel(e.event.from_turn, e.event.to_turn)}, ${describePolicies(e.event)})`,
+  );
+  if (targets.length === 0) {
+    if (!opts.json) ctx.out("Nothing to reset.");
+    return { id: ref.id, dry_run: !!opts.dryRun, reset: [] };
+  }
+  if (!opts.dryRun) {
+    const event: CompactionReset = {
+      type: "compaction_reset",
+      timestamp: ctx.clock.now().toISOString(),
+      ...(ids ? { ids } : {}),
+    };
+    store.append(ref, [event as Event]);
+  }
+  if (!opts.json) ctx.out(`${opts.dryRun ? "Would reset" : "Reset"} ${describe.join(", ")}.`);
+  return {
+    id: ref.id,
+    dry_run: !!opts.dryRun,
+    reset: targets.map((e) => ({ index: e.number, id: e.event.id })),
+  };
+}

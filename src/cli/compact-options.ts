@@ -1,0 +1,197 @@
+// Owns turning compaction flags (`-k`, `-r`, `-t`, `-s`, `--summary`, range
+// and keep flags) into rules, for `compact`, `fork -k` and `q -k`.
+import type { Command } from "commander";
+import {
+  firstTurns,
+  lastTurns,
+  parseCliBound,
+  parseKeepBound,
+  parseSpec,
+  toolPolicyFor,
+  turnSelector,
+  TOOL_MODES,
+  type CompactionRule,
+  type KeepBound,
+  type ToolMode,
+  type Window,
+} from "../compaction/index.js";
+import {
+  configuredRules,
+  DEFAULT_KEEP_FIRST,
+  DEFAULT_KEEP_LAST,
+  type ResolvedRule,
+} from "../config/rules.js";
+import type { Config } from "../config/schema.js";
+import { UsageError } from "../errors.js";
+import type { OptionalValueFlag } from "./argv.js";
+import { Option } from "commander";
+
+const SPEC_START = /^(r|s|t|reasoning|summarize|tools)([=+:]|$)/;
+
+export const COMPACT_SPEC_FLAG: OptionalValueFlag = {
+  flags: ["-k", "--compact"],
+  hidden: "--compact-spec",
+  takesNextToken: (token) => SPEC_START.test(token),
+};
+
+export interface SpecOptions {
+  compact?: boolean;
+  compactSpec?: string[];
+}
+
+/** `-k/--compact[=SPEC]`, repeatable. */
+export function addSpecOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      "-k, --compact",
+      "compact with the configured rules; -k=SPEC (repeatable) adds a rule such as r+t:..-3 or s:2..-4",
+    )
+    .addOption(
+      new Option("--compact-spec <spec>")
+        .hideHelp()
+        .argParser((v: string, prev: string[] = []) => [...prev, v]),
+    );
+}
+
+const TOOL_MODE_ALIASES: Record<string, ToolMode> = {
+  s: "strip",
+  sreq: "strip-requests",
+  sres: "strip-responses",
+  o: "omit",
+};
+
+export function parseToolMode(value: string): ToolMode {
+  const mode = (TOOL_MODE_ALIASES[value] ?? value) as ToolMode;
+  if (!TOOL_MODES.includes(mode)) {
+    throw new UsageError(
+      `--tools '${value}' is not a tool mode`,
+      "use strip, strip-requests, strip-responses or omit",
+    );
+  }
+  return mode;
+}
+
+const defaultKeeps = (): Pick<CompactionRule, "keepFirst" | "keepLast"> => ({
+  keepFirst: { kind: "count", turns: DEFAULT_KEEP_FIRST },
+  keepLast: { kind: "count", turns: DEFAULT_KEEP_LAST },
+});
+
+/** A rule from one -k spec: its explicit range, or the default keeps when it has none. */
+export function ruleFromSpec(spec: string): ResolvedRule {
+  const parsed = parseSpec(spec);
+  const rule: CompactionRule = parsed.range ? { ...parsed.range } : defaultKeeps();
+  if (parsed.reasoning) rule.reasoning = parsed.reasoning;
+  if (parsed.tool_calls) rule.tool_calls = parsed.tool_calls;
+  if (parsed.summarize) rule.summary = { kind: "derive" };
+  return { rule, label: `-k ${spec}`, ...(parsed.summarize ? { summary: {} } : {}) };
+}
+
+/** Bare -k means the configured rules; specs alone replace them; both together append. */
+export function rulesFromSpecs(opts: SpecOptions, config: Config): ResolvedRule[] {
+  return [...(opts.compact ? configuredRules(config) : []), ...(opts.compactSpec ?? []).map(ruleFromSpec)];
+}
+
+export interface RangeFlags {
+  keepFirst?: string;
+  keepLast?: string;
+  from?: string;
+  to?: string;
+  first?: boolean;
+  firstValue?: string;
+  last?: boolean;
+  lastValue?: string;
+  turn?: string;
+}
+
+export interface RangeOverrides {
+  window?: Window;
+  keepFirst?: KeepBound;
+  keepLast?: KeepBound;
+}
+
+/** Parse and check the range flags: one way of choosing turns, and keep values that leave something. */
+export function rangeOverrides(flags: RangeFlags): RangeOverrides {
+  const choosers = [
+    flags.first ? "--first" : undefined,
+    flags.last ? "--last" : undefined,
+    flags.turn !== undefined ? "--turn" : undefined,
+    flags.from !== undefined || flags.to !== undefined ? "--from/--to" : undefined,
+  ].filter((x) => x !== undefined);
+  if (choosers.length > 1)
+    throw new UsageError(
+      `${choosers.join(" and ")} both choose the turns; give only one of --first, --last, --turn or --from/--to`,
+    );
+  const out: RangeOverrides = {};
+  if (flags.keepFirst !== undefined) out.keepFirst = parseKeepFlag(flags.keepFirst, "--keep-first");
+  if (flags.keepLast !== undefined) out.keepLast = parseKeepFlag(flags.keepLast, "--keep-last");
+  const selected = (flag: "--first" | "--last", n: number) => {
+    const kf = out.keepFirst?.kind === "count" ? out.keepFirst.turns : 0;
+    const kl = out.keepLast?.kind === "count" ? out.keepLast.turns : 0;
+    if (kf >= n && out.keepFirst)
+      throw new UsageError(
+        `--keep-first ${kf} keeps all ${n} turns that ${flag} ${n} selects; nothing would be compacted`,
+        `give --keep-first a value below ${n}`,
+      );
+    if (kl >= n && out.keepLast)
+      throw new UsageError(
+        `--keep-last ${kl} keeps all ${n} turns that ${flag} ${n} selects; nothing would be compacted`,
+        `give --keep-last a value below ${n}`,
+      );
+    if (kf + kl >= n)
+      throw new UsageError(
+        `--keep-first ${kf} and --keep-last ${kl} together keep all ${n} turns that ${flag} ${n} selects; nothing would be compacted`,
+      );
+  };
+  if (flags.first) {
+    const value = flags.firstValue ?? "1";
+    out.window = firstTurns(value);
+    selected("--first", Number(value));
+  } else if (flags.last) {
+    const value = flags.lastValue ?? "1";
+    out.window = lastTurns(value);
+    selected("--last", Number(value));
+  } else if (flags.turn !== undefined) {
+    out.window = turnSelector(flags.turn);
+  } else if (flags.from !== undefined || flags.to !== undefined) {
+    out.window = {};
+    if (flags.from !== undefined) out.window.from = parseCliBound(flags.from, "--from");
+    if (flags.to !== undefined) out.window.to = parseCliBound(flags.to, "--to");
+  }
+  return out;
+}
+
+function parseKeepFlag(value: string, flag: string): KeepBound {
+  try {
+    return parseKeepBound(value, flag);
+  } catch (error) {
+    throw new UsageError(
+      (error as Error).message,
+      "use a count (4), a 1-based position (@5), -N from the end, or a duration (5h)",
+    );
+  }
+}
+
+/**
+ * Narrow a rule with the range flags: a window replaces the rule's own, and
+ * drops the keep bound on each side it sets unless a keep flag is given.
+ */
+export function narrowRule(resolved: ResolvedRule, overrides: RangeOverrides): ResolvedRule {
+  const rule: CompactionRule = { ...resolved.rule };
+  if (overrides.window) {
+    delete rule.from;
+    delete rule.to;
+    if (overrides.window.from) {
+      rule.from = overrides.window.from;
+      delete rule.keepFirst;
+    }
+    if (overrides.window.to) {
+      rule.to = overrides.window.to;
+      delete rule.keepLast;
+    }
+  }
+  if (overrides.keepFirst) rule.keepFirst = overrides.keepFirst;
+  if (overrides.keepLast) rule.keepLast = overrides.keepLast;
+  return { ...resolved, rule };
+}
+
+export { defaultKeeps, toolPolicyFor };

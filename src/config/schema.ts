@@ -1,0 +1,141 @@
+// The one place that names every configuration key, its accepted values and
+// its help text. Every key is optional here: layers are partial, and defaults
+// come from the lowest layer, config/default.toml.
+import { z } from "zod";
+import { TOOL_HINTS, TOOL_MODES } from "../compaction/policy.js";
+
+const KeepBound = z
+  .union([z.number().int().nonnegative(), z.string()])
+  .describe(
+    "a count (4), a 1-based position (@5), a position from the end (-3), a duration (5h, 2days) or last-compaction",
+  );
+
+const ToolCallsValue = z.union([
+  z.enum(TOOL_MODES),
+  z.strictObject({ policy: z.literal("strip"), request: z.boolean(), response: z.boolean() }),
+  z.strictObject({ policy: z.literal("omit") }),
+]);
+
+const ModelRef = z.strictObject({
+  id: z.string().optional().describe("provider/name, e.g. anthropic/claude-sonnet-4-5"),
+});
+
+export const CompactionRuleConfig = z.strictObject({
+  keep_first: KeepBound.optional().describe("turns left untouched at the start (default 1)"),
+  keep_last: KeepBound.optional().describe("turns left untouched at the end (default 1)"),
+  reasoning: z.literal("strip").optional().describe("strip reasoning"),
+  tool_calls: ToolCallsValue.optional().describe("strip | strip-requests | strip-responses | omit"),
+  summary: z
+    .strictObject({
+      instructions: z.string().optional().describe("custom summarisation prompt"),
+      context: z.string().optional().describe("what the summary should keep in view"),
+      model: ModelRef.optional(),
+    })
+    .optional()
+    .describe("replace the range with a generated summary"),
+});
+export type CompactionRuleConfig = z.infer<typeof CompactionRuleConfig>;
+
+const RulesValue = z.union([
+  z.array(CompactionRuleConfig),
+  z.strictObject({ strategy: z.enum(["append", "replace"]), value: z.array(CompactionRuleConfig) }),
+]);
+
+export const AutoCompactionConfig = z.strictObject({
+  enabled: z.boolean().optional().describe("compact automatically before a request goes over budget"),
+  max_tokens: z.number().int().positive().optional().describe("token budget of a request"),
+  trigger_ratio: z
+    .number()
+    .gt(0)
+    .lte(1)
+    .optional()
+    .describe("budget as a share of the model's context window"),
+  keep_tail: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("tokens of the newest traffic always kept verbatim"),
+  min_turns: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("never compact a conversation with fewer turns"),
+  rule: CompactionRuleConfig.optional().describe("what to do with whole earlier turns"),
+});
+
+export const ToolConfig = z.strictObject({
+  compaction: z.enum(TOOL_HINTS).optional().describe("per-tool compaction hint"),
+  source: z.enum(["local", "builtin"]).optional().describe("where the tool comes from"),
+  command: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .describe("the command a local tool runs"),
+  summary: z.string().optional().describe("what the tool does, as shown to the model"),
+  parameters: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("JSON Schema properties of the arguments"),
+  run: z.enum(["ask", "unattended", "edit", "skip"]).optional().describe("how a call is approved"),
+  enable: z
+    .union([z.boolean(), z.literal("explicit")])
+    .optional()
+    .describe("whether the model may call it"),
+});
+export type ToolConfig = z.infer<typeof ToolConfig>;
+
+export const ProviderConfig = z.strictObject({
+  base_url: z.string().optional().describe("API base URL (OpenAI-compatible servers, proxies)"),
+  api_key_env: z.string().optional().describe("environment variable holding the API key"),
+});
+
+export const Config = z.strictObject({
+  assistant: z
+    .strictObject({
+      model: z
+        .strictObject({
+          id: z.string().optional().describe("provider/name of the model"),
+          context_window: z
+            .number()
+            .int()
+            .positive()
+            .optional()
+            .describe("the model's context window in tokens"),
+        })
+        .optional(),
+      system_prompt: z.string().optional().describe("the system prompt sent first"),
+      request: z
+        .strictObject({
+          max_retries: z
+            .number()
+            .int()
+            .nonnegative()
+            .optional()
+            .describe("retries of transient provider failures"),
+        })
+        .optional(),
+      tokens: z
+        .strictObject({
+          estimate: z
+            .enum(["tokenizer", "chars"])
+            .optional()
+            .describe("count with a tokenizer, or estimate chars/4"),
+        })
+        .optional(),
+    })
+    .optional(),
+  conversation: z
+    .strictObject({
+      compaction: z
+        .strictObject({
+          rules: RulesValue.optional().describe("compaction rules, applied in order"),
+          auto: AutoCompactionConfig.optional(),
+        })
+        .optional(),
+      tools: z.record(z.string(), ToolConfig).optional().describe("tools, by name; '*' holds defaults"),
+    })
+    .optional(),
+  providers: z.record(z.string(), ProviderConfig).optional(),
+});
+export type Config = z.infer<typeof Config>;

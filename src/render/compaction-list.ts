@@ -1,0 +1,81 @@
+// Owns the list of a conversation's compactions as `show` presents it.
+import type { CompactionEntry } from "../compaction/index.js";
+import { describeToolPolicy } from "../compaction/index.js";
+import { policyNames, stateLabel } from "./compactions.js";
+
+export interface CompactionItem {
+  index: number;
+  id: string;
+  from: number;
+  to: number;
+  policies: string[];
+  tool_overrides: Record<string, string>;
+  source: string;
+  note: string | null;
+  state: string;
+  summary: { text: string; source: string; author: string | null; model: string | null } | null;
+  to_call: string | null;
+  tokens_saved: number | null;
+  recorded_at: string;
+}
+
+/** Compactions in stream order, numbered as `--reset=N` takes them; turns 1-based. */
+export function compactionItems(entries: readonly CompactionEntry[]): CompactionItem[] {
+  return entries.map((entry) => {
+    const c = entry.event;
+    const stats = c.stats;
+    return {
+      index: entry.number,
+      id: c.id,
+      from: c.from_turn + 1,
+      to: c.to_turn + 1,
+      policies: policyNames(c).filter((p) => !p.includes("hint")),
+      tool_overrides: Object.fromEntries(
+        Object.entries(c.tool_overrides ?? {}).map(([name, p]) => [name, describeToolPolicy(p)]),
+      ),
+      source: c.source,
+      note: c.note ?? null,
+      state: stateLabel(entry),
+      summary: c.summary
+        ? {
+            text: c.summary.text,
+            source: c.summary.source,
+            author: c.summary.author ?? null,
+            model: c.summary.model ?? null,
+          }
+        : null,
+      to_call: c.to_call ?? null,
+      tokens_saved:
+        typeof stats?.tokens_before === "number" && typeof stats.tokens_after === "number"
+          ? stats.tokens_before - stats.tokens_after
+          : null,
+      recorded_at: c.timestamp,
+    };
+  });
+}
+
+export function renderCompactionItems(items: readonly CompactionItem[]): string[] {
+  if (items.length === 0) return ["  compactions: none"];
+  const lines = [`  compactions: ${items.length}`];
+  for (const item of items) {
+    const range = item.from === item.to ? `turn ${item.from}` : `turns ${item.from}..${item.to}`;
+    const overrides = Object.entries(item.tool_overrides).map(([n, p]) => `${n}=${p}`);
+    const policy = [...item.policies, ...(overrides.length ? [`hints: ${overrides.join(", ")}`] : [])].join(
+      " + ",
+    );
+    const saved =
+      item.tokens_saved !== null ? `, saved ${item.tokens_saved.toLocaleString("en-US")} tokens` : "";
+    lines.push(`    #${item.index} ${item.id}  ${range}  ${policy}  [${item.source}, ${item.state}${saved}]`);
+    if (item.summary) {
+      const author =
+        item.summary.source === "supplied"
+          ? `written by ${item.summary.author ?? "user"}`
+          : `generated${item.summary.model ? ` by ${item.summary.model}` : ""}`;
+      lines.push(
+        `       summary (${author}): ${item.summary.text.length > 100 ? item.summary.text.slice(0, 99) + "…" : item.summary.text}`,
+      );
+    }
+    if (item.note) lines.push(`       note: ${item.note}`);
+  }
+  return lines;
+}

@@ -1,0 +1,110 @@
+// Owns how compactions read in output: policies, ranges, states, timelines.
+import type { CompactionEntry, TurnRange } from "../compaction/index.js";
+import { describeToolPolicy } from "../compaction/index.js";
+import type { Compaction } from "../events/index.js";
+import { formatTokens } from "../tokens/count.js";
+import type { CompactionOutcome } from "../turn/compaction.js";
+
+/** `turn 3` or `turns 2..8` (1-based). */
+export function turnsLabel(from: number, to: number): string {
+  return from === to ? `turn ${from + 1}` : `turns ${from + 1}..${to + 1}`;
+}
+
+/** The policies of a compaction as words: `summary`, `reasoning`, `tools`, `tools (omit)`. */
+export function policyNames(c: Compaction): string[] {
+  const names: string[] = [];
+  if (c.summary) names.push("summary");
+  if (c.reasoning) names.push("reasoning");
+  if (c.tool_calls) {
+    const mode = describeToolPolicy(c.tool_calls);
+    names.push(mode === "strip" ? "tools" : `tools (${mode})`);
+  }
+  const overrides = Object.keys(c.tool_overrides ?? {}).length;
+  if (overrides) names.push(`${overrides} tool hint${overrides === 1 ? "" : "s"}`);
+  return names;
+}
+
+export function describePolicies(c: Compaction): string {
+  return policyNames(c).join(" + ") || "no policy";
+}
+
+export function stateLabel(entry: CompactionEntry): string {
+  switch (entry.state.kind) {
+    case "active":
+      return "active";
+    case "deferred":
+      return `deferred until turn ${entry.state.untilTurn + 1}`;
+    case "reset":
+      return "reset";
+  }
+}
+
+interface Group extends TurnRange {
+  fresh: number[];
+  existing: number[];
+}
+
+/** The compact command's timeline, in 1-based turns, with token figures. */
+export function renderTimeline(
+  outcome: CompactionOutcome,
+  existing: readonly CompactionEntry[],
+  options: {
+    dryRun: boolean;
+    approximate: boolean;
+    turnCount: number;
+    rangeTokens: (projection: "before" | "after", range: TurnRange) => number;
+  },
+): string[] {
+  const lines: string[] = [];
+  const fmt = (n: number) => formatTokens(n, options.approximate);
+  if (outcome.planned.length === 0) {
+    lines.push("Nothing to compact.");
+    for (const s of outcome.skipped) lines.push(`  ${s.label}: ${s.reason}.`);
+    return lines;
+  }
+  const active = existing.filter((e) => e.state.kind === "active");
+  const covers = (c: Compaction, t: number) => c.from_turn <= t && t <= c.to_turn;
+  const groups: Group[] = [];
+  for (let t = 0; t < options.turnCount; t++) {
+    const fresh = outcome.planned.flatMap((p, i) => (covers(p.compaction, t) ? [i] : []));
+    const old = active.flatMap((e) => (covers(e.event, t) ? [e.number] : []));
+    const last = groups.at(-1);
+    if (last && last.fresh.join() === fresh.join() && last.existing.join() === old.join()) last.to = t;
+    else groups.push({ from: t, to: t, fresh, existing: old });
+  }
+  for (const g of groups) {
+    const label = turnsLabel(g.from, g.to);
+    const count = g.to - g.from + 1;
+    const already = g.existing.length ? `already compacted by #${g.existing.join(", #")}` : "";
+    if (g.fresh.length === 0) {
+      lines.push(
+        g.existing.length ? `Already compacted ${label} (by #${g.existing.join(", #")}).` : `Kept ${label}.`,
+      );
+      continue;
+    }
+    const policies = [...new Set(g.fresh.flatMap((i) => policyNames(outcome.planned[i]!.compaction)))].join(
+      " + ",
+    );
+    const pending = g.fresh.map((i) => outcome.planned[i]!.summaryNotGenerated).find((p) => p);
+    const before = options.rangeTokens("before", g);
+    const after = options.rangeTokens("after", g);
+    const tokens = pending
+      ? `${fmt(before)} tokens now; the summary by ${pending.model} is not generated in a dry run`
+      : `${fmt(before)} → ${fmt(after)} tokens`;
+    lines.push(
+      `${options.dryRun ? "Would compact" : "Compacted"} ${label} (${count} total, ${policies}${already ? `; ${already}` : ""}): ${tokens}.`,
+    );
+  }
+  for (const p of outcome.planned) {
+    if (p.extendedFrom) {
+      lines.push(
+        `  ${p.label}: the summary range ${turnsLabel(p.extendedFrom.from, p.extendedFrom.to)} grew to ${turnsLabel(p.compaction.from_turn, p.compaction.to_turn)} to cover an existing summary.`,
+      );
+    }
+  }
+  for (const s of outcome.skipped) lines.push(`  ${s.label}: nothing to compact (${s.reason}).`);
+  lines.push(
+    `Request: ${fmt(outcome.tokens.before)} → ${fmt(outcome.tokens.after)} tokens${options.dryRun ? " if applied" : ""}.`,
+  );
+  return lines;
+}

@@ -1,0 +1,87 @@
+// Owns counting the tokens of what a model is sent. The tokenizer is loaded
+// lazily, only by commands that count; counts are cached per event object, so
+// the projections of one conversation (which share unchanged events) are
+// counted once.
+import type { Event } from "../events/index.js";
+
+export type Estimate = "tokenizer" | "chars";
+
+export interface TokenCounter {
+  /** Whether counts are approximate for this model (shown as ≈). */
+  approximate: boolean;
+  /** How counts are made, for display: `o200k`, `o200k (approximation)` or `chars/4`. */
+  method: string;
+  event(event: Event): number;
+  events(events: readonly Event[]): number;
+}
+
+/** Tokens a provider adds per message for roles and framing. */
+const PER_MESSAGE = 4;
+
+/** The text of an event as a provider receives it; global entries are not sent. */
+export function sentText(event: Event): string | undefined {
+  switch (event.type) {
+    case "chat_request":
+      return event.content as string;
+    case "chat_response":
+      if (typeof event.message === "string") return event.message;
+      if (typeof event.reasoning === "string") return event.reasoning;
+      return JSON.stringify(event.data ?? null);
+    case "tool_call_request":
+      return `${event.name as string} ${JSON.stringify(event.arguments)}`;
+    case "tool_call_response":
+      return event.content as string;
+    default:
+      return undefined;
+  }
+}
+
+function makeCounter(
+  countText: (text: string) => number,
+  method: string,
+  approximate: boolean,
+): TokenCounter {
+  const cache = new WeakMap<object, number>();
+  const event = (e: Event): number => {
+    const cached = cache.get(e);
+    if (cached !== undefined) return cached;
+    const text = sentText(e);
+    const n = text === undefined ? 0 : countText(text) + PER_MESSAGE;
+    cache.set(e, n);
+    return n;
+  };
+  return {
+    approximate,
+    method,
+    event,
+    events: (events) => {
+      let total = 0;
+      for (const e of events) total += event(e);
+      return total;
+    },
+  };
+}
+
+/** The provider part of a model id (`anthropic/claude…` → `anthropic`). */
+export function providerOf(modelId: string): string {
+  return modelId.includes("/") ? modelId.slice(0, modelId.indexOf("/")) : "openai";
+}
+
+/**
+ * A counter for a model: the o200k encoding, exact for current OpenAI models
+ * and an approximation for every other provider; or the cheap chars/4 estimate.
+ */
+export async function createTokenCounter(
+  modelId: string,
+  estimate: Estimate = "tokenizer",
+): Promise<TokenCounter> {
+  if (estimate === "chars") return makeCounter((text) => Math.ceil(text.length / 4), "chars/4", true);
+  const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
+  const exact = providerOf(modelId) === "openai";
+  return makeCounter((text) => countTokens(text), exact ? "o200k" : "o200k (approximation)", !exact);
+}
+
+/** `12,345` or `≈12,345`. */
+export function formatTokens(n: number, approximate: boolean): string {
+  return `${approximate ? "≈" : ""}${n.toLocaleString("en-US")}`;
+}

@@ -1,0 +1,154 @@
+// Owns carrying out compaction rules on a conversation: planning each rule
+// against the stream as extended by the previous ones, generating derived
+// summaries, and measuring tokens before and after. It appends nothing; the
+// caller writes the result as one group.
+import {
+  planRule,
+  project,
+  rawEventsOfTurns,
+  SummaryOverlapError,
+  type Projection,
+  type ToolHint,
+  type TurnRange,
+} from "../compaction/index.js";
+import type { ResolvedRule } from "../config/rules.js";
+import type { Compaction, CompactionSource, Event } from "../events/index.js";
+import { groupTurns } from "../events/index.js";
+import type { Summarizer } from "../llm/summarize.js";
+import type { TokenCounter } from "../tokens/count.js";
+
+export interface TokenFigures {
+  /** The whole request. */
+  before: number;
+  after: number;
+  /** The turns the compaction covers. */
+  rangeBefore: number;
+  rangeAfter: number;
+}
+
+export interface PlannedCompaction {
+  label: string;
+  compaction: Compaction;
+  extendedFrom?: TurnRange;
+  /** Set in a dry run when a derived summary was not generated; token figures then leave it out. */
+  summaryNotGenerated?: { model: string };
+  tokens: TokenFigures;
+}
+
+export interface CompactionOutcome {
+  planned: PlannedCompaction[];
+  skipped: { label: string; reason: string }[];
+  before: Projection;
+  after: Projection;
+  /** The events with the planned compactions appended. */
+  events: Event[];
+  tokens: { before: number; after: number };
+}
+
+export interface CompactionInput {
+  events: readonly Event[];
+  rules: readonly ResolvedRule[];
+  hints: Readonly<Record<string, ToolHint>>;
+  source: CompactionSource;
+  note?: string;
+  now: Date;
+  newId: () => string;
+  counter: TokenCounter;
+  summarizer: Summarizer;
+  /** The model that writes derived summaries when a rule names none. */
+  defaultModel: string;
+  dryRun: boolean;
+  deferredUntilTurn?: number;
+}
+
+/**
+ * Tokens of the projected turns that come from raw turns `range`. A summary
+ * turn counts where its range starts, so adjacent ranges never count it twice.
+ */
+export function rangeTokens(projection: Projection, counter: TokenCounter, range: TurnRange): number {
+  const turns = groupTurns(projection.events);
+  let total = 0;
+  projection.origins.forEach((origin, i) => {
+    const at = origin.kind === "kept" ? origin.turn : origin.from;
+    if (at >= range.from && at <= range.to) total += counter.events(turns[i]?.events ?? []);
+  });
+  return total;
+}
+
+export async function compactConversation(input: CompactionInput): Promise<CompactionOutcome> {
+  let events = [...input.events];
+  const before = project(events);
+  const planned: PlannedCompaction[] = [];
+  const skipped: CompactionOutcome["skipped"] = [];
+  let current = before;
+  for (const [i, resolved] of input.rules.entries()) {
+    // Later rules get later timestamps, so they win where rules overlap.
+    const timestamp = new Date(input.now.getTime() + i).toISOString();
+    const plan = planRule(events, resolved.rule, {
+      id: input.newId(),
+      timestamp,
+      now: input.now.getTime(),
+      source: input.source,
+      note: input.note,
+      toolHints: input.hints,
+      deferredUntilTurn: input.deferredUntilTurn,
+    });
+    if (plan.kind === "nothing") {
+      skipped.push({ label: resolved.label, reason: plan.reason });
+      continue;
+    }
+    if (plan.kind === "refused") {
+      const suggest = plan.suggestions.map((r) => `--from ${r.from + 1} --to ${r.to + 1}`).join(" or ");
+      throw new SummaryOverlapError(
+        plan.reason,
+        suggest ? `compact ${suggest} instead` : "reset the supplied summary first",
+      );
+    }
+    let compaction: Compaction;
+    let summaryNotGenerated: PlannedCompaction["summaryNotGenerated"];
+    if (plan.kind === "needs_summary") {
+      const model = resolved.summary?.model ?? input.defaultModel;
+      if (input.dryRun) {
+        compaction = plan.complete("", model);
+        summaryNotGenerated = { model };
+      } else {
+        const result = await input.summarizer.summarize({
+          events: rawEventsOfTurns(events, plan.range),
+          instructions: resolved.summary?.instructions,
+          context: resolved.summary?.context,
+          model,
+        });
+        compaction = plan.complete(result.text, result.model);
+      }
+    } else {
+      compaction = plan.compaction;
+    }
+    const range = { from: compaction.from_turn, to: compaction.to_turn };
+    const next = [...events, compaction];
+    const projected = project(next);
+    const tokens: TokenFigures = {
+      before: input.counter.events(current.events),
+      after: input.counter.events(projected.events),
+      rangeBefore: rangeTokens(current, input.counter, range),
+      rangeAfter: rangeTokens(projected, input.counter, range),
+    };
+    if (!summaryNotGenerated) compaction.stats = { tokens_before: tokens.before, tokens_after: tokens.after };
+    planned.push({
+      label: resolved.label,
+      compaction,
+      ...(plan.extendedFrom ? { extendedFrom: plan.extendedFrom } : {}),
+      ...(summaryNotGenerated ? { summaryNotGenerated } : {}),
+      tokens,
+    });
+    events = next;
+    current = projected;
+  }
+  return {
+    planned,
+    skipped,
+    before,
+    after: current,
+    events,
+    tokens: { before: input.counter.events(before.events), after: input.counter.events(current.events) },
+  };
+}
