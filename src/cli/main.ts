@@ -16,14 +16,19 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
       "-w, --workspace <dir>",
       "use the workspace at DIR instead of the nearest .jp/ (also JP_WORKSPACE)",
     )
+    .option(
+      "-c, --cfg <value>",
+      "extra configuration, repeatable: a TOML file, a name in .jp/config.d/, or key=value",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
     })
     .exitOverride();
-  program.hook("preAction", (cmd) => {
-    const { workspace, cfg } = cmd.opts() as { workspace?: string; cfg?: string[] };
+  program.hook("preAction", () => {
+    const { workspace, cfg } = program.opts() as { workspace?: string; cfg?: string[] };
     if (workspace) ctx.workspaceOption = workspace;
     ctx.cfg = cfg ?? [];
   });

@@ -67,12 +67,32 @@ function keyPath(p: readonly PropertyKey[]): string {
     .replace(/\.\[/g, "[");
 }
 
+type Issue = z.core.$ZodIssue;
+
+/** The most specific issue: inside a union, the branch that got furthest. */
+function deepestIssue(issues: readonly Issue[]): Issue {
+  let best = issues[0]!;
+  for (const issue of issues) {
+    // Issues inside a union branch carry paths relative to the union.
+    const candidates =
+      issue.code === "invalid_union"
+        ? issue.errors.map((branch) => {
+            const inner = deepestIssue(branch);
+            return { ...inner, path: [...issue.path, ...inner.path] } as Issue;
+          })
+        : [issue];
+    for (const c of candidates)
+      if (c.path.length > best.path.length || best.code === "invalid_union") best = c;
+  }
+  return best;
+}
+
 /** Validate one layer against the schema; the error names the file (or layer), the key path and what is accepted. */
 export function validateLayer(layer: Layer): void {
   const result = Config.safeParse(layer.value);
   if (result.success) return;
   const where = layer.file ?? layer.name;
-  const issue = result.error.issues[0]!;
+  const issue = deepestIssue(result.error.issues);
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0]!;
     const full = keyPath([...issue.path, key]);
@@ -84,15 +104,15 @@ export function validateLayer(layer: Layer): void {
     );
   }
   const target = schemaAt(Config, issue.path as (string | number)[]);
-  let got = issue.path.reduce<unknown>(
+  const value = issue.path.reduce<unknown>(
     (v, k) => (isPlain(v) || Array.isArray(v) ? (v as Plain)[k as string] : undefined),
     layer.value,
   );
-  if (typeof got === "string") got = JSON.stringify(got);
+  const got = value === undefined ? undefined : JSON.stringify(value);
   const accepted =
     issue.code === "invalid_value" ? issue.values.map((v) => String(v)).join(", ") : describeAccepted(target);
   throw new ConfigError(
-    `${where}: ${keyPath(issue.path)} must be ${issue.code === "invalid_value" ? "one of " : ""}${accepted}; got ${got === undefined ? "nothing" : String(got)}`,
+    `${where}: ${keyPath(issue.path)} must be ${issue.code === "invalid_value" ? "one of " : ""}${accepted}; got ${got === undefined ? "nothing" : got}`,
   );
 }
 

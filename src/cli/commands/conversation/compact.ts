@@ -23,11 +23,16 @@ import { renderTimeline, turnsLabel, describePolicies } from "../../../render/co
 import type { CompactionReset, Event } from "../../../events/index.js";
 import { turnCount } from "../../../events/index.js";
 
+/** A count of turns (`--first 16`); conversation ids are longer, so they are never taken for one. */
+export const isTurnCount = (token: string): boolean => /^\d{1,6}$/.test(token);
+const isToolMode = (token: string): boolean =>
+  ["strip", "s", "strip-requests", "sreq", "strip-responses", "sres", "omit", "o"].includes(token);
+
 export const COMPACT_OPTIONAL_VALUES: OptionalValueFlag[] = [
   COMPACT_SPEC_FLAG,
-  { flags: ["--first"], hidden: "--first-value" },
-  { flags: ["--last"], hidden: "--last-value" },
-  { flags: ["-t", "--tools"], hidden: "--tools-value" },
+  { flags: ["--first"], hidden: "--first-value", takesNextToken: isTurnCount },
+  { flags: ["--last"], hidden: "--last-value", takesNextToken: isTurnCount },
+  { flags: ["-t", "--tools"], hidden: "--tools-value", takesNextToken: isToolMode },
   { flags: ["-s", "--summarize"], hidden: "--summarize-value" },
   { flags: ["--reset"], hidden: "--reset-value" },
 ];

@@ -18,10 +18,11 @@ import { renderCompacted, renderHistory, type SummaryInfo } from "../../../rende
 import { page } from "../../../render/pager.js";
 import { UsageError } from "../../../errors.js";
 import type { OptionalValueFlag } from "../../argv.js";
+import { isTurnCount } from "./compact.js";
 
 export const PRINT_OPTIONAL_VALUES: OptionalValueFlag[] = [
-  { flags: ["--first"], hidden: "--first-value" },
-  { flags: ["--last"], hidden: "--last-value" },
+  { flags: ["--first"], hidden: "--first-value", takesNextToken: isTurnCount },
+  { flags: ["--last"], hidden: "--last-value", takesNextToken: isTurnCount },
 ];
 
 interface PrintOptions {

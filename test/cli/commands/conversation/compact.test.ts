@@ -1,0 +1,241 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { resetClock, turn, turns } from "../../../support/stream.js";
+import { workspaceWith } from "../../../support/conversation.js";
+
+beforeEach(resetClock);
+
+type Result = {
+  compactions: { from: number; to: number; policies: string; event: Record<string, unknown> }[];
+  timeline: string[];
+};
+const ranges = (r: unknown) => (r as Result).compactions.map((c) => [c.from, c.to]);
+
+describe("jp conversation compact: ranges and keeps (1-based)", () => {
+  it("--keep-first 1 --first 16 on 20 turns compacts 2..16", async () => {
+    const f = workspaceWith(turns(20));
+    expect(
+      ranges(await f.json("c", "compact", "--keep-first", "1", "--first", "16", "--dry-run", "--json")),
+    ).toEqual([[2, 16]]);
+    expect(
+      ranges(await f.json("c", "compact", "--keep-first", "1", "--first=16", "--dry-run", "--json")),
+    ).toEqual([[2, 16]]);
+  });
+
+  it("--keep-last 2 --last 16 on 20 turns compacts 5..18", async () => {
+    const f = workspaceWith(turns(20));
+    expect(
+      ranges(await f.json("c", "compact", "--keep-last", "2", "--last=16", "--dry-run", "--json")),
+    ).toEqual([[5, 18]]);
+  });
+
+  it("fails with the exact error when a keep value reaches its --first/--last", async () => {
+    const f = workspaceWith(turns(20));
+    const first = await f.run("c", "compact", "--keep-first", "16", "--first=16");
+    expect(first.code).toBe(2);
+    expect(first.stderr).toBe(
+      "jp: error: --keep-first 16 keeps all 16 turns that --first 16 selects; nothing would be compacted\n  hint: give --keep-first a value below 16\n",
+    );
+    const last = await f.run("c", "compact", "--keep-last", "17", "--last=16");
+    expect(last.stderr).toBe(
+      "jp: error: --keep-last 17 keeps all 16 turns that --last 16 selects; nothing would be compacted\n  hint: give --keep-last a value below 16\n",
+    );
+    const both = await f.run("c", "compact", "--keep-first", "8", "--keep-last", "8", "--first=16");
+    expect(both.stderr).toContain(
+      "--keep-first 8 and --keep-last 8 together keep all 16 turns that --first 16 selects",
+    );
+  });
+
+  it("takes --from and --to as 1-based positions with -1 the last turn, overriding the rule's keeps", async () => {
+    const f = workspaceWith(turns(10));
+    expect(ranges(await f.json("c", "compact", "--from", "3", "--to", "-1", "--dry-run", "--json"))).toEqual([
+      [3, 10],
+    ]);
+    expect(ranges(await f.json("c", "compact", "--from", "3", "--dry-run", "--json"))).toEqual([[3, 9]]);
+    expect(ranges(await f.json("c", "compact", "--turn", "4..6", "--dry-run", "--json"))).toEqual([[4, 6]]);
+    expect(ranges(await f.json("c", "compact", "--turn", "5", "--dry-run", "--json"))).toEqual([[5, 5]]);
+    expect(ranges(await f.json("c", "compact", "--first", "--dry-run", "--json"))).toEqual([[1, 1]]);
+  });
+
+  it("applies --keep-first/--keep-last to the configured rules", async () => {
+    const f = workspaceWith(turns(10));
+    expect(
+      ranges(await f.json("c", "compact", "--keep-first", "3", "--keep-last", "2", "--dry-run", "--json")),
+    ).toEqual([[4, 8]]);
+    expect(ranges(await f.json("c", "compact", "--keep-first", "@5", "--dry-run", "--json"))).toEqual([
+      [5, 9],
+    ]);
+  });
+
+  it("rejects conflicting range choices and bad values with usage errors", async () => {
+    const f = workspaceWith(turns(10));
+    const cases: [string[], string][] = [
+      [["--first=2", "--last=2"], "--first and --last both choose the turns"],
+      [["--turn", "2..3", "--from", "2"], "--turn and --from/--to both choose the turns"],
+      [["--from", "0"], "--from 0 is not a turn: turns are numbered from 1, and -1 is the last"],
+      [["--to", "last-compaction"], "--to does not take 'last-compaction'; only --from does"],
+      [["--keep-first", "soon"], "--keep-first 'soon' is not a bound"],
+      [["--first=0"], "--first takes a positive number of turns, got '0'"],
+      [["-t=shred"], "--tools 'shred' is not a tool mode"],
+      [["-r", "-k=t"], "give policies either as flags (-r) or as -k specs, not both"],
+      [
+        ["--summary", "x", "-r"],
+        "--summary replaces the turns with your text; -r cannot be combined with it",
+      ],
+      [["--reset", "-r"], "--reset undoes compactions and cannot be combined with -r"],
+      [["-k=x:.."], "unknown policy 'x' in compaction spec 'x:..'"],
+      [["-k=s:0..3"], "'0' in compaction spec 's:0..3' is not a turn: turns are numbered from 1"],
+    ];
+    for (const [args, message] of cases) {
+      const result = await f.run("c", "compact", ...args);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+      expect(result.stderr).toContain(message);
+    }
+    expect(fs.readFileSync(f.log, "utf8")).not.toContain('"compaction"');
+  });
+});
+
+describe("jp conversation compact: rules", () => {
+  const tooly = () => [
+    ...turns(1),
+    ...turn({ request: "q", reasoning: "r", tools: [{ id: "a", name: "grep" }] }),
+    ...turns(1),
+  ];
+
+  it("uses the built-in default rule: strip reasoning and tools, keep the first and last turn", async () => {
+    const f = workspaceWith(turns(5));
+    const result = (await f.json("c", "compact", "--json")) as Result;
+    expect(result.compactions).toMatchObject([{ from: 2, to: 4, policies: "reasoning + tools" }]);
+    expect(result.compactions[0]!.event).toMatchObject({
+      reasoning: "strip",
+      tool_calls: { policy: "strip", request: true, response: true },
+      source: "user",
+    });
+  });
+
+  it("bare -k uses the configured rules, specs alone replace them, and both together append", async () => {
+    const config = `[[conversation.compaction.rules]]\nkeep_last = 2\nreasoning = "strip"\n`;
+    const f = workspaceWith(turns(10), { config });
+    const bare = (await f.json("c", "compact", "-k", "--dry-run", "--json")) as Result;
+    expect(bare.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([[2, 8, "reasoning"]]);
+    const spec = (await f.json("c", "compact", "-k", "t=o:3..5", "--dry-run", "--json")) as Result;
+    expect(spec.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([[3, 5, "tools (omit)"]]);
+    const both = (await f.json("c", "compact", "-k", "-k=t:..-3", "--dry-run", "--json")) as Result;
+    expect(both.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([
+      [2, 8, "reasoning"],
+      [1, 7, "tools"],
+    ]);
+  });
+
+  it("narrows the configured rules with range-only flags instead of making a rule without policies", async () => {
+    const f = workspaceWith(turns(10));
+    const result = (await f.json("c", "compact", "--turn", "3..4", "--dry-run", "--json")) as Result;
+    expect(result.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([[3, 4, "reasoning + tools"]]);
+  });
+
+  it("records --summary as supplied by the user, with a truncated --note and a warning", async () => {
+    const f = workspaceWith(turns(6));
+    const result = await f.run(
+      "c",
+      "compact",
+      "--summary",
+      "We built the parser.",
+      "--from",
+      "2",
+      "--to",
+      "4",
+      "--note",
+      "n".repeat(250),
+      "--json",
+    );
+    expect(result.stderr).toBe("jp: warning: --note is longer than 200 characters; it was cut to 200\n");
+    const event = (JSON.parse(result.stdout) as Result).compactions[0]!.event;
+    expect(event).toMatchObject({
+      from_turn: 1,
+      to_turn: 3,
+      summary: { text: "We built the parser.", source: "supplied", author: "user" },
+    });
+    expect([...(event.note as string)]).toHaveLength(200);
+  });
+
+  it("fails clearly when a summary must be generated, and records nothing", async () => {
+    const f = workspaceWith(turns(6));
+    const before = fs.readFileSync(f.log, "utf8");
+    const result = await f.run("c", "compact", "-s");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("generating a summary needs a model provider");
+    expect(fs.readFileSync(f.log, "utf8")).toBe(before);
+    const dry = await f.run("c", "compact", "-s", "--dry-run");
+    expect(dry.stdout).toContain("Would compact turns 2..5 (4 total, summary)");
+    expect(dry.stdout).toContain("is not generated in a dry run");
+  });
+
+  it("freezes per-tool hints at creation: editing the config later changes nothing", async () => {
+    const config = `[conversation.tools.grep]\ncompaction = "keep"\n`;
+    const f = workspaceWith(tooly(), { config });
+    await f.json("c", "compact", "--json");
+    const view = async () => JSON.stringify(await f.json("c", "print", "--compacted", "--json"));
+    const before = await view();
+    expect(before).toContain("result of a");
+    fs.writeFileSync(path.join(f.ws.dir, "config.toml"), `[conversation.tools.grep]\ncompaction = "omit"\n`);
+    expect(await view()).toBe(before);
+  });
+
+  it("prints a timeline with Kept/Compacted lines and token counts", async () => {
+    const f = workspaceWith(tooly());
+    const dry = (await f.run("c", "compact", "--dry-run")).stdout.split("\n");
+    expect(dry[0]).toBe("Kept turn 1.");
+    expect(dry[1]).toMatch(/^Would compact turn 2 \(1 total, reasoning \+ tools\): ≈\d+ → ≈\d+ tokens\.$/);
+    expect(dry[2]).toBe("Kept turn 3.");
+    expect(dry[3]).toMatch(/^Request: ≈\d+ → ≈\d+ tokens if applied\.$/);
+    const done = (await f.run("c", "compact")).stdout;
+    expect(done).toMatch(/^Kept turn 1\.\nCompacted turn 2 \(1 total, reasoning \+ tools\)/);
+    const again = (await f.run("c", "compact", "--dry-run", "-k=r:..")).stdout;
+    expect(
+      again
+        .split("\n")
+        .slice(0, 3)
+        .map((l) => l.replace(/:.*/, "")),
+    ).toEqual([
+      "Would compact turn 1 (1 total, reasoning)",
+      "Would compact turn 2 (1 total, reasoning; already compacted by #1)",
+      "Would compact turn 3 (1 total, reasoning)",
+    ]);
+    const nothing = await f.run("c", "compact", "-r", "--keep-first", "5");
+    expect(nothing.stdout).toBe("Nothing to compact.\n  flags: the range starts after the last turn (3).\n");
+  });
+});
+
+describe("jp conversation compact --reset", () => {
+  it("numbers compactions as show does, and undoes the N-th or all by appending", async () => {
+    const f = workspaceWith(turns(6));
+    await f.json("c", "compact", "-k=r:1..2", "--json");
+    await f.json("c", "compact", "-k=t:3..4", "--json");
+    const show = (await f.json("c", "show", "--json")) as {
+      compactions: { index: number; id: string; state: string }[];
+    };
+    expect(show.compactions.map((c) => [c.index, c.state])).toEqual([
+      [1, "active"],
+      [2, "active"],
+    ]);
+    const dry = await f.run("c", "compact", "--reset=2", "--dry-run");
+    expect(dry.stdout).toBe(`Would reset #2 ${show.compactions[1]!.id} (turns 3..4, tools).\n`);
+    await f.run("c", "compact", "--reset=2");
+    const after = (await f.json("c", "show", "--json")) as typeof show;
+    expect(after.compactions.map((c) => c.state)).toEqual(["active", "reset"]);
+    expect((await f.run("c", "compact", "--reset=3")).stderr).toContain(
+      "there is no compaction #3; this conversation has 2",
+    );
+    expect((await f.run("c", "compact", "--reset=2")).stderr).toContain("is already reset");
+    const all = await f.run("c", "compact", "--reset");
+    expect(all.stdout).toContain("Reset #1");
+    expect((await f.run("c", "compact", "--reset")).stdout).toBe("Nothing to reset.\n");
+  });
+
+  it("leaves a bare --reset followed by an id aimed at that conversation", async () => {
+    const f = workspaceWith(turns(4));
+    await f.json("c", "compact", "--json");
+    expect((await f.run("c", "compact", "--reset", f.id)).stdout).toMatch(/^Reset #1 /);
+  });
+});

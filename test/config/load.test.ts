@@ -1,0 +1,199 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/config/errors.js";
+import { loadConfig } from "../../src/config/load.js";
+import { runCli, tempDir } from "../support/workspace.js";
+
+function setup(files: Record<string, string>) {
+  const root = tempDir();
+  for (const [name, text] of Object.entries(files)) {
+    const file = path.join(root, name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  }
+  const env = { HOME: root, XDG_CONFIG_HOME: path.join(root, "xdg") };
+  const load = (
+    extra: {
+      cfg?: string[];
+      deltas?: Record<string, unknown>[];
+      env?: Record<string, string>;
+      flags?: Record<string, unknown>;
+    } = {},
+  ) =>
+    loadConfig({
+      cwd: root,
+      env: { ...env, ...extra.env },
+      workspaceDir: path.join(root, ".jp"),
+      cfg: extra.cfg,
+      deltas: extra.deltas,
+      flags: extra.flags,
+    });
+  const error = (extra: Parameters<typeof load>[0] = {}) => {
+    try {
+      load(extra);
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      return e as ConfigError;
+    }
+    throw new Error("expected a config error");
+  };
+  return { root, load, error };
+}
+
+describe("config layers", () => {
+  it("applies layers lowest first: default, user, workspace, environment, deltas, -c, flags", () => {
+    const { load } = setup({
+      "xdg/jp/config.toml": `[assistant.model]\nid = "user/model"\ncontext_window = 1000\n`,
+      ".jp/config.toml": `[assistant.model]\nid = "workspace/model"\n`,
+      ".jp/config.d/fast.toml": `[assistant.model]\nid = "cfg/model"\n`,
+    });
+    expect(load().config.assistant?.model).toEqual({ id: "workspace/model", context_window: 1000 });
+    expect(load({ env: { JP_ASSISTANT_MODEL_ID: "env/model" } }).config.assistant?.model?.id).toBe(
+      "env/model",
+    );
+    expect(
+      load({
+        env: { JP_ASSISTANT_MODEL_ID: "env/model" },
+        deltas: [{ assistant: { model: { id: "delta/model" } } }],
+      }).config.assistant?.model?.id,
+    ).toBe("delta/model");
+    expect(
+      load({ deltas: [{ assistant: { model: { id: "delta/model" } } }], cfg: ["fast"] }).config.assistant
+        ?.model?.id,
+    ).toBe("cfg/model");
+    expect(
+      load({ cfg: ["fast"], flags: { assistant: { model: { id: "flag/model" } } } }).config.assistant?.model
+        ?.id,
+    ).toBe("flag/model");
+    const origins = load({ env: { JP_ASSISTANT_MODEL_CONTEXT_WINDOW: "5000" } }).origins;
+    expect(origins.get("assistant.model.id")).toBe("workspace (.jp/config.toml)");
+    expect(origins.get("assistant.model.context_window")).toBe(
+      "environment (JP_ASSISTANT_MODEL_CONTEXT_WINDOW)",
+    );
+  });
+
+  it("keeps the built-in default rule only while no layer defines rules; later layers append; replace replaces", () => {
+    const { load } = setup({
+      ".jp/config.toml": `[[conversation.compaction.rules]]\nkeep_last = 3\nreasoning = "strip"\n`,
+      ".jp/config.d/more.toml": `[[conversation.compaction.rules]]\ntool_calls = "omit"\n`,
+      ".jp/config.d/only.toml": `[conversation.compaction]\nrules = { strategy = "replace", value = [{ tool_calls = "strip-responses" }] }\n`,
+    });
+    expect(load().config.conversation?.compaction?.rules).toEqual([{ keep_last: 3, reasoning: "strip" }]);
+    expect(load({ cfg: ["more"] }).config.conversation?.compaction?.rules).toEqual([
+      { keep_last: 3, reasoning: "strip" },
+      { tool_calls: "omit" },
+    ]);
+    expect(load({ cfg: ["more", "only"] }).config.conversation?.compaction?.rules).toEqual([
+      { tool_calls: "strip-responses" },
+    ]);
+    const bare = setup({});
+    expect(bare.load().config.conversation?.compaction?.rules).toEqual([
+      { keep_first: 1, keep_last: 1, reasoning: "strip", tool_calls: "strip" },
+    ]);
+  });
+
+  it("takes -c as key=value, a file path, or a name in .jp/config.d/", () => {
+    const { load, root } = setup({
+      "extra.toml": `[conversation.tools.search]\ncompaction = "strip-responses"\n`,
+    });
+    const config = load({
+      cfg: [
+        "extra.toml",
+        "conversation.tools.write.compaction=strip-requests",
+        "assistant.model.context_window=4096",
+      ],
+    }).config;
+    expect(config.conversation?.tools).toEqual({
+      search: { compaction: "strip-responses" },
+      write: { compaction: "strip-requests" },
+    });
+    expect(config.assistant?.model?.context_window).toBe(4096);
+    expect(fs.existsSync(path.join(root, "extra.toml"))).toBe(true);
+  });
+
+  it("drops what this version does not know from config deltas (JP's own keys)", () => {
+    const { load } = setup({});
+    const config = load({
+      deltas: [
+        {
+          inherit: true,
+          style: { code: {} },
+          assistant: { model: { id: { provider: "anthropic", name: "claude-x" }, parameters: {} } },
+        },
+      ],
+    }).config;
+    expect(config.assistant?.model?.id).toBe("anthropic/claude-x");
+  });
+});
+
+describe("config errors name the file, line and column, or key path", () => {
+  it("reports a TOML syntax error with file:line:column", () => {
+    const { error } = setup({ ".jp/config.toml": `[assistant.model]\nid = "x"\nbroken = \n` });
+    expect(error().message).toMatch(/^\.jp\/config\.toml:3:\d+: /);
+  });
+
+  it("reports a bad value with the key path and the accepted values", () => {
+    const { error } = setup({ ".jp/config.toml": `[conversation.tools.search]\ncompaction = "bogus"\n` });
+    expect(error().message).toBe(
+      '.jp/config.toml: conversation.tools.search.compaction must be one of keep, strip, strip-requests, strip-responses, omit; got "bogus"',
+    );
+  });
+
+  it("reports an unknown key with a did-you-mean", () => {
+    const { error } = setup({ ".jp/config.toml": `[conversation.compaction]\nrulez = []\n` });
+    const e = error();
+    expect(e.message).toBe(
+      ".jp/config.toml: unknown key conversation.compaction.rulez; did you mean conversation.compaction.rules?",
+    );
+    expect(e.hint).toBe("keys accepted here: rules, auto");
+  });
+
+  it("reports a bad value in a rule by its index", () => {
+    const { error } = setup({
+      ".jp/config.toml": `[[conversation.compaction.rules]]\ntool_calls = "shred"\n`,
+    });
+    expect(error().message).toContain(".jp/config.toml: conversation.compaction.rules[0].tool_calls must be");
+  });
+
+  it("names the -c file and the environment in their errors", () => {
+    const { error } = setup({ ".jp/config.d/bad.toml": `[assistant]\nmodle = 1\n` });
+    expect(error({ cfg: ["bad"] }).message).toBe(
+      ".jp/config.d/bad.toml: unknown key assistant.modle; did you mean assistant.model?",
+    );
+    expect(error({ env: { JP_ASSISTANT_MODEL_CONTEXT_WINDOW: "lots" } }).message).toContain(
+      "environment (JP_ASSISTANT_MODEL_CONTEXT_WINDOW): assistant.model.context_window",
+    );
+    expect(error({ cfg: ["missing"] }).message).toBe(
+      "-c missing: no such file, and no missing.toml in .jp/config.d/",
+    );
+  });
+
+  it("requires a budget for automatic compaction", () => {
+    const { error, load } = setup({ ".jp/config.toml": `[conversation.compaction.auto]\nenabled = true\n` });
+    expect(error({ env: { JP_ASSISTANT_MODEL_ID: "ollama/qwen3" } }).message).toContain(
+      "the context window of ollama/qwen3 is unknown and no max_tokens is set",
+    );
+    expect(load().config.conversation?.compaction?.auto?.enabled).toBe(true);
+  });
+});
+
+describe("jp config show", () => {
+  it("shows values and, with --origin, the layer that set each", async () => {
+    const { root } = setup({ ".jp/config.toml": `[assistant.model]\nid = "openai/gpt-4.1"\n` });
+    const env = { HOME: root, XDG_CONFIG_HOME: path.join(root, "xdg") };
+    const shown = await runCli(["config", "show", "--origin", "--json"], { cwd: root, env });
+    const { config, origins } = JSON.parse(shown.stdout);
+    expect(config.assistant.model.id).toBe("openai/gpt-4.1");
+    expect(origins["assistant.model.id"]).toBe("workspace (.jp/config.toml)");
+    expect(origins["conversation.compaction.rules[0]"]).toBe("default (built in)");
+    const text = await runCli(["-c", "assistant.model.id=x/y", "config", "show", "--origin"], {
+      cwd: root,
+      env,
+    });
+    expect(text.stdout).toMatch(/^assistant\.model\.id += "x\/y" +# -c assistant\.model\.id=x\/y$/m);
+    const bad = await runCli(["-c", "assistant.nope=1", "config", "show"], { cwd: root, env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("jp: error: -c assistant.nope=1: unknown key assistant.nope");
+  });
+});
