@@ -3,6 +3,8 @@ const ALL = {
   append: async () => (await import("./append.js")).appendBench(),
   read: async () => (await import("./read.js")).readBench(),
   project: async () => (await import("./project.js")).projectBench(),
+  tokens: async () => (await import("./tokens.js")).tokensBench(),
+  cli: async () => (await import("./cli.js")).cliBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(ALL);
