@@ -207,6 +207,53 @@ describe("jp conversation compact: rules", () => {
   });
 });
 
+describe("jp conversation compact: policy flags", () => {
+  it("takes -t with a mode attached or as the next word, -r, and -s with -m naming the summary model", async () => {
+    const f = workspaceWith(turns(6));
+    const policies = async (...args: string[]) =>
+      ((await f.json("c", "compact", "--dry-run", "--json", ...args)) as Result).compactions.map(
+        (c) => c.policies,
+      );
+    expect(await policies("-t=omit")).toEqual(["tools (omit)"]);
+    expect(await policies("-t", "sres")).toEqual(["tools (strip-responses)"]);
+    expect(await policies("--tools=strip-requests", "-r")).toEqual(["reasoning + tools (strip-requests)"]);
+    expect(await policies("-t")).toEqual(["tools"]);
+    const summary = await f.run("c", "compact", "-s", "-m", "openai/gpt-4.1", "--dry-run");
+    expect(summary.stdout).toContain("the summary by openai/gpt-4.1 is not generated in a dry run");
+  });
+
+  it("compacts several conversations given by id", async () => {
+    const f = workspaceWith(turns(4));
+    const other = JSON.parse((await f.run("c", "fork", f.id, "--json")).stdout).id as string;
+    const result = (await f.json("c", "compact", f.id, other, "--json")) as { id: string }[];
+    expect(result.map((r) => r.id)).toEqual([f.id, other]);
+  });
+});
+
+describe("jp conversation print selection", () => {
+  it("selects raw turns with --turn, --first and --last in both views", async () => {
+    const f = workspaceWith(turns(6));
+    await f.json("c", "compact", "--summary", "S", "--turn", "2..4", "--json");
+    const raw = (await f.json("c", "print", "--turn", "3..5", "--json")) as { turns: { turn: number }[] };
+    expect(raw.turns.map((t) => t.turn)).toEqual([3, 4, 5]);
+    const compacted = (await f.json("c", "print", "--compacted", "--last=3", "--json")) as {
+      turns: { origin: unknown }[];
+    };
+    expect(compacted.turns.map((t) => t.origin)).toEqual([
+      { kind: "summary", from: 2, to: 4 },
+      { kind: "kept", turn: 5 },
+      { kind: "kept", turn: 6 },
+    ]);
+    const first = (await f.json("c", "print", "--compacted", "--first", "--json")) as {
+      turns: { origin: unknown }[];
+    };
+    expect(first.turns.map((t) => t.origin)).toEqual([{ kind: "kept", turn: 1 }]);
+    const text = (await f.run("c", "print", "--turn", "6")).stdout;
+    expect(text).toMatch(/^── turn 6 /);
+    expect(text).not.toContain("turn 5");
+  });
+});
+
 describe("jp conversation compact --reset", () => {
   it("numbers compactions as show does, and undoes the N-th or all by appending", async () => {
     const f = workspaceWith(turns(6));
