@@ -82,6 +82,13 @@ export const ToolConfig = z.strictObject({
     .union([z.boolean(), z.literal("explicit")])
     .optional()
     .describe("whether the model may call it"),
+  timeout_secs: z.number().positive().optional().describe("stop a local tool after this long"),
+  max_output_bytes: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("cut a local tool's output beyond this size"),
 });
 export type ToolConfig = z.infer<typeof ToolConfig>;
 
@@ -113,6 +120,25 @@ export const Config = z.strictObject({
             .nonnegative()
             .optional()
             .describe("retries of transient provider failures"),
+          max_tokens: z.number().int().positive().optional().describe("the most tokens a response may have"),
+          timeout_secs: z.number().positive().optional().describe("give up on a request after this long"),
+          backoff_ms: z
+            .number()
+            .int()
+            .nonnegative()
+            .optional()
+            .describe("first wait before a retry; doubles each time"),
+        })
+        .optional(),
+      reasoning: z
+        .strictObject({
+          budget_tokens: z
+            .number()
+            .int()
+            .nonnegative()
+            .optional()
+            .describe("extended thinking budget (0 is off)"),
+          display: z.enum(["dim", "hidden"]).optional().describe("how reasoning is shown while it streams"),
         })
         .optional(),
       tokens: z

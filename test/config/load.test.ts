@@ -104,7 +104,7 @@ describe("config layers", () => {
         "assistant.model.context_window=4096",
       ],
     }).config;
-    expect(config.conversation?.tools).toEqual({
+    expect(config.conversation?.tools).toMatchObject({
       search: { compaction: "strip-responses" },
       write: { compaction: "strip-requests" },
     });

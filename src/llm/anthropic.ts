@@ -1,0 +1,214 @@
+// Owns the Anthropic Messages API: mapping the projection to messages
+// (thinking blocks with their signatures, tool_use/tool_result pairs, one role
+// per message) and the streamed events back to stream parts.
+import type { Event } from "../events/index.js";
+import { classifyProviderError } from "./errors.js";
+import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
+
+type Block = Record<string, unknown>;
+interface Message {
+  role: "user" | "assistant";
+  content: Block[];
+}
+
+export const SIGNATURE_KEY = "anthropic_thinking_signature";
+
+/** Map projected events to Messages API messages; consecutive blocks of one role share a message. */
+export function toAnthropicMessages(events: readonly Event[]): Message[] {
+  const messages: Message[] = [];
+  const push = (role: Message["role"], block: Block) => {
+    const last = messages.at(-1);
+    if (last && last.role === role) last.content.push(block);
+    else messages.push({ role, content: [block] });
+  };
+  for (const e of events) {
+    switch (e.type) {
+      case "chat_request":
+        push("user", { type: "text", text: e.content as string });
+        break;
+      case "chat_response": {
+        if (typeof e.message === "string") {
+          if (e.message !== "") push("assistant", { type: "text", text: e.message });
+        } else if (typeof e.reasoning === "string") {
+          // Thinking goes back only with its signature; the API rejects it otherwise.
+          const signature = (e.metadata as Record<string, unknown> | undefined)?.[SIGNATURE_KEY];
+          if (typeof signature === "string" && signature)
+            push("assistant", { type: "thinking", thinking: e.reasoning, signature });
+        } else {
+          push("assistant", { type: "text", text: JSON.stringify(e.data) });
+        }
+        break;
+      }
+      case "tool_call_request":
+        push("assistant", { type: "tool_use", id: e.id, name: e.name, input: e.arguments });
+        break;
+      case "tool_call_response":
+        push("user", {
+          type: "tool_result",
+          tool_use_id: e.id,
+          content: e.content as string,
+          is_error: e.is_error as boolean,
+        });
+        break;
+      default:
+        break;
+    }
+  }
+  if (messages[0]?.role === "assistant")
+    messages.unshift({ role: "user", content: [{ type: "text", text: "(conversation continues)" }] });
+  return messages;
+}
+
+export function anthropicBody(request: ModelRequest): Record<string, unknown> {
+  const forced = request.toolChoice !== "auto";
+  const body: Record<string, unknown> = {
+    model: request.model,
+    max_tokens: request.maxTokens,
+    messages: toAnthropicMessages(request.events),
+    stream: true,
+  };
+  if (request.system) body.system = request.system;
+  if (request.tools.length) {
+    body.tools = request.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.parameters,
+    }));
+    body.tool_choice = forced
+      ? { type: "tool", name: (request.toolChoice as { name: string }).name }
+      : { type: "auto" };
+  }
+  // Extended thinking cannot be combined with a forced tool call.
+  if (request.reasoningBudget && !forced)
+    body.thinking = { type: "enabled", budget_tokens: request.reasoningBudget };
+  return body;
+}
+
+const STOP: Record<string, StopReason> = {
+  end_turn: "end",
+  stop_sequence: "end",
+  tool_use: "tool_use",
+  max_tokens: "max_tokens",
+  refusal: "refusal",
+};
+
+interface RawEvent {
+  type: string;
+  index?: number;
+  content_block?: {
+    type: string;
+    id?: string;
+    name?: string;
+    text?: string;
+    thinking?: string;
+    signature?: string;
+  };
+  delta?: {
+    type?: string;
+    text?: string;
+    thinking?: string;
+    signature?: string;
+    partial_json?: string;
+    stop_reason?: string | null;
+  };
+  message?: { usage?: { input_tokens?: number; output_tokens?: number } };
+  usage?: { input_tokens?: number; output_tokens?: number };
+}
+
+/** Stream parts from raw Messages API stream events. */
+export async function* anthropicParts(events: AsyncIterable<RawEvent>): AsyncGenerator<StreamPart> {
+  const tools = new Map<number, { id: string; name: string; json: string }>();
+  let inputTokens: number | undefined;
+  let outputTokens: number | undefined;
+  let stop: StopReason | undefined;
+  for await (const ev of events) {
+    switch (ev.type) {
+      case "message_start":
+        inputTokens = ev.message?.usage?.input_tokens;
+        outputTokens = ev.message?.usage?.output_tokens;
+        break;
+      case "content_block_start": {
+        const block = ev.content_block;
+        if (block?.type === "tool_use")
+          tools.set(ev.index ?? 0, { id: block.id ?? "", name: block.name ?? "", json: "" });
+        else if (block?.type === "text" && block.text) yield { type: "text", text: block.text };
+        else if (block?.type === "thinking" && block.thinking)
+          yield { type: "reasoning", text: block.thinking };
+        break;
+      }
+      case "content_block_delta": {
+        const d = ev.delta ?? {};
+        if (d.type === "text_delta" && d.text) yield { type: "text", text: d.text };
+        else if (d.type === "thinking_delta" && d.thinking) yield { type: "reasoning", text: d.thinking };
+        else if (d.type === "signature_delta" && d.signature)
+          yield { type: "reasoning_signature", signature: d.signature };
+        else if (d.type === "input_json_delta") {
+          const tool = tools.get(ev.index ?? 0);
+          if (tool) tool.json += d.partial_json ?? "";
+        }
+        break;
+      }
+      case "content_block_stop": {
+        const tool = tools.get(ev.index ?? 0);
+        if (tool) {
+          tools.delete(ev.index ?? 0);
+          let args: Record<string, unknown> = {};
+          if (tool.json.trim()) {
+            const parsed = JSON.parse(tool.json) as unknown;
+            if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+              args = parsed as Record<string, unknown>;
+          }
+          yield { type: "tool_call", id: tool.id, name: tool.name, arguments: args };
+        }
+        break;
+      }
+      case "message_delta":
+        if (ev.delta?.stop_reason) stop = STOP[ev.delta.stop_reason] ?? "other";
+        if (ev.usage?.output_tokens !== undefined) outputTokens = ev.usage.output_tokens;
+        if (ev.usage?.input_tokens !== undefined) inputTokens = ev.usage.input_tokens;
+        break;
+      case "message_stop":
+        yield { type: "usage", inputTokens, outputTokens };
+        yield { type: "stop", reason: stop ?? "end" };
+        return;
+      default:
+        break;
+    }
+  }
+  // The stream ended without message_stop: the connection dropped mid-message.
+  throw Object.assign(new Error("the stream ended before the message was complete"), {
+    name: "StreamDropped",
+  });
+}
+
+export function createAnthropicProvider(options: {
+  apiKey: string;
+  baseURL?: string;
+  timeoutMs?: number;
+}): Provider {
+  let client:
+    | Promise<{ messages: { create(body: unknown, opts: unknown): Promise<AsyncIterable<RawEvent>> } }>
+    | undefined;
+  const load = () =>
+    (client ??= import("@anthropic-ai/sdk").then(
+      ({ default: Anthropic }) =>
+        new Anthropic({
+          apiKey: options.apiKey,
+          baseURL: options.baseURL,
+          maxRetries: 0,
+          timeout: options.timeoutMs,
+        }) as never,
+    ));
+  return {
+    name: "anthropic",
+    async *stream(request, signal) {
+      try {
+        const sdk = await load();
+        const events = await sdk.messages.create(anthropicBody(request), { signal });
+        yield* anthropicParts(events);
+      } catch (error) {
+        throw classifyProviderError(error, "anthropic", request.model);
+      }
+    },
+  };
+}

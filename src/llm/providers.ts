@@ -1,0 +1,61 @@
+// Owns choosing and building the provider for a model id (`provider/name`),
+// with its key from the environment only.
+import type { Config } from "../config/schema.js";
+import { JpError } from "../errors.js";
+import { createAnthropicProvider } from "./anthropic.js";
+import { MissingKeyError } from "./errors.js";
+import { createOpenAIProvider } from "./openai.js";
+import type { Provider } from "./types.js";
+
+export interface ModelRef {
+  provider: string;
+  name: string;
+}
+
+export function parseModelId(id: string): ModelRef {
+  const slash = id.indexOf("/");
+  if (slash <= 0 || slash === id.length - 1) {
+    throw new JpError("llm.model_id", `model id '${id}' is not provider/name`, {
+      hint: "for example anthropic/claude-sonnet-4-5, openai/gpt-4.1 or ollama/qwen3",
+      exitCode: 2,
+    });
+  }
+  return { provider: id.slice(0, slash), name: id.slice(slash + 1) };
+}
+
+const DEFAULT_KEY_ENV: Record<string, string> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" };
+
+/** Build the provider for `modelId`. A missing key fails here, before anything is sent. */
+export function createProvider(
+  modelId: string,
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): { provider: Provider; model: ModelRef } {
+  const model = parseModelId(modelId);
+  const settings = config.providers?.[model.provider] ?? {};
+  const keyEnv = settings.api_key_env ?? DEFAULT_KEY_ENV[model.provider];
+  let apiKey = "not-needed";
+  if (keyEnv) {
+    const value = env[keyEnv];
+    if (!value) throw new MissingKeyError(model.provider, keyEnv);
+    apiKey = value;
+  } else if (!settings.base_url) {
+    throw new JpError(
+      "llm.unknown_provider",
+      `unknown provider '${model.provider}' in model id '${modelId}'`,
+      {
+        hint: `configure it: [providers.${model.provider}] base_url = "http://…/v1" (an OpenAI-compatible server), and api_key_env if it needs a key`,
+        exitCode: 2,
+      },
+    );
+  }
+  const timeoutSecs = config.assistant?.request?.timeout_secs;
+  const timeoutMs = timeoutSecs === undefined ? undefined : timeoutSecs * 1000;
+  if (model.provider === "anthropic") {
+    return { provider: createAnthropicProvider({ apiKey, baseURL: settings.base_url, timeoutMs }), model };
+  }
+  return {
+    provider: createOpenAIProvider({ name: model.provider, apiKey, baseURL: settings.base_url, timeoutMs }),
+    model,
+  };
+}

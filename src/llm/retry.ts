@@ -1,0 +1,61 @@
+// Owns retrying transient provider failures (429, 5xx, dropped streams) with
+// exponential backoff that honours `retry-after`.
+import { AbortedError, classifyProviderError, ProviderError } from "./errors.js";
+import type { ModelRequest, Provider, StreamPart } from "./types.js";
+
+export interface RetryOptions {
+  maxRetries: number;
+  /** First wait; doubles each attempt (capped at 60 s). */
+  backoffMs: number;
+  signal: AbortSignal;
+  onRetry?: (error: ProviderError, attempt: number, delayMs: number) => void;
+}
+
+/** Marks that parts already streamed belong to a failed attempt and must be discarded. */
+export type RetryPart = StreamPart | { type: "restart" };
+
+export function backoffDelay(error: ProviderError, attempt: number, baseMs: number): number {
+  if (error.retryAfterMs !== undefined) return Math.min(error.retryAfterMs, 120_000);
+  return Math.min(baseMs * 2 ** (attempt - 1), 60_000);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new AbortedError("llm.aborted", "the request was interrupted"));
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortedError("llm.aborted", "the request was interrupted"));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export async function* streamWithRetries(
+  provider: Provider,
+  request: ModelRequest,
+  options: RetryOptions,
+): AsyncGenerator<RetryPart> {
+  for (let attempt = 1; ; attempt++) {
+    let yielded = false;
+    try {
+      for await (const part of provider.stream(request, options.signal)) {
+        yielded = true;
+        yield part;
+      }
+      return;
+    } catch (raw) {
+      const error = options.signal.aborted
+        ? new AbortedError("llm.aborted", "the request was interrupted", { cause: raw })
+        : classifyProviderError(raw, provider.name, request.model);
+      if (!error.retryable || attempt > options.maxRetries) throw error;
+      const delay = backoffDelay(error, attempt, options.backoffMs);
+      options.onRetry?.(error, attempt, delay);
+      if (yielded) yield { type: "restart" };
+      await sleep(delay, options.signal);
+    }
+  }
+}

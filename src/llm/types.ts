@@ -1,0 +1,39 @@
+// Owns the provider-neutral shape of a model request and of what streams back.
+import type { Event } from "../events/index.js";
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  /** The model name without its provider part. */
+  model: string;
+  system?: string;
+  /** The projected conversation: what the model is shown. */
+  events: readonly Event[];
+  tools: readonly ToolDefinition[];
+  /** Force a call to this tool, or let the model choose. */
+  toolChoice: "auto" | { name: string };
+  maxTokens: number;
+  /** Extended thinking budget in tokens, where the provider supports it; 0 or absent is off. */
+  reasoningBudget?: number;
+}
+
+export type StopReason = "end" | "tool_use" | "max_tokens" | "refusal" | "other";
+
+export type StreamPart =
+  | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "reasoning_signature"; signature: string }
+  | { type: "tool_call"; id: string; name: string; arguments: Record<string, unknown> }
+  | { type: "usage"; inputTokens?: number; outputTokens?: number }
+  | { type: "stop"; reason: StopReason };
+
+export interface Provider {
+  /** The provider part of the model id (`anthropic`, `openai`, `ollama`…). */
+  name: string;
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamPart>;
+}

@@ -1,0 +1,267 @@
+// Both providers over real HTTP against the local mock server.
+import { afterEach, describe, expect, it } from "vitest";
+import type { Event } from "../../src/events/index.js";
+import { AuthError, MissingKeyError, RateLimitError } from "../../src/llm/errors.js";
+import { createProvider } from "../../src/llm/providers.js";
+import { streamWithRetries, type RetryPart } from "../../src/llm/retry.js";
+import type { ModelRequest } from "../../src/llm/types.js";
+import { startMockLlm, type MockLlm } from "../support/mock-llm.js";
+
+let mock: MockLlm | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+const ts = "2026-01-01T00:00:00Z";
+const history: Event[] = [
+  { type: "turn_start", timestamp: ts },
+  { type: "chat_request", timestamp: ts, content: "read the file" },
+  {
+    type: "chat_response",
+    timestamp: ts,
+    reasoning: "I should read it",
+    metadata: { anthropic_thinking_signature: "sig-1" },
+  },
+  { type: "chat_response", timestamp: ts, message: "Reading." },
+  { type: "tool_call_request", timestamp: ts, id: "t1", name: "read_file", arguments: { path: "a.txt" } },
+  { type: "tool_call_response", timestamp: ts, id: "t1", content: "hello", is_error: false },
+  { type: "tool_call_request", timestamp: ts, id: "t2", name: "read_file", arguments: { path: "b.txt" } },
+  { type: "tool_call_response", timestamp: ts, id: "t2", content: "missing", is_error: true },
+];
+const request = (model: string, extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  model,
+  system: "be brief",
+  events: history,
+  tools: [
+    {
+      name: "read_file",
+      description: "Read a file",
+      parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+    },
+  ],
+  toolChoice: "auto",
+  maxTokens: 1000,
+  ...extra,
+});
+
+async function collect(parts: AsyncIterable<RetryPart>): Promise<RetryPart[]> {
+  const out: RetryPart[] = [];
+  for await (const p of parts) out.push(p);
+  return out;
+}
+
+const config = (provider: string, url: string) => ({
+  providers: {
+    [provider]: { base_url: provider === "anthropic" ? url : `${url}/v1`, api_key_env: "MOCK_KEY" },
+  },
+});
+const env = { MOCK_KEY: "sk-test-secret" };
+const options = { maxRetries: 3, backoffMs: 1, signal: new AbortController().signal };
+
+describe("Anthropic provider", () => {
+  it("streams reasoning with its signature, text, a tool call and usage", async () => {
+    mock = await startMockLlm([
+      {
+        reasoning: "Let me think about this.",
+        signature: "sig-xyz",
+        text: "I will read b.txt again.",
+        tool_calls: [{ id: "toolu_1", name: "read_file", arguments: { path: "b.txt" } }],
+        usage: { input: 321, output: 45 },
+      },
+    ]);
+    const { provider } = createProvider("anthropic/claude-test", config("anthropic", mock.url), env);
+    const parts = await collect(streamWithRetries(provider, request("claude-test"), options));
+    expect(
+      parts
+        .filter((p) => p.type === "reasoning")
+        .map((p) => (p as { text: string }).text)
+        .join(""),
+    ).toBe("Let me think about this.");
+    expect(parts).toContainEqual({ type: "reasoning_signature", signature: "sig-xyz" });
+    expect(
+      parts
+        .filter((p) => p.type === "text")
+        .map((p) => (p as { text: string }).text)
+        .join(""),
+    ).toBe("I will read b.txt again.");
+    expect(parts).toContainEqual({
+      type: "tool_call",
+      id: "toolu_1",
+      name: "read_file",
+      arguments: { path: "b.txt" },
+    });
+    expect(parts.slice(-2)).toEqual([
+      { type: "usage", inputTokens: 321, outputTokens: 45 },
+      { type: "stop", reason: "tool_use" },
+    ]);
+  });
+
+  it("sends the system prompt, thinking with its signature, paired tool results, one role per message, and the key in a header", async () => {
+    mock = await startMockLlm([{ text: "ok" }]);
+    const { provider } = createProvider("anthropic/claude-test", config("anthropic", mock.url), env);
+    await collect(
+      streamWithRetries(provider, request("claude-test", { toolChoice: { name: "read_file" } }), options),
+    );
+    const sent = mock.requests[0]!;
+    expect(sent.path).toBe("/v1/messages");
+    expect(sent.headers.authorization).toBe("Bearer sk-test-secret");
+    expect(sent.headers["anthropic-version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(sent.body).toMatchObject({
+      model: "claude-test",
+      system: "be brief",
+      max_tokens: 1000,
+      stream: true,
+      tool_choice: { type: "tool", name: "read_file" },
+    });
+    expect(sent.body.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "read the file" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "I should read it", signature: "sig-1" },
+          { type: "text", text: "Reading." },
+          { type: "tool_use", id: "t1", name: "read_file", input: { path: "a.txt" } },
+        ],
+      },
+      {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "t1", content: "hello", is_error: false }],
+      },
+      {
+        role: "assistant",
+        content: [{ type: "tool_use", id: "t2", name: "read_file", input: { path: "b.txt" } }],
+      },
+      {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "t2", content: "missing", is_error: true }],
+      },
+    ]);
+    expect(sent.body.tools).toEqual([
+      {
+        name: "read_file",
+        description: "Read a file",
+        input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      },
+    ]);
+  });
+
+  it("retries a 429 honouring retry-after and a 500, then succeeds", async () => {
+    mock = await startMockLlm([
+      { fault: { status: 429, retry_after: 0 } },
+      { fault: { status: 500 } },
+      { text: "finally" },
+    ]);
+    const { provider } = createProvider("anthropic/claude-test", config("anthropic", mock.url), env);
+    const retries: string[] = [];
+    const parts = await collect(
+      streamWithRetries(provider, request("claude-test"), {
+        ...options,
+        onRetry: (e, n, ms) => retries.push(`${e.constructor.name} ${n} ${ms}`),
+      }),
+    );
+    expect(retries).toEqual(["RateLimitError 1 0", "OverloadedError 2 2"]);
+    expect(
+      parts
+        .filter((p) => p.type === "text")
+        .map((p) => (p as { text: string }).text)
+        .join(""),
+    ).toBe("finally");
+    expect(mock.requests).toHaveLength(3);
+  });
+
+  it("restarts after a stream cut mid-message", async () => {
+    mock = await startMockLlm([
+      { text: "a long answer that gets cut", event_delay_ms: 20, fault: { cut_after_events: 4 } },
+      { text: "whole answer" },
+    ]);
+    const { provider } = createProvider("anthropic/claude-test", config("anthropic", mock.url), env);
+    const parts = await collect(streamWithRetries(provider, request("claude-test"), options));
+    const restart = parts.findIndex((p) => p.type === "restart");
+    expect(restart).toBeGreaterThan(0);
+    expect(
+      parts
+        .slice(restart)
+        .filter((p) => p.type === "text")
+        .map((p) => (p as { text: string }).text)
+        .join(""),
+    ).toBe("whole answer");
+  });
+
+  it("gives up after max retries with the provider's error, and explains auth failures in one line", async () => {
+    mock = await startMockLlm([
+      { fault: { status: 429, retry_after: 0 } },
+      { fault: { status: 429, retry_after: 0 } },
+    ]);
+    const { provider } = createProvider("anthropic/claude-test", config("anthropic", mock.url), env);
+    await expect(
+      collect(streamWithRetries(provider, request("claude-test"), { ...options, maxRetries: 1 })),
+    ).rejects.toBeInstanceOf(RateLimitError);
+    mock.push({ fault: { status: 401, message: "invalid x-api-key" } });
+    const error = await collect(streamWithRetries(provider, request("claude-test"), options)).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as Error).message).toBe("anthropic rejected the API key (401): invalid x-api-key");
+    expect((error as Error).message).not.toContain("sk-test-secret");
+  });
+});
+
+describe("OpenAI and compatible providers", () => {
+  it("streams text and tool calls, and maps history to messages with tool_calls and tool results", async () => {
+    mock = await startMockLlm([
+      {
+        reasoning: "hmm",
+        text: "Calling.",
+        tool_calls: [{ id: "call_9", name: "read_file", arguments: { path: "c.txt" } }],
+        usage: { input: 50, output: 7 },
+      },
+    ]);
+    const { provider } = createProvider("ollama/qwen3", config("ollama", mock.url), env);
+    const parts = await collect(streamWithRetries(provider, request("qwen3"), options));
+    expect(parts).toContainEqual({
+      type: "tool_call",
+      id: "call_9",
+      name: "read_file",
+      arguments: { path: "c.txt" },
+    });
+    expect(parts).toContainEqual({ type: "reasoning", text: "hmm" });
+    expect(parts.slice(-2)).toEqual([
+      { type: "usage", inputTokens: 50, outputTokens: 7 },
+      { type: "stop", reason: "tool_use" },
+    ]);
+    const sent = mock.requests[0]!;
+    expect(sent.path).toBe("/v1/chat/completions");
+    expect(sent.headers.authorization).toBe("Bearer sk-test-secret");
+    expect(sent.body.messages).toEqual([
+      { role: "system", content: "be brief" },
+      { role: "user", content: "read the file" },
+      {
+        role: "assistant",
+        content: "Reading.",
+        tool_calls: [
+          { id: "t1", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } },
+        ],
+      },
+      { role: "tool", tool_call_id: "t1", content: "hello" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "t2", type: "function", function: { name: "read_file", arguments: '{"path":"b.txt"}' } },
+        ],
+      },
+      { role: "tool", tool_call_id: "t2", content: "Error: missing" },
+    ]);
+    expect(sent.body).toMatchObject({ model: "qwen3", stream: true, tool_choice: "auto" });
+  });
+
+  it("fails before sending anything when the key is missing, naming the variable", () => {
+    expect(() => createProvider("openai/gpt-4.1", {}, {})).toThrow(MissingKeyError);
+    expect(() => createProvider("openai/gpt-4.1", {}, {})).toThrow(
+      "no API key for openai: OPENAI_API_KEY is not set",
+    );
+    expect(() => createProvider("mystery/model", {}, {})).toThrow("unknown provider 'mystery'");
+    expect(() => createProvider("nonsense", {}, {})).toThrow("model id 'nonsense' is not provider/name");
+  });
+});
