@@ -10,6 +10,12 @@ export interface OptionalValueFlag {
   hidden: string;
   /** Whether a separate next token may be the value (as `-k s:..-3` is). */
   takesNextToken?: (token: string) => boolean;
+  /**
+   * For flags whose order matters (`-t`, `-T`): a bare flag also goes to the
+   * hidden option, as this value, and given values get `valuePrefix`.
+   */
+  bareValue?: string;
+  valuePrefix?: string;
 }
 
 /** Rewrite `FLAG=VALUE` to `HIDDEN VALUE` (a bare FLAG stays), leaving everything after `--` alone. */
@@ -31,11 +37,13 @@ export function rewriteOptionalValues(
       out.push(token);
       continue;
     }
-    if (eq !== -1) out.push(flag.hidden, token.slice(eq + 1));
+    const prefix = flag.valuePrefix ?? "";
+    if (eq !== -1) out.push(flag.hidden, prefix + token.slice(eq + 1));
     else if (flag.takesNextToken && i + 1 < argv.length && flag.takesNextToken(argv[i + 1]!)) {
-      out.push(flag.hidden, argv[i + 1]!);
+      out.push(flag.hidden, prefix + argv[i + 1]!);
       i += 1;
-    } else out.push(flag.flags.at(-1)!);
+    } else if (flag.bareValue !== undefined) out.push(flag.hidden, flag.bareValue);
+    else out.push(flag.flags.at(-1)!);
   }
   return out;
 }

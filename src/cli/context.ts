@@ -9,7 +9,7 @@ import type { ConversationRef } from "../store/conversations.js";
 import { loadConfig, type ResolvedConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import type { TokenCounter } from "../tokens/count.js";
-import { unavailableSummarizer, type Summarizer } from "../llm/summarize.js";
+import type { Summarizer } from "../llm/summarize.js";
 import { randomBytes } from "node:crypto";
 
 export interface Context {
@@ -17,6 +17,7 @@ export interface Context {
   env: NodeJS.ProcessEnv;
   stdout: Writable & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: Writable & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   clock: Clock;
   /** Set by the global `--workspace` option. */
   workspaceOption?: string;
@@ -46,6 +47,7 @@ export interface ContextOptions {
   env?: NodeJS.ProcessEnv;
   stdout?: Context["stdout"];
   stderr?: Context["stderr"];
+  stdin?: Context["stdin"];
   clock?: Clock;
 }
 
@@ -66,9 +68,24 @@ export function createContext(options: ContextOptions = {}): Context {
     env,
     stdout,
     stderr,
+    stdin: options.stdin ?? process.stdin,
     clock: options.clock ?? systemClock,
     cfg: [],
-    summarizer: unavailableSummarizer,
+    summarizer: {
+      async summarize(request) {
+        const { createSummarizer } = await import("../llm/summarize.js");
+        const { config } = ctx.config();
+        const started = ctx.clock.now().getTime();
+        ctx.info(ctx.color.dim(`summarizing ${request.events.length} events with ${request.model}…`));
+        const result = await createSummarizer(config, env, (text) => ctx.info(ctx.color.dim(text))).summarize(
+          request,
+        );
+        ctx.info(
+          ctx.color.dim(`summary written in ${((ctx.clock.now().getTime() - started) / 1000).toFixed(1)}s`),
+        );
+        return result;
+      },
+    },
     newId: () => `k${randomBytes(4).toString("hex")}`,
     color: new Chalk({ level: colorEnabled(env, stdout) ? 1 : 0 }),
     workspace() {

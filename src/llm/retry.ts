@@ -1,6 +1,7 @@
 // Owns retrying transient provider failures (429, 5xx, dropped streams) with
 // exponential backoff that honours `retry-after`.
-import { AbortedError, classifyProviderError, ProviderError } from "./errors.js";
+import type { ProviderError } from "./errors.js";
+import { AbortedError, classifyProviderError } from "./errors.js";
 import type { ModelRequest, Provider, StreamPart } from "./types.js";
 
 export interface RetryOptions {

@@ -1,7 +1,10 @@
-// Owns the summariser interface: what compaction asks of a model when a rule
-// wants a derived summary. The summariser reads raw events, never a projection.
+// Owns summaries for compaction: the summariser reads the raw events of a
+// range (never a projection) and must return a complete, non-empty answer.
+import type { Config } from "../config/schema.js";
 import type { Event } from "../events/index.js";
 import { JpError } from "../errors.js";
+import { createProvider } from "./providers.js";
+import { streamWithRetries } from "./retry.js";
 
 export interface SummaryRequest {
   /** Raw events of the turns to summarise. */
@@ -16,19 +19,101 @@ export interface Summarizer {
   summarize(request: SummaryRequest): Promise<{ text: string; model: string }>;
 }
 
-export class SummarizerUnavailableError extends JpError {
-  constructor(model: string) {
-    super(
-      "llm.summarizer_unavailable",
-      `generating a summary needs a model provider, and this build cannot reach ${model} yet`,
-      {
-        hint: "write the summary yourself with --summary TEXT, or use mechanical policies (-r, -t)",
-      },
-    );
+export class SummaryFailedError extends JpError {
+  constructor(message: string, hint?: string) {
+    super("llm.summary_failed", message, { hint });
   }
 }
 
-/** The summariser until providers are connected: every request fails with a clear message. */
-export const unavailableSummarizer: Summarizer = {
-  summarize: (request) => Promise.reject(new SummarizerUnavailableError(request.model)),
-};
+export const DEFAULT_SUMMARY_INSTRUCTIONS = [
+  "You write the summary that replaces part of a working conversation between a software developer and an assistant.",
+  "The summary must stand alone: whoever reads it next has nothing else.",
+  "Keep, exactly as written: file paths, commands, identifiers, exact error messages and numbers.",
+  "Keep every decision with its reason, and the alternatives that were rejected and why.",
+  "End with the current state of the work and the next steps.",
+  "Write plain prose and short lists. Do not address the reader and do not add anything that did not happen.",
+].join("\n");
+
+/** The raw events as a readable transcript for the summariser. */
+export function transcript(events: readonly Event[]): string {
+  const names = new Map<string, string>();
+  const lines: string[] = [];
+  for (const e of events) {
+    switch (e.type) {
+      case "chat_request":
+        lines.push(`USER: ${e.content as string}`);
+        break;
+      case "chat_response":
+        if (typeof e.reasoning === "string") lines.push(`ASSISTANT (thinking): ${e.reasoning}`);
+        else if (typeof e.message === "string") lines.push(`ASSISTANT: ${e.message}`);
+        else lines.push(`ASSISTANT (data): ${JSON.stringify(e.data)}`);
+        break;
+      case "tool_call_request":
+        names.set(e.id as string, e.name as string);
+        lines.push(`TOOL CALL ${e.name as string}: ${JSON.stringify(e.arguments)}`);
+        break;
+      case "tool_call_response":
+        lines.push(
+          `TOOL RESULT ${names.get(e.id as string) ?? "unknown"}${e.is_error ? " (error)" : ""}: ${e.content as string}`,
+        );
+        break;
+      default:
+        break;
+    }
+  }
+  return lines.join("\n\n");
+}
+
+export function createSummarizer(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  onProgress?: (text: string) => void,
+): Summarizer {
+  return {
+    async summarize(request) {
+      const { provider, model } = createProvider(request.model, config, env);
+      const controller = new AbortController();
+      request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+      const prompt = [
+        request.context ? `What to keep in view: ${request.context}\n` : "",
+        "Summarize this part of the conversation:\n\n<conversation>\n",
+        transcript(request.events),
+        "\n</conversation>",
+      ].join("");
+      let text = "";
+      let stop: string | undefined;
+      for await (const part of streamWithRetries(
+        provider,
+        {
+          model: model.name,
+          system: request.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS,
+          events: [{ type: "chat_request", timestamp: new Date().toISOString(), content: prompt }],
+          tools: [],
+          toolChoice: "auto",
+          maxTokens: config.assistant?.request?.max_tokens ?? 8192,
+        },
+        {
+          maxRetries: config.assistant?.request?.max_retries ?? 4,
+          backoffMs: config.assistant?.request?.backoff_ms ?? 1000,
+          signal: controller.signal,
+          onRetry: (error, attempt) => onProgress?.(`${error.message}; retry ${attempt}`),
+        },
+      )) {
+        if (part.type === "restart") text = "";
+        else if (part.type === "text") text += part.text;
+        else if (part.type === "stop") stop = part.reason;
+      }
+      if (stop === "refusal")
+        throw new SummaryFailedError(`${request.model} declined to write the summary; nothing was recorded`);
+      if (stop === "max_tokens") {
+        throw new SummaryFailedError(
+          `the summary by ${request.model} was cut off at the token limit; nothing was recorded`,
+          "raise assistant.request.max_tokens or summarize fewer turns",
+        );
+      }
+      if (!text.trim())
+        throw new SummaryFailedError(`${request.model} returned an empty summary; nothing was recorded`);
+      return { text: text.trim(), model: request.model };
+    },
+  };
+}

@@ -36,6 +36,7 @@ export async function runCli(
     env: { NO_COLOR: "1", PAGER: "cat", ...options.env },
     stdout,
     stderr,
+    stdin: Object.assign(new PassThrough().end(), { isTTY: false }),
   });
   return { code, stdout: out, stderr: err };
 }

@@ -159,12 +159,12 @@ describe("jp conversation compact: rules", () => {
     expect([...(event.note as string)]).toHaveLength(200);
   });
 
-  it("fails clearly when a summary must be generated, and records nothing", async () => {
+  it("fails before anything is sent when the summary model has no key, and records nothing", async () => {
     const f = workspaceWith(turns(6));
     const before = fs.readFileSync(f.log, "utf8");
     const result = await f.run("c", "compact", "-s");
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain("generating a summary needs a model provider");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("jp: error: no API key for anthropic: ANTHROPIC_API_KEY is not set");
     expect(fs.readFileSync(f.log, "utf8")).toBe(before);
     const dry = await f.run("c", "compact", "-s", "--dry-run");
     expect(dry.stdout).toContain("Would compact turns 2..5 (4 total, summary)");

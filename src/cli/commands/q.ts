@@ -1,0 +1,191 @@
+// `jp q [QUERY]`: ask in a conversation; the model may call tools.
+import { Option, type Command } from "commander";
+import * as path from "node:path";
+import type { Context } from "../context.js";
+import type { OptionalValueFlag } from "../argv.js";
+import { addSpecOptions, COMPACT_SPEC_FLAG, rulesFromSpecs, type SpecOptions } from "../compact-options.js";
+import { toolHints } from "../../config/rules.js";
+import { JpError, UsageError } from "../../errors.js";
+import type { Event } from "../../events/index.js";
+import type { ConversationRef } from "../../store/conversations.js";
+
+export const Q_OPTIONAL_VALUES: OptionalValueFlag[] = [
+  COMPACT_SPEC_FLAG,
+  { flags: ["-t", "--tool"], hidden: "--tool-op", bareValue: "+", valuePrefix: "+" },
+  { flags: ["-T", "--no-tool"], hidden: "--tool-op", bareValue: "-", valuePrefix: "-" },
+];
+
+interface QOptions extends SpecOptions {
+  new?: boolean;
+  id?: string;
+  model?: string;
+  toolOp?: string[];
+  toolUse?: string;
+  edit?: boolean;
+  persist: boolean;
+}
+
+async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
+  let text = "";
+  for await (const chunk of stdin) text += chunk.toString();
+  return text;
+}
+
+export function registerQ(program: Command, ctx: Context): void {
+  const cmd = program
+    .command("q [query...]")
+    .alias("query")
+    .description("ask in the active conversation (or a new one); the model may call tools")
+    .option("-n, --new", "start a new conversation for this query")
+    .option("--id <id>", "ask in this conversation instead of the active one")
+    .option("-m, --model <id>", "model for this query, as provider/name")
+    .option("-t, --tool", "offer every tool; -t=NAME offers NAME (applied left to right with -T)")
+    .option("-T, --no-tool", "offer no tools; -T=NAME withholds NAME")
+    .addOption(
+      new Option("--tool-op <op>").hideHelp().argParser((v: string, prev: string[] = []) => [...prev, v]),
+    )
+    .option("-u, --tool-use <name>", "make the model call this tool first (implies -t=NAME)")
+    .option("-e, --edit", "write the query in $EDITOR")
+    .option("--no-persist", "do not record this turn in the conversation");
+  addSpecOptions(cmd).action(async (words: string[], opts: QOptions) => {
+    const store = ctx.store();
+    let query = words.join(" ");
+    const stdin = ctx.stdin;
+    if (!stdin.isTTY) {
+      const piped = await readStdin(stdin);
+      if (piped.trim()) query = query ? `${query}\n\n${piped}` : piped;
+    }
+    if (opts.edit) {
+      const { createTerminalPrompter } = await import("../../tools/prompter.js");
+      const prompter = createTerminalPrompter({ stdin, stderr: ctx.stderr, env: ctx.env });
+      const edited = await prompter.editText(query ? `${query}\n` : "", ".md");
+      query = edited.trim();
+    }
+    if (!query.trim())
+      throw new UsageError(
+        "nothing to ask",
+        "give the query as arguments, pipe it on stdin, or use -e to write it in $EDITOR",
+      );
+
+    let ref: ConversationRef;
+    if (opts.new) ref = store.create();
+    else if (opts.id) ref = store.resolve(opts.id);
+    else if (store.activeId()) ref = store.resolve();
+    else ref = store.create();
+    if (opts.persist) store.setActive(ref.id);
+
+    const flags = opts.model ? { assistant: { model: { id: opts.model } } } : undefined;
+    const { config } = ctx.config({ conversation: ref, flags });
+    const modelId = config.assistant?.model?.id ?? "";
+    const { createProvider } = await import("../../llm/providers.js");
+    const { provider, model } = createProvider(modelId, config, ctx.env);
+
+    const { buildRegistry, selectTools } = await import("../../tools/registry.js");
+    const { builtinTools } = await import("../../tools/builtins.js");
+    const registry = buildRegistry(config, builtinTools(ctx, config));
+    const selections = (opts.toolOp ?? []).map((op) => ({
+      enable: op.startsWith("+"),
+      ...(op.length > 1 ? { name: op.slice(1) } : {}),
+    }));
+    if (opts.toolUse) selections.push({ enable: true, name: opts.toolUse });
+    const tools = selectTools(registry, selections);
+
+    // With -k, compact before the turn by the configured rules and/or the specs.
+    if (opts.compact || opts.compactSpec?.length) {
+      const { compactConversation } = await import("../../turn/compaction.js");
+      const outcome = await compactConversation({
+        events: store.readEvents(ref),
+        rules: rulesFromSpecs(opts, config),
+        hints: toolHints(config),
+        source: "user",
+        now: ctx.clock.now(),
+        newId: ctx.newId,
+        counter: await ctx.tokenCounter(config),
+        summarizer: ctx.summarizer,
+        defaultModel: modelId,
+        dryRun: false,
+      });
+      if (outcome.planned.length && opts.persist)
+        store.append(
+          ref,
+          outcome.planned.map((p) => p.compaction),
+        );
+      for (const p of outcome.planned) {
+        ctx.info(
+          ctx.color.dim(
+            `compacted turns ${p.compaction.from_turn + 1}..${p.compaction.to_turn + 1}: ${p.tokens.before} → ${p.tokens.after} tokens`,
+          ),
+        );
+      }
+    }
+
+    const { runTurn } = await import("../../turn/loop.js");
+    const { createStreamRenderer } = await import("../../render/stream.js");
+    const { createTerminalPrompter } = await import("../../tools/prompter.js");
+    const { acquireLock } = await import("../../store/lock.js");
+
+    // The conversation is ours for the whole turn; a second `jp q` on it is told who holds it.
+    const turnLock = opts.persist
+      ? acquireLock(path.join(ref.dir, "turn.lock"), {
+          timeoutMs: 1000,
+          command: "jp q",
+        })
+      : undefined;
+    const controller = new AbortController();
+    let interrupts = 0;
+    const onSigint = () => {
+      interrupts += 1;
+      if (interrupts === 1) {
+        ctx.stderr.write(
+          ctx.color.yellow("\ninterrupted; keeping what arrived (Ctrl-C again to quit at once)\n"),
+        );
+        controller.abort();
+      } else {
+        turnLock?.release();
+        process.exit(130);
+      }
+    };
+    process.on("SIGINT", onSigint);
+    try {
+      // The turn works on a copy of the stream; every group is also appended to the log unless --no-persist.
+      const memory: Event[] = [...store.readEvents(ref)];
+      const log = {
+        events: () => memory,
+        append: (group: readonly Event[]) => {
+          if (opts.persist) store.append(ref, group);
+          memory.push(...group);
+        },
+      };
+      const result = await runTurn(query, {
+        log,
+        provider,
+        modelId,
+        modelName: model.name,
+        system: config.assistant?.system_prompt,
+        maxTokens: config.assistant?.request?.max_tokens ?? 8192,
+        reasoningBudget: config.assistant?.reasoning?.budget_tokens,
+        maxRetries: config.assistant?.request?.max_retries ?? 4,
+        backoffMs: config.assistant?.request?.backoff_ms ?? 1000,
+        tools,
+        forcedTool: opts.toolUse,
+        prompter: createTerminalPrompter({ stdin, stderr: ctx.stderr, env: ctx.env }),
+        output: createStreamRenderer({
+          stdout: ctx.stdout,
+          stderr: ctx.stderr,
+          color: ctx.color,
+          reasoning: config.assistant?.reasoning?.display ?? "dim",
+        }),
+        now: () => ctx.clock.now(),
+        cwd: ctx.maybeWorkspace()?.root ?? ctx.cwd,
+        signal: controller.signal,
+      });
+      if (result.interrupted)
+        throw new JpError("turn.interrupted", "the turn was interrupted; what arrived is kept", {
+          exitCode: 130,
+        });
+    } finally {
+      process.off("SIGINT", onSigint);
+      turnLock?.release();
+    }
+  });
+}

@@ -1,0 +1,87 @@
+// Owns showing a turn as it happens: text as it arrives, reasoning dimmed or
+// hidden, a spinner while waiting for the first token, tool calls and retries.
+import type { ChalkInstance } from "chalk";
+import type { ToolCallRequest } from "../events/index.js";
+import type { ProviderError } from "../llm/errors.js";
+import type { TurnOutput } from "../turn/loop.js";
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+export interface StreamRendererOptions {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  color: ChalkInstance;
+  reasoning: "dim" | "hidden";
+}
+
+function oneLine(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function createStreamRenderer(options: StreamRendererOptions): TurnOutput {
+  const c = options.color;
+  let spinner: NodeJS.Timeout | undefined;
+  let frame = 0;
+  let mode: "none" | "text" | "reasoning" = "none";
+  const stopSpinner = () => {
+    if (!spinner) return;
+    clearInterval(spinner);
+    spinner = undefined;
+    options.stderr.write("\r\x1b[K");
+  };
+  const lineBreak = () => {
+    if (mode !== "none") options.stdout.write("\n");
+    mode = "none";
+  };
+  return {
+    waiting() {
+      if (!options.stderr.isTTY || spinner) return;
+      spinner = setInterval(
+        () => options.stderr.write(`\r${c.dim(`${FRAMES[frame++ % FRAMES.length]} waiting for the model…`)}`),
+        80,
+      );
+    },
+    text(delta) {
+      stopSpinner();
+      if (mode === "reasoning") options.stdout.write("\n\n");
+      mode = "text";
+      options.stdout.write(delta);
+    },
+    reasoning(delta) {
+      stopSpinner();
+      if (options.reasoning === "hidden") return;
+      mode = "reasoning";
+      options.stdout.write(c.dim(delta));
+    },
+    restart() {
+      lineBreak();
+      options.stderr.write(c.yellow("(the response was cut off; starting it again)\n"));
+    },
+    retry(error: ProviderError, attempt: number, delayMs: number) {
+      stopSpinner();
+      lineBreak();
+      options.stderr.write(
+        c.yellow(`${error.message}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)}s\n`),
+      );
+    },
+    toolCall(call: ToolCallRequest) {
+      stopSpinner();
+      lineBreak();
+      options.stderr.write(
+        `${c.yellow("⚙")} ${c.bold(call.name)} ${c.dim(oneLine(JSON.stringify(call.arguments)))}\n`,
+      );
+    },
+    toolResult(_call: ToolCallRequest, content: string, isError: boolean) {
+      options.stderr.write(`  ${isError ? c.red("✗") : c.green("✓")} ${c.dim(oneLine(content, 120))}\n`);
+    },
+    responseDone() {
+      stopSpinner();
+      lineBreak();
+    },
+    notice(text) {
+      lineBreak();
+      options.stderr.write(`${c.yellow(`jp: ${text}`)}\n`);
+    },
+  };
+}

@@ -1,0 +1,121 @@
+// Owns tools defined in config that run a local command: arguments arrive as
+// JSON on stdin and in `{{name}}` placeholders; stdout is the result; a
+// non-zero exit is an error result with stderr. No shell is involved.
+import type { ToolConfig } from "../config/schema.js";
+import { JpError } from "../errors.js";
+import type { Tool, ToolOutcome } from "./types.js";
+
+export const DEFAULT_TIMEOUT_SECS = 60;
+export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
+
+/** Config `parameters` (name → schema with an optional `required = true`) as a JSON Schema object. */
+export function parametersSchema(parameters: Record<string, unknown> | undefined): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const [name, raw] of Object.entries(parameters ?? {})) {
+    const { required: isRequired, ...schema } = (raw ?? {}) as Record<string, unknown>;
+    properties[name] = schema;
+    if (isRequired === true) required.push(name);
+  }
+  return {
+    type: "object",
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+  };
+}
+
+export function fillTemplate(argument: string, args: Record<string, unknown>): string {
+  return argument.replace(/\{\{\s*([A-Za-z0-9_-]+)\s*\}\}/g, (_, name: string) => {
+    const value = args[name];
+    if (value === undefined || value === null) return "";
+    return typeof value === "string" ? value : JSON.stringify(value);
+  });
+}
+
+/** Cut text beyond `max` bytes, saying how much was cut. */
+export function truncateOutput(text: string, max: number): string {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= max) return text;
+  const kept = bytes
+    .subarray(0, max)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
+  return `${kept}\n[… ${bytes.length - Buffer.byteLength(kept)} more bytes cut]`;
+}
+
+/** Check arguments against the schema's required names and property types (the subset jp generates). */
+export function checkArguments(
+  schema: Record<string, unknown>,
+  args: Record<string, unknown>,
+): string | undefined {
+  const properties = (schema.properties ?? {}) as Record<string, { type?: string }>;
+  for (const name of (schema.required as string[] | undefined) ?? []) {
+    if (args[name] === undefined) return `missing required argument '${name}'`;
+  }
+  for (const [name, value] of Object.entries(args)) {
+    const property = properties[name];
+    if (!property)
+      return `unknown argument '${name}'; expected ${Object.keys(properties).join(", ") || "no arguments"}`;
+    const type = property.type;
+    const actual = Array.isArray(value)
+      ? "array"
+      : value === null
+        ? "null"
+        : typeof value === "number" && Number.isInteger(value)
+          ? "integer"
+          : typeof value;
+    if (type && type !== actual && !(type === "number" && actual === "integer"))
+      return `argument '${name}' must be ${type}, got ${actual}`;
+  }
+  return undefined;
+}
+
+export function createLocalTool(name: string, config: ToolConfig, defaults: ToolConfig = {}): Tool {
+  const command = config.command;
+  if (command === undefined || (Array.isArray(command) && command.length === 0)) {
+    throw new JpError("tools.invalid", `tool ${name} has source = "local" but no command`, {
+      hint: `set conversation.tools.${name}.command = ["program", "arg", "{{name}}"]`,
+      exitCode: 2,
+    });
+  }
+  const argv = Array.isArray(command) ? command : command.split(/\s+/).filter(Boolean);
+  const parameters = parametersSchema(config.parameters);
+  const timeoutMs = (config.timeout_secs ?? defaults.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000;
+  const maxBytes = config.max_output_bytes ?? defaults.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  return {
+    name,
+    description: config.summary ?? `Run ${argv[0]}`,
+    parameters,
+    source: "local",
+    run: config.run ?? defaults.run ?? "ask",
+    enable: config.enable ?? true,
+    validate: (args) => checkArguments(parameters, args),
+    async execute(args, ctx): Promise<ToolOutcome> {
+      const { execa } = await import("execa");
+      const [program, ...rest] = argv.map((a) => fillTemplate(a, args));
+      const result = await execa(program!, rest, {
+        input: JSON.stringify(args),
+        cwd: ctx.cwd,
+        timeout: timeoutMs,
+        cancelSignal: ctx.signal,
+        reject: false,
+        stripFinalNewline: false,
+        maxBuffer: maxBytes * 4 + 1024,
+      });
+      if (result.timedOut) return { content: `${name} timed out after ${timeoutMs / 1000}s`, isError: true };
+      if (result.isCanceled) return { content: "interrupted", isError: true };
+      if (result.failed && result.exitCode === undefined) {
+        return { content: `${name} could not run ${program}: ${result.shortMessage}`, isError: true };
+      }
+      if (result.exitCode !== 0) {
+        const stderr = String(result.stderr ?? "").trim();
+        return {
+          content: truncateOutput(`exit code ${result.exitCode}${stderr ? `\n${stderr}` : ""}`, maxBytes),
+          isError: true,
+        };
+      }
+      return { content: truncateOutput(String(result.stdout ?? ""), maxBytes), isError: false };
+    },
+  };
+}

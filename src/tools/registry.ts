@@ -1,0 +1,69 @@
+// Owns the tools of a conversation: local tools from config and built-ins in
+// one registry, and which of them a request offers (`-t`, `-T`, `-u`).
+import type { Config } from "../config/schema.js";
+import { JpError, UsageError } from "../errors.js";
+import { createLocalTool } from "./local.js";
+import type { Tool } from "./types.js";
+
+export type ToolSelection = { enable: boolean; name?: string };
+
+export function buildRegistry(config: Config, builtins: readonly Tool[] = []): Map<string, Tool> {
+  const registry = new Map<string, Tool>();
+  const tools = config.conversation?.tools ?? {};
+  const defaults = tools["*"] ?? {};
+  for (const builtin of builtins) {
+    const overrides = tools[builtin.name];
+    registry.set(builtin.name, {
+      ...builtin,
+      run: overrides?.run ?? builtin.run,
+      enable: overrides?.enable ?? builtin.enable,
+    });
+  }
+  for (const [name, tool] of Object.entries(tools)) {
+    if (name === "*" || registry.has(name)) continue;
+    if (tool.source === "builtin") {
+      throw new JpError(
+        "tools.unknown_builtin",
+        `conversation.tools.${name} names a built-in tool that does not exist`,
+        {
+          hint: `built-in tools: ${builtins.map((b) => b.name).join(", ") || "none"}`,
+          exitCode: 2,
+        },
+      );
+    }
+    // Entries with only a compaction hint describe a tool jp does not run itself.
+    if (tool.command === undefined && tool.source !== "local") continue;
+    registry.set(name, createLocalTool(name, tool, defaults));
+  }
+  return registry;
+}
+
+/**
+ * Apply `-t/--tool[=NAME]` and `-T/--no-tool[=NAME]` left to right over the
+ * tools enabled by config (`enable = true`); `explicit` tools join only when named.
+ */
+export function selectTools(
+  registry: ReadonlyMap<string, Tool>,
+  selections: readonly ToolSelection[],
+): Tool[] {
+  const on = new Set([...registry.values()].filter((t) => t.enable === true).map((t) => t.name));
+  for (const s of selections) {
+    if (s.name === undefined) {
+      if (s.enable) {
+        for (const t of registry.values()) if (t.enable !== "explicit") on.add(t.name);
+      } else {
+        on.clear();
+      }
+      continue;
+    }
+    if (!registry.has(s.name)) {
+      throw new UsageError(
+        `no tool named '${s.name}'`,
+        `tools: ${[...registry.keys()].join(", ") || "none configured"} (configure one under [conversation.tools.NAME])`,
+      );
+    }
+    if (s.enable) on.add(s.name);
+    else on.delete(s.name);
+  }
+  return [...registry.values()].filter((t) => on.has(t.name));
+}

@@ -1,0 +1,41 @@
+// Owns what a tool is to the turn loop: a definition for the model, how its
+// calls are approved, and how it runs. Built-ins and local tools share it.
+import type { Event } from "../events/index.js";
+
+export type RunMode = "ask" | "unattended" | "edit" | "skip";
+export type Enable = boolean | "explicit";
+
+export interface ToolContext {
+  /** The conversation as it stands, read-only. */
+  events: readonly Event[];
+  cwd: string;
+  signal: AbortSignal;
+  /** The raw turn in progress (0-based). */
+  turn: number;
+}
+
+export interface ToolOutcome {
+  content: string;
+  isError: boolean;
+  /**
+   * Changes to the conversation the tool asks for (a compaction, say). The
+   * loop appends them with the tool's response in one group; a tool never
+   * writes to the conversation itself.
+   */
+  effects?: Event[];
+}
+
+export interface Tool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+  source: "local" | "builtin";
+  run: RunMode;
+  enable: Enable;
+  /** Check arguments before anything is asked or run; a message goes back to the model as a tool error. */
+  validate?(args: Record<string, unknown>, ctx: ToolContext): string | undefined;
+  /** What the approval prompt shows; defaults to the arguments as JSON. */
+  renderArguments?(args: Record<string, unknown>, ctx: ToolContext): Promise<string> | string;
+  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+}

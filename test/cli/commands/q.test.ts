@@ -1,0 +1,247 @@
+// The turn loop through `jp q`, against the mock LLM server over real HTTP.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadScript } from "../../support/mock-llm.js";
+import { API_KEY, qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
+
+let w: QWorkspace | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+type Body = {
+  messages: { role: string; content: unknown }[];
+  tool_choice?: unknown;
+  tools?: unknown[];
+  system?: unknown;
+};
+const body = (n: number) => w!.mock.requests[n]!.body as unknown as Body;
+
+function allFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? allFiles(path.join(dir, d.name)) : [path.join(dir, d.name)]));
+}
+
+describe("jp q with Anthropic", () => {
+  it("runs a tool, sends its result paired with the call, and records the whole turn", async () => {
+    w = await qWorkspace({ script: loadScript("tool-then-answer") });
+    const result = await w.jp("q", "How many words are in notes.txt?");
+    expect(result.stderr).not.toContain("error");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("notes.txt has 5 words.");
+    expect(w.mock.requests).toHaveLength(2);
+    expect(body(0).system).toBe(
+      "You are a helpful assistant working with a software developer in their project.",
+    );
+    expect(body(0).tools).toHaveLength(1);
+    expect(body(1).messages.at(-2)).toEqual({
+      role: "assistant",
+      content: [
+        {
+          type: "thinking",
+          thinking: "The user wants the word count of notes.txt; the count_words tool does that.",
+          signature: "sig-count-1",
+        },
+        { type: "text", text: "I'll count the words in notes.txt." },
+        { type: "tool_use", id: "toolu_count_1", name: "count_words", input: { path: "notes.txt" } },
+      ],
+    });
+    expect(body(1).messages.at(-1)).toEqual({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "toolu_count_1", content: "5\n", is_error: false }],
+    });
+    const events = w.events();
+    expect(events.map((e) => e.type)).toEqual([
+      "turn_start",
+      "chat_request",
+      "chat_response",
+      "chat_response",
+      "tool_call_request",
+      "tool_call_response",
+      "chat_response",
+    ]);
+    expect(events[2]).toMatchObject({
+      reasoning: expect.any(String),
+      metadata: { anthropic_thinking_signature: "sig-count-1" },
+    });
+    expect(events[4]!.metadata).toMatchObject({
+      model: "anthropic/claude-mock",
+      usage: { input_tokens: 420, output_tokens: 38 },
+    });
+    expect(events[6]!.metadata).toMatchObject({ usage: { input_tokens: 480, output_tokens: 9 } });
+  });
+
+  it("sends the first turn in the second request, and compacted placeholders after compact --keep-last 1", async () => {
+    w = await qWorkspace({
+      script: [...loadScript("tool-then-answer"), ...loadScript("second-turn"), ...loadScript("second-turn")],
+    });
+    await w.jp("q", "How many words are in notes.txt?");
+    await w.jp("q", "What did I ask?");
+    const second = JSON.stringify(body(2).messages);
+    expect(second).toContain("How many words are in notes.txt?");
+    expect(second).toContain('"content":"5\\n"');
+    const compact = await w.jp("c", "compact", "--keep-last", "1", "--keep-first", "0");
+    expect(compact.stdout).toContain("Compacted turn 1");
+    await w.jp("q", "And again?");
+    const third = JSON.stringify(body(3).messages);
+    expect(third).toContain("[compacted] count_words: success");
+    expect(third).not.toContain('"content":"5\\n"');
+    expect(third).not.toContain("sig-count-1");
+  });
+
+  it("records the mock's summary with compact --summarize, and the next request carries it", async () => {
+    w = await qWorkspace({
+      script: [
+        ...loadScript("tool-then-answer"),
+        ...loadScript("second-turn"),
+        ...loadScript("summary"),
+        ...loadScript("second-turn"),
+      ],
+    });
+    await w.jp("q", "How many words are in notes.txt?");
+    await w.jp("q", "What did I ask?");
+    const compact = await w.jp("c", "compact", "-s", "--turn", "1");
+    expect(compact.code).toBe(0);
+    const summaryRequest = JSON.stringify(body(3));
+    expect(summaryRequest).toContain("TOOL RESULT count_words: 5");
+    expect(summaryRequest).not.toContain("What did I ask?");
+    const shown = JSON.parse((await w.jp("c", "show", "--json")).stdout);
+    expect(shown.compactions[0].summary).toMatchObject({
+      source: "derived",
+      model: "anthropic/claude-mock",
+      text: expect.stringContaining("count_words tool reported 5 words"),
+    });
+    await w.jp("q", "Continue");
+    expect(body(4).messages[0]).toEqual({
+      role: "user",
+      content: [{ type: "text", text: "[Summary of previous conversation]" }],
+    });
+    expect(JSON.stringify(body(4).messages[1])).toContain("count_words tool reported 5 words");
+  });
+
+  it("records nothing when the summary is refused, cut off or empty, and says why", async () => {
+    w = await qWorkspace({
+      script: [
+        ...loadScript("second-turn"),
+        { text: "I can't help with that.", stop: "refusal" },
+        { text: "Half a summ", stop: "max_tokens" },
+        { text: "" },
+      ],
+    });
+    await w.jp("q", "hello");
+    const before = w.events().length;
+    expect((await w.jp("c", "compact", "-s", "--turn", "1")).stderr).toContain(
+      "declined to write the summary; nothing was recorded",
+    );
+    expect((await w.jp("c", "compact", "-s", "--turn", "1")).stderr).toContain(
+      "was cut off at the token limit; nothing was recorded",
+    );
+    expect((await w.jp("c", "compact", "-s", "--turn", "1")).stderr).toContain(
+      "returned an empty summary; nothing was recorded",
+    );
+    expect(w.events()).toHaveLength(before);
+  });
+
+  it("survives a 429 with retry-after, a 500, a cut stream and a slow first byte", async () => {
+    w = await qWorkspace({ script: loadScript("faults") });
+    const result = await w.jp("q", "hello");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Survived every fault.");
+    expect(result.stderr).toContain(
+      "anthropic is rate limiting requests (429): rate limited by the mock; retry 1",
+    );
+    expect(result.stderr).toContain("anthropic failed or is overloaded (500)");
+    expect(result.stderr).toContain("starting it again");
+    const answers = w.events().filter((e) => e.type === "chat_response");
+    expect(answers.map((e) => e.message)).toEqual(["Survived every fault."]);
+  });
+
+  it("explains an auth failure in one line and keeps the request in the log", async () => {
+    w = await qWorkspace({ script: [{ fault: { status: 401, message: "invalid api key" } }] });
+    const result = await w.jp("q", "hello");
+    expect(result.code).toBe(1);
+    expect(result.stderr.split("\n")[0]).toBe(
+      "jp: error: anthropic rejected the API key (401): invalid api key",
+    );
+  });
+
+  it("fails before anything is sent when the key is missing", async () => {
+    w = await qWorkspace({ script: loadScript("second-turn") });
+    const result = await (
+      await import("../../support/workspace.js")
+    ).runCli(["q", "hello"], { cwd: w.root, env: { ...w.env, MOCK_API_KEY: "" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("jp: error: no API key for anthropic: MOCK_API_KEY is not set");
+    expect(w.mock.requests).toHaveLength(0);
+    expect(w.events()).toEqual([]);
+  });
+
+  it("declines ask tools without a terminal and tells the model", async () => {
+    w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
+    const result = await w.jp("q", "count");
+    expect(result.stderr).toContain(
+      'count_words needs approval, but there is no terminal to ask on; it was not run. To allow it without asking, set conversation.tools.count_words.run = "unattended".',
+    );
+    expect(body(1).messages.at(-1)).toEqual({
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_count_1",
+          content: "count_words needs the user's approval and no one was there to give it",
+          is_error: true,
+        },
+      ],
+    });
+  });
+
+  it("forces the first call with -u, then returns tool_choice to auto; -T withholds tools", async () => {
+    w = await qWorkspace({ script: [...loadScript("tool-then-answer"), ...loadScript("second-turn")] });
+    await w.jp("q", "-u", "count_words", "count");
+    expect(body(0).tool_choice).toEqual({ type: "tool", name: "count_words" });
+    expect(body(1).tool_choice).toEqual({ type: "auto" });
+    await w.jp("q", "-T", "again");
+    expect(body(2).tools).toBeUndefined();
+    expect((await w.jp("q", "-t=nope", "x")).stderr).toContain("no tool named 'nope'");
+  });
+
+  it("writes no API key anywhere under .jp/", async () => {
+    w = await qWorkspace({ script: loadScript("tool-then-answer") });
+    await w.jp("q", "count");
+    for (const file of allFiles(path.join(w.root, ".jp")))
+      expect(fs.readFileSync(file, "utf8")).not.toContain(API_KEY);
+  });
+
+  it("does not record a --no-persist turn", async () => {
+    w = await qWorkspace({ script: loadScript("second-turn") });
+    await w.jp("c", "new");
+    const result = await w.jp("q", "--no-persist", "hello");
+    expect(result.stdout).toContain("You asked me");
+    expect(w.events()).toEqual([]);
+  });
+});
+
+describe("jp q with OpenAI-compatible servers", () => {
+  it("runs the same tool turn over Chat Completions", async () => {
+    w = await qWorkspace({ provider: "openai", script: loadScript("tool-then-answer") });
+    const result = await w.jp("q", "How many words?");
+    expect(result.stdout).toContain("notes.txt has 5 words.");
+    expect(body(1).messages.slice(-2)).toEqual([
+      {
+        role: "assistant",
+        content: "I'll count the words in notes.txt.",
+        tool_calls: [
+          {
+            id: "toolu_count_1",
+            type: "function",
+            function: { name: "count_words", arguments: '{"path":"notes.txt"}' },
+          },
+        ],
+      },
+      { role: "tool", tool_call_id: "toolu_count_1", content: "5\n" },
+    ]);
+  });
+});

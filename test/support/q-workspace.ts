@@ -1,0 +1,64 @@
+// A workspace wired to the mock LLM server, for turn-loop tests.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Event } from "../../src/events/index.js";
+import { ConversationStore } from "../../src/store/conversations.js";
+import { startMockLlm, type MockLlm, type ScriptedResponse } from "./mock-llm.js";
+import { REPO_ROOT, runCli, tempWorkspace } from "./workspace.js";
+
+export const API_KEY = "sk-mock-SECRET-4242";
+
+export interface QWorkspace {
+  root: string;
+  mock: MockLlm;
+  env: Record<string, string>;
+  jp: (...args: string[]) => ReturnType<typeof runCli>;
+  events: () => Event[];
+  close: () => Promise<void>;
+}
+
+export async function qWorkspace(
+  options: {
+    provider?: "anthropic" | "openai";
+    script?: ScriptedResponse[];
+    extraConfig?: string;
+    toolRun?: string;
+  } = {},
+): Promise<QWorkspace> {
+  const ws = tempWorkspace();
+  const mock = await startMockLlm(options.script ?? []);
+  const provider = options.provider ?? "anthropic";
+  const model = provider === "anthropic" ? "anthropic/claude-mock" : "openai/gpt-mock";
+  const example = fs
+    .readFileSync(path.join(REPO_ROOT, "config/examples/count-words.toml"), "utf8")
+    .replace('run = "ask"', `run = "${options.toolRun ?? "unattended"}"`);
+  fs.writeFileSync(
+    path.join(ws.dir, "config.toml"),
+    [
+      `[assistant.model]\nid = "${model}"\n`,
+      `[assistant.request]\nbackoff_ms = 5\n`,
+      `[providers.${provider}]\nbase_url = "${provider === "anthropic" ? mock.url : `${mock.url}/v1`}"\napi_key_env = "MOCK_API_KEY"\n`,
+      example,
+      options.extraConfig ?? "",
+    ].join("\n"),
+  );
+  fs.writeFileSync(path.join(ws.root, "notes.txt"), "one two three four five\n");
+  const env = {
+    MOCK_API_KEY: API_KEY,
+    HOME: ws.root,
+    XDG_CONFIG_HOME: path.join(ws.root, "xdg"),
+    PATH: process.env.PATH ?? "",
+  };
+  const store = new ConversationStore(ws);
+  return {
+    root: ws.root,
+    mock,
+    env,
+    jp: (...args) => runCli(args, { cwd: ws.root, env }),
+    events: () => {
+      const id = store.activeId();
+      return id ? store.readEvents(store.resolve(id)) : [];
+    },
+    close: () => mock.close(),
+  };
+}
