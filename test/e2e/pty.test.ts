@@ -1,0 +1,115 @@
+// The real bin/jp in a pseudo-terminal: approval prompts and Ctrl-C.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadScript } from "../support/mock-llm.js";
+import { runInPty } from "../support/pty.js";
+import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { REPO_ROOT, runCli, tempDir } from "../support/workspace.js";
+
+const JP = path.join(REPO_ROOT, "bin/jp");
+let w: QWorkspace | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+type Body = {
+  messages: {
+    role: string;
+    content: { type: string; content?: string; input?: unknown; is_error?: boolean }[];
+  }[];
+};
+const lastToolResult = (n: number) =>
+  (w!.mock.requests[n]!.body as unknown as Body).messages.at(-1)!.content[0]!;
+
+describe("approval prompt in a terminal", () => {
+  it("runs the tool on y, and the second request carries its result", async () => {
+    w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
+    const session = runInPty([JP, "q", "How many words are in notes.txt?"], { cwd: w.root, env: w.env });
+    await session.waitFor("Run tool count_words? [y/n/e/p/?]");
+    session.type("y\r");
+    expect(await session.exit).toBe(0);
+    expect(session.output()).toContain("notes.txt has 5 words.");
+    expect(lastToolResult(1)).toMatchObject({ type: "tool_result", content: "5\n", is_error: false });
+  });
+
+  it("declines on n, and the model is told", async () => {
+    w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
+    const session = runInPty([JP, "q", "count"], { cwd: w.root, env: w.env });
+    await session.waitFor("Run tool count_words?");
+    session.type("?\r");
+    const help = await session.waitFor("edit the arguments as JSON");
+    await session.waitFor("Run tool count_words?", help);
+    session.type("n\r");
+    expect(await session.exit).toBe(0);
+    expect(lastToolResult(1)).toMatchObject({
+      content: "the user declined to run this tool call",
+      is_error: true,
+    });
+  });
+
+  it("edits the arguments with e in $EDITOR, reopening on invalid JSON", async () => {
+    w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
+    fs.writeFileSync(path.join(w.root, "other.txt"), "just three words\n");
+    // An editor that first writes broken JSON, then (seeing the error) the fixed arguments.
+    const editor = path.join(tempDir(), "editor.sh");
+    fs.writeFileSync(
+      editor,
+      `#!/bin/sh\nif grep -q 'invalid JSON' "$1"; then printf '{"path": "other.txt"}' > "$1"; else printf '{"path": ' > "$1"; fi\n`,
+      { mode: 0o755 },
+    );
+    const session = runInPty([JP, "q", "count"], { cwd: w.root, env: { ...w.env, EDITOR: editor } });
+    await session.waitFor("Run tool count_words?");
+    session.type("e\r");
+    const after = await session.waitFor('"other.txt"');
+    await session.waitFor("Run tool count_words?", after);
+    session.type("y\r");
+    expect(await session.exit).toBe(0);
+    expect(lastToolResult(1)).toMatchObject({ content: "3\n", is_error: false });
+    const call = w.events().find((e) => e.type === "tool_call_request");
+    expect(call).toMatchObject({ arguments: { path: "notes.txt" } });
+  });
+});
+
+describe("Ctrl-C", () => {
+  it("mid-stream keeps what arrived, exits 130, and leaves a valid conversation that resumes", async () => {
+    const long =
+      "This is a long answer that streams slowly, word by word, so that it can be interrupted. ".repeat(6);
+    w = await qWorkspace({ script: [{ text: long, event_delay_ms: 60 }, ...loadScript("second-turn")] });
+    const session = runInPty([JP, "q", "tell me a long story"], { cwd: w.root, env: w.env });
+    await session.waitFor("streams slowly");
+    session.type("\x03");
+    expect(await session.exit).toBe(130);
+    const events = w.events();
+    const partial = events.find((e) => e.type === "chat_response");
+    expect(partial).toMatchObject({ metadata: { interrupted: true } });
+    expect(String(partial!.message)).toContain("This is a long answer");
+    expect(String(partial!.message).length).toBeLessThan(long.length);
+    const doctor = await runCli(["c", "doctor"], { cwd: w.root, env: w.env });
+    expect(doctor.stdout).toMatch(/: ok\n$/);
+    const next = await runCli(["q", "go on"], { cwd: w.root, env: w.env });
+    expect(next.code).toBe(0);
+    expect(JSON.stringify(w.mock.requests[1]!.body)).toContain("This is a long answer");
+  });
+
+  it("during a tool call answers it with an interrupted error so the stream stays valid", async () => {
+    w = await qWorkspace({
+      toolRun: "unattended",
+      extraConfig: `[conversation.tools.wait]\nsource = "local"\nsummary = "wait"\ncommand = ["sleep", "30"]\nrun = "unattended"\n`,
+      script: [
+        { text: "Waiting.", tool_calls: [{ id: "toolu_wait", name: "wait", arguments: {} }] },
+        ...loadScript("second-turn"),
+      ],
+    });
+    const session = runInPty([JP, "q", "wait"], { cwd: w.root, env: w.env });
+    await session.waitFor(/⚙\S* \S*wait/);
+    // Let the tool start before interrupting it.
+    await new Promise((r) => setTimeout(r, 500));
+    session.type("\x03");
+    expect(await session.exit).toBe(130);
+    const response = w.events().find((e) => e.type === "tool_call_response");
+    expect(response).toMatchObject({ id: "toolu_wait", content: "interrupted", is_error: true });
+    expect((await runCli(["q", "again"], { cwd: w.root, env: w.env })).code).toBe(0);
+  });
+});
