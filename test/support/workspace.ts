@@ -23,7 +23,7 @@ export interface CliResult {
 /** Run the CLI in-process against a workspace, capturing its output. */
 export async function runCli(
   args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv },
+  options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string },
 ): Promise<CliResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -36,7 +36,7 @@ export async function runCli(
     env: { NO_COLOR: "1", PAGER: "cat", ...options.env },
     stdout,
     stderr,
-    stdin: Object.assign(new PassThrough().end(), { isTTY: false }),
+    stdin: Object.assign(new PassThrough().end(options.stdin ?? ""), { isTTY: false }),
   });
   return { code, stdout: out, stderr: err };
 }

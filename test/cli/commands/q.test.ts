@@ -215,6 +215,23 @@ describe("jp q with Anthropic", () => {
       expect(fs.readFileSync(file, "utf8")).not.toContain(API_KEY);
   });
 
+  it("reads the query from stdin when piped, after any words given", async () => {
+    w = await qWorkspace({ script: [...loadScript("second-turn"), ...loadScript("second-turn")] });
+    const { runCli } = await import("../../support/workspace.js");
+    await runCli(["q"], { cwd: w.root, env: w.env, stdin: "piped question\n" });
+    expect(w.events().find((e) => e.type === "chat_request")).toMatchObject({ content: "piped question\n" });
+    await runCli(["q", "explain:"], { cwd: w.root, env: w.env, stdin: "some log output" });
+    expect(
+      w
+        .events()
+        .filter((e) => e.type === "chat_request")
+        .at(-1),
+    ).toMatchObject({ content: "explain:\n\nsome log output" });
+    const empty = await w.jp("q");
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("jp: error: nothing to ask");
+  });
+
   it("does not record a --no-persist turn", async () => {
     w = await qWorkspace({ script: loadScript("second-turn") });
     await w.jp("c", "new");
