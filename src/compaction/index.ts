@@ -9,3 +9,4 @@ export * from "./positions.js";
 export * from "./project.js";
 export * from "./rules.js";
 export * from "./validate.js";
+export * from "./assistant.js";

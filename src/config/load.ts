@@ -316,6 +316,11 @@ function validateSemantics(config: Config): void {
 
 /** Context windows of common models, by a distinctive part of the model name. */
 export const KNOWN_CONTEXT_WINDOWS: [string, number][] = [
+  ["claude-opus-5", 200_000],
+  ["claude-sonnet-5", 200_000],
+  ["claude-haiku-5", 200_000],
+  ["claude-fable-5", 200_000],
+  ["claude-mythos-5", 200_000],
   ["claude-opus-4", 200_000],
   ["claude-sonnet-4", 200_000],
   ["claude-haiku-4", 200_000],

@@ -17,7 +17,7 @@ const ToolCallsValue = z.union([
 ]);
 
 const ModelRef = z.strictObject({
-  id: z.string().optional().describe("provider/name, e.g. anthropic/claude-sonnet-4-5"),
+  id: z.string().optional().describe("provider/name, e.g. anthropic/claude-sonnet-5-5"),
 });
 
 export const CompactionRuleConfig = z.strictObject({

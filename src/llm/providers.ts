@@ -16,7 +16,7 @@ export function parseModelId(id: string): ModelRef {
   const slash = id.indexOf("/");
   if (slash <= 0 || slash === id.length - 1) {
     throw new JpError("llm.model_id", `model id '${id}' is not provider/name`, {
-      hint: "for example anthropic/claude-sonnet-4-5, openai/gpt-4.1 or ollama/qwen3",
+      hint: "for example anthropic/claude-sonnet-5-5, openai/gpt-4.1 or ollama/qwen3",
       exitCode: 2,
     });
   }

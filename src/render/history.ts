@@ -2,6 +2,7 @@
 import type { ChalkInstance } from "chalk";
 import { groupTurns, isGlobal, type Event, type KnownEvent } from "../events/index.js";
 import type { TurnOrigin } from "../compaction/index.js";
+import { describePolicies } from "./compactions.js";
 
 export interface HistoryOptions {
   color: ChalkInstance;
@@ -48,8 +49,14 @@ export function renderEvent(
       );
     case "config_delta":
       return c.dim(`· configuration changed (${Object.keys(e.delta).join(", ") || "empty"})`);
-    case "compaction":
-      return c.dim(`· compaction ${e.id} over turns ${e.from_turn + 1}..${e.to_turn + 1} (${e.source})`);
+    case "compaction": {
+      const deferred =
+        e.deferred_until_turn !== undefined ? `, deferred until turn ${e.deferred_until_turn + 1}` : "";
+      const note = e.note ? ` — ${e.note}` : "";
+      return c.dim(
+        `· compaction ${e.id} of turns ${e.from_turn + 1}..${e.to_turn + 1} by ${e.source} (${describePolicies(e)}${deferred})${note}`,
+      );
+    }
     case "compaction_reset":
       return c.dim(`· compaction reset (${e.ids ? e.ids.join(", ") : "all"})`);
     default:

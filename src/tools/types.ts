@@ -1,6 +1,8 @@
 // Owns what a tool is to the turn loop: a definition for the model, how its
 // calls are approved, and how it runs. Built-ins and local tools share it.
 import type { Event } from "../events/index.js";
+import type { Approval } from "./approval.js";
+import type { Prompter } from "./prompter.js";
 
 export type RunMode = "ask" | "unattended" | "edit" | "skip";
 export type Enable = boolean | "explicit";
@@ -38,4 +40,6 @@ export interface Tool {
   /** What the approval prompt shows; defaults to the arguments as JSON. */
   renderArguments?(args: Record<string, unknown>, ctx: ToolContext): Promise<string> | string;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+  /** A tool with its own approval conversation (the compact tool's y/n/e/?); the default is approveCall. */
+  approve?(args: Record<string, unknown>, ctx: ToolContext, prompter: Prompter): Promise<Approval>;
 }

@@ -233,7 +233,9 @@ async function runTools(
       respond(`invalid arguments for ${tool.name}: ${invalid}. Fix the call and try again.`, true);
       continue;
     }
-    const approval = await approveCall(tool, call.arguments, ctx, options.prompter);
+    const approval = tool.approve
+      ? await tool.approve(call.arguments, ctx, options.prompter)
+      : await approveCall(tool, call.arguments, ctx, options.prompter);
     if (!approval.run) {
       respond(approval.reason, true);
       continue;

@@ -82,7 +82,7 @@ export function registerQ(program: Command, ctx: Context): void {
 
     const { buildRegistry, selectTools } = await import("../../tools/registry.js");
     const { builtinTools } = await import("../../tools/builtins.js");
-    const registry = buildRegistry(config, builtinTools(ctx, config));
+    const registry = buildRegistry(config, builtinTools(ctx, config, ref.id));
     const selections = (opts.toolOp ?? []).map((op) => ({
       enable: op.startsWith("+"),
       ...(op.length > 1 ? { name: op.slice(1) } : {}),

@@ -137,8 +137,12 @@ export function registerPrint(parent: Command, ctx: Context): void {
         selected.length === 0
           ? "(no turns)"
           : renderCompacted(selected, rawCalls, summaries, { color: ctx.color });
+      const deferred = indexCompactions(events).entries.filter((e) => e.state.kind === "deferred");
+      const pending = deferred.length
+        ? `\n${deferred.map((e) => `Deferred: #${e.number} ${e.event.id} by ${e.event.source}, turns ${e.event.from_turn + 1}..${e.event.to_turn + 1}, takes effect at turn ${e.event.deferred_until_turn! + 1}${e.event.note ? ` — ${e.event.note}` : ""}`).join("\n")}`
+        : "";
       const header = ctx.color.dim(
-        `What the model sees: ${projection.stats.activeCompactions} active compaction(s); ${turnCount(events)} raw turns → ${projectedTurns.length} projected turns.`,
+        `What the model sees: ${projection.stats.activeCompactions} active compaction(s); ${turnCount(events)} raw turns → ${projectedTurns.length} projected turns.${pending}`,
       );
       await page(ctx, `${header}\n\n${text}`);
     });

@@ -1,0 +1,104 @@
+// Owns planning the rules the assistant proposes through the `compact` tool:
+// quotes resolved to raw turns, `keep_last` clamped so the turn in progress
+// is never folded, supplied summaries, deferred activation (DESIGN §7).
+import type { Compaction, Event } from "../events/index.js";
+import { turnCount } from "../events/index.js";
+import { describeAnchorError, resolveAnchor } from "./anchors.js";
+import { planRule, type CompactionRule } from "./plan.js";
+import { toolPolicyFor, type ToolHint, type ToolMode } from "./policy.js";
+
+export interface AssistantRule {
+  keep_first?: number;
+  keep_last?: number;
+  before_quote?: string;
+  after_quote?: string;
+  reasoning?: "strip";
+  tool_calls?: ToolMode;
+  summary?: string;
+  note: string;
+}
+
+export interface AssistantPlanOptions {
+  /** One id per rule. */
+  ids: readonly string[];
+  /** Milliseconds since the epoch; rule i is stamped i milliseconds later. */
+  now: number;
+  toolHints?: Readonly<Record<string, ToolHint | undefined>>;
+}
+
+export type AssistantPlan = { ok: true; compactions: Compaction[] } | { ok: false; error: string };
+
+/** The stream without calls to the compact tool, whose own arguments hold every quote. */
+function withoutCompactCalls(events: readonly Event[]): Event[] {
+  const ids = new Set(
+    events.filter((e) => e.type === "tool_call_request" && e.name === COMPACT_TOOL).map((e) => e.id),
+  );
+  return events.filter(
+    (e) => !((e.type === "tool_call_request" || e.type === "tool_call_response") && ids.has(e.id)),
+  );
+}
+
+export const COMPACT_TOOL = "compact";
+
+/**
+ * Plan every rule in order, each against the stream as extended by the ones
+ * before it (so overlapping rules resolve by the core's rules). Any problem is
+ * one message for the model; nothing is partly planned.
+ */
+export function planAssistantRules(
+  events: readonly Event[],
+  rules: readonly AssistantRule[],
+  options: AssistantPlanOptions,
+): AssistantPlan {
+  let current = [...events];
+  const deferredUntilTurn = turnCount(events);
+  const compactions: Compaction[] = [];
+  for (const [i, r] of rules.entries()) {
+    const label = rules.length > 1 ? `rule ${i + 1}: ` : "";
+    if (!r.summary && !r.reasoning && !r.tool_calls) {
+      return { ok: false, error: `${label}give at least one of summary, reasoning or tool_calls` };
+    }
+    // Keeps count from the ends of the conversation, whatever the quotes choose.
+    // The turn in progress (the user's request and this very call) is never folded.
+    const rule: CompactionRule = {
+      keepFirst: { kind: "absolute", index: r.keep_first ?? 0 },
+      keepLast: { kind: "from_end", offset: Math.max(1, r.keep_last ?? 1) },
+    };
+    for (const [field, quote] of [
+      ["after_quote", r.after_quote],
+      ["before_quote", r.before_quote],
+    ] as const) {
+      if (quote === undefined) continue;
+      const anchor = resolveAnchor(withoutCompactCalls(current), quote);
+      if (!anchor.ok)
+        return { ok: false, error: `${label}${field}: ${describeAnchorError(quote, anchor.error)}` };
+      if (field === "after_quote") rule.from = { kind: "absolute", index: anchor.turn + 1 };
+      else rule.to = { kind: "absolute", index: anchor.turn - 1 };
+    }
+    if (r.summary !== undefined) rule.summary = { kind: "supplied", text: r.summary, author: "assistant" };
+    if (r.reasoning) rule.reasoning = r.reasoning;
+    if (r.tool_calls) rule.tool_calls = toolPolicyFor(r.tool_calls);
+    const timestamp = new Date(options.now + i).toISOString();
+    const plan = planRule(current, rule, {
+      id: options.ids[i] ?? `a${i}`,
+      timestamp,
+      now: options.now,
+      source: "assistant",
+      note: r.note,
+      toolHints: options.toolHints,
+      deferredUntilTurn,
+    });
+    if (plan.kind === "nothing") return { ok: false, error: `${label}no turns to compact: ${plan.reason}` };
+    if (plan.kind === "refused") {
+      const hint = plan.suggestions.map((s) => `turns ${s.from + 1}..${s.to + 1}`).join(" or ");
+      return {
+        ok: false,
+        error: `${label}${plan.reason}${hint ? `; a range such as ${hint} avoids it` : ""}`,
+      };
+    }
+    if (plan.kind !== "ready") return { ok: false, error: `${label}a summary must be written in the call` };
+    compactions.push(plan.compaction);
+    current = [...current, plan.compaction];
+  }
+  return { ok: true, compactions };
+}

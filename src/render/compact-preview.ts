@@ -1,0 +1,121 @@
+// Owns the compact tool's preview: a self-sufficient account of each proposed
+// rule (range, replacement, tokens, boundary excerpts, note, spill file), and
+// the readable text of what each rule drops.
+import type { Compaction, Event } from "../events/index.js";
+import { groupTurns } from "../events/index.js";
+import { Chalk } from "chalk";
+import { renderHistory } from "./history.js";
+import { policyNames } from "./compactions.js";
+
+export interface PreviewRule {
+  compaction: Compaction;
+  tokensBefore: number;
+  tokensAfter: number;
+  approximate: boolean;
+  spillFile?: string;
+}
+
+const EXCERPT = 70;
+
+function textOf(e: Event): string | undefined {
+  if (e.type === "chat_request") return e.content as string;
+  if (e.type === "chat_response" && typeof e.message === "string") return e.message;
+  if (e.type === "tool_call_response") return e.content as string;
+  return undefined;
+}
+
+/** The first and last words of the range, as the assistant and the user saw them. */
+export function boundaryExcerpts(
+  events: readonly Event[],
+  from: number,
+  to: number,
+): { first: string; last: string } {
+  const texts = groupTurns(events)
+    .filter((t) => t.index >= from && t.index <= to)
+    .flatMap((t) => t.events.map(textOf).filter((x): x is string => !!x && x.trim() !== ""));
+  const flat = (s: string) => s.replace(/\s+/g, " ").trim();
+  const first = flat(texts[0] ?? "");
+  const last = flat(texts.at(-1) ?? "");
+  return {
+    first: first.length > EXCERPT ? `${first.slice(0, EXCERPT)}…` : first,
+    last: last.length > EXCERPT ? `…${last.slice(-EXCERPT)}` : last,
+  };
+}
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+function replacement(c: Compaction): string {
+  if (c.summary) return `your summary (${words(c.summary.text)} words)`;
+  return policyNames(c)
+    .map((p) =>
+      p === "reasoning"
+        ? "strip reasoning"
+        : p.startsWith("tools")
+          ? p.replace(/^tools(?: \((.*)\))?$/, (_, mode: string | undefined) =>
+              mode === "omit" ? "omit tool calls" : `${mode ?? "strip"} tool calls`,
+            )
+          : p,
+    )
+    .join(" + ");
+}
+
+const fmt = (n: number, approximate: boolean) => `${approximate ? "≈" : ""}${n.toLocaleString("en-US")}`;
+
+export function renderCompactPreview(events: readonly Event[], rules: readonly PreviewRule[]): string {
+  const lines = [`compact — ${rules.length} rule${rules.length === 1 ? "" : "s"} proposed`, ""];
+  rules.forEach((r, i) => {
+    const c = r.compaction;
+    const range =
+      c.from_turn === c.to_turn ? `turn ${c.from_turn + 1}` : `turns ${c.from_turn + 1}–${c.to_turn + 1}`;
+    const { first, last } = boundaryExcerpts(events, c.from_turn, c.to_turn);
+    lines.push(`  ${i + 1}. ${range} → ${replacement(c)}`);
+    lines.push(
+      `     tokens   ${fmt(r.tokensBefore, r.approximate)} → ${fmt(r.tokensAfter, r.approximate)} for the next request`,
+    );
+    if (first) lines.push(`     from     "${first}"`);
+    if (last) lines.push(`     to       "${last}"`);
+    if (c.note) lines.push(`     why      ${c.note}`);
+    if (r.spillFile) lines.push(`     dropped  ${r.spillFile}`);
+    lines.push("");
+  });
+  lines.push(`Recorded compactions take effect when the next turn starts.`);
+  return lines.join("\n");
+}
+
+/** What a compaction drops from the raw events, rendered readably (no colour). */
+export function droppedText(events: readonly Event[], c: Compaction): string {
+  const inRange = groupTurns(events).filter((t) => t.index >= c.from_turn && t.index <= c.to_turn);
+  const plain = new Chalk({ level: 0 });
+  const header = `# Dropped by compaction ${c.id}: turns ${c.from_turn + 1}..${c.to_turn + 1}${c.note ? `\n# why: ${c.note}` : ""}\n\n`;
+  if (c.summary) {
+    return `${header}# Replaced by this summary:\n\n${c.summary.text}\n\n# The turns it replaces:\n\n${renderHistory(
+      inRange.flatMap((t) => t.events),
+      { color: plain },
+      c.from_turn,
+    )}\n`;
+  }
+  const names = new Map<string, string>();
+  const dropped = inRange.map((t) => ({
+    ...t,
+    events: t.events.filter((e) => {
+      if (e.type === "turn_start" || e.type === "chat_request") return true;
+      if (e.type === "chat_response") return c.reasoning === "strip" && typeof e.reasoning === "string";
+      if (e.type === "tool_call_request") names.set(e.id as string, e.name as string);
+      const name =
+        e.type === "tool_call_request" ? (e.name as string) : (names.get(e.id as string) ?? "unknown");
+      const policy = c.tool_overrides?.[name] ?? c.tool_calls;
+      if (!policy) return false;
+      if (policy.policy === "omit") return true;
+      return e.type === "tool_call_request"
+        ? policy.request
+        : e.type === "tool_call_response"
+          ? policy.response
+          : false;
+    }),
+  }));
+  return `${header}# Each turn's request is shown for orientation; everything else below is what the model will no longer see.\n\n${renderHistory(
+    dropped.flatMap((t) => t.events),
+    { color: plain },
+    c.from_turn,
+  )}\n`;
+}

@@ -1,0 +1,238 @@
+// Owns the built-in `compact` tool: the assistant proposes compaction rules,
+// the user approves a self-sufficient preview, and approved rules are
+// recorded (deferred to the next turn) with the tool's response.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { z } from "zod";
+import {
+  planAssistantRules,
+  project,
+  TOOL_MODES,
+  type AssistantRule,
+  type ToolHint,
+} from "../compaction/index.js";
+import type { Compaction, Event } from "../events/index.js";
+import { droppedText, renderCompactPreview, type PreviewRule } from "../render/compact-preview.js";
+import type { TokenCounter } from "../tokens/count.js";
+import { decideApproval, type Approval } from "./approval.js";
+import { privateTempDir, type Prompter } from "./prompter.js";
+import type { RunMode, Tool, ToolContext } from "./types.js";
+
+const Rule = z.strictObject({
+  keep_first: z.number().int().nonnegative().optional(),
+  keep_last: z.number().int().nonnegative().optional(),
+  before_quote: z.string().min(1).optional(),
+  after_quote: z.string().min(1).optional(),
+  reasoning: z.literal("strip").optional(),
+  tool_calls: z.enum(TOOL_MODES).optional(),
+  summary: z.string().min(1).optional(),
+  note: z.string().min(1),
+});
+const Args = z.strictObject({ rules: z.array(Rule).min(1) });
+
+const DESCRIPTION = `Compact this conversation: replace earlier turns with a summary you write, or strip their reasoning or tool calls, so later requests stay small. Nothing is deleted; the user approves a preview first, and recorded rules take effect when the next turn starts (this turn is not affected).
+
+Each rule chooses a range of whole turns and what to do with it:
+- after_quote / before_quote: a verbatim passage (copy it exactly, 5-20 distinctive words) from the turn just before / just after the range. The range starts after the turn holding after_quote and ends before the turn holding before_quote.
+- keep_first / keep_last: numbers of turns at the start / end to leave untouched. keep_last is at least 1: the current turn is never compacted.
+- summary: plain text that replaces every event of the range. Make it stand alone: keep file paths, commands, exact error messages, numbers, decisions with their reasons, and the current state.
+- reasoning: "strip" removes thinking; tool_calls: "strip" | "strip-requests" | "strip-responses" | "omit".
+- note (required): one sentence on why, shown to the user (at most 200 characters).
+Quotes that are not found, match several turns, or fall inside an existing summary come back as errors; fix the quote and call again.`;
+
+export const COMPACT_PARAMETERS: Record<string, unknown> = {
+  type: "object",
+  properties: {
+    rules: {
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        properties: {
+          keep_first: { type: "integer", minimum: 0, description: "turns at the start left untouched" },
+          keep_last: {
+            type: "integer",
+            minimum: 1,
+            description: "turns at the end left untouched (at least 1)",
+          },
+          before_quote: {
+            type: "string",
+            description: "verbatim passage from the turn right after the range",
+          },
+          after_quote: {
+            type: "string",
+            description: "verbatim passage from the turn right before the range",
+          },
+          reasoning: { type: "string", enum: ["strip"] },
+          tool_calls: { type: "string", enum: [...TOOL_MODES] },
+          summary: { type: "string", description: "text that replaces the range; stands alone" },
+          note: { type: "string", description: "one sentence on why (required)" },
+        },
+        required: ["note"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["rules"],
+  additionalProperties: false,
+};
+
+export interface CompactToolDeps {
+  now: () => Date;
+  newId: () => string;
+  hints: Readonly<Record<string, ToolHint>>;
+  counter: () => Promise<TokenCounter>;
+  conversationId: string;
+  run?: RunMode;
+}
+
+function parseArgs(
+  args: Record<string, unknown>,
+): { ok: true; rules: AssistantRule[] } | { ok: false; error: string } {
+  const result = Args.safeParse(args);
+  if (result.success) return { ok: true, rules: result.data.rules };
+  const issue = result.error.issues[0]!;
+  const where =
+    issue.path
+      .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+      .join("")
+      .replace(/^\./, "") || "arguments";
+  let fix = issue.message;
+  if (issue.code === "unrecognized_keys")
+    fix = `unknown field ${issue.keys.join(", ")}; a rule accepts keep_first, keep_last, before_quote, after_quote, reasoning, tool_calls, summary, note`;
+  else if (where.endsWith(".note")) fix = "note is required: say in one sentence why";
+  return {
+    ok: false,
+    error: `invalid compact call at ${where}: ${fix}. Fix the arguments and call compact again.`,
+  };
+}
+
+export function createCompactTool(deps: CompactToolDeps): Tool {
+  const plan = (events: readonly Event[], args: Record<string, unknown>) => {
+    const parsed = parseArgs(args);
+    if (!parsed.ok) return parsed;
+    const ids = parsed.rules.map(() => deps.newId());
+    return planAssistantRules(events, parsed.rules, {
+      ids,
+      now: deps.now().getTime(),
+      toolHints: deps.hints,
+    });
+  };
+
+  /** Token figures for each rule as if it were active (they are deferred when recorded). */
+  const measure = async (events: readonly Event[], compactions: Compaction[]) => {
+    const counter = await deps.counter();
+    const active = (c: Compaction): Compaction => {
+      const { deferred_until_turn: _deferred, ...rest } = c;
+      return rest as Compaction;
+    };
+    let current = [...events];
+    let before = counter.events(project(current).events);
+    return compactions.map((c) => {
+      current = [...current, active(c)];
+      const after = counter.events(project(current).events);
+      const figures = { tokensBefore: before, tokensAfter: after, approximate: counter.approximate };
+      before = after;
+      return figures;
+    });
+  };
+
+  const preview = async (events: readonly Event[], compactions: Compaction[]): Promise<string> => {
+    const figures = await measure(events, compactions);
+    const dir = privateTempDir();
+    const rules: PreviewRule[] = compactions.map((c, i) => {
+      const spillFile = path.join(dir, `compact-${deps.conversationId}-${c.id}.md`);
+      fs.writeFileSync(spillFile, droppedText(events, c), { mode: 0o600 });
+      return { compaction: c, ...figures[i]!, spillFile };
+    });
+    return renderCompactPreview(events, rules);
+  };
+
+  const tool: Tool = {
+    name: "compact",
+    description: DESCRIPTION,
+    parameters: COMPACT_PARAMETERS,
+    source: "builtin",
+    run: deps.run ?? "ask",
+    enable: "explicit",
+    validate(args, ctx) {
+      const result = plan(ctx.events, args);
+      return result.ok ? undefined : result.error;
+    },
+    async renderArguments(args, ctx) {
+      const result = plan(ctx.events, args);
+      return result.ok ? preview(ctx.events, result.compactions) : result.error;
+    },
+    async approve(args, ctx: ToolContext, prompter: Prompter): Promise<Approval> {
+      const decision = decideApproval(tool.run, prompter.interactive);
+      if (decision === "run") return { run: true, args };
+      if (decision === "skip") return { run: false, reason: "the user configured compact not to run" };
+      if (decision === "no_terminal") {
+        prompter.say(
+          "jp: the compact tool needs your approval, but there is no terminal to ask on; nothing was compacted.",
+        );
+        return {
+          run: false,
+          reason:
+            "compaction needs the user's approval and no one was there to give it; nothing was recorded",
+        };
+      }
+      let current = args;
+      let shown = false;
+      for (;;) {
+        if (!shown) {
+          const result = plan(ctx.events, current);
+          prompter.say(result.ok ? await preview(ctx.events, result.compactions) : `jp: ${result.error}`);
+          shown = true;
+        }
+        const answer = await prompter.choose("Run compact? [y/n/e/?] ", ["y", "n", "e", "?"]);
+        if (answer === "y") {
+          const result = plan(ctx.events, current);
+          if (result.ok) return { run: true, args: current };
+          prompter.say(`jp: ${result.error}\nEdit the rules with e, or decline with n.`);
+        } else if (answer === "n") {
+          return { run: false, reason: "the user declined the proposed compaction; nothing was recorded" };
+        } else if (answer === "e") {
+          const edited = await prompter.editText(`${JSON.stringify(current, null, 2)}\n`, ".json");
+          try {
+            current = JSON.parse(edited) as Record<string, unknown>;
+            const result = plan(ctx.events, current);
+            prompter.say(result.ok ? await preview(ctx.events, result.compactions) : `jp: ${result.error}`);
+          } catch (error) {
+            prompter.say(
+              `jp: the edited rules are not valid JSON (${(error as Error).message}); press e to edit again`,
+            );
+          }
+        } else {
+          prompter.say(
+            [
+              "  y  record these compactions; they take effect when the next turn starts",
+              "  n  record nothing; the assistant is told you declined",
+              "  e  edit the rules (summary text included) as JSON in $EDITOR, then see the preview again",
+              "  ?  this help",
+            ].join("\n"),
+          );
+        }
+      }
+    },
+    async execute(args, ctx) {
+      const result = plan(ctx.events, args);
+      if (!result.ok) return { content: result.error, isError: true };
+      const figures = await measure(ctx.events, result.compactions);
+      const recorded = result.compactions.map((c, i) => ({
+        ...c,
+        stats: { tokens_before: figures[i]!.tokensBefore, tokens_after: figures[i]!.tokensAfter },
+      }));
+      const lines = recorded.map(
+        (c) =>
+          `turns ${c.from_turn + 1}..${c.to_turn + 1}${c.summary ? " replaced by your summary" : ""}${c.reasoning ? ", reasoning stripped" : ""}${c.tool_calls ? `, tool calls ${c.tool_calls.policy}` : ""}`,
+      );
+      return {
+        content: `Recorded ${recorded.length} compaction${recorded.length === 1 ? "" : "s"}; they take effect when the next turn starts: ${lines.join("; ")}.`,
+        isError: false,
+        effects: recorded,
+      };
+    },
+  };
+  return tool;
+}
