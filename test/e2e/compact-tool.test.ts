@@ -25,6 +25,7 @@ async function withSample(script = loadScript("compact-call")) {
 
 type Message = { role: string; content: { type: string; text?: string; content?: string }[] };
 const messages = (n: number) => (w!.mock.requests[n]!.body as unknown as { messages: Message[] }).messages;
+// eslint-disable-next-line no-control-regex -- strips terminal colour codes
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "").replace(/\r/g, "");
 
 describe("jp q -u compact", () => {
