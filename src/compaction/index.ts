@@ -10,3 +10,4 @@ export * from "./project.js";
 export * from "./rules.js";
 export * from "./validate.js";
 export * from "./assistant.js";
+export * from "./compactor.js";

@@ -1,0 +1,233 @@
+// The compactor library hook: the seed's four examples, and properties in both dialects.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  callsTools,
+  carriesToolResult,
+  compactor,
+  estimateTokens,
+  type ChatMessage,
+  type CompactInfo,
+} from "../../src/compaction/index.js";
+
+const round = (i: number): ChatMessage[] => {
+  const id = `c${i}`;
+  return [
+    { role: "user", content: `question ${i} with some padding text here` },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id, type: "function", function: { name: "lookup", arguments: "{}" } }],
+    },
+    { role: "tool", tool_call_id: id, content: `result ${i} with more padding data` },
+    { role: "assistant", content: `answer ${i}` },
+  ];
+};
+
+describe("compactor: the seed's examples", () => {
+  it("1. under budget is a byte-identical no-op", async () => {
+    const hook = compactor({ maxTokens: 100_000, summarize: () => "summary" });
+    const messages: ChatMessage[] = [
+      { role: "system", content: "You are Ava." },
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+    ];
+    const before = JSON.stringify(messages);
+    expect(await hook({ messages, tools: [], model: "m", turn: 0 })).toBeUndefined();
+    expect(JSON.stringify(messages)).toBe(before);
+  });
+
+  it("2. compacts above budget, keeping the system prompt, the summary second and a user turn third", async () => {
+    const msgs: ChatMessage[] = [{ role: "system", content: "You are Ava. SOUL." }];
+    for (let i = 0; i < 30; i++) msgs.push(...round(i));
+    const before = estimateTokens(msgs);
+    const hook = compactor({
+      maxTokens: 2000,
+      keepTail: 800,
+      summarize: (older) => `summarized ${older.length} messages`,
+    });
+    const out = (await hook({ messages: msgs, tools: [], model: "m", turn: 0 }))!.messages;
+    const after = estimateTokens(out);
+    expect(after).toBeLessThan(before);
+    expect(out[0]).toEqual({ role: "system", content: "You are Ava. SOUL." });
+    expect(out[1]!.role).toBe("system");
+    expect(String(out[1]!.content).startsWith("[Summary of earlier conversation]")).toBe(true);
+    expect(out[2]!.role).toBe("user");
+  });
+
+  it("3. wired before a real request to the mock server, with the flush reminder", async () => {
+    const { startMockLlm } = await import("../support/mock-llm.js");
+    const mock = await startMockLlm([{ text: "noted" }]);
+    try {
+      const history: ChatMessage[] = [{ role: "system", content: "You are Ava." }];
+      for (let i = 0; i < 25; i++) history.push(...round(i));
+      history.push({ role: "user", content: "one more question" });
+      const hook = compactor({
+        maxTokens: 1500,
+        keepTail: 600,
+        flushToMemory: true,
+        summarize: (older) => `summarized ${older.length} messages`,
+      });
+      const messages = (await hook({ messages: history }))?.messages ?? history;
+      const { default: OpenAI } = await import("openai");
+      const client = new OpenAI({ apiKey: "k", baseURL: `${mock.url}/v1`, maxRetries: 0 });
+      const stream = await client.chat.completions.create({
+        model: "m",
+        messages: messages as never,
+        stream: true,
+      });
+      let text = "";
+      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
+      expect(text).toBe("noted");
+      const raw = JSON.stringify(mock.requests[0]!.body);
+      expect(raw).toContain("summarized");
+      expect(raw).toContain("save it with the memory tool now");
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("4. on_compact receives the figures and the folded messages verbatim", async () => {
+    const msgs: ChatMessage[] = [{ role: "system", content: "sys" }];
+    const pad = "pad ".repeat(20);
+    for (let i = 0; i < 20; i++)
+      msgs.push(
+        { role: "user", content: `question ${i} ${pad}` },
+        { role: "assistant", content: `answer ${i} ${pad}` },
+      );
+    let info: CompactInfo | undefined;
+    const hook = compactor({
+      maxTokens: 400,
+      keepTail: 200,
+      summarize: () => "the user asked many questions",
+      onCompact: (i) => (info = i),
+    });
+    await hook({ messages: msgs, tools: [], model: "m", turn: 0 });
+    expect(info!.tokensAfter).toBeLessThan(info!.tokensBefore);
+    expect(info!.summarized).toBeGreaterThan(0);
+    expect(info!.folded).toHaveLength(info!.summarized);
+    expect(info!.folded).toEqual(msgs.slice(1, 1 + info!.summarized));
+  });
+});
+
+describe("compactor: behaviour", () => {
+  it("keeps a sole user prompt: one prompt, then only tool traffic", async () => {
+    const msgs: ChatMessage[] = [
+      { role: "system", content: "sys" },
+      { role: "user", content: "do the long task" },
+    ];
+    for (let i = 0; i < 20; i++) {
+      msgs.push({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: `t${i}`, type: "function", function: { name: "step", arguments: "{}" } }],
+      });
+      msgs.push({ role: "tool", tool_call_id: `t${i}`, content: "output ".repeat(30) });
+    }
+    const out = (await compactor({ maxTokens: 600, summarize: () => "s" })({ messages: msgs }))!.messages;
+    expect(out.slice(0, 3).map((m) => m.role)).toEqual(["system", "user", "system"]);
+    expect(out[1]).toEqual({ role: "user", content: "do the long task" });
+    expect(out[3]!.role).toBe("assistant");
+  });
+
+  it("does nothing when the result would not be smaller, and needs summarize once over budget", async () => {
+    const msgs: ChatMessage[] = [
+      { role: "user", content: "a" },
+      { role: "assistant", content: "b" },
+      { role: "user", content: "c" },
+    ];
+    expect(
+      await compactor({ maxTokens: 1, summarize: () => "x".repeat(500) })({ messages: msgs }),
+    ).toBeUndefined();
+    await expect(compactor({ maxTokens: 1 })({ messages: msgs })).rejects.toThrow("no summarize function");
+  });
+});
+
+// Random transcripts: rounds of a user prompt, then tool rounds, in either dialect.
+const transcript = fc
+  .record({
+    dialect: fc.constantFrom("openai" as const, "anthropic" as const),
+    system: fc.boolean(),
+    rounds: fc.array(
+      fc.record({ prompt: fc.boolean(), calls: fc.nat({ max: 3 }), size: fc.nat({ max: 400 }) }),
+      { minLength: 1, maxLength: 25 },
+    ),
+  })
+  .map(({ dialect, system, rounds }) => {
+    const msgs: ChatMessage[] = system ? [{ role: "system", content: "the system prompt" }] : [];
+    let id = 0;
+    rounds.forEach((r, i) => {
+      if (r.prompt || i === 0) msgs.push({ role: "user", content: `prompt ${i} ${"x".repeat(r.size)}` });
+      for (let c = 0; c < r.calls; c++) {
+        const callId = `call_${id++}`;
+        if (dialect === "openai") {
+          msgs.push({
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: callId, type: "function", function: { name: "f", arguments: "{}" } }],
+          });
+          msgs.push({ role: "tool", tool_call_id: callId, content: "r".repeat(r.size) });
+        } else {
+          msgs.push({ role: "assistant", content: [{ type: "tool_use", id: callId, name: "f", input: {} }] });
+          msgs.push({
+            role: "user",
+            content: [{ type: "tool_result", tool_use_id: callId, content: "r".repeat(r.size) }],
+          });
+        }
+      }
+      msgs.push({ role: "assistant", content: `answer ${i}` });
+    });
+    return msgs;
+  });
+
+const callIds = (m: ChatMessage): string[] =>
+  Array.isArray(m.tool_calls)
+    ? (m.tool_calls as { id: string }[]).map((c) => c.id)
+    : Array.isArray(m.content)
+      ? (m.content as { type: string; id?: string }[]).filter((b) => b.type === "tool_use").map((b) => b.id!)
+      : [];
+const resultIds = (m: ChatMessage): string[] =>
+  m.role === "tool"
+    ? [m.tool_call_id as string]
+    : Array.isArray(m.content)
+      ? (m.content as { type: string; tool_use_id?: string }[])
+          .filter((b) => b.type === "tool_result")
+          .map((b) => b.tool_use_id!)
+      : [];
+
+describe("compactor: properties in both dialects", () => {
+  it("never orphans a tool result or a tool call, keeps the system message, never grows, and is a no-op under budget", async () => {
+    await fc.assert(
+      fc.asyncProperty(transcript, fc.integer({ min: 50, max: 3000 }), async (msgs, maxTokens) => {
+        const before = JSON.stringify(msgs);
+        const override = await compactor({ maxTokens, summarize: (older) => `folded ${older.length}` })({
+          messages: msgs,
+        });
+        expect(JSON.stringify(msgs)).toBe(before);
+        if (!override) return;
+        const out = override.messages;
+        expect(estimateTokens(out)).toBeLessThan(estimateTokens(msgs));
+        if (msgs[0]!.role === "system") expect(out[0]).toEqual(msgs[0]);
+        const seen = new Set<string>();
+        const answered = new Set<string>();
+        for (const m of out) {
+          for (const id of resultIds(m)) {
+            expect(seen.has(id)).toBe(true);
+            answered.add(id);
+          }
+          for (const id of callIds(m)) seen.add(id);
+        }
+        for (const id of seen) expect(answered.has(id)).toBe(true);
+        expect(out.some((m) => String(m.content).startsWith("[Summary of earlier conversation]"))).toBe(true);
+        // The tail starts cleanly: at a prompt, or (after a kept sole prompt) at an assistant message.
+        const summaryAt = out.findIndex((m) =>
+          String(m.content).startsWith("[Summary of earlier conversation]"),
+        );
+        const next = out[summaryAt + 1];
+        if (next) expect(carriesToolResult(next)).toBe(false);
+        expect(out.filter(callsTools).length).toBeLessThanOrEqual(msgs.filter(callsTools).length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
