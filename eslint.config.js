@@ -23,7 +23,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["bin/*", "bench/**/*.{js,mjs}", "test/**/*.{js,mjs}"],
+    files: ["bin/*", "bench/**/*.{js,mjs}", "test/**/*.{js,mjs}", "docs/**/*.{js,mjs}"],
     languageOptions: { globals: globals.node },
   },
 );

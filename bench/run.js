@@ -5,6 +5,7 @@ const ALL = {
   project: async () => (await import("./project.js")).projectBench(),
   tokens: async () => (await import("./tokens.js")).tokensBench(),
   cli: async () => (await import("./cli.js")).cliBench(),
+  auto: async () => (await import("./auto.js")).autoBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(ALL);

@@ -6,7 +6,7 @@ import { REPO_ROOT } from "./support/workspace.js";
 describe("library entry", () => {
   it("exports the core by the package name, from the built dist/index.js", async () => {
     const script = `
-      import * as jp from "jp-cli";
+      import * as jp from "jp";
       const names = ["project", "planRule", "resolveAnchor", "checkProviderView", "parseSpec", "turnIndices", "validateEvent"];
       console.log(JSON.stringify(names.map((n) => [n, typeof jp[n]])));
       const events = [
@@ -29,5 +29,12 @@ describe("library entry", () => {
       ["validateEvent", "function"],
     ]);
     expect(types).toEqual(["turn_start", "chat_request"]);
+  });
+
+  it("runs the README's compactor example", async () => {
+    const { stdout } = await execa("node", ["docs/examples/compactor.mjs"], { cwd: REPO_ROOT });
+    expect(stdout).toMatch(
+      /^context compacted: \d+ → \d+ tokens \(\d+ messages folded\)\nsending \d+ messages \(\d+ estimated tokens\); second: \[Summary of earlier conversation\]$/,
+    );
   });
 });

@@ -11,3 +11,4 @@ export * from "./rules.js";
 export * from "./validate.js";
 export * from "./assistant.js";
 export * from "./compactor.js";
+export * from "./auto.js";

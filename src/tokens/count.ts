@@ -12,6 +12,8 @@ export interface TokenCounter {
   /** How counts are made, for display: `o200k`, `o200k (approximation)` or `chars/4`. */
   method: string;
   event(event: Event): number;
+  /** Tokens of a plain text (a system prompt, tool definitions). */
+  text(text: string): number;
   events(events: readonly Event[]): number;
 }
 
@@ -36,12 +38,21 @@ export function sentText(event: Event): string | undefined {
   }
 }
 
-function makeCounter(
-  countText: (text: string) => number,
-  method: string,
-  approximate: boolean,
-): TokenCounter {
+/** Short texts recur (placeholders of stripped tool calls, say), so they are cached by content too. */
+const SHORT_TEXT = 256;
+
+function makeCounter(count: (text: string) => number, method: string, approximate: boolean): TokenCounter {
   const cache = new WeakMap<object, number>();
+  const short = new Map<string, number>();
+  const countText = (text: string): number => {
+    if (text.length > SHORT_TEXT) return count(text);
+    let n = short.get(text);
+    if (n === undefined) {
+      n = count(text);
+      short.set(text, n);
+    }
+    return n;
+  };
   const event = (e: Event): number => {
     const cached = cache.get(e);
     if (cached !== undefined) return cached;
@@ -54,6 +65,7 @@ function makeCounter(
     approximate,
     method,
     event,
+    text: countText,
     events: (events) => {
       let total = 0;
       for (const e of events) total += event(e);

@@ -192,7 +192,10 @@ function openaiEvents(r: ScriptedResponse, model: string): Record<string, unknow
   return events;
 }
 
-export async function startMockLlm(initial: ScriptedResponse[] = []): Promise<MockLlm> {
+/** Answers requests it recognises (a summariser's, say) outside the queue. */
+export type MockRoute = (body: Record<string, unknown>) => ScriptedResponse | undefined;
+
+export async function startMockLlm(initial: ScriptedResponse[] = [], route?: MockRoute): Promise<MockLlm> {
   const requests: RecordedRequest[] = [];
   const queue = [...initial];
   const waiters: { n: number; resolve: () => void }[] = [];
@@ -206,7 +209,7 @@ export async function startMockLlm(initial: ScriptedResponse[] = []): Promise<Mo
         const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
         requests.push({ path: req.url ?? "", headers: req.headers, body });
         const anthropic = (req.url ?? "").includes("/messages");
-        const script = queue.shift();
+        const script = route?.(body) ?? queue.shift();
         if (!script) {
           res.writeHead(500, { "content-type": "application/json" });
           res.end(

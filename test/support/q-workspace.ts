@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Event } from "../../src/events/index.js";
 import { ConversationStore } from "../../src/store/conversations.js";
-import { startMockLlm, type MockLlm, type ScriptedResponse } from "./mock-llm.js";
+import { startMockLlm, type MockLlm, type MockRoute, type ScriptedResponse } from "./mock-llm.js";
 import { REPO_ROOT, runCli, tempWorkspace } from "./workspace.js";
 
 export const API_KEY = "sk-mock-SECRET-4242";
@@ -23,10 +23,11 @@ export async function qWorkspace(
     script?: ScriptedResponse[];
     extraConfig?: string;
     toolRun?: string;
+    route?: MockRoute;
   } = {},
 ): Promise<QWorkspace> {
   const ws = tempWorkspace();
-  const mock = await startMockLlm(options.script ?? []);
+  const mock = await startMockLlm(options.script ?? [], options.route);
   const provider = options.provider ?? "anthropic";
   const model = provider === "anthropic" ? "anthropic/claude-mock" : "openai/gpt-mock";
   const example = fs

@@ -156,6 +156,29 @@ export function registerQ(program: Command, ctx: Context): void {
           memory.push(...group);
         },
       };
+      const { createAutoCompaction } = await import("../../turn/auto.js");
+      const counter = config.conversation?.compaction?.auto?.enabled
+        ? await ctx.tokenCounter(config)
+        : undefined;
+      const beforeRequest = counter
+        ? createAutoCompaction({
+            config,
+            counter,
+            summarizer: ctx.summarizer,
+            overhead:
+              counter.text(config.assistant?.system_prompt ?? "") +
+              counter.text(
+                JSON.stringify(
+                  tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+                ),
+              ),
+            now: () => ctx.clock.now(),
+            newId: ctx.newId,
+            hints: toolHints(config),
+            say: (line) => ctx.info(ctx.color.cyan(line)),
+            warn: (line) => ctx.warn(line),
+          })
+        : undefined;
       const result = await runTurn(query, {
         log,
         provider,
@@ -178,6 +201,7 @@ export function registerQ(program: Command, ctx: Context): void {
         now: () => ctx.clock.now(),
         cwd: ctx.maybeWorkspace()?.root ?? ctx.cwd,
         signal: controller.signal,
+        ...(beforeRequest ? { beforeRequest } : {}),
       });
       if (result.interrupted)
         throw new JpError("turn.interrupted", "the turn was interrupted; what arrived is kept", {

@@ -1,0 +1,84 @@
+// Owns the pure part of automatic compaction (DESIGN §8): where whole earlier
+// turns roll forward from, and how much of the turn in progress to strip, up
+// to a `to_call`, so a request fits its budget while the newest traffic stays.
+import type { Compaction, Event } from "../events/index.js";
+import { groupTurns } from "../events/index.js";
+import { indexCompactions } from "./activation.js";
+import type { TurnRange } from "./bounds.js";
+
+/** The earlier whole turns auto compaction may fold: after the last auto compaction of whole turns, up to the turn before the current one. */
+export function earlierTurnsRange(events: readonly Event[]): TurnRange | undefined {
+  const turns = groupTurns(events);
+  const current = turns.length - 1;
+  const previous = indexCompactions(events)
+    .entries.filter(
+      (e) => e.state.kind === "active" && e.event.source === "auto" && e.event.to_call === undefined,
+    )
+    .at(-1);
+  const from = previous ? previous.event.to_turn + 1 : 0;
+  const to = current - 1;
+  return from <= to ? { from, to } : undefined;
+}
+
+export interface StripOptions {
+  budget: number;
+  /** Tokens of the newest traffic of the turn that stay verbatim. */
+  keepTail: number;
+  /** Tokens of the request for a stream. */
+  measure: (events: readonly Event[]) => number;
+  /** Tokens of raw events, for the tail. */
+  tokens: (events: readonly Event[]) => number;
+  id: string;
+  timestamp: string;
+}
+
+/**
+ * A compaction of the turn in progress that strips the oldest tool results up
+ * to a `to_call`: the fewest calls that bring the request within budget, or as
+ * many as `keepTail` allows when none does. The turn's request is never
+ * touched and every stripped result keeps its call, so nothing is orphaned.
+ */
+export function planCurrentTurnStrip(
+  events: readonly Event[],
+  options: StripOptions,
+): Compaction | undefined {
+  const turns = groupTurns(events);
+  const current = turns.at(-1);
+  if (!current) return undefined;
+  const answered = new Set(
+    current.events.filter((e) => e.type === "tool_call_response").map((e) => e.id as string),
+  );
+  const calls: { id: string; after: number }[] = [];
+  current.events.forEach((e, i) => {
+    if (e.type === "tool_call_response" && answered.has(e.id as string))
+      calls.push({ id: e.id as string, after: i + 1 });
+  });
+  // Calls whose stripping still leaves keepTail tokens of newer traffic verbatim.
+  let allowed = 0;
+  while (
+    allowed < calls.length &&
+    options.tokens(current.events.slice(calls[allowed]!.after)) >= options.keepTail
+  )
+    allowed++;
+  if (allowed === 0) return undefined;
+  const candidate = (k: number): Compaction => ({
+    type: "compaction",
+    timestamp: options.timestamp,
+    id: options.id,
+    from_turn: current.index,
+    to_turn: current.index,
+    to_call: calls[k]!.id,
+    tool_calls: { policy: "strip", request: false, response: true },
+    source: "auto",
+  });
+  // Stripping more never costs more, so the fewest calls that fit are found by bisection.
+  let lo = 0;
+  let hi = allowed - 1;
+  if (options.measure([...events, candidate(hi)]) > options.budget) return candidate(hi);
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (options.measure([...events, candidate(mid)]) <= options.budget) hi = mid;
+    else lo = mid + 1;
+  }
+  return candidate(lo);
+}

@@ -1,0 +1,167 @@
+// Owns automatic compaction in the turn loop: before every provider request,
+// measure the projected request and, over budget, record `auto` compactions
+// (active at once) that bring it under — whole earlier turns by the configured
+// rule, then the oldest tool results of the turn in progress.
+import {
+  earlierTurnsRange,
+  planCurrentTurnStrip,
+  planRule,
+  project,
+  rawEventsOfTurns,
+  type CompactionRule,
+  type ToolHint,
+} from "../compaction/index.js";
+import { ruleFromConfig } from "../config/rules.js";
+import { contextWindow } from "../config/load.js";
+import type { Config } from "../config/schema.js";
+import type { Compaction, Event } from "../events/index.js";
+import { JpError } from "../errors.js";
+import type { Summarizer } from "../llm/summarize.js";
+import type { TokenCounter } from "../tokens/count.js";
+
+export const MAX_FRUITLESS_ATTEMPTS = 3;
+
+export interface AutoCompactionDeps {
+  config: Config;
+  counter: TokenCounter;
+  summarizer: Summarizer;
+  /** Tokens every request carries besides the conversation (system prompt, tool definitions). */
+  overhead: number;
+  now: () => Date;
+  newId: () => string;
+  hints: Readonly<Record<string, ToolHint>>;
+  /** One line to the user: what was compacted, or why it stopped. */
+  say: (line: string) => void;
+  warn: (line: string) => void;
+}
+
+export function autoBudget(
+  config: Config,
+): { budget: number; keepTail: number; minTurns: number } | undefined {
+  const auto = config.conversation?.compaction?.auto;
+  if (!auto?.enabled) return undefined;
+  const window = contextWindow(config);
+  const budget = auto.max_tokens ?? (window ? Math.floor(window * (auto.trigger_ratio ?? 0.8)) : undefined);
+  if (budget === undefined) {
+    throw new JpError("config.invalid", "automatic compaction is enabled but has no budget", {
+      hint: "set conversation.compaction.auto.max_tokens or assistant.model.context_window",
+      exitCode: 2,
+    });
+  }
+  return { budget, keepTail: auto.keep_tail ?? Math.floor(budget / 2), minTurns: auto.min_turns ?? 0 };
+}
+
+const short = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : n.toLocaleString("en-US"));
+
+/** The before-request hook for the turn loop, or undefined when auto compaction is off. */
+export function createAutoCompaction(
+  deps: AutoCompactionDeps,
+): ((events: readonly Event[]) => Promise<Event[] | undefined>) | undefined {
+  const limits = autoBudget(deps.config);
+  if (!limits) return undefined;
+  const measure = (events: readonly Event[]) => deps.counter.events(project(events).events) + deps.overhead;
+  const configured = deps.config.conversation?.compaction?.auto?.rule;
+  const mechanical: CompactionRule = {
+    reasoning: "strip",
+    tool_calls: { policy: "strip", request: true, response: true },
+  };
+  let fruitless = 0;
+  let stopped = false;
+
+  return async (events) => {
+    const before = measure(events);
+    if (before <= limits.budget || stopped) return undefined;
+    const turnTotal = project(events).origins.length;
+    if (turnTotal < limits.minTurns) return undefined;
+    let current = [...events];
+    let tokens = before;
+    const added: Compaction[] = [];
+    const parts: string[] = [];
+    const record = (c: Compaction, describe: (saved: number) => string) => {
+      const next = [...current, c];
+      const after = measure(next);
+      // A compaction that would not shrink the request is skipped.
+      if (after >= tokens) return;
+      c.stats = { tokens_before: tokens, tokens_after: after };
+      parts.push(describe(tokens - after));
+      current = next;
+      tokens = after;
+      added.push(c);
+    };
+
+    const range = earlierTurnsRange(current);
+    if (range) {
+      const base = configured ? ruleFromConfig(configured, 0) : { rule: mechanical, label: "auto" };
+      const rule: CompactionRule = {
+        ...base.rule,
+        from: { kind: "absolute", index: range.from },
+        to: { kind: "absolute", index: range.to },
+      };
+      delete rule.keepFirst;
+      delete rule.keepLast;
+      const options = {
+        id: deps.newId(),
+        timestamp: deps.now().toISOString(),
+        now: deps.now().getTime(),
+        source: "auto" as const,
+        toolHints: deps.hints,
+      };
+      let plan = planRule(current, rule, options);
+      if (plan.kind === "needs_summary") {
+        const model = base.summary?.model ?? deps.config.assistant?.model?.id ?? "";
+        try {
+          const result = await deps.summarizer.summarize({
+            events: rawEventsOfTurns(current, plan.range),
+            instructions: base.summary?.instructions,
+            context: base.summary?.context,
+            model,
+          });
+          const c = plan.complete(result.text, result.model);
+          record(c, () => `turns ${c.from_turn + 1}–${c.to_turn + 1} summarized`);
+          plan = { kind: "nothing", reason: "done" };
+        } catch (error) {
+          deps.warn(
+            `the summary for automatic compaction failed (${error instanceof Error ? error.message : String(error)}); stripping mechanically instead`,
+          );
+          plan = planRule(current, { ...rule, summary: undefined, ...mechanical }, options);
+        }
+      }
+      if (plan.kind === "ready") {
+        const c = plan.compaction;
+        record(c, () => `turns ${c.from_turn + 1}–${c.to_turn + 1} stripped`);
+      }
+    }
+    if (tokens > limits.budget) {
+      const strip = planCurrentTurnStrip(current, {
+        budget: limits.budget,
+        keepTail: limits.keepTail,
+        measure,
+        tokens: (evs) => deps.counter.events(evs),
+        id: deps.newId(),
+        timestamp: deps.now().toISOString(),
+      });
+      if (strip) {
+        const strippedBefore = project(current).stats.toolCallsStripped;
+        record(
+          strip,
+          () =>
+            `${project([...current, strip]).stats.toolCallsStripped - strippedBefore} tool results stripped`,
+        );
+      }
+    }
+
+    if (added.length === 0) {
+      fruitless += 1;
+      if (fruitless >= MAX_FRUITLESS_ATTEMPTS) {
+        stopped = true;
+        deps.warn(
+          `automatic compaction stopped: ${MAX_FRUITLESS_ATTEMPTS} attempts in a row freed nothing, and the request (${short(before)} tokens) is still over the budget of ${short(limits.budget)}; the provider may refuse it`,
+        );
+      }
+      return undefined;
+    }
+    fruitless = 0;
+    deps.say(`context compacted: ${short(before)} → ${short(tokens)} tokens (${parts.join("; ")})`);
+    return added;
+  };
+}
