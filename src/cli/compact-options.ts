@@ -24,6 +24,10 @@ import {
 import type { Config } from "../config/schema.js";
 import { UsageError } from "../errors.js";
 import type { OptionalValueFlag } from "./argv.js";
+import type { Context } from "./context.js";
+import type { ConversationRef } from "../store/conversations.js";
+import { toolHints } from "../config/rules.js";
+import type { PlannedCompaction } from "../turn/compaction.js";
 import { Option } from "commander";
 
 const SPEC_START = /^(r|s|t|reasoning|summarize|tools)([=+:]|$)/;
@@ -195,3 +199,37 @@ export function narrowRule(resolved: ResolvedRule, overrides: RangeOverrides): R
 }
 
 export { defaultKeeps, toolPolicyFor };
+
+/**
+ * `-k` on `fork` and `q`: compact the conversation by the configured rules
+ * and/or the specs, appending what was planned unless `persist` is false.
+ */
+export async function compactWithSpecs(
+  ctx: Context,
+  ref: ConversationRef,
+  opts: SpecOptions,
+  config: Config,
+  persist = true,
+): Promise<PlannedCompaction[]> {
+  if (!opts.compact && !opts.compactSpec?.length) return [];
+  const store = ctx.store();
+  const { compactConversation } = await import("../turn/compaction.js");
+  const outcome = await compactConversation({
+    events: store.readEvents(ref),
+    rules: rulesFromSpecs(opts, config),
+    hints: toolHints(config),
+    source: "user",
+    now: ctx.clock.now(),
+    newId: ctx.newId,
+    counter: await ctx.tokenCounter(config),
+    summarizer: ctx.summarizer,
+    defaultModel: config.assistant?.model?.id ?? "",
+    dryRun: false,
+  });
+  if (outcome.planned.length && persist)
+    store.append(
+      ref,
+      outcome.planned.map((p) => p.compaction),
+    );
+  return outcome.planned;
+}

@@ -2,7 +2,7 @@
 // (thinking blocks with their signatures, tool_use/tool_result pairs, one role
 // per message) and the streamed events back to stream parts.
 import type { Event } from "../events/index.js";
-import { classifyProviderError } from "./errors.js";
+import { parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
 import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 
 type Block = Record<string, unknown>;
@@ -152,13 +152,7 @@ export async function* anthropicParts(events: AsyncIterable<RawEvent>): AsyncGen
         const tool = tools.get(ev.index ?? 0);
         if (tool) {
           tools.delete(ev.index ?? 0);
-          let args: Record<string, unknown> = {};
-          if (tool.json.trim()) {
-            const parsed = JSON.parse(tool.json) as unknown;
-            if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-              args = parsed as Record<string, unknown>;
-          }
-          yield { type: "tool_call", id: tool.id, name: tool.name, arguments: args };
+          yield { type: "tool_call", id: tool.id, name: tool.name, arguments: parseToolArguments(tool.json) };
         }
         break;
       }
@@ -181,34 +175,21 @@ export async function* anthropicParts(events: AsyncIterable<RawEvent>): AsyncGen
   });
 }
 
-export function createAnthropicProvider(options: {
-  apiKey: string;
-  baseURL?: string;
-  timeoutMs?: number;
-}): Provider {
-  let client:
-    | Promise<{ messages: { create(body: unknown, opts: unknown): Promise<AsyncIterable<RawEvent>> } }>
-    | undefined;
-  const load = () =>
-    (client ??= import("@anthropic-ai/sdk").then(
-      ({ default: Anthropic }) =>
-        new Anthropic({
-          apiKey: options.apiKey,
-          baseURL: options.baseURL,
-          maxRetries: 0,
-          timeout: options.timeoutMs,
-        }) as never,
-    ));
-  return {
-    name: "anthropic",
-    async *stream(request, signal) {
-      try {
-        const sdk = await load();
-        const events = await sdk.messages.create(anthropicBody(request), { signal });
-        yield* anthropicParts(events);
-      } catch (error) {
-        throw classifyProviderError(error, "anthropic", request.model);
-      }
+export function createAnthropicProvider(options: SdkOptions): Provider {
+  type Client = { messages: { create(body: unknown, opts: unknown): Promise<AsyncIterable<RawEvent>> } };
+  return sdkProvider<Client>(
+    "anthropic",
+    async () => {
+      const { default: Anthropic } = await import("@anthropic-ai/sdk");
+      return new Anthropic({
+        apiKey: options.apiKey,
+        baseURL: options.baseURL,
+        maxRetries: 0,
+        timeout: options.timeoutMs,
+      }) as never;
     },
-  };
+    async function* (client, request, signal) {
+      yield* anthropicParts(await client.messages.create(anthropicBody(request), { signal }));
+    },
+  );
 }

@@ -2,7 +2,7 @@
 // llama.cpp, OpenRouter): mapping the projection to messages and the streamed
 // chunks back to stream parts.
 import type { Event } from "../events/index.js";
-import { classifyProviderError } from "./errors.js";
+import { parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
 import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 
 type Message = Record<string, unknown> & { role: string };
@@ -103,13 +103,7 @@ export async function* openaiParts(chunks: AsyncIterable<Chunk>): AsyncGenerator
   let usage: StreamPart | undefined;
   const flush = function* (): Generator<StreamPart> {
     for (const call of [...calls.values()]) {
-      let args: Record<string, unknown> = {};
-      if (call.json.trim()) {
-        const parsed = JSON.parse(call.json) as unknown;
-        if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-          args = parsed as Record<string, unknown>;
-      }
-      yield { type: "tool_call", id: call.id, name: call.name, arguments: args };
+      yield { type: "tool_call", id: call.id, name: call.name, arguments: parseToolArguments(call.json) };
     }
     calls.clear();
   };
@@ -148,37 +142,23 @@ export async function* openaiParts(chunks: AsyncIterable<Chunk>): AsyncGenerator
   yield { type: "stop", reason: stop };
 }
 
-export function createOpenAIProvider(options: {
-  name: string;
-  apiKey: string;
-  baseURL?: string;
-  timeoutMs?: number;
-}): Provider {
-  let client:
-    | Promise<{
-        chat: { completions: { create(body: unknown, opts: unknown): Promise<AsyncIterable<Chunk>> } };
-      }>
-    | undefined;
-  const load = () =>
-    (client ??= import("openai").then(
-      ({ default: OpenAI }) =>
-        new OpenAI({
-          apiKey: options.apiKey,
-          baseURL: options.baseURL,
-          maxRetries: 0,
-          timeout: options.timeoutMs,
-        }) as never,
-    ));
-  return {
-    name: options.name,
-    async *stream(request, signal) {
-      try {
-        const sdk = await load();
-        const chunks = await sdk.chat.completions.create(openaiBody(request), { signal });
-        yield* openaiParts(chunks);
-      } catch (error) {
-        throw classifyProviderError(error, options.name, request.model);
-      }
-    },
+export function createOpenAIProvider(options: SdkOptions & { name: string }): Provider {
+  type Client = {
+    chat: { completions: { create(body: unknown, opts: unknown): Promise<AsyncIterable<Chunk>> } };
   };
+  return sdkProvider<Client>(
+    options.name,
+    async () => {
+      const { default: OpenAI } = await import("openai");
+      return new OpenAI({
+        apiKey: options.apiKey,
+        baseURL: options.baseURL,
+        maxRetries: 0,
+        timeout: options.timeoutMs,
+      }) as never;
+    },
+    async function* (client, request, signal) {
+      yield* openaiParts(await client.chat.completions.create(openaiBody(request), { signal }));
+    },
+  );
 }

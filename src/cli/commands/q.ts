@@ -3,7 +3,7 @@ import { Option, type Command } from "commander";
 import * as path from "node:path";
 import type { Context } from "../context.js";
 import type { OptionalValueFlag } from "../argv.js";
-import { addSpecOptions, COMPACT_SPEC_FLAG, rulesFromSpecs, type SpecOptions } from "../compact-options.js";
+import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions } from "../compact-options.js";
 import { toolHints } from "../../config/rules.js";
 import { JpError, UsageError } from "../../errors.js";
 import type { Event } from "../../events/index.js";
@@ -91,32 +91,12 @@ export function registerQ(program: Command, ctx: Context): void {
     const tools = selectTools(registry, selections);
 
     // With -k, compact before the turn by the configured rules and/or the specs.
-    if (opts.compact || opts.compactSpec?.length) {
-      const { compactConversation } = await import("../../turn/compaction.js");
-      const outcome = await compactConversation({
-        events: store.readEvents(ref),
-        rules: rulesFromSpecs(opts, config),
-        hints: toolHints(config),
-        source: "user",
-        now: ctx.clock.now(),
-        newId: ctx.newId,
-        counter: await ctx.tokenCounter(config),
-        summarizer: ctx.summarizer,
-        defaultModel: modelId,
-        dryRun: false,
-      });
-      if (outcome.planned.length && opts.persist)
-        store.append(
-          ref,
-          outcome.planned.map((p) => p.compaction),
-        );
-      for (const p of outcome.planned) {
-        ctx.info(
-          ctx.color.dim(
-            `compacted turns ${p.compaction.from_turn + 1}..${p.compaction.to_turn + 1}: ${p.tokens.before} → ${p.tokens.after} tokens`,
-          ),
-        );
-      }
+    for (const p of await compactWithSpecs(ctx, ref, opts, config, opts.persist)) {
+      ctx.info(
+        ctx.color.dim(
+          `compacted turns ${p.compaction.from_turn + 1}..${p.compaction.to_turn + 1}: ${p.tokens.before} → ${p.tokens.after} tokens`,
+        ),
+      );
     }
 
     const { runTurn } = await import("../../turn/loop.js");

@@ -3,9 +3,7 @@ import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../../errors.js";
 import { forkEvents } from "../../../events/fork.js";
-import { addSpecOptions, rulesFromSpecs, type SpecOptions } from "../../compact-options.js";
-import { toolHints } from "../../../config/rules.js";
-import { compactConversation } from "../../../turn/compaction.js";
+import { addSpecOptions, compactWithSpecs, type SpecOptions } from "../../compact-options.js";
 
 export function registerFork(parent: Command, ctx: Context): void {
   const cmd = parent
@@ -30,28 +28,10 @@ export function registerFork(parent: Command, ctx: Context): void {
       const ref = store.create({ title, events, metadata: { forked_from: source.id } });
       store.setActive(ref.id);
       // With -k, the fork is compacted by the same rules once its turns are chosen.
-      let compactions = 0;
-      if (opts.compact || opts.compactSpec?.length) {
-        const { config } = ctx.config({ conversation: ref });
-        const outcome = await compactConversation({
-          events,
-          rules: rulesFromSpecs(opts, config),
-          hints: toolHints(config),
-          source: "user",
-          now: ctx.clock.now(),
-          newId: ctx.newId,
-          counter: await ctx.tokenCounter(config),
-          summarizer: ctx.summarizer,
-          defaultModel: config.assistant?.model?.id ?? "",
-          dryRun: false,
-        });
-        if (outcome.planned.length)
-          store.append(
-            ref,
-            outcome.planned.map((p) => p.compaction),
-          );
-        compactions = outcome.planned.length;
-      }
+      const compactions =
+        opts.compact || opts.compactSpec?.length
+          ? (await compactWithSpecs(ctx, ref, opts, ctx.config({ conversation: ref }).config)).length
+          : 0;
       if (opts.json) {
         ctx.out(
           JSON.stringify({

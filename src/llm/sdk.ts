@@ -1,0 +1,38 @@
+// Owns what both SDK-backed providers share: loading the SDK lazily (once),
+// classifying every failure in one place, and parsing streamed tool arguments.
+import { classifyProviderError } from "./errors.js";
+import type { ModelRequest, Provider, StreamPart } from "./types.js";
+
+export interface SdkOptions {
+  apiKey: string;
+  baseURL?: string;
+  timeoutMs?: number;
+}
+
+/** Tool arguments streamed as JSON text; an empty text is no arguments. */
+export function parseToolArguments(json: string): Record<string, unknown> {
+  if (!json.trim()) return {};
+  const parsed = JSON.parse(json) as unknown;
+  return parsed && typeof parsed === "object" && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : {};
+}
+
+/** A provider over an SDK client created on first use (SDKs are heavy to import). */
+export function sdkProvider<Client>(
+  name: string,
+  createClient: () => Promise<Client>,
+  stream: (client: Client, request: ModelRequest, signal: AbortSignal) => AsyncIterable<StreamPart>,
+): Provider {
+  let client: Promise<Client> | undefined;
+  return {
+    name,
+    async *stream(request, signal) {
+      try {
+        yield* stream(await (client ??= createClient()), request, signal);
+      } catch (error) {
+        throw classifyProviderError(error, name, request.model);
+      }
+    },
+  };
+}
