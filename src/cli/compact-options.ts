@@ -75,7 +75,7 @@ export function parseToolMode(value: string): ToolMode {
   return mode;
 }
 
-const defaultKeeps = (): Pick<CompactionRule, "keepFirst" | "keepLast"> => ({
+export const defaultKeeps = (): Pick<CompactionRule, "keepFirst" | "keepLast"> => ({
   keepFirst: { kind: "count", turns: DEFAULT_KEEP_FIRST },
   keepLast: { kind: "count", turns: DEFAULT_KEEP_LAST },
 });
@@ -198,7 +198,6 @@ export function narrowRule(resolved: ResolvedRule, overrides: RangeOverrides): R
   return { ...resolved, rule };
 }
 
-export { defaultKeeps, toolPolicyFor };
 
 /**
  * `-k` on `fork` and `q`: compact the conversation by the configured rules

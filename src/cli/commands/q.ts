@@ -8,6 +8,8 @@ import { toolHints } from "../../config/rules.js";
 import { JpError, UsageError } from "../../errors.js";
 import type { Event } from "../../events/index.js";
 import type { ConversationRef } from "../../store/conversations.js";
+import type { Config } from "../../config/schema.js";
+import type { Tool } from "../../tools/types.js";
 
 export const Q_OPTIONAL_VALUES: OptionalValueFlag[] = [
   COMPACT_SPEC_FLAG,
@@ -49,83 +51,39 @@ export function registerQ(program: Command, ctx: Context): void {
     .option("--no-persist", "do not record this turn in the conversation");
   addSpecOptions(cmd).action(async (words: string[], opts: QOptions) => {
     const store = ctx.store();
-    let query = words.join(" ");
-    const stdin = ctx.stdin;
-    if (!stdin.isTTY) {
-      const piped = await readStdin(stdin);
-      if (piped.trim()) query = query ? `${query}\n\n${piped}` : piped;
-    }
-    if (opts.edit) {
-      const { createTerminalPrompter } = await import("../../tools/prompter.js");
-      const prompter = createTerminalPrompter({ stdin, stderr: ctx.stderr, env: ctx.env });
-      const edited = await prompter.editText(query ? `${query}\n` : "", ".md");
-      query = edited.trim();
-    }
-    if (!query.trim())
-      throw new UsageError(
-        "nothing to ask",
-        "give the query as arguments, pipe it on stdin, or use -e to write it in $EDITOR",
-      );
-
-    let ref: ConversationRef;
-    if (opts.new) ref = store.create();
-    else if (opts.id) ref = store.resolve(opts.id);
-    else if (store.activeId()) ref = store.resolve();
-    else ref = store.create();
-    if (opts.persist) store.setActive(ref.id);
-
+    const query = await readQuery(ctx, words, opts);
+    // An existing conversation's config applies; a new one is created only once the provider is ready.
+    const existing = opts.new
+      ? undefined
+      : opts.id
+        ? store.resolve(opts.id)
+        : store.activeId()
+          ? store.resolve()
+          : undefined;
     const flags = opts.model ? { assistant: { model: { id: opts.model } } } : undefined;
-    const { config } = ctx.config({ conversation: ref, flags });
+    const { config } = ctx.config({ conversation: existing, flags });
     const modelId = config.assistant?.model?.id ?? "";
     const { createProvider } = await import("../../llm/providers.js");
     const { provider, model } = createProvider(modelId, config, ctx.env);
-
-    const { buildRegistry, selectTools } = await import("../../tools/registry.js");
-    const { builtinTools } = await import("../../tools/builtins.js");
-    const registry = buildRegistry(config, builtinTools(ctx, config, ref.id));
-    const selections = (opts.toolOp ?? []).map((op) => ({
-      enable: op.startsWith("+"),
-      ...(op.length > 1 ? { name: op.slice(1) } : {}),
-    }));
-    if (opts.toolUse) selections.push({ enable: true, name: opts.toolUse });
-    const tools = selectTools(registry, selections);
+    const ref = existing ?? store.create();
+    if (opts.persist) store.setActive(ref.id);
+    const tools = await offeredTools(ctx, config, ref, opts);
 
     // With -k, compact before the turn by the configured rules and/or the specs.
     for (const p of await compactWithSpecs(ctx, ref, opts, config, opts.persist)) {
-      ctx.info(
-        ctx.color.dim(
-          `compacted turns ${p.compaction.from_turn + 1}..${p.compaction.to_turn + 1}: ${p.tokens.before} → ${p.tokens.after} tokens`,
-        ),
-      );
+      const range = `${p.compaction.from_turn + 1}..${p.compaction.to_turn + 1}`;
+      ctx.info(ctx.color.dim(`compacted turns ${range}: ${p.tokens.before} → ${p.tokens.after} tokens`));
     }
 
     const { runTurn } = await import("../../turn/loop.js");
     const { createStreamRenderer } = await import("../../render/stream.js");
     const { createTerminalPrompter } = await import("../../tools/prompter.js");
     const { acquireLock } = await import("../../store/lock.js");
-
     // The conversation is ours for the whole turn; a second `jp q` on it is told who holds it.
     const turnLock = opts.persist
-      ? acquireLock(path.join(ref.dir, "turn.lock"), {
-          timeoutMs: 1000,
-          command: "jp q",
-        })
+      ? acquireLock(path.join(ref.dir, "turn.lock"), { timeoutMs: 1000, command: "jp q" })
       : undefined;
-    const controller = new AbortController();
-    let interrupts = 0;
-    const onSigint = () => {
-      interrupts += 1;
-      if (interrupts === 1) {
-        ctx.stderr.write(
-          ctx.color.yellow("\ninterrupted; keeping what arrived (Ctrl-C again to quit at once)\n"),
-        );
-        controller.abort();
-      } else {
-        turnLock?.release();
-        process.exit(130);
-      }
-    };
-    process.on("SIGINT", onSigint);
+    const interrupt = interruptHandler(ctx, () => turnLock?.release());
     try {
       // The turn works on a copy of the stream; every group is also appended to the log unless --no-persist.
       const memory: Event[] = [...store.readEvents(ref)];
@@ -136,29 +94,7 @@ export function registerQ(program: Command, ctx: Context): void {
           memory.push(...group);
         },
       };
-      const { createAutoCompaction } = await import("../../turn/auto.js");
-      const counter = config.conversation?.compaction?.auto?.enabled
-        ? await ctx.tokenCounter(config)
-        : undefined;
-      const beforeRequest = counter
-        ? createAutoCompaction({
-            config,
-            counter,
-            summarizer: ctx.summarizer,
-            overhead:
-              counter.text(config.assistant?.system_prompt ?? "") +
-              counter.text(
-                JSON.stringify(
-                  tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-                ),
-              ),
-            now: () => ctx.clock.now(),
-            newId: ctx.newId,
-            hints: toolHints(config),
-            say: (line) => ctx.info(ctx.color.cyan(line)),
-            warn: (line) => ctx.warn(line),
-          })
-        : undefined;
+      const beforeRequest = await autoCompactionHook(ctx, config, tools);
       const result = await runTurn(query, {
         log,
         provider,
@@ -171,7 +107,7 @@ export function registerQ(program: Command, ctx: Context): void {
         backoffMs: config.assistant?.request?.backoff_ms ?? 1000,
         tools,
         forcedTool: opts.toolUse,
-        prompter: createTerminalPrompter({ stdin, stderr: ctx.stderr, env: ctx.env }),
+        prompter: createTerminalPrompter({ stdin: ctx.stdin, stderr: ctx.stderr, env: ctx.env }),
         output: createStreamRenderer({
           stdout: ctx.stdout,
           stderr: ctx.stderr,
@@ -180,16 +116,98 @@ export function registerQ(program: Command, ctx: Context): void {
         }),
         now: () => ctx.clock.now(),
         cwd: ctx.maybeWorkspace()?.root ?? ctx.cwd,
-        signal: controller.signal,
+        signal: interrupt.signal,
         ...(beforeRequest ? { beforeRequest } : {}),
       });
-      if (result.interrupted)
+      if (result.interrupted) {
         throw new JpError("turn.interrupted", "the turn was interrupted; what arrived is kept", {
           exitCode: 130,
         });
+      }
     } finally {
-      process.off("SIGINT", onSigint);
+      interrupt.dispose();
       turnLock?.release();
     }
   });
+}
+
+/** The query from the words, stdin when piped, and $EDITOR with -e. */
+async function readQuery(ctx: Context, words: string[], opts: QOptions): Promise<string> {
+  let query = words.join(" ");
+  if (!ctx.stdin.isTTY) {
+    const piped = await readStdin(ctx.stdin);
+    if (piped.trim()) query = query ? `${query}\n\n${piped}` : piped;
+  }
+  if (opts.edit) {
+    const { createTerminalPrompter } = await import("../../tools/prompter.js");
+    const prompter = createTerminalPrompter({ stdin: ctx.stdin, stderr: ctx.stderr, env: ctx.env });
+    query = (await prompter.editText(query ? `${query}\n` : "", ".md")).trim();
+  }
+  if (!query.trim()) {
+    throw new UsageError(
+      "nothing to ask",
+      "give the query as arguments, pipe it on stdin, or use -e to write it in $EDITOR",
+    );
+  }
+  return query;
+}
+
+/** Config tools and built-ins, narrowed by -t/-T left to right; -u adds its tool. */
+async function offeredTools(
+  ctx: Context,
+  config: Config,
+  ref: ConversationRef,
+  opts: QOptions,
+): Promise<Tool[]> {
+  const { buildRegistry, selectTools } = await import("../../tools/registry.js");
+  const { builtinTools } = await import("../../tools/builtins.js");
+  const registry = buildRegistry(config, builtinTools(ctx, config, ref.id));
+  const selections = (opts.toolOp ?? []).map((op) => ({
+    enable: op.startsWith("+"),
+    ...(op.length > 1 ? { name: op.slice(1) } : {}),
+  }));
+  if (opts.toolUse) selections.push({ enable: true, name: opts.toolUse });
+  return selectTools(registry, selections);
+}
+
+/** The before-request hook of automatic compaction, when it is enabled. */
+async function autoCompactionHook(ctx: Context, config: Config, tools: readonly Tool[]) {
+  if (!config.conversation?.compaction?.auto?.enabled) return undefined;
+  const { createAutoCompaction } = await import("../../turn/auto.js");
+  const counter = await ctx.tokenCounter(config);
+  const definitions = tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    parameters: t.parameters,
+  }));
+  return createAutoCompaction({
+    config,
+    counter,
+    summarizer: ctx.summarizer,
+    overhead: counter.text(config.assistant?.system_prompt ?? "") + counter.text(JSON.stringify(definitions)),
+    now: () => ctx.clock.now(),
+    newId: ctx.newId,
+    hints: toolHints(config),
+    say: (line) => ctx.info(ctx.color.cyan(line)),
+    warn: (line) => ctx.warn(line),
+  });
+}
+
+/** First Ctrl-C aborts the turn (keeping what arrived); a second quits at once with 130. */
+function interruptHandler(ctx: Context, beforeExit: () => void): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts > 1) {
+      beforeExit();
+      process.exit(130);
+    }
+    ctx.stderr.write(
+      ctx.color.yellow("\ninterrupted; keeping what arrived (Ctrl-C again to quit at once)\n"),
+    );
+    controller.abort();
+  };
+  process.on("SIGINT", onSigint);
+  return { signal: controller.signal, dispose: () => process.off("SIGINT", onSigint) };
 }

@@ -176,7 +176,7 @@ describe("jp q with Anthropic", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("jp: error: no API key for anthropic: MOCK_API_KEY is not set");
     expect(w.mock.requests).toHaveLength(0);
-    expect(w.events()).toEqual([]);
+    expect(fs.readdirSync(path.join(w.root, ".jp/conversations"))).toEqual([]);
   });
 
   it("declines ask tools without a terminal and tells the model", async () => {
