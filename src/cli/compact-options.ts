@@ -7,7 +7,6 @@ import {
   parseCliBound,
   parseKeepBound,
   parseSpec,
-  toolPolicyFor,
   turnSelector,
   TOOL_MODES,
   type CompactionRule,
