@@ -197,7 +197,6 @@ export function narrowRule(resolved: ResolvedRule, overrides: RangeOverrides): R
   return { ...resolved, rule };
 }
 
-
 /**
  * `-k` on `fork` and `q`: compact the conversation by the configured rules
  * and/or the specs, appending what was planned unless `persist` is false.

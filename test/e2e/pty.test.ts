@@ -32,6 +32,15 @@ describe("approval prompt in a terminal", () => {
     expect(await session.exit).toBe(0);
     expect(session.output()).toContain("notes.txt has 5 words.");
     expect(lastToolResult(1)).toMatchObject({ type: "tool_result", content: "5\n", is_error: false });
+
+    // A second turn: its request carries the whole first turn.
+    w.mock.push(...loadScript("second-turn"));
+    const second = runInPty([JP, "q", "What did I ask?"], { cwd: w.root, env: w.env });
+    expect(await second.exit).toBe(0);
+    const sent = JSON.stringify(w.mock.requests[2]!.body);
+    expect(sent).toContain("How many words are in notes.txt?");
+    expect(sent).toContain('"tool_use_id":"toolu_count_1"');
+    expect(sent).toContain("notes.txt has 5 words.");
   });
 
   it("declines on n, and the model is told", async () => {

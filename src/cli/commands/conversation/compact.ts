@@ -14,7 +14,13 @@ import {
   type SpecOptions,
 } from "../../compact-options.js";
 import { configuredRules, toolHints, type ResolvedRule } from "../../../config/rules.js";
-import { indexCompactions, truncateNote, toolPolicyFor, NOTE_MAX, type CompactionRule } from "../../../compaction/index.js";
+import {
+  indexCompactions,
+  truncateNote,
+  toolPolicyFor,
+  NOTE_MAX,
+  type CompactionRule,
+} from "../../../compaction/index.js";
 import { UsageError } from "../../../errors.js";
 import type { ConversationRef } from "../../../store/conversations.js";
 import { compactConversation, rangeTokens } from "../../../turn/compaction.js";
