@@ -4,6 +4,7 @@
 import type { Compaction, Event } from "../events/index.js";
 import { groupTurns } from "../events/index.js";
 import { indexCompactions } from "./activation.js";
+import { project } from "./project.js";
 import type { TurnRange } from "./bounds.js";
 
 /** The earlier whole turns auto compaction may fold: after the last auto compaction of whole turns, up to the turn before the current one. */
@@ -71,14 +72,22 @@ export function planCurrentTurnStrip(
     tool_calls: { policy: "strip", request: false, response: true },
     source: "auto",
   });
-  // Stripping more never costs more, so the fewest calls that fit are found by bisection.
-  let lo = 0;
-  let hi = allowed - 1;
-  if (options.measure([...events, candidate(hi)]) > options.budget) return candidate(hi);
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (options.measure([...events, candidate(mid)]) <= options.budget) hi = mid;
-    else lo = mid + 1;
+  // Each call's saving is what its result costs before and after stripping; two projections give them all,
+  // and the fewest calls whose savings bring the request within budget follow by summing.
+  const before = project(events).events;
+  const after = project([...events, candidate(allowed - 1)]).events;
+  const resultTokens = (projected: readonly Event[]) => {
+    const byId = new Map<string, number>();
+    for (const e of projected) if (e.type === "tool_call_response") byId.set(e.id as string, options.tokens([e]));
+    return byId;
+  };
+  const costBefore = resultTokens(before);
+  const costAfter = resultTokens(after);
+  let total = options.measure(events);
+  for (let k = 0; k < allowed; k++) {
+    const id = calls[k]!.id;
+    total -= (costBefore.get(id) ?? 0) - (costAfter.get(id) ?? 0);
+    if (total <= options.budget) return candidate(k);
   }
-  return candidate(lo);
+  return candidate(allowed - 1);
 }
