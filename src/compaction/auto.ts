@@ -78,7 +78,8 @@ export function planCurrentTurnStrip(
   const after = project([...events, candidate(allowed - 1)]).events;
   const resultTokens = (projected: readonly Event[]) => {
     const byId = new Map<string, number>();
-    for (const e of projected) if (e.type === "tool_call_response") byId.set(e.id as string, options.tokens([e]));
+    for (const e of projected)
+      if (e.type === "tool_call_response") byId.set(e.id as string, options.tokens([e]));
     return byId;
   };
   const costBefore = resultTokens(before);
