@@ -1,0 +1,110 @@
+// Local command tools: arguments in placeholders and on stdin, results, errors, limits; and tool selection.
+import { describe, expect, it } from "vitest";
+import { buildRegistry, selectTools } from "../../src/tools/registry.js";
+import { createLocalTool, fillTemplate, parametersSchema, truncateOutput } from "../../src/tools/local.js";
+import type { ToolContext } from "../../src/tools/types.js";
+import { tempDir } from "../support/workspace.js";
+
+const ctx = (): ToolContext => ({
+  events: [],
+  cwd: tempDir(),
+  signal: new AbortController().signal,
+  turn: 0,
+});
+const node = (script: string, ...args: string[]) => ["node", "-e", script, ...args];
+
+describe("local tools", () => {
+  it("fills {{name}} placeholders and sends the arguments as JSON on stdin, without a shell", async () => {
+    const tool = createLocalTool("echo", {
+      command: node(
+        "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(process.argv[1]+'|'+s))",
+        "{{word}} $HOME;",
+      ),
+      parameters: { word: { type: "string", required: true } },
+    });
+    const outcome = await tool.execute({ word: "hi" }, ctx());
+    expect(outcome).toEqual({ content: 'hi $HOME;|{"word":"hi"}\n', isError: false });
+  });
+
+  it("turns a non-zero exit into an error result with stderr", async () => {
+    const tool = createLocalTool("fail", { command: node("console.error('it broke'); process.exit(3)") });
+    expect(await tool.execute({}, ctx())).toEqual({ content: "exit code 3\nit broke", isError: true });
+  });
+
+  it("stops a tool at its timeout and cuts long output with a marker", async () => {
+    const slow = createLocalTool("slow", { command: ["sleep", "5"], timeout_secs: 0.2 });
+    expect(await slow.execute({}, ctx())).toEqual({ content: "slow timed out after 0.2s", isError: true });
+    const loud = createLocalTool("loud", {
+      command: node("process.stdout.write('x'.repeat(5000))"),
+      max_output_bytes: 1000,
+    });
+    const outcome = await loud.execute({}, ctx());
+    expect(outcome.content).toBe(`${"x".repeat(1000)}\n[… 4000 more bytes cut]`);
+    expect(truncateOutput("short", 10)).toBe("short");
+  });
+
+  it("reports a program that cannot start", async () => {
+    const tool = createLocalTool("ghost", { command: ["/no/such/program"] });
+    const outcome = await tool.execute({}, ctx());
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content).toContain("ghost could not run /no/such/program");
+  });
+
+  it("validates arguments against the schema built from config", () => {
+    const tool = createLocalTool("t", {
+      command: ["true"],
+      parameters: { path: { type: "string", required: true }, n: { type: "integer" } },
+    });
+    expect(tool.parameters).toEqual({
+      type: "object",
+      properties: { path: { type: "string" }, n: { type: "integer" } },
+      required: ["path"],
+      additionalProperties: false,
+    });
+    expect(tool.validate!({}, ctx())).toBe("missing required argument 'path'");
+    expect(tool.validate!({ path: 1 }, ctx())).toBe("argument 'path' must be string, got integer");
+    expect(tool.validate!({ path: "a", extra: 1 }, ctx())).toBe("unknown argument 'extra'; expected path, n");
+    expect(tool.validate!({ path: "a", n: 2 }, ctx())).toBeUndefined();
+    expect(parametersSchema(undefined)).toEqual({
+      type: "object",
+      properties: {},
+      additionalProperties: false,
+    });
+    expect(fillTemplate("{{ a }}-{{b}}-{{c}}", { a: 1, b: { x: 2 } })).toBe('1-{"x":2}-');
+  });
+
+  it("requires a command", () => {
+    expect(() => createLocalTool("x", { source: "local" })).toThrow(
+      'tool x has source = "local" but no command',
+    );
+  });
+});
+
+describe("tool selection", () => {
+  const registry = () =>
+    buildRegistry({
+      conversation: {
+        tools: {
+          a: { command: ["true"] },
+          b: { command: ["true"], enable: false },
+          c: { command: ["true"], enable: "explicit" },
+          hinted: { compaction: "omit" },
+        },
+      },
+    });
+  const names = (sel: { enable: boolean; name?: string }[]) =>
+    selectTools(registry(), sel).map((t) => t.name);
+
+  it("offers enabled tools by default; entries with only a hint are not tools", () => {
+    expect([...registry().keys()]).toEqual(["a", "b", "c"]);
+    expect(names([])).toEqual(["a"]);
+  });
+
+  it("applies -t and -T left to right; explicit tools join only when named", () => {
+    expect(names([{ enable: true }])).toEqual(["a", "b"]);
+    expect(names([{ enable: true }, { enable: false, name: "a" }])).toEqual(["b"]);
+    expect(names([{ enable: false }, { enable: true, name: "c" }])).toEqual(["c"]);
+    expect(names([{ enable: true, name: "c" }, { enable: false }])).toEqual([]);
+    expect(() => names([{ enable: true, name: "zzz" }])).toThrow("no tool named 'zzz'");
+  });
+});
