@@ -68,8 +68,23 @@ export function createAutoCompaction(
   let fruitless = 0;
   let stopped = false;
 
+  // The provider's own count of the last request, plus what came after it, when no compaction changed the view since.
+  const reported = (events: readonly Event[]): number => {
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i]!;
+      if (e.type === "compaction" || e.type === "compaction_reset") return 0;
+      const usage = (e.metadata as { usage?: { input_tokens?: number; output_tokens?: number } } | undefined)
+        ?.usage;
+      if (typeof usage?.input_tokens === "number") {
+        return usage.input_tokens + (usage.output_tokens ?? 0) + deps.counter.events(events.slice(i + 1));
+      }
+    }
+    return 0;
+  };
+
   return async (events) => {
-    const before = measure(events);
+    // Whichever count is higher decides: jp's tokenizer only approximates some providers'.
+    const before = Math.max(measure(events), reported(events));
     if (before <= limits.budget || stopped) return undefined;
     const turnTotal = project(events).origins.length;
     if (turnTotal < limits.minTurns) return undefined;
