@@ -4,6 +4,14 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createInterface } from "node:readline/promises";
+import { JpError } from "../errors.js";
+
+/** Ctrl-C at a prompt: the question is abandoned and the turn ends as interrupted. */
+export class PromptInterruptedError extends JpError {
+  constructor() {
+    super("turn.interrupted", "interrupted at the prompt", { exitCode: 130 });
+  }
+}
 
 export interface Prompter {
   /** Whether someone can answer (stdin and stderr are terminals). */
@@ -39,9 +47,13 @@ export function createTerminalPrompter(options: {
     say: (text) => options.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
     async choose(question, keys) {
       const rl = createInterface({ input: options.stdin, output: options.stderr, terminal: true });
+      // In raw mode Ctrl-C reaches readline, not the process; it ends the question as an interruption.
+      const interrupted = new Promise<never>((_, reject) =>
+        rl.once("SIGINT", () => reject(new PromptInterruptedError())),
+      );
       try {
         for (;;) {
-          const answer = (await rl.question(question)).trim().toLowerCase();
+          const answer = (await Promise.race([rl.question(question), interrupted])).trim().toLowerCase();
           if (keys.includes(answer)) return answer;
           options.stderr.write(`Please answer one of ${keys.join(", ")}.\n`);
         }

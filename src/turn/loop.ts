@@ -9,8 +9,8 @@ import { SIGNATURE_KEY } from "../llm/anthropic.js";
 import { AbortedError, type ProviderError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
 import type { ModelRequest, Provider, StopReason, ToolDefinition } from "../llm/types.js";
-import { approveCall } from "../tools/approval.js";
-import type { Prompter } from "../tools/prompter.js";
+import { approveCall, type Approval } from "../tools/approval.js";
+import { PromptInterruptedError, type Prompter } from "../tools/prompter.js";
 import type { Tool, ToolContext } from "../tools/types.js";
 
 /** Where the turn's events go: the conversation log, or memory with --no-persist. */
@@ -233,9 +233,17 @@ async function runTools(
       respond(`invalid arguments for ${tool.name}: ${invalid}. Fix the call and try again.`, true);
       continue;
     }
-    const approval = tool.approve
-      ? await tool.approve(call.arguments, ctx, options.prompter)
-      : await approveCall(tool, call.arguments, ctx, options.prompter);
+    let approval: Approval;
+    try {
+      approval = tool.approve
+        ? await tool.approve(call.arguments, ctx, options.prompter)
+        : await approveCall(tool, call.arguments, ctx, options.prompter);
+    } catch (error) {
+      if (!(error instanceof PromptInterruptedError)) throw error;
+      // Ctrl-C at the prompt: this call and the ones after it are answered as interrupted.
+      for (const rest of calls.slice(i)) group.push(syntheticResponse(rest, INTERRUPTED, at()));
+      return { group: [...group, ...effects], interrupted: true };
+    }
     if (!approval.run) {
       respond(approval.reason, true);
       continue;

@@ -82,6 +82,23 @@ describe("approval prompt in a terminal", () => {
 });
 
 describe("Ctrl-C", () => {
+  it("at the approval prompt answers the call as interrupted and exits 130", async () => {
+    w = await qWorkspace({
+      toolRun: "ask",
+      script: [...loadScript("tool-then-answer"), ...loadScript("second-turn")],
+    });
+    const session = runInPty([JP, "q", "count"], { cwd: w.root, env: w.env });
+    await session.waitFor("Run tool count_words?");
+    session.type("\x03");
+    expect(await session.exit).toBe(130);
+    expect(w.events().find((e) => e.type === "tool_call_response")).toMatchObject({
+      id: "toolu_count_1",
+      content: "interrupted",
+      is_error: true,
+    });
+    expect((await runCli(["q", "again"], { cwd: w.root, env: w.env })).code).toBe(0);
+  });
+
   it("mid-stream keeps what arrived, exits 130, and leaves a valid conversation that resumes", async () => {
     const long =
       "This is a long answer that streams slowly, word by word, so that it can be interrupted. ".repeat(6);
