@@ -197,3 +197,17 @@ describe("jp config show", () => {
     expect(bad.stderr).toContain("jp: error: -c assistant.nope=1: unknown key assistant.nope");
   });
 });
+
+describe("shipped example configs", () => {
+  it("every file in config/examples/ loads as a -c layer", async () => {
+    const { REPO_ROOT } = await import("../support/workspace.js");
+    const dir = path.join(REPO_ROOT, "config/examples");
+    const files = fs.readdirSync(dir).filter((f) => f.endsWith(".toml"));
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    const { load } = setup({});
+    for (const file of files) {
+      const config = load({ cfg: [path.join(dir, file)] }).config;
+      expect(Object.keys(config.conversation?.tools ?? {}).length).toBeGreaterThan(1);
+    }
+  });
+});
