@@ -118,6 +118,20 @@ describe("jp conversation", () => {
     ]);
   });
 
+  it("imports every conversation of a JP .jp/ folder, and reports a folder without conversations", async () => {
+    const root = tempDir();
+    jpConversation(path.join(root, ".jp", "conversations"), "17000000300-third", "Third");
+    jpConversation(path.join(root, ".jp", "conversations"), "17000000400-fourth", "Fourth");
+    const result = await run("c", "import", path.join(root, ".jp"), "--json");
+    expect(JSON.parse(result.stdout).map((r: { id: string }) => r.id)).toEqual([
+      "17000000300",
+      "17000000400",
+    ]);
+    const empty = await run("c", "import", tempDir());
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain("holds no JP conversation");
+  });
+
   it("resolves ids by unique prefix and explains ambiguity", async () => {
     const root = tempDir();
     jpConversation(root, "17000000100-first", "First");
