@@ -2,7 +2,7 @@
 // (thinking blocks with their signatures, tool_use/tool_result pairs, one role
 // per message) and the streamed events back to stream parts.
 import type { Event } from "../events/index.js";
-import { parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
+import { clientOptions, parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
 import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 
 type Block = Record<string, unknown>;
@@ -181,12 +181,7 @@ export function createAnthropicProvider(options: SdkOptions): Provider {
     "anthropic",
     async () => {
       const { default: Anthropic } = await import("@anthropic-ai/sdk");
-      return new Anthropic({
-        apiKey: options.apiKey,
-        baseURL: options.baseURL,
-        maxRetries: 0,
-        timeout: options.timeoutMs,
-      }) as never;
+      return new Anthropic(clientOptions(options)) as never;
     },
     async function* (client, request, signal) {
       yield* anthropicParts(await client.messages.create(anthropicBody(request), { signal }));

@@ -2,7 +2,7 @@
 // llama.cpp, OpenRouter): mapping the projection to messages and the streamed
 // chunks back to stream parts.
 import type { Event } from "../events/index.js";
-import { parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
+import { clientOptions, parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
 import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 
 type Message = Record<string, unknown> & { role: string };
@@ -150,12 +150,7 @@ export function createOpenAIProvider(options: SdkOptions & { name: string }): Pr
     options.name,
     async () => {
       const { default: OpenAI } = await import("openai");
-      return new OpenAI({
-        apiKey: options.apiKey,
-        baseURL: options.baseURL,
-        maxRetries: 0,
-        timeout: options.timeoutMs,
-      }) as never;
+      return new OpenAI(clientOptions(options)) as never;
     },
     async function* (client, request, signal) {
       yield* openaiParts(await client.chat.completions.create(openaiBody(request), { signal }));

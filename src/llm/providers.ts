@@ -59,3 +59,17 @@ export function createProvider(
     model,
   };
 }
+
+/** Request limits from config; the defaults mirror config/default.toml for configs built in code. */
+export function requestSettings(config: Config): {
+  maxTokens: number;
+  maxRetries: number;
+  backoffMs: number;
+} {
+  const request = config.assistant?.request;
+  return {
+    maxTokens: request?.max_tokens ?? 8192,
+    maxRetries: request?.max_retries ?? 4,
+    backoffMs: request?.backoff_ms ?? 1000,
+  };
+}

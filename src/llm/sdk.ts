@@ -9,6 +9,16 @@ export interface SdkOptions {
   timeoutMs?: number;
 }
 
+/** SDK client options; the SDKs' own retries are off because retry.ts retries every provider in one place. */
+export function clientOptions(options: SdkOptions): {
+  apiKey: string;
+  baseURL?: string;
+  maxRetries: 0;
+  timeout?: number;
+} {
+  return { apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs };
+}
+
 /** Tool arguments streamed as JSON text; an empty text is no arguments. */
 export function parseToolArguments(json: string): Record<string, unknown> {
   if (!json.trim()) return {};

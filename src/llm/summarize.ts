@@ -3,10 +3,10 @@
 import type { Config } from "../config/schema.js";
 import type { Event } from "../events/index.js";
 import { JpError } from "../errors.js";
-import { createProvider } from "./providers.js";
+import { createProvider, requestSettings } from "./providers.js";
 import { streamWithRetries } from "./retry.js";
 
-export interface SummaryRequest {
+export interface SummarizeRequest {
   /** Raw events of the turns to summarise. */
   events: readonly Event[];
   instructions?: string;
@@ -16,7 +16,7 @@ export interface SummaryRequest {
 }
 
 export interface Summarizer {
-  summarize(request: SummaryRequest): Promise<{ text: string; model: string }>;
+  summarize(request: SummarizeRequest): Promise<{ text: string; model: string }>;
 }
 
 export class SummaryFailedError extends JpError {
@@ -72,6 +72,7 @@ export function createSummarizer(
   return {
     async summarize(request) {
       const { provider, model } = createProvider(request.model, config, env);
+      const settings = requestSettings(config);
       const controller = new AbortController();
       request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
       const prompt = [
@@ -90,11 +91,11 @@ export function createSummarizer(
           events: [{ type: "chat_request", timestamp: new Date().toISOString(), content: prompt }],
           tools: [],
           toolChoice: "auto",
-          maxTokens: config.assistant?.request?.max_tokens ?? 8192,
+          maxTokens: settings.maxTokens,
         },
         {
-          maxRetries: config.assistant?.request?.max_retries ?? 4,
-          backoffMs: config.assistant?.request?.backoff_ms ?? 1000,
+          maxRetries: settings.maxRetries,
+          backoffMs: settings.backoffMs,
           signal: controller.signal,
           onRetry: (error, attempt) => onProgress?.(`${error.message}; retry ${attempt}`),
         },

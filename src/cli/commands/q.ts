@@ -63,7 +63,7 @@ export function registerQ(program: Command, ctx: Context): void {
     const flags = opts.model ? { assistant: { model: { id: opts.model } } } : undefined;
     const { config } = ctx.config({ conversation: existing, flags });
     const modelId = config.assistant?.model?.id ?? "";
-    const { createProvider } = await import("../../llm/providers.js");
+    const { createProvider, requestSettings } = await import("../../llm/providers.js");
     const { provider, model } = createProvider(modelId, config, ctx.env);
     const ref = existing ?? store.create();
     if (opts.persist) store.setActive(ref.id);
@@ -101,10 +101,8 @@ export function registerQ(program: Command, ctx: Context): void {
         modelId,
         modelName: model.name,
         system: config.assistant?.system_prompt,
-        maxTokens: config.assistant?.request?.max_tokens ?? 8192,
+        ...requestSettings(config),
         reasoningBudget: config.assistant?.reasoning?.budget_tokens,
-        maxRetries: config.assistant?.request?.max_retries ?? 4,
-        backoffMs: config.assistant?.request?.backoff_ms ?? 1000,
         tools,
         forcedTool: opts.toolUse,
         prompter: createTerminalPrompter({ stdin: ctx.stdin, stderr: ctx.stderr, env: ctx.env }),
