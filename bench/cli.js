@@ -1,24 +1,55 @@
-// bench/cli: whole commands against `node -e 0` in the same run — start-up and the big views.
-import { execFileSync } from "node:child_process";
+// bench/cli: real commands of bin/jp, each against a baseline measured in the same run.
+//
+// - `jp q` on a 2-turn conversation, against the mock LLM server answering at once, vs `node -e 0`;
+// - `jp conversation ls` on 1,000 conversations and `jp --help`, vs `node -e 0`;
+// - `jp q` on a 100 MB conversation (auto compaction off) vs bench/read's bare read+parse of that
+//   log plus the 2-turn figure;
+// - `jp conversation print --compacted` of a 20 MB conversation to a file vs read+parse+project of
+//   the same log in-process (bench/project's measure).
+// Every figure is a median of at least 7 runs; the runs of a command and its baseline alternate.
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { DATA_DIR, median, syntheticLog } from "./lib.js";
+import { project } from "../dist/compaction/index.js";
+import { readLog } from "../dist/store/log.js";
+import { bareRead } from "./read.js";
+import { DATA_DIR, median, startBenchMock, syntheticLog } from "./lib.js";
 
 const JP = path.join(path.dirname(fileURLToPath(import.meta.url)), "../bin/jp");
+const CONVERSATION_ID = "17000000000";
 
-function timeCommand(file, args, cwd, runs) {
-  const samples = [];
-  for (let i = 0; i < runs; i++) {
+/** Wall time of one run of `file args` in ms; stdin is empty, output goes to `stdout` (a path) or nowhere. */
+function timeRun(file, args, { cwd, env, stdout }) {
+  return new Promise((resolve, reject) => {
+    const out = stdout ? fs.openSync(stdout, "w") : "ignore";
     const start = performance.now();
-    execFileSync(file, args, {
-      cwd,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, NO_COLOR: "1" },
+    const child = spawn(file, args, { cwd, env, stdio: ["ignore", out, "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const elapsed = performance.now() - start;
+      if (typeof out === "number") fs.closeSync(out);
+      if (code !== 0) reject(new Error(`${path.basename(file)} ${args.join(" ")} exited ${code}: ${stderr}`));
+      else resolve(elapsed);
     });
-    samples.push(performance.now() - start);
+  });
+}
+
+/**
+ * Median times of several measures, run round-robin so that machine noise hits
+ * all of them alike. Each measure is `{ name, run: async () => ms, before?: () => void }`.
+ */
+async function roundRobin(measures, runs) {
+  const samples = Object.fromEntries(measures.map((m) => [m.name, []]));
+  for (let i = 0; i < runs; i++) {
+    for (const m of measures) {
+      m.before?.();
+      samples[m.name].push(await m.run());
+    }
   }
-  return median(samples);
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
 }
 
 function manyConversations(count) {
@@ -48,7 +79,7 @@ function manyConversations(count) {
 
 function bigConversation() {
   const root = path.join(DATA_DIR, "ws-big");
-  const dir = path.join(root, ".jp/conversations/17000000000-big");
+  const dir = path.join(root, `.jp/conversations/${CONVERSATION_ID}-big`);
   if (!fs.existsSync(path.join(dir, "events.jsonl"))) {
     fs.mkdirSync(dir, { recursive: true });
     fs.copyFileSync(syntheticLog("print-20mb", 20 * 1024 * 1024), path.join(dir, "events.jsonl"));
@@ -70,25 +101,113 @@ function bigConversation() {
   return root;
 }
 
-export function cliBench() {
-  const cwd = manyConversations(1000);
-  const big = bigConversation();
-  // Warm the caches the way a user's second run would find them.
-  execFileSync(JP, ["conversation", "ls"], { cwd, stdio: "ignore" });
-  const node = timeCommand(process.execPath, ["-e", "0"], cwd, 15);
-  const version = timeCommand(JP, ["--version"], cwd, 15);
-  const help = timeCommand(JP, ["--help"], cwd, 9);
-  const ls = timeCommand(JP, ["conversation", "ls"], cwd, 9);
-  const print = timeCommand(JP, ["conversation", "print", "17000000000", "--compacted"], big, 5);
-  const ratio = version / node;
-  return {
-    name: "cli",
-    ratio,
-    limit: 1.5,
-    detail:
-      `node -e 0 ${node.toFixed(0)} ms; jp --version ${version.toFixed(0)} ms (${ratio.toFixed(2)}x); ` +
-      `jp --help ${help.toFixed(0)} ms (${(help / node).toFixed(1)}x); ` +
-      `ls of 1,000 conversations ${ls.toFixed(0)} ms (${(ls / node).toFixed(1)}x); ` +
-      `print --compacted of 20 MB ${print.toFixed(0)} ms (${(print / node).toFixed(1)}x)`,
-  };
+/** Two finished turns: the conversation `jp q "again"` continues. */
+function twoTurns() {
+  const ts = (s) => `2026-11-01T10:00:${String(s).padStart(2, "0")}Z`;
+  const turn = (n, base) => [
+    { type: "turn_start", timestamp: ts(base) },
+    { type: "chat_request", timestamp: ts(base + 1), content: `question ${n}: what does the parser do?` },
+    { type: "chat_response", timestamp: ts(base + 2), message: `answer ${n}: it splits lines on commas.` },
+  ];
+  return [...turn(1, 0), ...turn(2, 10)];
+}
+
+/**
+ * A workspace wired to the mock whose single conversation is restored from
+ * `log` before each run, so every run continues the same conversation.
+ */
+function qWorkspace(name, mockUrl, log) {
+  const root = path.join(DATA_DIR, name);
+  const dir = path.join(root, `.jp/conversations/${CONVERSATION_ID}-bench`);
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(root, ".jp/config.toml"),
+    [
+      `[assistant.model]\nid = "anthropic/claude-bench"\n`,
+      `[providers.anthropic]\nbase_url = "${mockUrl}"\napi_key_env = "BENCH_API_KEY"\n`,
+      `[conversation.compaction.auto]\nenabled = false\n`,
+    ].join("\n"),
+  );
+  fs.writeFileSync(path.join(dir, "metadata.json"), JSON.stringify({ created_at: "2026-11-01T10:00:00Z" }));
+  fs.writeFileSync(path.join(root, ".jp/state.json"), JSON.stringify({ active: CONVERSATION_ID }));
+  const events = path.join(dir, "events.jsonl");
+  return { root, restore: () => fs.copyFileSync(log, events), events };
+}
+
+export async function cliBench() {
+  const env = { ...process.env, NO_COLOR: "1", BENCH_API_KEY: "sk-bench" };
+  const mock = await startBenchMock();
+  try {
+    const twoTurnLog = path.join(DATA_DIR, "two-turns.jsonl");
+    fs.mkdirSync(DATA_DIR, { recursive: true });
+    fs.writeFileSync(twoTurnLog, twoTurns().map((e) => JSON.stringify(e) + "\n").join(""));
+    const small = qWorkspace("ws-q2", mock.url, twoTurnLog);
+    const bigLog = syntheticLog("read-100mb", 100 * 1024 * 1024);
+    const big = qWorkspace("ws-q100", mock.url, bigLog);
+    const many = manyConversations(1000);
+    const printWs = bigConversation();
+    const printLog = path.join(printWs, `.jp/conversations/${CONVERSATION_ID}-big/events.jsonl`);
+    const printOut = path.join(DATA_DIR, "print.out");
+
+    const node = { name: "node", run: () => timeRun(process.execPath, ["-e", "0"], { env }) };
+    const jp = (name, args, cwd, extra = {}) => ({ name, run: () => timeRun(JP, args, { cwd, env, ...extra.opts }), ...extra });
+
+    // Warm the caches the way a user's second run would find them.
+    small.restore();
+    await timeRun(JP, ["q", "again"], { cwd: small.root, env });
+    await timeRun(JP, ["conversation", "ls"], { cwd: many, env });
+
+    const startup = await roundRobin(
+      [
+        node,
+        jp("q", ["q", "again"], small.root, { before: small.restore }),
+        jp("ls", ["conversation", "ls"], many),
+        jp("help", ["--help"], many),
+      ],
+      9,
+    );
+    const large = await roundRobin(
+      [
+        { name: "read", run: async () => time(() => bareRead(bigLog)) },
+        jp("q100", ["q", "again"], big.root, { before: big.restore }),
+        { name: "project", run: async () => time(() => project(readLog(printLog).events)) },
+        jp("print", ["conversation", "print", CONVERSATION_ID, "--compacted"], printWs, { opts: { stdout: printOut } }),
+      ],
+      7,
+    );
+    const result = (name, value, baseline, limit, what) => ({
+      name,
+      ratio: value / baseline,
+      limit,
+      detail: `${what}: ${value.toFixed(0)} ms vs ${baseline.toFixed(0)} ms`,
+    });
+    return [
+      result("cli q", startup.q, startup.node, 2.0, "jp q on a 2-turn conversation vs node -e 0"),
+      result("cli ls", startup.ls, startup.node, 1.8, "jp conversation ls of 1,000 vs node -e 0"),
+      result("cli help", startup.help, startup.node, 1.5, "jp --help vs node -e 0"),
+      result(
+        "cli q100",
+        large.q100,
+        large.read + startup.q,
+        1.3,
+        `jp q on a 100 MB conversation vs read+parse (${large.read.toFixed(0)} ms) + the 2-turn jp q`,
+      ),
+      result(
+        "cli print",
+        large.print,
+        large.project,
+        2.0,
+        "print --compacted of 20 MB to a file vs read+parse+project",
+      ),
+    ];
+  } finally {
+    await mock.close();
+  }
+}
+
+function time(fn) {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
 }

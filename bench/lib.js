@@ -132,3 +132,23 @@ export function compare(a, b, runs) {
   }
   return { a: median(sa), b: median(sb) };
 }
+
+/**
+ * The tests' mock LLM server (test/support/mock-llm.ts, built here with
+ * esbuild), answering every request at once with a short message.
+ */
+export async function startBenchMock() {
+  const { build } = await import("esbuild");
+  const outfile = path.join(DATA_DIR, "mock-llm.js");
+  fs.mkdirSync(DATA_DIR, { recursive: true });
+  await build({
+    entryPoints: [path.join(path.dirname(fileURLToPath(import.meta.url)), "../test/support/mock-llm.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    logLevel: "warning",
+  });
+  const { startMockLlm } = await import(outfile);
+  return startMockLlm([], () => ({ text: "ok" }), { record: false });
+}

@@ -49,10 +49,12 @@ export function rewriteOptionalValues(
 }
 
 const GLOBAL_WITH_VALUE = new Set(["-w", "--workspace", "-c", "--cfg"]);
-const ALIASES: Record<string, string> = { c: "conversation" };
 
-/** The command words of an invocation (`conversation compact`), skipping global options. */
-export function commandPath(argv: readonly string[]): string {
+/**
+ * The command words of an invocation (`conversation compact`), skipping global
+ * options and the word `help` (`jp help conversation ls` names `conversation ls`).
+ */
+export function commandWords(argv: readonly string[]): string[] {
   const words: string[] = [];
   for (let i = 0; i < argv.length && words.length < 2; i++) {
     const token = argv[i]!;
@@ -62,7 +64,7 @@ export function commandPath(argv: readonly string[]): string {
       if (words.length > 0) break;
       continue;
     }
-    words.push(ALIASES[token] && words.length === 0 ? ALIASES[token] : token);
+    if (token !== "help") words.push(token);
   }
-  return words.join(" ");
+  return words;
 }

@@ -6,7 +6,7 @@ import { ConversationStore, systemClock, type Clock } from "../store/conversatio
 import { lockTimeoutFromEnv } from "../store/lock.js";
 import { findWorkspace, type Workspace } from "../store/workspace.js";
 import type { ConversationRef } from "../store/conversations.js";
-import { loadConfig, type ResolvedConfig } from "../config/load.js";
+import type { ResolvedConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import type { TokenCounter } from "../tokens/count.js";
 import type { Summarizer } from "../llm/summarize.js";
@@ -28,8 +28,12 @@ export interface Context {
   store(): ConversationStore;
   /** The workspace, or undefined when there is none (config still loads). */
   maybeWorkspace(): Workspace | undefined;
-  /** Resolved configuration, with the conversation's config deltas when one is given. */
-  config(options?: { conversation?: ConversationRef; flags?: Record<string, unknown> }): ResolvedConfig;
+  /**
+   * Resolved configuration, with the conversation's config deltas when one is
+   * given. Asynchronous because the schema and TOML parser load on first use:
+   * commands that never read config (ls, --help) do not pay for them.
+   */
+  config(options?: { conversation?: ConversationRef; flags?: Record<string, unknown> }): Promise<ResolvedConfig>;
   tokenCounter(config: Config): Promise<TokenCounter>;
   summarizer: Summarizer;
   /** A new short id for a compaction. */
@@ -74,7 +78,7 @@ export function createContext(options: ContextOptions = {}): Context {
     summarizer: {
       async summarize(request) {
         const { createSummarizer } = await import("../llm/summarize.js");
-        const { config } = ctx.config();
+        const { config } = await ctx.config();
         const started = ctx.clock.now().getTime();
         ctx.info(ctx.color.dim(`summarizing ${request.events.length} events with ${request.model}…`));
         const result = await createSummarizer(config, env, (text) => ctx.info(ctx.color.dim(text))).summarize(
@@ -99,7 +103,8 @@ export function createContext(options: ContextOptions = {}): Context {
         return undefined;
       }
     },
-    config(configOptions = {}) {
+    async config(configOptions = {}) {
+      const { loadConfig } = await import("../config/load.js");
       const ws = ctx.maybeWorkspace();
       const deltas = configOptions.conversation
         ? ctx

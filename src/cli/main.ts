@@ -2,8 +2,8 @@
 // rendering and exit codes. Only this file decides the exit code.
 import { Command, CommanderError } from "commander";
 import { JpError, type ExitCode } from "../errors.js";
-import { COMMANDS, OPTIONAL_VALUES } from "./commands/index.js";
-import { commandPath, rewriteOptionalValues } from "./argv.js";
+import { addCommands, COMMANDS } from "./commands/index.js";
+import { commandWords, rewriteOptionalValues } from "./argv.js";
 import { createContext, type ContextOptions } from "./context.js";
 import { VERSION } from "./version.js";
 
@@ -32,10 +32,9 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
     if (workspace) ctx.workspaceOption = workspace;
     ctx.cfg = cfg ?? [];
   });
-  for (const register of COMMANDS) register(program, ctx);
 
   try {
-    const table = OPTIONAL_VALUES[commandPath(argv)] ?? [];
+    const table = await addCommands(program, COMMANDS, commandWords(argv), ctx);
     await program.parseAsync(rewriteOptionalValues(argv, table), { from: "user" });
     return 0;
   } catch (error) {

@@ -1,7 +1,7 @@
 // The one place that names every configuration key, its accepted values and
 // its help text. Every key is optional here: layers are partial, and defaults
 // come from the lowest layer, config/default.toml.
-import { z } from "zod";
+import * as z from "zod";
 import { TOOL_HINTS, TOOL_MODES } from "../compaction/policy.js";
 
 const KeepBound = z

@@ -1,7 +1,7 @@
 // Owns the shape of every event kind in a conversation log (DESIGN §3, §4).
 // Validation keeps the caller's object untouched, so unknown kinds and unknown
 // fields survive a read and a write byte for byte.
-import { z } from "zod";
+import * as z from "zod";
 
 const Metadata = z.record(z.string(), z.unknown());
 

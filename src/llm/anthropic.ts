@@ -180,8 +180,8 @@ export function createAnthropicProvider(options: SdkOptions): Provider {
   return sdkProvider<Client>(
     "anthropic",
     async () => {
-      const { default: Anthropic } = await import("@anthropic-ai/sdk");
-      return new Anthropic(clientOptions(options)) as never;
+      const { createMessagesClient } = await import("./anthropic-client.js");
+      return createMessagesClient(clientOptions(options)) as never;
     },
     async function* (client, request, signal) {
       yield* anthropicParts(await client.messages.create(anthropicBody(request), { signal }));

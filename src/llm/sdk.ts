@@ -1,6 +1,7 @@
 // Owns what both SDK-backed providers share: loading the SDK lazily (once),
 // classifying every failure in one place, and parsing streamed tool arguments.
 import { classifyProviderError } from "./errors.js";
+import { httpFetch } from "./http-fetch.js";
 import type { ModelRequest, Provider, StreamPart } from "./types.js";
 
 export interface SdkOptions {
@@ -9,14 +10,24 @@ export interface SdkOptions {
   timeoutMs?: number;
 }
 
-/** SDK client options; the SDKs' own retries are off because retry.ts retries every provider in one place. */
+/**
+ * SDK client options. The SDKs' own retries are off because retry.ts retries
+ * every provider in one place; requests go over node:http (see http-fetch.ts).
+ */
 export function clientOptions(options: SdkOptions): {
   apiKey: string;
   baseURL?: string;
   maxRetries: 0;
   timeout?: number;
+  fetch: typeof httpFetch;
 } {
-  return { apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs };
+  return {
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    maxRetries: 0,
+    timeout: options.timeoutMs,
+    fetch: httpFetch,
+  };
 }
 
 /** Tool arguments streamed as JSON text; an empty text is no arguments. */

@@ -88,7 +88,8 @@ export class ConversationStore {
     for (const folder of names) {
       const match = ID_PATTERN.exec(folder);
       if (!match) continue;
-      refs.push({ id: match[1]!, folder, dir: path.join(this.workspace.conversationsDir, folder) });
+      // Not path.join: the folder name is one segment and the parent is already normal.
+      refs.push({ id: match[1]!, folder, dir: `${this.workspace.conversationsDir}${path.sep}${folder}` });
     }
     return refs.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
@@ -178,8 +179,7 @@ export class ConversationStore {
    * Counts of a conversation's log. Logs only grow on line boundaries, so the
    * cached counts stay valid up to their byte length and only the new lines are read.
    */
-  stats(ref: ConversationRef): LogStats {
-    const metadata = this.metadata(ref);
+  stats(ref: ConversationRef, metadata: ConversationMetadata = this.metadata(ref)): LogStats {
     const file = path.join(ref.dir, LOG_FILE);
     let size = 0;
     try {

@@ -3,7 +3,7 @@
 // recorded (deferred to the next turn) with the tool's response.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import {
   planAssistantRules,
   project,

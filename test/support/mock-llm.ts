@@ -195,19 +195,34 @@ function openaiEvents(r: ScriptedResponse, model: string): Record<string, unknow
 /** Answers requests it recognises (a summariser's, say) outside the queue. */
 export type MockRoute = (body: Record<string, unknown>) => ScriptedResponse | undefined;
 
-export async function startMockLlm(initial: ScriptedResponse[] = [], route?: MockRoute): Promise<MockLlm> {
+export interface MockOptions {
+  /**
+   * Keep and parse request bodies (default). Benchmarks turn it off so that a
+   * 100 MB request costs the server nothing but reading it: the server's own
+   * work is not jp's.
+   */
+  record?: boolean;
+}
+
+export async function startMockLlm(
+  initial: ScriptedResponse[] = [],
+  route?: MockRoute,
+  options: MockOptions = {},
+): Promise<MockLlm> {
+  const record = options.record ?? true;
   const requests: RecordedRequest[] = [];
   const queue = [...initial];
   const waiters: { n: number; resolve: () => void }[] = [];
   let started = 0;
 
   const server = http.createServer((req, res) => {
-    let raw = "";
-    req.on("data", (d: Buffer) => (raw += d.toString()));
+    const parts: Buffer[] = [];
+    req.on("data", (d: Buffer) => record && parts.push(d));
     req.on("end", () => {
       void (async () => {
+        const raw = Buffer.concat(parts).toString();
         const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-        requests.push({ path: req.url ?? "", headers: req.headers, body });
+        if (record) requests.push({ path: req.url ?? "", headers: req.headers, body });
         const anthropic = (req.url ?? "").includes("/messages");
         const script = route?.(body) ?? queue.shift();
         if (!script) {

@@ -1,24 +1,169 @@
-// Owns the list of top-level commands, in the order `jp --help` shows them.
+// Owns the list of commands, in the order `jp --help` shows them, and how
+// each one's module is loaded. A command's module (and everything it imports)
+// loads only when that command runs or shows its own help; every other
+// command is listed by name and summary alone. `jp conversation ls` so never
+// loads the compaction engine, the config schema or a provider SDK.
 import type { Command } from "commander";
 import type { Context } from "../context.js";
-import { registerInit } from "./init.js";
-import { registerConversation } from "./conversation/index.js";
-import { registerConfig } from "./config/index.js";
-import { registerQ, Q_OPTIONAL_VALUES } from "./q.js";
 import type { OptionalValueFlag } from "../argv.js";
-import { COMPACT_OPTIONAL_VALUES } from "./conversation/compact.js";
-import { PRINT_OPTIONAL_VALUES } from "./conversation/print.js";
-import { COMPACT_SPEC_FLAG } from "../compact-options.js";
 
-export type Register = (program: Command, ctx: Context) => void;
+export type Register = (parent: Command, ctx: Context) => void;
 
-export const COMMANDS: Register[] = [registerQ, registerInit, registerConversation, registerConfig];
+export interface CommandModule {
+  register: Register;
+  /** Flags whose value must be attached with `=` (see argv.ts). */
+  optionalValues?: OptionalValueFlag[];
+}
 
-/** Flags whose value must be attached with `=`, per command (see argv.ts). */
-export const OPTIONAL_VALUES: Record<string, OptionalValueFlag[]> = {
-  "conversation compact": COMPACT_OPTIONAL_VALUES,
-  "conversation fork": [COMPACT_SPEC_FLAG],
-  "conversation print": PRINT_OPTIONAL_VALUES,
-  q: Q_OPTIONAL_VALUES,
-  query: Q_OPTIONAL_VALUES,
-};
+export interface CommandEntry {
+  name: string;
+  aliases?: string[];
+  /** Arguments as commander spells them, for the listing (`[query...]`). */
+  args?: string;
+  /** One line for the parent's command list. */
+  summary: string;
+  load?: () => Promise<CommandModule>;
+  subcommands?: CommandEntry[];
+}
+
+const conversation: CommandEntry[] = [
+  {
+    name: "new",
+    summary: "start a new conversation and make it the active one",
+    load: async () => ({ register: (await import("./conversation/new.js")).registerNew }),
+  },
+  {
+    name: "ls",
+    summary: "list the conversations of the workspace, oldest first",
+    load: async () => ({ register: (await import("./conversation/ls.js")).registerLs }),
+  },
+  {
+    name: "use",
+    args: "<id>",
+    summary: "make a conversation the active one",
+    load: async () => ({ register: (await import("./conversation/use.js")).registerUse }),
+  },
+  {
+    name: "show",
+    args: "[id]",
+    summary: "show a conversation's details and compactions",
+    load: async () => ({ register: (await import("./conversation/show.js")).registerShow }),
+  },
+  {
+    name: "print",
+    args: "[id]",
+    summary: "print the history, or with --compacted what the model sees",
+    load: async () => {
+      const m = await import("./conversation/print.js");
+      return { register: m.registerPrint, optionalValues: m.PRINT_OPTIONAL_VALUES };
+    },
+  },
+  {
+    name: "fork",
+    args: "[id]",
+    summary: "copy a conversation into a new one",
+    load: async () => {
+      const m = await import("./conversation/fork.js");
+      return { register: m.registerFork, optionalValues: m.FORK_OPTIONAL_VALUES };
+    },
+  },
+  {
+    name: "rm",
+    args: "<id>",
+    summary: "move a conversation to the trash (nothing is deleted)",
+    load: async () => ({ register: (await import("./conversation/rm.js")).registerRm }),
+  },
+  {
+    name: "import",
+    args: "<paths...>",
+    summary: "import JP conversations",
+    load: async () => ({ register: (await import("./conversation/import.js")).registerImport }),
+  },
+  {
+    name: "doctor",
+    args: "[id]",
+    summary: "check logs and repair what can be repaired",
+    load: async () => ({ register: (await import("./conversation/doctor.js")).registerDoctor }),
+  },
+  {
+    name: "compact",
+    args: "[ids...]",
+    summary: "compact conversations (or undo with --reset)",
+    load: async () => {
+      const m = await import("./conversation/compact.js");
+      return { register: m.registerCompact, optionalValues: m.COMPACT_OPTIONAL_VALUES };
+    },
+  },
+];
+
+export const COMMANDS: CommandEntry[] = [
+  {
+    name: "q",
+    aliases: ["query"],
+    args: "[query...]",
+    summary: "ask in the active conversation (or a new one); the model may call tools",
+    load: async () => {
+      const m = await import("./q.js");
+      return { register: m.registerQ, optionalValues: m.Q_OPTIONAL_VALUES };
+    },
+  },
+  {
+    name: "init",
+    args: "[dir]",
+    summary: "create a jp workspace (.jp/) in DIR (default: the current folder)",
+    load: async () => ({ register: (await import("./init.js")).registerInit }),
+  },
+  {
+    name: "conversation",
+    aliases: ["c"],
+    summary: "manage conversations: new, ls, use, show, print, fork, rm, import, doctor, compact",
+    subcommands: conversation,
+  },
+  {
+    name: "config",
+    summary: "inspect configuration",
+    subcommands: [
+      {
+        name: "show",
+        summary: "show the resolved configuration and where each value came from",
+        load: async () => ({ register: (await import("./config/index.js")).registerConfigShow }),
+      },
+    ],
+  },
+];
+
+const matches = (entry: CommandEntry, word: string | undefined): boolean =>
+  word !== undefined && (entry.name === word || (entry.aliases ?? []).includes(word));
+
+/**
+ * Add `entries` to `parent`: the one named by `words[0]` in full (loading its
+ * module), the others as listings. Returns the optional-value flags of the
+ * command that will run.
+ */
+export async function addCommands(
+  parent: Command,
+  entries: readonly CommandEntry[],
+  words: readonly string[],
+  ctx: Context,
+): Promise<OptionalValueFlag[]> {
+  let optionalValues: OptionalValueFlag[] = [];
+  for (const entry of entries) {
+    const targeted = matches(entry, words[0]);
+    if (targeted && entry.load) {
+      const module = await entry.load();
+      module.register(parent, ctx);
+      parent.commands.at(-1)?.summary(entry.summary);
+      optionalValues = module.optionalValues ?? [];
+      continue;
+    }
+    const command = parent
+      .command(entry.args ? `${entry.name} ${entry.args}` : entry.name)
+      .aliases(entry.aliases ?? [])
+      .description(entry.summary);
+    if (entry.subcommands) {
+      const found = await addCommands(command, entry.subcommands, targeted ? words.slice(1) : [], ctx);
+      if (targeted) optionalValues = found;
+    }
+  }
+  return optionalValues;
+}

@@ -61,7 +61,7 @@ export function registerQ(program: Command, ctx: Context): void {
           ? store.resolve()
           : undefined;
     const flags = opts.model ? { assistant: { model: { id: opts.model } } } : undefined;
-    const { config } = ctx.config({ conversation: existing, flags });
+    const { config } = await ctx.config({ conversation: existing, flags });
     const modelId = config.assistant?.model?.id ?? "";
     const { createProvider, requestSettings } = await import("../../llm/providers.js");
     const { provider, model } = createProvider(modelId, config, ctx.env);

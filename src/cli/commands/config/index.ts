@@ -13,8 +13,7 @@ function flatten(value: unknown, prefix = "", out: [string, unknown][] = []): [s
   return out;
 }
 
-export function registerConfig(program: Command, ctx: Context): void {
-  const config = program.command("config").description("inspect configuration");
+export function registerConfigShow(config: Command, ctx: Context): void {
   config
     .command("show")
     .description(
@@ -23,7 +22,7 @@ export function registerConfig(program: Command, ctx: Context): void {
     .option("--origin", "show which layer set each value")
     .option("--json", "print as JSON (with --origin: { config, origins })")
     .option("--id <id>", "include the config deltas of this conversation (default: the active one, if any)")
-    .action((opts: { origin?: boolean; json?: boolean; id?: string }) => {
+    .action(async (opts: { origin?: boolean; json?: boolean; id?: string }) => {
       const ws = ctx.maybeWorkspace();
       const store = ws ? ctx.store() : undefined;
       let conversation;
@@ -34,7 +33,7 @@ export function registerConfig(program: Command, ctx: Context): void {
           if (opts.id) throw error;
         }
       }
-      const resolved = ctx.config({ conversation });
+      const resolved = await ctx.config({ conversation });
       if (opts.json) {
         ctx.out(
           JSON.stringify(

@@ -183,7 +183,7 @@ function chooseRules(opts: CompactOptions, config: Parameters<typeof configuredR
 async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions): Promise<unknown> {
   checkConflicts(opts);
   const store = ctx.store();
-  const { config } = ctx.config({ conversation: ref });
+  const { config } = await ctx.config({ conversation: ref });
   const overrides = rangeOverrides({
     ...opts,
     first: opts.first || opts.firstValue !== undefined,

@@ -3,7 +3,10 @@ import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../../errors.js";
 import { forkEvents } from "../../../events/fork.js";
-import { addSpecOptions, compactWithSpecs, type SpecOptions } from "../../compact-options.js";
+import { addSpecOptions, COMPACT_SPEC_FLAG, compactWithSpecs, type SpecOptions } from "../../compact-options.js";
+import type { OptionalValueFlag } from "../../argv.js";
+
+export const FORK_OPTIONAL_VALUES: OptionalValueFlag[] = [COMPACT_SPEC_FLAG];
 
 export function registerFork(parent: Command, ctx: Context): void {
   const cmd = parent
@@ -30,7 +33,7 @@ export function registerFork(parent: Command, ctx: Context): void {
       // With -k, the fork is compacted by the same rules once its turns are chosen.
       const compactions =
         opts.compact || opts.compactSpec?.length
-          ? (await compactWithSpecs(ctx, ref, opts, ctx.config({ conversation: ref }).config)).length
+          ? (await compactWithSpecs(ctx, ref, opts, (await ctx.config({ conversation: ref })).config)).length
           : 0;
       if (opts.json) {
         ctx.out(

@@ -23,7 +23,7 @@ export function registerLs(parent: Command, ctx: Context): void {
       const active = store.activeId();
       const items: ConversationListItem[] = store.list().map((ref) => {
         const metadata = store.metadata(ref);
-        const stats = store.stats(ref);
+        const stats = store.stats(ref, metadata);
         return {
           id: ref.id,
           title: metadata.title ?? null,

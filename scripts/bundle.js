@@ -1,0 +1,34 @@
+// Bundles the compiled-from-source CLI into dist/cli.bundle/ with esbuild.
+// Start-up cost is dominated by resolving and loading hundreds of ESM files;
+// one bundle with code splitting loads a handful, and every `await import()`
+// (provider SDKs, tokenizer, summariser, execa) stays a lazily loaded chunk.
+import { build } from "esbuild";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const outdir = path.join(root, "dist/cli.bundle");
+fs.rmSync(outdir, { recursive: true, force: true });
+
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { main: "src/cli/main.ts" },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: "linked",
+  sourcesContent: false,
+  metafile: true,
+  legalComments: "none",
+  chunkNames: "chunk-[hash]",
+  // CommonJS dependencies (commander) call require() for Node's built-ins;
+  // an ESM bundle has no require of its own.
+  banner: { js: 'import { createRequire as __jpCreateRequire } from "node:module"; const require = __jpCreateRequire(import.meta.url);' },
+  logLevel: "warning",
+});
+// The metafile says which chunk holds which module; the start-up test reads it.
+fs.writeFileSync(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));
