@@ -141,7 +141,12 @@ export async function cliBench() {
   try {
     const twoTurnLog = path.join(DATA_DIR, "two-turns.jsonl");
     fs.mkdirSync(DATA_DIR, { recursive: true });
-    fs.writeFileSync(twoTurnLog, twoTurns().map((e) => JSON.stringify(e) + "\n").join(""));
+    fs.writeFileSync(
+      twoTurnLog,
+      twoTurns()
+        .map((e) => JSON.stringify(e) + "\n")
+        .join(""),
+    );
     const small = qWorkspace("ws-q2", mock.url, twoTurnLog);
     const bigLog = syntheticLog("read-100mb", 100 * 1024 * 1024);
     const big = qWorkspace("ws-q100", mock.url, bigLog);
@@ -151,7 +156,11 @@ export async function cliBench() {
     const printOut = path.join(DATA_DIR, "print.out");
 
     const node = { name: "node", run: () => timeRun(process.execPath, ["-e", "0"], { env }) };
-    const jp = (name, args, cwd, extra = {}) => ({ name, run: () => timeRun(JP, args, { cwd, env, ...extra.opts }), ...extra });
+    const jp = (name, args, cwd, extra = {}) => ({
+      name,
+      run: () => timeRun(JP, args, { cwd, env, ...extra.opts }),
+      ...extra,
+    });
 
     // Warm the caches the way a user's second run would find them.
     small.restore();
@@ -172,7 +181,9 @@ export async function cliBench() {
         { name: "read", run: async () => time(() => bareRead(bigLog)) },
         jp("q100", ["q", "again"], big.root, { before: big.restore }),
         { name: "project", run: async () => time(() => project(readLog(printLog).events)) },
-        jp("print", ["conversation", "print", CONVERSATION_ID, "--compacted"], printWs, { opts: { stdout: printOut } }),
+        jp("print", ["conversation", "print", CONVERSATION_ID, "--compacted"], printWs, {
+          opts: { stdout: printOut },
+        }),
       ],
       7,
     );

@@ -27,7 +27,9 @@ const result = await build({
   chunkNames: "chunk-[hash]",
   // CommonJS dependencies (commander) call require() for Node's built-ins;
   // an ESM bundle has no require of its own.
-  banner: { js: 'import { createRequire as __jpCreateRequire } from "node:module"; const require = __jpCreateRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __jpCreateRequire } from "node:module"; const require = __jpCreateRequire(import.meta.url);',
+  },
   logLevel: "warning",
 });
 // The metafile says which chunk holds which module; the start-up test reads it.

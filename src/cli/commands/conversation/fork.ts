@@ -3,7 +3,12 @@ import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../../errors.js";
 import { forkEvents } from "../../../events/fork.js";
-import { addSpecOptions, COMPACT_SPEC_FLAG, compactWithSpecs, type SpecOptions } from "../../compact-options.js";
+import {
+  addSpecOptions,
+  COMPACT_SPEC_FLAG,
+  compactWithSpecs,
+  type SpecOptions,
+} from "../../compact-options.js";
 import type { OptionalValueFlag } from "../../argv.js";
 
 export const FORK_OPTIONAL_VALUES: OptionalValueFlag[] = [COMPACT_SPEC_FLAG];

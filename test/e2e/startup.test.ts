@@ -1,0 +1,88 @@
+// Which parts of the bundle a command loads: `jp conversation ls` must not pay
+// for a provider SDK or the tokenizer. The bundle's metafile says which
+// chunk holds which package; a preloaded hook records which chunks loaded.
+import { execa } from "execa";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMockLlm, type MockLlm } from "../support/mock-llm.js";
+import { REPO_ROOT, tempDir } from "../support/workspace.js";
+
+const JP = path.join(REPO_ROOT, "bin/jp");
+const BUNDLE = path.join(REPO_ROOT, "dist/cli.bundle");
+const HEAVY = {
+  "the Anthropic SDK": "node_modules/@anthropic-ai/sdk/",
+  "the OpenAI SDK": "node_modules/openai/",
+  "the tokenizer": "node_modules/gpt-tokenizer/",
+};
+
+interface Metafile {
+  outputs: Record<string, { inputs: Record<string, unknown> }>;
+}
+
+/** The heavy packages held by the bundle chunks that `args` loads. */
+const temps: string[] = [];
+
+async function heavyPackagesLoaded(args: string[], cwd: string, env: Record<string, string> = {}) {
+  const dir = tempDir();
+  temps.push(dir);
+  const trace = path.join(dir, "imports.txt");
+  await execa(
+    process.execPath,
+    ["--import", path.join(REPO_ROOT, "test/support/trace-imports.mjs"), JP, ...args],
+    {
+      cwd,
+      env: { NO_COLOR: "1", JP_TRACE_IMPORTS: trace, ...env },
+      stdin: "ignore",
+    },
+  );
+  const loaded = new Set(
+    fs
+      .readFileSync(trace, "utf8")
+      .split("\n")
+      .filter((url) => url.startsWith("file:"))
+      .map((url) => path.relative(REPO_ROOT, new URL(url).pathname)),
+  );
+  const meta = JSON.parse(fs.readFileSync(path.join(BUNDLE, "meta.json"), "utf8")) as Metafile;
+  const chunks = Object.entries(meta.outputs).filter(([file]) => loaded.has(file));
+  expect(chunks.length, "the trace names bundle chunks").toBeGreaterThan(1);
+  return Object.entries(HEAVY)
+    .filter(([, prefix]) =>
+      chunks.some(([, output]) => Object.keys(output.inputs).some((i) => i.startsWith(prefix))),
+    )
+    .map(([name]) => name);
+}
+
+describe("start-up loads only what the command uses", () => {
+  let mock: MockLlm;
+  let cwd: string;
+  beforeAll(async () => {
+    mock = await startMockLlm([], () => ({ text: "ok" }));
+    cwd = tempDir();
+    temps.push(cwd);
+    await execa(JP, ["init"], { cwd });
+    fs.writeFileSync(
+      path.join(cwd, ".jp/config.toml"),
+      `[assistant.model]\nid = "anthropic/claude-mock"\n[providers.anthropic]\nbase_url = "${mock.url}"\napi_key_env = "MOCK_API_KEY"\n`,
+    );
+    await execa(JP, ["c", "new"], { cwd });
+  });
+  afterAll(async () => {
+    await mock.close();
+    for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("jp conversation ls loads neither provider SDK nor the tokenizer", async () => {
+    expect(await heavyPackagesLoaded(["conversation", "ls"], cwd)).toEqual([]);
+  });
+
+  it("jp --help loads none of them either", async () => {
+    expect(await heavyPackagesLoaded(["--help"], cwd)).toEqual([]);
+  });
+
+  it("jp q loads the Anthropic SDK and nothing else heavy (the check can see a load)", async () => {
+    expect(await heavyPackagesLoaded(["q", "hello"], cwd, { MOCK_API_KEY: "sk-mock" })).toEqual([
+      "the Anthropic SDK",
+    ]);
+  });
+});
