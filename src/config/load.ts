@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { ConfigError } from "./errors.js";
 import { Config } from "./schema.js";
 import { closest, keysAt, scalarPaths, schemaAt, schemaType } from "./zod-walk.js";
+import { restrictConversationDelta, toolNames } from "./trust.js";
 
 export interface Layer {
   /** Shown by `config show --origin`, e.g. `workspace (.jp/config.toml)`. */
@@ -24,6 +25,8 @@ export interface ResolvedConfig {
   /** Which layer set each leaf, by dotted key path (rules as `…rules[2]`). */
   origins: Map<string, string>;
   layers: Layer[];
+  /** Tools the conversation's config names that jp cannot serve, as `name (why)`. */
+  leftOutTools: string[];
 }
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -215,7 +218,7 @@ export function userConfigFile(env: NodeJS.ProcessEnv): string {
   return path.join(base, "jp", "config.toml");
 }
 
-export function collectLayers(options: LoadOptions): Layer[] {
+export function collectLayers(options: LoadOptions): { layers: Layer[]; leftOutTools: string[] } {
   const layers: Layer[] = [
     {
       name: "default (built in)",
@@ -233,18 +236,24 @@ export function collectLayers(options: LoadOptions): Layer[] {
   }
   const env = envLayer(options.env);
   if (env) layers.push(env);
+  const cfgLayers = (options.cfg ?? []).map((spec) => cfgLayer(spec, options));
+  // What a conversation may set is limited by what the user's own layers define (see trust.ts).
+  const userTools = new Set([...layers, ...cfgLayers].flatMap((layer) => toolNames(layer.value)));
+  const leftOut = new Set<string>();
   (options.deltas ?? []).forEach((delta, i) => {
-    const value = pruneToSchema(delta);
+    const restricted = restrictConversationDelta(delta, userTools);
+    for (const tool of restricted.leftOut) leftOut.add(tool);
+    const value = pruneToSchema(restricted.value);
     if (Object.keys(value).length) layers.push({ name: `conversation (config delta ${i + 1})`, value });
   });
-  for (const spec of options.cfg ?? []) layers.push(cfgLayer(spec, options));
+  layers.push(...cfgLayers);
   if (options.flags && Object.keys(options.flags).length)
     layers.push({ name: "command flags", value: options.flags });
-  return layers;
+  return { layers, leftOutTools: [...leftOut] };
 }
 
 /** Merge layers: tables deeply, rules appended (the built-in default rule dropped once any layer has rules). */
-export function mergeLayers(layers: Layer[]): ResolvedConfig {
+export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools"> {
   const merged: Plain = {};
   const origins = new Map<string, string>();
   let rules: { rule: unknown; layer: string }[] = [];
@@ -289,11 +298,11 @@ export function mergeLayers(layers: Layer[]): ResolvedConfig {
 }
 
 export function loadConfig(options: LoadOptions): ResolvedConfig {
-  const layers = collectLayers(options);
+  const { layers, leftOutTools } = collectLayers(options);
   for (const layer of layers) validateLayer(layer);
   const resolved = mergeLayers(layers);
   validateSemantics(resolved.config);
-  return resolved;
+  return { ...resolved, leftOutTools };
 }
 
 /** Checks that span keys: auto compaction needs a budget it can compute. */

@@ -61,7 +61,10 @@ export function registerQ(program: Command, ctx: Context): void {
           ? store.resolve()
           : undefined;
     const flags = opts.model ? { assistant: { model: { id: opts.model } } } : undefined;
-    const { config } = await ctx.config({ conversation: existing, flags });
+    const { config, leftOutTools } = await ctx.config({ conversation: existing, flags });
+    if (leftOutTools.length > 0) {
+      ctx.warn(`left out tools this conversation names but jp cannot run: ${leftOutTools.join(", ")}`);
+    }
     const modelId = config.assistant?.model?.id ?? "";
     const { createProvider, requestSettings } = await import("../../llm/providers.js");
     const { provider, model } = createProvider(modelId, config, ctx.env);
