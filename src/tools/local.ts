@@ -104,7 +104,11 @@ export function createLocalTool(name: string, config: ToolConfig, defaults: Tool
         maxBuffer: maxBytes * 4 + 1024,
       });
       if (result.timedOut) return { content: `${name} timed out after ${timeoutMs / 1000}s`, isError: true };
-      if (result.isCanceled) return { content: "interrupted", isError: true };
+      // Ctrl-C at a terminal reaches the whole foreground process group, so the
+      // child may die of SIGINT just before jp's own handler aborts the turn:
+      // give that abort a moment, so the turn ends instead of asking the model again.
+      if (result.signal === "SIGINT") await abortedWithin(ctx.signal, 1000);
+      if (result.isCanceled || result.signal === "SIGINT") return { content: "interrupted", isError: true };
       if (result.failed && result.exitCode === undefined) {
         return { content: `${name} could not run ${program}: ${result.shortMessage}`, isError: true };
       }
@@ -118,4 +122,18 @@ export function createLocalTool(name: string, config: ToolConfig, defaults: Tool
       return { content: truncateOutput(String(result.stdout ?? ""), maxBytes), isError: false };
     },
   };
+}
+
+/** Resolves when `signal` aborts or after `ms`, whichever comes first. */
+function abortedWithin(signal: AbortSignal | undefined, ms: number): Promise<void> {
+  if (!signal || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
 }
