@@ -10,7 +10,7 @@ import type { z } from "zod";
 import { ConfigError } from "./errors.js";
 import { Config } from "./schema.js";
 import { closest, keysAt, scalarPaths, schemaAt, schemaType } from "./zod-walk.js";
-import { restrictConversationDelta, toolNames } from "./trust.js";
+import { isPlain, restrictConversationDelta, toolNames, type Plain } from "./trust.js";
 
 export interface Layer {
   /** Shown by `config show --origin`, e.g. `workspace (.jp/config.toml)`. */
@@ -31,9 +31,6 @@ export interface ResolvedConfig {
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DEFAULT_CONFIG_FILE = path.join(PACKAGE_ROOT, "config/default.toml");
-
-type Plain = Record<string, unknown>;
-const isPlain = (v: unknown): v is Plain => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function readTomlFile(file: string, shown = file): Plain {
   let text: string;

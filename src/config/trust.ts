@@ -5,8 +5,8 @@
 // Settings that grant power (providers, a tool's command, source and run mode,
 // whether a tool is offered) come only from files the user controls.
 
-type Plain = Record<string, unknown>;
-const isPlain = (v: unknown): v is Plain => typeof v === "object" && v !== null && !Array.isArray(v);
+export type Plain = Record<string, unknown>;
+export const isPlain = (v: unknown): v is Plain => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Tool keys that describe a tool to the model or to compaction, and grant nothing. */
 const DESCRIPTIVE_TOOL_KEYS = ["compaction", "summary", "description", "parameters"] as const;

@@ -9,6 +9,7 @@ import type { OptionalValueFlag } from "../argv.js";
 
 export type Register = (parent: Command, ctx: Context) => void;
 
+/** What every command module exports. */
 export interface CommandModule {
   register: Register;
   /** Flags whose value must be attached with `=` (see argv.ts). */
@@ -30,69 +31,60 @@ const conversation: CommandEntry[] = [
   {
     name: "new",
     summary: "start a new conversation and make it the active one",
-    load: async () => ({ register: (await import("./conversation/new.js")).registerNew }),
+    load: () => import("./conversation/new.js"),
   },
   {
     name: "ls",
     summary: "list the conversations of the workspace, oldest first",
-    load: async () => ({ register: (await import("./conversation/ls.js")).registerLs }),
+    load: () => import("./conversation/ls.js"),
   },
   {
     name: "use",
     args: "<id>",
     summary: "make a conversation the active one",
-    load: async () => ({ register: (await import("./conversation/use.js")).registerUse }),
+    load: () => import("./conversation/use.js"),
   },
   {
     name: "show",
     args: "[id]",
     summary: "show a conversation's details and compactions",
-    load: async () => ({ register: (await import("./conversation/show.js")).registerShow }),
+    load: () => import("./conversation/show.js"),
   },
   {
     name: "print",
     args: "[id]",
     summary: "print the history, or with --compacted what the model sees",
-    load: async () => {
-      const m = await import("./conversation/print.js");
-      return { register: m.registerPrint, optionalValues: m.PRINT_OPTIONAL_VALUES };
-    },
+    load: () => import("./conversation/print.js"),
   },
   {
     name: "fork",
     args: "[id]",
     summary: "copy a conversation into a new one",
-    load: async () => {
-      const m = await import("./conversation/fork.js");
-      return { register: m.registerFork, optionalValues: m.FORK_OPTIONAL_VALUES };
-    },
+    load: () => import("./conversation/fork.js"),
   },
   {
     name: "rm",
     args: "<id>",
     summary: "move a conversation to the trash (nothing is deleted)",
-    load: async () => ({ register: (await import("./conversation/rm.js")).registerRm }),
+    load: () => import("./conversation/rm.js"),
   },
   {
     name: "import",
     args: "<paths...>",
     summary: "import JP conversations",
-    load: async () => ({ register: (await import("./conversation/import.js")).registerImport }),
+    load: () => import("./conversation/import.js"),
   },
   {
     name: "doctor",
     args: "[id]",
     summary: "check logs and repair what can be repaired",
-    load: async () => ({ register: (await import("./conversation/doctor.js")).registerDoctor }),
+    load: () => import("./conversation/doctor.js"),
   },
   {
     name: "compact",
     args: "[ids...]",
     summary: "compact conversations (or undo with --reset)",
-    load: async () => {
-      const m = await import("./conversation/compact.js");
-      return { register: m.registerCompact, optionalValues: m.COMPACT_OPTIONAL_VALUES };
-    },
+    load: () => import("./conversation/compact.js"),
   },
 ];
 
@@ -102,16 +94,13 @@ export const COMMANDS: CommandEntry[] = [
     aliases: ["query"],
     args: "[query...]",
     summary: "ask in the active conversation (or a new one); the model may call tools",
-    load: async () => {
-      const m = await import("./q.js");
-      return { register: m.registerQ, optionalValues: m.Q_OPTIONAL_VALUES };
-    },
+    load: () => import("./q.js"),
   },
   {
     name: "init",
     args: "[dir]",
     summary: "create a jp workspace (.jp/) in DIR (default: the current folder)",
-    load: async () => ({ register: (await import("./init.js")).registerInit }),
+    load: () => import("./init.js"),
   },
   {
     name: "conversation",
@@ -126,7 +115,7 @@ export const COMMANDS: CommandEntry[] = [
       {
         name: "show",
         summary: "show the resolved configuration and where each value came from",
-        load: async () => ({ register: (await import("./config/index.js")).registerConfigShow }),
+        load: () => import("./config/index.js"),
       },
     ],
   },

@@ -4,7 +4,7 @@ import type { Context } from "../context.js";
 import * as path from "node:path";
 import { initWorkspace } from "../../store/workspace.js";
 
-export function registerInit(program: Command, ctx: Context): void {
+export function register(program: Command, ctx: Context): void {
   program
     .command("init [dir]")
     .description("create a jp workspace (.jp/) in DIR (default: the current folder)")

@@ -11,7 +11,7 @@ import type { ConversationRef } from "../../store/conversations.js";
 import type { Config } from "../../config/schema.js";
 import type { Tool } from "../../tools/types.js";
 
-export const Q_OPTIONAL_VALUES: OptionalValueFlag[] = [
+export const optionalValues: OptionalValueFlag[] = [
   COMPACT_SPEC_FLAG,
   { flags: ["-t", "--tool"], hidden: "--tool-op", bareValue: "+", valuePrefix: "+" },
   { flags: ["-T", "--no-tool"], hidden: "--tool-op", bareValue: "-", valuePrefix: "-" },
@@ -33,7 +33,7 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   return text;
 }
 
-export function registerQ(program: Command, ctx: Context): void {
+export function register(program: Command, ctx: Context): void {
   const cmd = program
     .command("q [query...]")
     .alias("query")

@@ -13,7 +13,7 @@ function flatten(value: unknown, prefix = "", out: [string, unknown][] = []): [s
   return out;
 }
 
-export function registerConfigShow(config: Command, ctx: Context): void {
+export function register(config: Command, ctx: Context): void {
   config
     .command("show")
     .description(

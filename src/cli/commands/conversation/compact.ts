@@ -33,7 +33,7 @@ export const isTurnCount = (token: string): boolean => /^\d{1,6}$/.test(token);
 const isToolMode = (token: string): boolean =>
   ["strip", "s", "strip-requests", "sreq", "strip-responses", "sres", "omit", "o"].includes(token);
 
-export const COMPACT_OPTIONAL_VALUES: OptionalValueFlag[] = [
+export const optionalValues: OptionalValueFlag[] = [
   COMPACT_SPEC_FLAG,
   { flags: ["--first"], hidden: "--first-value", takesNextToken: isTurnCount },
   { flags: ["--last"], hidden: "--last-value", takesNextToken: isTurnCount },
@@ -59,7 +59,7 @@ interface CompactOptions extends RangeFlags, SpecOptions {
 
 const hidden = (flags: string) => new Option(flags).hideHelp();
 
-export function registerCompact(parent: Command, ctx: Context): void {
+export function register(parent: Command, ctx: Context): void {
   const cmd = parent
     .command("compact [ids...]")
     .description(

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { doctorConversation, type DoctorReport } from "../../../store/doctor.js";
 
-export function registerDoctor(parent: Command, ctx: Context): void {
+export function register(parent: Command, ctx: Context): void {
   parent
     .command("doctor [id]")
     .description(

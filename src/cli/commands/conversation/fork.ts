@@ -11,9 +11,9 @@ import {
 } from "../../compact-options.js";
 import type { OptionalValueFlag } from "../../argv.js";
 
-export const FORK_OPTIONAL_VALUES: OptionalValueFlag[] = [COMPACT_SPEC_FLAG];
+export const optionalValues: OptionalValueFlag[] = [COMPACT_SPEC_FLAG];
 
-export function registerFork(parent: Command, ctx: Context): void {
+export function register(parent: Command, ctx: Context): void {
   const cmd = parent
     .command("fork [id]")
     .description("copy a conversation (default: the active one) into a new conversation and make it active")

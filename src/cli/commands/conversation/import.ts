@@ -4,7 +4,7 @@ import type { Context } from "../../context.js";
 import { JpError } from "../../../errors.js";
 import { findJpConversations, importJpConversation, type ImportResult } from "../../../store/import-jp.js";
 
-export function registerImport(parent: Command, ctx: Context): void {
+export function register(parent: Command, ctx: Context): void {
   parent
     .command("import <paths...>")
     .description("import JP conversations: conversation folders, or a JP .jp/ folder (imports all)")

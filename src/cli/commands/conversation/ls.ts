@@ -13,7 +13,7 @@ export interface ConversationListItem {
   active: boolean;
 }
 
-export function registerLs(parent: Command, ctx: Context): void {
+export function register(parent: Command, ctx: Context): void {
   parent
     .command("ls")
     .description("list the conversations of the workspace, oldest first")

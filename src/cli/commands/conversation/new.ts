@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 
-export function registerNew(parent: Command, ctx: Context): void {
+export function register(parent: Command, ctx: Context): void {
   parent
     .command("new")
     .description("start a new conversation and make it the active one")

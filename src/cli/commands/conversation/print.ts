@@ -20,7 +20,7 @@ import { UsageError } from "../../../errors.js";
 import type { OptionalValueFlag } from "../../argv.js";
 import { isTurnCount } from "./compact.js";
 
-export const PRINT_OPTIONAL_VALUES: OptionalValueFlag[] = [
+export const optionalValues: OptionalValueFlag[] = [
   { flags: ["--first"], hidden: "--first-value", takesNextToken: isTurnCount },
   { flags: ["--last"], hidden: "--last-value", takesNextToken: isTurnCount },
 ];
@@ -50,7 +50,7 @@ function selection(opts: PrintOptions, events: readonly Event[], now: number): T
 const originFrom = (o: TurnOrigin) => (o.kind === "kept" ? o.turn : o.from);
 const originTo = (o: TurnOrigin) => (o.kind === "kept" ? o.turn : o.to);
 
-export function registerPrint(parent: Command, ctx: Context): void {
+export function register(parent: Command, ctx: Context): void {
   parent
     .command("print [id]")
     .description(

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import * as path from "node:path";
 import type { Context } from "../../context.js";
 
-export function registerRm(parent: Command, ctx: Context): void {
+export function register(parent: Command, ctx: Context): void {
   parent
     .command("rm <id>")
     .description("move a conversation to .jp/conversations/.trash/ (nothing is deleted)")

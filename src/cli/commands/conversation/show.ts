@@ -4,7 +4,7 @@ import type { Context } from "../../context.js";
 import { indexCompactions } from "../../../compaction/index.js";
 import { compactionItems, renderCompactionItems } from "../../../render/compaction-list.js";
 
-export function registerShow(parent: Command, ctx: Context): void {
+export function register(parent: Command, ctx: Context): void {
   parent
     .command("show [id]")
     .description("show a conversation's details (default: the active one)")

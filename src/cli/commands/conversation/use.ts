@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 
-export function registerUse(parent: Command, ctx: Context): void {
+export function register(parent: Command, ctx: Context): void {
   parent
     .command("use <id>")
     .description("make the conversation with this id (or unique id prefix) the active one")
