@@ -56,6 +56,18 @@ export const AutoCompactionConfig = z.strictObject({
     .nonnegative()
     .optional()
     .describe("tokens of the newest traffic always kept verbatim"),
+  min_saving: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("skip a compaction that frees fewer tokens than this (default: a fifth of the budget)"),
+  relief: z
+    .enum(["tail", "just_under_budget"])
+    .optional()
+    .describe(
+      "in-turn relief: strip every tool result older than keep_tail at once (tail), or only enough to get under the budget (the old behaviour, kept for comparison)",
+    ),
   min_turns: z
     .number()
     .int()
@@ -97,6 +109,14 @@ export const ProviderConfig = z.strictObject({
   api_key_env: z.string().optional().describe("environment variable holding the API key"),
 });
 
+export const Price = z.strictObject({
+  input: z.number().nonnegative().describe("fresh input tokens"),
+  output: z.number().nonnegative().describe("output tokens"),
+  cache_read: z.number().nonnegative().optional().describe("input tokens read from the cache"),
+  cache_write: z.number().nonnegative().optional().describe("input tokens written to the cache"),
+});
+export type Price = z.infer<typeof Price>;
+
 export const Config = z.strictObject({
   assistant: z
     .strictObject({
@@ -112,6 +132,16 @@ export const Config = z.strictObject({
         })
         .optional(),
       system_prompt: z.string().optional().describe("the system prompt sent first"),
+      cache: z
+        .boolean()
+        .optional()
+        .describe(
+          "ask the provider to cache the request prefix (Anthropic cache_control, OpenAI prompt_cache_key)",
+        ),
+      cache_ttl: z
+        .enum(["5m", "1h"])
+        .optional()
+        .describe("how long the provider keeps a cached prefix (Anthropic: 5m or 1h)"),
       request: z
         .strictObject({
           max_retries: z
@@ -163,5 +193,9 @@ export const Config = z.strictObject({
     })
     .optional(),
   providers: z.record(z.string(), ProviderConfig).optional(),
+  prices: z
+    .record(z.string(), Price)
+    .optional()
+    .describe("USD per million tokens, by model name prefix (the longest matching prefix wins)"),
 });
 export type Config = z.infer<typeof Config>;

@@ -1,3 +1,4 @@
 export * from "./schema.js";
 export * from "./turns.js";
 export * from "./fork.js";
+export * from "./usage.js";

@@ -3,7 +3,7 @@
 // per message) and the streamed events back to stream parts.
 import type { Event } from "../events/index.js";
 import { clientOptions, parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
-import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
+import type { ModelRequest, Provider, RequestCache, StopReason, StreamPart } from "./types.js";
 
 type Block = Record<string, unknown>;
 interface Message {
@@ -81,7 +81,29 @@ export function anthropicBody(request: ModelRequest): Record<string, unknown> {
   // Extended thinking cannot be combined with a forced tool call.
   if (request.reasoningBudget && !forced)
     body.thinking = { type: "enabled", budget_tokens: request.reasoningBudget };
+  if (request.cache) addCacheBreakpoints(body, request.cache);
   return body;
+}
+
+/**
+ * Prompt caching: breakpoints on the tool definitions, the system prompt and
+ * the newest message (3 of the 4 Anthropic allows). The newest message's
+ * breakpoint writes the whole request to the cache, and the next request,
+ * which only appends, reads it back: Anthropic looks for a cached prefix up to
+ * 20 blocks before each breakpoint.
+ */
+function addCacheBreakpoints(body: Record<string, unknown>, cache: RequestCache): void {
+  const control = cache.ttl === "1h" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
+  const tools = body.tools as Block[] | undefined;
+  const lastTool = tools?.at(-1);
+  if (lastTool) lastTool.cache_control = control;
+  if (typeof body.system === "string")
+    body.system = [{ type: "text", text: body.system, cache_control: control }];
+  const messages = body.messages as Message[];
+  const newest = messages.at(-1)?.content;
+  // Thinking blocks cannot carry a breakpoint; the newest message is the user's in practice.
+  const block = newest?.findLast((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
+  if (block) block.cache_control = control;
 }
 
 const STOP: Record<string, StopReason> = {
@@ -111,21 +133,44 @@ interface RawEvent {
     partial_json?: string;
     stop_reason?: string | null;
   };
-  message?: { usage?: { input_tokens?: number; output_tokens?: number } };
-  usage?: { input_tokens?: number; output_tokens?: number };
+  message?: { usage?: RawUsage };
+  usage?: RawUsage;
+}
+
+interface RawUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+/** Anthropic counts fresh, cache-read and cache-written input apart; jp's input is all three. */
+function usagePart(raw: RawUsage): StreamPart {
+  const read = raw.cache_read_input_tokens ?? 0;
+  const write = raw.cache_creation_input_tokens ?? 0;
+  return {
+    type: "usage",
+    ...(raw.input_tokens != null ? { inputTokens: raw.input_tokens + read + write } : {}),
+    ...(raw.output_tokens != null ? { outputTokens: raw.output_tokens } : {}),
+    ...(read ? { cacheReadTokens: read } : {}),
+    ...(write ? { cacheWriteTokens: write } : {}),
+  };
 }
 
 /** Stream parts from raw Messages API stream events. */
 export async function* anthropicParts(events: AsyncIterable<RawEvent>): AsyncGenerator<StreamPart> {
   const tools = new Map<number, { id: string; name: string; json: string }>();
-  let inputTokens: number | undefined;
-  let outputTokens: number | undefined;
+  // message_start carries the input counts; message_delta the final output (and, lately, input) counts.
+  const usage: RawUsage = {};
+  const mergeUsage = (raw: RawUsage | undefined) => {
+    for (const [key, value] of Object.entries(raw ?? {}))
+      if (value !== null && value !== undefined) usage[key as keyof RawUsage] = value as number;
+  };
   let stop: StopReason | undefined;
   for await (const ev of events) {
     switch (ev.type) {
       case "message_start":
-        inputTokens = ev.message?.usage?.input_tokens;
-        outputTokens = ev.message?.usage?.output_tokens;
+        mergeUsage(ev.message?.usage);
         break;
       case "content_block_start": {
         const block = ev.content_block;
@@ -158,11 +203,10 @@ export async function* anthropicParts(events: AsyncIterable<RawEvent>): AsyncGen
       }
       case "message_delta":
         if (ev.delta?.stop_reason) stop = STOP[ev.delta.stop_reason] ?? "other";
-        if (ev.usage?.output_tokens !== undefined) outputTokens = ev.usage.output_tokens;
-        if (ev.usage?.input_tokens !== undefined) inputTokens = ev.usage.input_tokens;
+        mergeUsage(ev.usage);
         break;
       case "message_stop":
-        yield { type: "usage", inputTokens, outputTokens };
+        yield usagePart(usage);
         yield { type: "stop", reason: stop ?? "end" };
         return;
       default:

@@ -62,6 +62,9 @@ export function openaiBody(request: ModelRequest): Record<string, unknown> {
     stream_options: { include_usage: true },
     max_completion_tokens: request.maxTokens,
   };
+  // OpenAI caches prefixes of 1,024 tokens or more by itself; the key keeps one
+  // conversation's requests on the same cache. Compatible servers ignore it.
+  if (request.cache) body.prompt_cache_key = request.cache.key;
   if (request.tools.length) {
     body.tools = request.tools.map((t) => ({
       type: "function",
@@ -94,7 +97,11 @@ interface Chunk {
     };
     finish_reason?: string | null;
   }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  } | null;
 }
 
 export async function* openaiParts(chunks: AsyncIterable<Chunk>): AsyncGenerator<StreamPart> {
@@ -113,6 +120,10 @@ export async function* openaiParts(chunks: AsyncIterable<Chunk>): AsyncGenerator
         type: "usage",
         inputTokens: chunk.usage.prompt_tokens,
         outputTokens: chunk.usage.completion_tokens,
+        // prompt_tokens already includes the cached ones.
+        ...(chunk.usage.prompt_tokens_details?.cached_tokens
+          ? { cacheReadTokens: chunk.usage.prompt_tokens_details.cached_tokens }
+          : {}),
       };
     for (const choice of chunk.choices ?? []) {
       const d = choice.delta ?? {};

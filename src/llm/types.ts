@@ -20,6 +20,23 @@ export interface ModelRequest {
   maxTokens: number;
   /** Extended thinking budget in tokens, where the provider supports it; 0 or absent is off. */
   reasoningBudget?: number;
+  /** Ask the provider to cache the request prefix; `key` is stable per conversation. */
+  cache?: RequestCache;
+}
+
+export interface RequestCache {
+  key: string;
+  ttl: "5m" | "1h";
+}
+
+/** A response's token usage; input counts every prompt token, cached or not. */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Prompt tokens read from the provider's cache. */
+  cacheReadTokens?: number;
+  /** Prompt tokens written to the provider's cache. */
+  cacheWriteTokens?: number;
 }
 
 export type StopReason = "end" | "tool_use" | "max_tokens" | "refusal" | "other";
@@ -29,7 +46,7 @@ export type StreamPart =
   | { type: "reasoning"; text: string }
   | { type: "reasoning_signature"; signature: string }
   | { type: "tool_call"; id: string; name: string; arguments: Record<string, unknown> }
-  | { type: "usage"; inputTokens?: number; outputTokens?: number }
+  | ({ type: "usage" } & Usage)
   | { type: "stop"; reason: StopReason };
 
 export interface Provider {

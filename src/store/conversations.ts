@@ -2,7 +2,14 @@
 // conversation, listing with cached counts, prefix lookup, fork and trash.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { TurnCounter, type Event } from "../events/index.js";
+import {
+  addUsage,
+  emptyUsage,
+  recordedUsage,
+  TurnCounter,
+  type Event,
+  type UsageTotals,
+} from "../events/index.js";
 import {
   AmbiguousConversationError,
   ConversationNotFoundError,
@@ -21,6 +28,8 @@ export interface LogStats {
   holds_event: boolean;
   last_event_at?: string;
   kinds: Record<string, number>;
+  /** Token usage the responses recorded, per model. */
+  usage: Record<string, UsageTotals>;
 }
 
 export interface ConversationMetadata {
@@ -217,12 +226,13 @@ export class ConversationStore {
     } catch {
       // A folder without a log has no events.
     }
-    const cached = metadata.stats_cache;
+    // Caches written before usage was counted are recounted once.
+    const cached = metadata.stats_cache?.usage ? metadata.stats_cache : undefined;
     if (cached && cached.bytes === size) return cached;
     const resume = cached && cached.bytes < size ? cached : undefined;
     const stats: LogStats = resume
-      ? { ...resume, kinds: { ...resume.kinds } }
-      : { bytes: 0, events: 0, turns: 0, current_turn: 0, holds_event: false, kinds: {} };
+      ? { ...resume, kinds: { ...resume.kinds }, usage: structuredClone(resume.usage) }
+      : { bytes: 0, events: 0, turns: 0, current_turn: 0, holds_event: false, kinds: {}, usage: {} };
     const counter = new TurnCounter({ current: stats.current_turn, holdsEvent: stats.holds_event });
     for (const raw of readLines(file, { from: stats.bytes })) {
       stats.bytes = raw.offset + Buffer.byteLength(raw.text) + 1;
@@ -232,6 +242,8 @@ export class ConversationStore {
       stats.kinds[event.type] = (stats.kinds[event.type] ?? 0) + 1;
       counter.next(event);
       if (typeof event.timestamp === "string") stats.last_event_at = event.timestamp;
+      const recorded = recordedUsage(event);
+      if (recorded) addUsage((stats.usage[recorded.model] ??= emptyUsage()), recorded.usage);
     }
     stats.current_turn = counter.current;
     stats.holds_event = counter.holdsEvent;

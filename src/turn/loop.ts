@@ -2,13 +2,20 @@
 // stream → append responses → approve and run tools → append results, until
 // the model stops calling tools. Each step is a named function below.
 import { checkProviderView, describeViewProblem, project } from "../compaction/index.js";
-import type { Event, ToolCallRequest } from "../events/index.js";
+import type { Event, ToolCallRequest, UsageRecord } from "../events/index.js";
 import { turnCount } from "../events/index.js";
 import { JpError } from "../errors.js";
 import { SIGNATURE_KEY } from "../llm/anthropic.js";
 import { AbortedError, type ProviderError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
-import type { ModelRequest, Provider, StopReason, ToolDefinition } from "../llm/types.js";
+import type {
+  ModelRequest,
+  Provider,
+  RequestCache,
+  StopReason,
+  ToolDefinition,
+  Usage,
+} from "../llm/types.js";
 import { approveCall, type Approval } from "../tools/approval.js";
 import { PromptInterruptedError, type Prompter } from "../tools/prompter.js";
 import type { Tool, ToolContext } from "../tools/types.js";
@@ -40,6 +47,8 @@ export interface TurnOptions {
   system?: string;
   maxTokens: number;
   reasoningBudget?: number;
+  /** Prompt caching, when on: the key is the conversation's id. */
+  cache?: RequestCache;
   maxRetries: number;
   backoffMs: number;
   tools: readonly Tool[];
@@ -65,8 +74,17 @@ interface Collected {
   signature?: string;
   text: string;
   calls: ToolCallRequest[];
-  usage?: { input_tokens?: number; output_tokens?: number };
+  usage?: UsageRecord;
   stop?: StopReason;
+}
+
+function usageRecord(usage: Usage): UsageRecord {
+  return {
+    ...(usage.inputTokens !== undefined ? { input_tokens: usage.inputTokens } : {}),
+    ...(usage.outputTokens !== undefined ? { output_tokens: usage.outputTokens } : {}),
+    ...(usage.cacheReadTokens ? { cache_read_tokens: usage.cacheReadTokens } : {}),
+    ...(usage.cacheWriteTokens ? { cache_write_tokens: usage.cacheWriteTokens } : {}),
+  };
 }
 
 const emptyCollected = (): Collected => ({ reasoning: "", text: "", calls: [] });
@@ -98,6 +116,7 @@ export function buildRequest(events: readonly Event[], options: TurnOptions, for
     toolChoice: forced && options.forcedTool ? { name: options.forcedTool } : "auto",
     maxTokens: options.maxTokens,
     ...(options.reasoningBudget ? { reasoningBudget: options.reasoningBudget } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
   };
 }
 
@@ -141,7 +160,7 @@ async function streamResponse(
           });
           break;
         case "usage":
-          collected.usage = { input_tokens: part.inputTokens, output_tokens: part.outputTokens };
+          collected.usage = usageRecord(part);
           break;
         case "stop":
           collected.stop = part.reason;

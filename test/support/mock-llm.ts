@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
+import { createHash } from "node:crypto";
 
 export interface ScriptedToolCall {
   id: string;
@@ -62,9 +63,15 @@ function chunks(text: string, size = 12): string[] {
   return out;
 }
 
-function anthropicEvents(r: ScriptedResponse, model: string): [string, Record<string, unknown>][] {
+function anthropicEvents(
+  r: ScriptedResponse,
+  model: string,
+  cache: CacheUsage,
+): [string, Record<string, unknown>][] {
   const events: [string, Record<string, unknown>][] = [];
-  const usage = r.usage ?? { input: 100, output: 20 };
+  // A scripted usage stands as given, uncached.
+  if (r.usage) cache = { read: 0, write: 0 };
+  const usage = r.usage ?? { input: cache.total ?? 100, output: 20 };
   events.push([
     "message_start",
     {
@@ -77,7 +84,13 @@ function anthropicEvents(r: ScriptedResponse, model: string): [string, Record<st
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: usage.input, output_tokens: 1 },
+        // Anthropic counts fresh input apart from what was read from or written to the cache.
+        usage: {
+          input_tokens: usage.input - cache.read - cache.write,
+          output_tokens: 1,
+          cache_read_input_tokens: cache.read,
+          cache_creation_input_tokens: cache.write,
+        },
       },
     },
   ]);
@@ -157,7 +170,7 @@ const OPENAI_STOP: Record<string, string> = {
   refusal: "content_filter",
 };
 
-function openaiEvents(r: ScriptedResponse, model: string): Record<string, unknown>[] {
+function openaiEvents(r: ScriptedResponse, model: string, cache: CacheUsage): Record<string, unknown>[] {
   const base = { id: "chatcmpl-mock", object: "chat.completion.chunk", created: 1_790_000_000, model };
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
     ...base,
@@ -179,7 +192,9 @@ function openaiEvents(r: ScriptedResponse, model: string): Record<string, unknow
   });
   const stop = r.stop ?? (r.tool_calls?.length ? "tool_use" : "end_turn");
   events.push(chunk({}, OPENAI_STOP[stop] ?? "stop"));
-  const usage = r.usage ?? { input: 100, output: 20 };
+  // A scripted usage stands as given, uncached.
+  if (r.usage) cache = { read: 0, write: 0 };
+  const usage = r.usage ?? { input: cache.total ?? 100, output: 20 };
   events.push({
     ...base,
     choices: [],
@@ -187,9 +202,89 @@ function openaiEvents(r: ScriptedResponse, model: string): Record<string, unknow
       prompt_tokens: usage.input,
       completion_tokens: usage.output,
       total_tokens: usage.input + usage.output,
+      prompt_tokens_details: { cached_tokens: cache.read },
     },
   });
   return events;
+}
+
+/** Tokens of a request as the mock counts them, and what its cache rules made of them. */
+interface CacheUsage {
+  /** Every prompt token (undefined when bodies are not recorded). */
+  total?: number;
+  read: number;
+  write: number;
+}
+
+const tokensOf = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4);
+
+/**
+ * The providers' prompt-caching rules, simplified but faithful in what they
+ * reward: Anthropic caches the prefix up to each `cache_control` breakpoint
+ * (at least 1,024 tokens) and finds a cached prefix up to 20 blocks before a
+ * breakpoint; OpenAI caches every prompt automatically and reads back the
+ * longest previously seen prefix of at least 1,024 tokens, in steps of 128.
+ * Entries never expire here.
+ */
+export class PromptCache {
+  private readonly seen = new Set<string>();
+
+  anthropic(body: Record<string, unknown>): CacheUsage {
+    const blocks: Record<string, unknown>[] = [];
+    for (const tool of (body.tools as Record<string, unknown>[] | undefined) ?? []) blocks.push(tool);
+    const system = body.system;
+    if (typeof system === "string") blocks.push({ type: "text", text: system });
+    else for (const b of (system as Record<string, unknown>[] | undefined) ?? []) blocks.push(b);
+    for (const m of (body.messages as { role: string; content: unknown }[] | undefined) ?? []) {
+      if (typeof m.content === "string") blocks.push({ role: m.role, type: "text", text: m.content });
+      else for (const b of m.content as Record<string, unknown>[]) blocks.push({ role: m.role, ...b });
+    }
+    const { hashes, cumulative } = this.chain(String(body.model), blocks);
+    const total = cumulative.at(-1) ?? 0;
+    const breakpoints = blocks.flatMap((b, i) => (b.cache_control ? [i] : []));
+    let readIndex = -1;
+    for (const bp of breakpoints)
+      for (let j = bp; j >= Math.max(0, bp - 20); j--)
+        if (j > readIndex && this.seen.has(hashes[j]!)) readIndex = j;
+    const read = readIndex >= 0 ? cumulative[readIndex]! : 0;
+    let write = 0;
+    for (const bp of breakpoints) {
+      if (cumulative[bp]! < 1024 || bp <= readIndex) continue;
+      this.seen.add(hashes[bp]!);
+      write = cumulative[bp]! - read;
+    }
+    return { total, read, write };
+  }
+
+  openai(body: Record<string, unknown>): CacheUsage {
+    const units = [...((body.tools as unknown[] | undefined) ?? []), ...((body.messages as unknown[]) ?? [])];
+    const namespace = `${String(body.model)}|${String(body.prompt_cache_key ?? "")}`;
+    const { hashes, cumulative } = this.chain(namespace, units);
+    const total = cumulative.at(-1) ?? 0;
+    let longest = 0;
+    hashes.forEach((h, i) => {
+      if (this.seen.has(h)) longest = cumulative[i]!;
+    });
+    for (const h of hashes) this.seen.add(h);
+    const read = longest >= 1024 ? Math.floor(longest / 128) * 128 : 0;
+    return { total, read, write: 0 };
+  }
+
+  private chain(namespace: string, units: unknown[]): { hashes: string[]; cumulative: number[] } {
+    const hashes: string[] = [];
+    const cumulative: number[] = [];
+    let hash = createHash("sha1").update(namespace).digest("hex");
+    let sum = 0;
+    for (const unit of units) {
+      const { cache_control: _ignored, ...rest } = unit as Record<string, unknown>;
+      const json = JSON.stringify(rest);
+      hash = createHash("sha1").update(hash).update(json).digest("hex");
+      sum += tokensOf(rest);
+      hashes.push(hash);
+      cumulative.push(sum);
+    }
+    return { hashes, cumulative };
+  }
 }
 
 /** Answers requests it recognises (a summariser's, say) outside the queue. */
@@ -210,6 +305,7 @@ export async function startMockLlm(
   options: MockOptions = {},
 ): Promise<MockLlm> {
   const record = options.record ?? true;
+  const promptCache = new PromptCache();
   const requests: RecordedRequest[] = [];
   const queue = [...initial];
   const waiters: { n: number; resolve: () => void }[] = [];
@@ -266,12 +362,17 @@ export async function startMockLlm(
         started++;
         for (const w of waiters.filter((w) => w.n <= started)) w.resolve();
         const model = String(body.model ?? "mock");
+        const cached: CacheUsage = !record
+          ? { read: 0, write: 0 }
+          : anthropic
+            ? promptCache.anthropic(body)
+            : promptCache.openai(body);
         const lines = anthropic
-          ? anthropicEvents(script, model).map(
+          ? anthropicEvents(script, model, cached).map(
               ([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
             )
           : [
-              ...openaiEvents(script, model).map((data) => `data: ${JSON.stringify(data)}\n\n`),
+              ...openaiEvents(script, model, cached).map((data) => `data: ${JSON.stringify(data)}\n\n`),
               "data: [DONE]\n\n",
             ];
         for (const [i, line] of lines.entries()) {
@@ -302,4 +403,25 @@ export async function startMockLlm(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A recorded request body without its prompt-cache markers (Anthropic
+ * `cache_control`, and a system prompt as one cached text block), for tests
+ * about what the request says rather than how it is cached.
+ */
+export function withoutCacheMarkers<T>(body: T): T {
+  const strip = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(strip);
+    if (value && typeof value === "object") {
+      const { cache_control: _marker, ...rest } = value as Record<string, unknown>;
+      return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, strip(v)]));
+    }
+    return value;
+  };
+  const copy = strip(body) as Record<string, unknown>;
+  const system = copy.system as { type: string; text: string }[] | undefined;
+  if (Array.isArray(system) && system.length === 1 && system[0]!.type === "text")
+    copy.system = system[0]!.text;
+  return copy as T;
 }

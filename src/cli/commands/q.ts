@@ -90,6 +90,7 @@ export function register(program: Command, ctx: Context): void {
     try {
       // The turn works on a copy of the stream; every group is also appended to the log unless --no-persist.
       const memory: Event[] = [...store.readEvents(ref)];
+      const turnStart = memory.length;
       const log = {
         events: () => memory,
         append: (group: readonly Event[]) => {
@@ -106,6 +107,9 @@ export function register(program: Command, ctx: Context): void {
         system: config.assistant?.system_prompt,
         ...requestSettings(config),
         reasoningBudget: config.assistant?.reasoning?.budget_tokens,
+        ...(config.assistant?.cache === false
+          ? {}
+          : { cache: { key: ref.id, ttl: config.assistant?.cache_ttl ?? "5m" } }),
         tools,
         forcedTool: opts.toolUse,
         prompter: createTerminalPrompter({ stdin: ctx.stdin, stderr: ctx.stderr, env: ctx.env }),
@@ -120,6 +124,7 @@ export function register(program: Command, ctx: Context): void {
         signal: interrupt.signal,
         ...(beforeRequest ? { beforeRequest } : {}),
       });
+      await reportUsage(ctx, memory.slice(turnStart), config);
       if (result.interrupted) {
         throw new JpError("turn.interrupted", "the turn was interrupted; what arrived is kept", {
           exitCode: 130,
@@ -211,4 +216,15 @@ function interruptHandler(ctx: Context, beforeExit: () => void): { signal: Abort
   };
   process.on("SIGINT", onSigint);
   return { signal: controller.signal, dispose: () => process.off("SIGINT", onSigint) };
+}
+
+/** One dim line after the turn: what its requests cost, cached input included. */
+async function reportUsage(ctx: Context, events: readonly Event[], config: Config): Promise<void> {
+  const { usageByModel, sumUsage } = await import("../../events/index.js");
+  const byModel = usageByModel(events);
+  const total = sumUsage(Object.values(byModel));
+  if (total.requests === 0) return;
+  const { estimateTotalCost } = await import("../../llm/pricing.js");
+  const { usageLine } = await import("../../render/usage.js");
+  ctx.info(ctx.color.dim(usageLine(total, estimateTotalCost(byModel, config.prices))));
 }

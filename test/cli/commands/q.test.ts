@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadScript } from "../../support/mock-llm.js";
+import { loadScript, withoutCacheMarkers } from "../../support/mock-llm.js";
 import { API_KEY, qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
 
 let w: QWorkspace | undefined;
@@ -17,7 +17,8 @@ type Body = {
   tools?: unknown[];
   system?: unknown;
 };
-const body = (n: number) => w!.mock.requests[n]!.body as unknown as Body;
+// What the request says; its cache markers have their own tests.
+const body = (n: number) => withoutCacheMarkers(w!.mock.requests[n]!.body as unknown as Body);
 
 function allFiles(dir: string): string[] {
   return fs

@@ -3,17 +3,26 @@ import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { indexCompactions } from "../../../compaction/index.js";
 import { compactionItems, renderCompactionItems } from "../../../render/compaction-list.js";
+import { sumUsage } from "../../../events/index.js";
+import { estimateTotalCost } from "../../../llm/pricing.js";
+import { usageLine } from "../../../render/usage.js";
 
 export function register(parent: Command, ctx: Context): void {
   parent
     .command("show [id]")
     .description("show a conversation's details (default: the active one)")
-    .option("--json", 'print { "id", "title", "turns", "events", "path", "compactions" }')
-    .action((id: string | undefined, opts: { json?: boolean }) => {
+    .option(
+      "--json",
+      'print { "id", "title", "turns", "events", "path", "usage", "estimated_cost_usd", "compactions" }',
+    )
+    .action(async (id: string | undefined, opts: { json?: boolean }) => {
       const store = ctx.store();
       const ref = store.resolve(id);
       const metadata = store.metadata(ref);
       const stats = store.stats(ref);
+      const usage = sumUsage(Object.values(stats.usage));
+      // Prices come from config; the estimate is null when a model used has no price.
+      const cost = estimateTotalCost(stats.usage, (await ctx.config({})).config.prices);
       const compactions = stats.kinds.compaction
         ? compactionItems(indexCompactions(store.readEvents(ref)).entries)
         : [];
@@ -27,6 +36,8 @@ export function register(parent: Command, ctx: Context): void {
         last_event_at: stats.last_event_at ?? null,
         active: store.activeId() === ref.id,
         kinds: stats.kinds,
+        usage: { ...usage, by_model: stats.usage },
+        estimated_cost_usd: cost ?? null,
         compactions,
       };
       if (opts.json) {
@@ -45,6 +56,7 @@ export function register(parent: Command, ctx: Context): void {
           `  last event:  ${details.last_event_at ?? "(none)"}`,
           `  turns:       ${stats.turns}`,
           `  events:      ${stats.events}${kinds ? ` (${kinds})` : ""}`,
+          ...(usage.requests ? [`  usage:       ${usage.requests} requests, ${usageLine(usage, cost)}`] : []),
           ...renderCompactionItems(compactions),
         ].join("\n"),
       );

@@ -1,0 +1,71 @@
+// Owns the token usage a response event records in its metadata
+// (`metadata.usage`, `metadata.model`) and how usage adds up.
+import type { Event } from "./schema.js";
+
+/** Usage as recorded on the last event of a model response; input counts every prompt token, cached or not. */
+export interface UsageRecord {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+}
+
+export interface UsageTotals {
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+}
+
+export const emptyUsage = (): UsageTotals => ({
+  requests: 0,
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+});
+
+const count = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
+
+/** The usage and model an event records, if it is the last event of a model response. */
+export function recordedUsage(event: Event): { model: string; usage: UsageRecord } | undefined {
+  const metadata = (event as { metadata?: unknown }).metadata as
+    { usage?: unknown; model?: unknown } | undefined;
+  const usage = metadata?.usage;
+  if (typeof usage !== "object" || usage === null) return undefined;
+  return { model: typeof metadata?.model === "string" ? metadata.model : "", usage: usage as UsageRecord };
+}
+
+/** Add one response's usage to `totals` (in place). */
+export function addUsage(totals: UsageTotals, usage: UsageRecord): UsageTotals {
+  totals.requests += 1;
+  totals.input_tokens += count(usage.input_tokens);
+  totals.output_tokens += count(usage.output_tokens);
+  totals.cache_read_tokens += count(usage.cache_read_tokens);
+  totals.cache_write_tokens += count(usage.cache_write_tokens);
+  return totals;
+}
+
+/** Usage per model over `events`. */
+export function usageByModel(events: readonly Event[]): Record<string, UsageTotals> {
+  const byModel: Record<string, UsageTotals> = {};
+  for (const e of events) {
+    const recorded = recordedUsage(e);
+    if (recorded) addUsage((byModel[recorded.model] ??= emptyUsage()), recorded.usage);
+  }
+  return byModel;
+}
+
+/** The sum of several totals. */
+export function sumUsage(all: readonly UsageTotals[]): UsageTotals {
+  const sum = emptyUsage();
+  for (const t of all) {
+    sum.requests += t.requests;
+    sum.input_tokens += t.input_tokens;
+    sum.output_tokens += t.output_tokens;
+    sum.cache_read_tokens += t.cache_read_tokens;
+    sum.cache_write_tokens += t.cache_write_tokens;
+  }
+  return sum;
+}

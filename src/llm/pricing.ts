@@ -1,0 +1,42 @@
+// Owns turning recorded usage into an estimated cost: prices per million
+// tokens by model name prefix (config `prices`), cached input at its own rate.
+import type { Price } from "../config/schema.js";
+import type { UsageTotals } from "../events/index.js";
+
+/** The price of a model id (`provider/name`): the longest `prices` key that starts its name. */
+export function priceFor(
+  modelId: string,
+  prices: Readonly<Record<string, Price>> | undefined,
+): Price | undefined {
+  const name = modelId.includes("/") ? modelId.slice(modelId.indexOf("/") + 1) : modelId;
+  let best: string | undefined;
+  for (const key of Object.keys(prices ?? {}))
+    if (name.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
+  return best === undefined ? undefined : prices![best];
+}
+
+/** Estimated USD; cache reads and writes fall back to the input price where none is given. */
+export function estimateCost(totals: UsageTotals, price: Price): number {
+  const fresh = Math.max(0, totals.input_tokens - totals.cache_read_tokens - totals.cache_write_tokens);
+  return (
+    (fresh * price.input +
+      totals.cache_read_tokens * (price.cache_read ?? price.input) +
+      totals.cache_write_tokens * (price.cache_write ?? price.input) +
+      totals.output_tokens * price.output) /
+    1_000_000
+  );
+}
+
+/** Estimated USD of usage per model, or undefined when a model that was used has no price. */
+export function estimateTotalCost(
+  byModel: Readonly<Record<string, UsageTotals>>,
+  prices: Readonly<Record<string, Price>> | undefined,
+): number | undefined {
+  let total = 0;
+  for (const [model, totals] of Object.entries(byModel)) {
+    const price = priceFor(model, prices);
+    if (!price) return undefined;
+    total += estimateCost(totals, price);
+  }
+  return total;
+}
