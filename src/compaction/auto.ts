@@ -31,12 +31,19 @@ export interface StripOptions {
   tokens: (events: readonly Event[]) => number;
   id: string;
   timestamp: string;
+  /**
+   * `tail` (default) strips every result older than the tail at once, so the
+   * requests that follow append again for a long stretch and keep their cached
+   * prefix; `just_under_budget` strips the fewest that fit, which rewrites the
+   * prefix again on nearly every later request.
+   */
+  relief?: "tail" | "just_under_budget";
 }
 
 /**
  * A compaction of the turn in progress that strips the oldest tool results up
- * to a `to_call`: the fewest calls that bring the request within budget, or as
- * many as `keepTail` allows when none does. The turn's request is never
+ * to a `to_call`: all of them older than `keepTail` tokens of newer traffic,
+ * or (relief `just_under_budget`) the fewest that bring the request within budget. The turn's request is never
  * touched and every stripped result keeps its call, so nothing is orphaned.
  */
 export function planCurrentTurnStrip(
@@ -72,6 +79,7 @@ export function planCurrentTurnStrip(
     tool_calls: { policy: "strip", request: false, response: true },
     source: "auto",
   });
+  if (options.relief !== "just_under_budget") return candidate(allowed - 1);
   // Each call's saving is what its result costs before and after stripping; two projections give them all,
   // and the fewest calls whose savings bring the request within budget follow by summing.
   const before = project(events).events;

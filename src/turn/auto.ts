@@ -35,9 +35,18 @@ export interface AutoCompactionDeps {
   warn: (line: string) => void;
 }
 
-export function autoBudget(
-  config: Config,
-): { budget: number; keepTail: number; minTurns: number } | undefined {
+export interface AutoLimits {
+  budget: number;
+  keepTail: number;
+  minTurns: number;
+  /** A batch that frees fewer tokens is not recorded. */
+  minSaving: number;
+  relief: "tail" | "just_under_budget";
+  /** How long the provider keeps a cached prefix; an older last request means the cache is cold. */
+  cacheTtlMs: number;
+}
+
+export function autoBudget(config: Config): AutoLimits | undefined {
   const auto = config.conversation?.compaction?.auto;
   if (!auto?.enabled) return undefined;
   const window = contextWindow(config);
@@ -48,7 +57,27 @@ export function autoBudget(
       exitCode: 2,
     });
   }
-  return { budget, keepTail: auto.keep_tail ?? Math.floor(budget / 2), minTurns: auto.min_turns ?? 0 };
+  return {
+    budget,
+    keepTail: auto.keep_tail ?? Math.floor(budget / 2),
+    minTurns: auto.min_turns ?? 0,
+    minSaving: auto.min_saving ?? Math.floor(budget / 5),
+    relief: auto.relief ?? "tail",
+    cacheTtlMs: (config.assistant?.cache_ttl === "1h" ? 60 : 5) * 60_000,
+  };
+}
+
+/** A mechanical compaction due within this share of the budget is made early when the cache is cold anyway. */
+export const COLD_CACHE_MARGIN = 0.1;
+
+/** When the conversation's last model response arrived (its last request), if any. */
+function lastResponseAt(events: readonly Event[]): number | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if ((e.type === "chat_response" || e.type === "tool_call_request") && typeof e.timestamp === "string")
+      return Date.parse(e.timestamp);
+  }
+  return undefined;
 }
 
 const short = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : n.toLocaleString("en-US"));
@@ -85,7 +114,13 @@ export function createAutoCompaction(
   return async (events) => {
     // Whichever count is higher decides: jp's tokenizer only approximates some providers'.
     const before = Math.max(measure(events), reported(events));
-    if (before <= limits.budget || stopped) return undefined;
+    // Compacting rewrites the cached prefix; when the cache has gone cold that costs nothing
+    // extra, so a mechanical compaction that is nearly due is made now rather than later.
+    const last = lastResponseAt(events);
+    const cold = last !== undefined && deps.now().getTime() - last > limits.cacheTtlMs;
+    const trigger =
+      cold && !configured?.summary ? Math.floor(limits.budget * (1 - COLD_CACHE_MARGIN)) : limits.budget;
+    if (before <= trigger || stopped) return undefined;
     const turnTotal = project(events).origins.length;
     if (turnTotal < limits.minTurns) return undefined;
     let current = [...events];
@@ -146,14 +181,15 @@ export function createAutoCompaction(
         record(c, () => `turns ${c.from_turn + 1}–${c.to_turn + 1} stripped`);
       }
     }
-    if (tokens > limits.budget) {
+    if (tokens > trigger) {
       const strip = planCurrentTurnStrip(current, {
-        budget: limits.budget,
+        budget: trigger,
         keepTail: limits.keepTail,
         measure,
         tokens: (evs) => deps.counter.events(evs),
         id: deps.newId(),
         timestamp: deps.now().toISOString(),
+        relief: limits.relief,
       });
       if (strip) {
         const strippedBefore = project(current).stats.toolCallsStripped;
@@ -165,6 +201,11 @@ export function createAutoCompaction(
       }
     }
 
+    // Too small a saving rewrites the cached prefix for little: leave the request as it is.
+    if (added.length > 0 && before - tokens < limits.minSaving) {
+      added.length = 0;
+      tokens = before;
+    }
     if (added.length === 0) {
       fruitless += 1;
       if (fruitless >= MAX_FRUITLESS_ATTEMPTS) {

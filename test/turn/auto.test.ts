@@ -41,12 +41,20 @@ const bulky = (): Event[] => [
 ];
 
 describe("automatic compaction hook", () => {
-  it("takes its budget from max_tokens, or trigger_ratio of the context window, with keep_tail half of it", () => {
-    expect(autoBudget(config({ max_tokens: 1000 }))).toEqual({ budget: 1000, keepTail: 500, minTurns: 0 });
-    expect(autoBudget(config({ trigger_ratio: 0.5 }))).toEqual({
+  it("takes its budget from max_tokens, or trigger_ratio of the context window, with keep_tail half of it and min_saving a fifth", () => {
+    expect(autoBudget(config({ max_tokens: 1000 }))).toEqual({
+      budget: 1000,
+      keepTail: 500,
+      minTurns: 0,
+      minSaving: 200,
+      relief: "tail",
+      cacheTtlMs: 300_000,
+    });
+    expect(autoBudget(config({ trigger_ratio: 0.5 }))).toMatchObject({
       budget: 523_788,
       keepTail: 261_894,
       minTurns: 0,
+      minSaving: 104_757,
     });
     expect(autoBudget({ conversation: { compaction: { auto: { enabled: false } } } })).toBeUndefined();
     expect(() => autoBudget(config({}, "lab/unknown"))).toThrow(
@@ -88,5 +96,82 @@ describe("automatic compaction hook", () => {
     expect(warnings).toEqual([
       expect.stringContaining("automatic compaction stopped: 3 attempts in a row freed nothing"),
     ]);
+  });
+});
+
+/** One agent turn: a request, then `steps` tool calls of about 1,250 tokens each (chars/4), timed `ageMs` before the hook's now. */
+function agentTurn(steps: number, ageMs = 1000): Event[] {
+  const at = new Date(Date.parse("2026-06-01T00:00:00Z") - ageMs).toISOString();
+  const events: Event[] = [
+    { type: "turn_start", timestamp: at },
+    { type: "chat_request", timestamp: at, content: "work through the files" },
+  ];
+  for (let i = 0; i < steps; i++) events.push(...step(i, at));
+  return events;
+}
+
+function step(i: number, at: string): Event[] {
+  return [
+    { type: "tool_call_request", timestamp: at, id: `c${i}`, name: "read", arguments: { n: i } },
+    {
+      type: "tool_call_response",
+      timestamp: at,
+      id: `c${i}`,
+      content: `${i % 10} `.repeat(2500),
+      is_error: false,
+    },
+  ];
+}
+
+/** Run 40 steps through the hook as the turn loop does; returns the requests' sizes and when compactions came. */
+async function runSteps(auto: Record<string, unknown>) {
+  const h = await hook(config({ max_tokens: 20_000, keep_tail: 6_000, ...auto }));
+  const counter = await createTokenCounter("openai/gpt-4.1", "chars");
+  const { project } = await import("../../src/compaction/index.js");
+  let events = agentTurn(0);
+  const compactedAt: number[] = [];
+  const sizes: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    events.push(...step(i, "2026-05-31T23:59:59.000Z"));
+    const added = await h.run(events);
+    if (added) {
+      compactedAt.push(i);
+      events = [...events, ...added];
+    }
+    sizes.push(counter.events(project(events).events));
+  }
+  return { compactedAt, sizes, h };
+}
+
+describe("automatic compaction with hysteresis", () => {
+  it("strips every result older than the tail at once, so the next requests append for a long stretch", async () => {
+    const { compactedAt, sizes } = await runSteps({});
+    expect(compactedAt.length).toBeGreaterThan(0);
+    expect(compactedAt.length).toBeLessThanOrEqual(4);
+    // After each compaction, the following requests carry no new one for several steps.
+    for (let k = 1; k < compactedAt.length; k++)
+      expect(compactedAt[k]! - compactedAt[k - 1]!).toBeGreaterThan(5);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(20_000);
+  });
+
+  it("compacts on nearly every request once over budget with the old just-under-budget relief", async () => {
+    const { compactedAt } = await runSteps({ relief: "just_under_budget", min_saving: 0 });
+    expect(compactedAt.length).toBeGreaterThan(15);
+  });
+
+  it("does not make a compaction that frees less than min_saving", async () => {
+    const { compactedAt, h } = await runSteps({ min_saving: 50_000 });
+    expect(compactedAt).toEqual([]);
+    expect(h.warnings.join("\n")).toContain("automatic compaction stopped");
+  });
+
+  it("compacts early when the cache has gone cold and the budget is nearly reached, not when it is warm", async () => {
+    // 15 results ≈ 18,800 tokens: within 10 % of the 20,000 budget, not over it.
+    const warm = await hook(config({ max_tokens: 20_000, keep_tail: 6_000 }));
+    expect(await warm.run(agentTurn(15, 60_000))).toBeUndefined();
+    const cold = await hook(config({ max_tokens: 20_000, keep_tail: 6_000 }));
+    const added = await cold.run(agentTurn(15, 10 * 60_000));
+    expect(added).toHaveLength(1);
+    expect(added![0]).toMatchObject({ source: "auto", to_call: expect.any(String) });
   });
 });
