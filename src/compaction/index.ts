@@ -12,3 +12,4 @@ export * from "./validate.js";
 export * from "./assistant.js";
 export * from "./compactor.js";
 export * from "./auto.js";
+export * from "./cache.js";

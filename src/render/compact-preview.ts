@@ -11,6 +11,8 @@ export interface PreviewRule {
   compaction: Compaction;
   tokensBefore: number;
   tokensAfter: number;
+  /** Tokens the provider writes to its prompt cache again, once, when the rule takes effect. */
+  cacheRewrite?: number;
   approximate: boolean;
   spillFile?: string;
 }
@@ -71,6 +73,11 @@ export function renderCompactPreview(events: readonly Event[], rules: readonly P
     lines.push(`  ${i + 1}. ${range} → ${replacement(c)}`);
     lines.push(
       `     tokens   ${fmt(r.tokensBefore, r.approximate)} → ${fmt(r.tokensAfter, r.approximate)} for the next request`,
+      ...(r.cacheRewrite
+        ? [
+            `     cache    ${fmt(r.cacheRewrite, r.approximate)} tokens written to the prompt cache again, once`,
+          ]
+        : []),
     );
     if (first) lines.push(`     from     "${first}"`);
     if (last) lines.push(`     to       "${last}"`);

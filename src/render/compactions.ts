@@ -106,5 +106,9 @@ export function renderTimeline(
   lines.push(
     `Request: ${fmt(outcome.tokens.before)} → ${fmt(outcome.tokens.after)} tokens${options.dryRun ? " if applied" : ""}.`,
   );
+  if (outcome.cacheRewrite > 0)
+    lines.push(
+      `Cache: the request changes from the first compacted turn on, so ${fmt(outcome.cacheRewrite)} tokens are written to the provider's prompt cache again, once (at 1.25× the input price on Anthropic).`,
+    );
   return lines;
 }

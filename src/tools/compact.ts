@@ -6,6 +6,7 @@ import * as path from "node:path";
 import * as z from "zod";
 import {
   planAssistantRules,
+  commonPrefixLength,
   project,
   TOOL_MODES,
   type AssistantRule,
@@ -127,12 +128,21 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
       return rest as Compaction;
     };
     let current = [...events];
-    let before = counter.events(project(current).events);
+    let previous = project(current).events;
+    let before = counter.events(previous);
     return compactions.map((c) => {
       current = [...current, active(c)];
-      const after = counter.events(project(current).events);
-      const figures = { tokensBefore: before, tokensAfter: after, approximate: counter.approximate };
+      const projected = project(current).events;
+      const after = counter.events(projected);
+      const cacheRewrite = counter.events(projected.slice(commonPrefixLength(previous, projected)));
+      const figures = {
+        tokensBefore: before,
+        tokensAfter: after,
+        cacheRewrite,
+        approximate: counter.approximate,
+      };
       before = after;
+      previous = projected;
       return figures;
     });
   };

@@ -3,6 +3,7 @@
 // summaries, and measuring tokens before and after. It appends nothing; the
 // caller writes the result as one group.
 import {
+  commonPrefixLength,
   planRule,
   project,
   rawEventsOfTurns,
@@ -43,6 +44,8 @@ export interface CompactionOutcome {
   /** The events with the planned compactions appended. */
   events: Event[];
   tokens: { before: number; after: number };
+  /** Tokens of the request from the first event the compactions change: written to the provider's cache again, once. */
+  cacheRewrite: number;
 }
 
 export interface CompactionInput {
@@ -150,5 +153,8 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     after: current,
     events,
     tokens: { before: input.counter.events(before.events), after: input.counter.events(current.events) },
+    cacheRewrite: input.counter.events(
+      current.events.slice(commonPrefixLength(before.events, current.events)),
+    ),
   };
 }

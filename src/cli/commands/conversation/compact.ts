@@ -251,6 +251,7 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
     })),
     skipped: outcome.skipped,
     tokens: { ...outcome.tokens, approximate: counter.approximate, method: counter.method },
+    cache_rewrite_tokens: outcome.cacheRewrite,
     timeline: lines,
   };
 }
