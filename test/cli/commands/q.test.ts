@@ -263,3 +263,50 @@ describe("jp q with OpenAI-compatible servers", () => {
     ]);
   });
 });
+
+describe("usage and cost", () => {
+  it("records each response's usage with cache reads, ends jp q with a usage line, and show totals it", async () => {
+    const long = "the parser splits quoted fields on commas. ".repeat(150);
+    w = await qWorkspace({
+      route: () => ({ text: long }),
+      extraConfig: `[prices.claude-mock]\ninput = 3.0\noutput = 15.0\ncache_read = 0.3\ncache_write = 3.75\n`,
+    });
+    // Over the 1,024 tokens a prefix needs before a provider caches it.
+    const first = await w.jp("q", "-n", `Why does the parser fail? ${long}`);
+    expect(first.code).toBe(0);
+    const second = await w.jp("q", "And how do we fix it?");
+    expect(second.code).toBe(0);
+    const responses = w.events().filter((e) => e.type === "chat_response");
+    const usage = responses.map((e) => (e.metadata as { usage: Record<string, number> }).usage);
+    expect(usage[0]).toMatchObject({ output_tokens: 20 });
+    expect(usage[0]!.cache_write_tokens).toBe(usage[0]!.input_tokens);
+    // The second turn reads the whole first request back from the cache.
+    expect(usage[1]!.cache_read_tokens).toBe(usage[0]!.input_tokens);
+    const lastLine = second.stderr.trim().split("\n").at(-1)!;
+    expect(lastLine).toMatch(/^in [\d.]+k? \([\d.]+k? cached\) · out 20 · ≈\$0\.\d+$/);
+
+    const show = JSON.parse((await w.jp("conversation", "show", "--json")).stdout) as {
+      usage: Record<string, number>;
+      estimated_cost_usd: number;
+    };
+    const sum = (k: string) => usage.reduce((n, u) => n + (u[k] ?? 0), 0);
+    expect(show.usage).toMatchObject({
+      requests: 2,
+      input_tokens: sum("input_tokens"),
+      output_tokens: 40,
+      cache_read_tokens: sum("cache_read_tokens"),
+      cache_write_tokens: sum("cache_write_tokens"),
+    });
+    const fresh = sum("input_tokens") - sum("cache_read_tokens") - sum("cache_write_tokens");
+    const expected =
+      (fresh * 3 + sum("cache_read_tokens") * 0.3 + sum("cache_write_tokens") * 3.75 + 40 * 15) / 1e6;
+    expect(show.estimated_cost_usd).toBeCloseTo(expected, 10);
+    expect((await w.jp("conversation", "show")).stdout).toMatch(/usage: {7}2 requests, in /);
+  });
+
+  it("sends no cache markers with assistant.cache = false", async () => {
+    w = await qWorkspace({ route: () => ({ text: "ok" }), extraConfig: `[assistant]\ncache = false\n` });
+    expect((await w.jp("q", "-n", "hello")).code).toBe(0);
+    expect(JSON.stringify(w.mock.requests[0]!.body)).not.toContain("cache_control");
+  });
+});

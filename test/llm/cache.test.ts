@@ -1,0 +1,129 @@
+// Prompt caching on the wire: Anthropic breakpoints, OpenAI's prompt_cache_key,
+// and the usage both providers report, against the mock's caching rules.
+import { afterEach, describe, expect, it } from "vitest";
+import type { Event } from "../../src/events/index.js";
+import { anthropicBody } from "../../src/llm/anthropic.js";
+import { openaiBody } from "../../src/llm/openai.js";
+import { createProvider } from "../../src/llm/providers.js";
+import { streamWithRetries, type RetryPart } from "../../src/llm/retry.js";
+import type { ModelRequest } from "../../src/llm/types.js";
+import { startMockLlm, type MockLlm } from "../support/mock-llm.js";
+
+let mock: MockLlm | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+const ts = "2026-01-01T00:00:00Z";
+/** A conversation long enough to cache (over 1,024 tokens), growing by one tool call per step. */
+function history(steps: number): Event[] {
+  const events: Event[] = [
+    { type: "turn_start", timestamp: ts },
+    { type: "chat_request", timestamp: ts, content: "read every file" },
+  ];
+  for (let i = 0; i < steps; i++) {
+    events.push(
+      { type: "tool_call_request", timestamp: ts, id: `t${i}`, name: "read_file", arguments: { i } },
+      {
+        type: "tool_call_response",
+        timestamp: ts,
+        id: `t${i}`,
+        content: `line ${i}\n`.repeat(300),
+        is_error: false,
+      },
+    );
+  }
+  return events;
+}
+
+const request = (steps: number, extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  model: "claude-mock",
+  system: "be brief",
+  events: history(steps),
+  tools: [
+    { name: "read_file", description: "Read a file", parameters: { type: "object", properties: {} } },
+    { name: "grep", description: "Search", parameters: { type: "object", properties: {} } },
+  ],
+  toolChoice: "auto",
+  maxTokens: 1000,
+  cache: { key: "17000000001", ttl: "5m" },
+  ...extra,
+});
+
+type Block = Record<string, unknown>;
+const breakpoints = (body: Record<string, unknown>): string[] => {
+  const found: string[] = [];
+  (body.tools as Block[]).forEach((t, i) => t.cache_control && found.push(`tool ${i}`));
+  (body.system as Block[]).forEach((b) => b.cache_control && found.push("system"));
+  (body.messages as { content: Block[] }[]).forEach((m, i) =>
+    m.content.forEach((b) => b.cache_control && found.push(`message ${i}`)),
+  );
+  return found;
+};
+
+describe("Anthropic cache breakpoints", () => {
+  it("mark the tools, the system prompt and the newest message; at most 4, moving forward", () => {
+    const first = anthropicBody(request(2));
+    const second = anthropicBody(request(3));
+    expect(breakpoints(first)).toEqual(["tool 1", "system", "message 4"]);
+    expect(breakpoints(second)).toEqual(["tool 1", "system", "message 6"]);
+    expect((first.system as Block[])[0]).toEqual({
+      type: "text",
+      text: "be brief",
+      cache_control: { type: "ephemeral" },
+    });
+    expect(
+      (anthropicBody(request(1, { cache: { key: "k", ttl: "1h" } })).tools as Block[])[1]!.cache_control,
+    ).toEqual({
+      type: "ephemeral",
+      ttl: "1h",
+    });
+  });
+
+  it("are absent when caching is off", () => {
+    const body = anthropicBody(request(2, { cache: undefined }));
+    expect(JSON.stringify(body)).not.toContain("cache_control");
+    expect(body.system).toBe("be brief");
+  });
+});
+
+describe("OpenAI prompt_cache_key", () => {
+  it("is the conversation's key on every request, and absent when caching is off", () => {
+    expect(openaiBody(request(1)).prompt_cache_key).toBe("17000000001");
+    expect(openaiBody(request(5)).prompt_cache_key).toBe("17000000001");
+    expect(openaiBody(request(1, { cache: undefined })).prompt_cache_key).toBeUndefined();
+  });
+});
+
+async function usageOf(parts: AsyncIterable<RetryPart>) {
+  for await (const p of parts) if (p.type === "usage") return p;
+  return undefined;
+}
+
+describe.each(["anthropic", "openai"] as const)("usage from %s with caching", (provider) => {
+  it("records cache writes and then reads of the growing prefix", async () => {
+    mock = await startMockLlm([], () => ({ text: "ok" }));
+    const { provider: p } = createProvider(
+      `${provider}/${provider === "anthropic" ? "claude-mock" : "gpt-mock"}`,
+      {
+        providers: {
+          [provider]: {
+            base_url: provider === "anthropic" ? mock.url : `${mock.url}/v1`,
+            api_key_env: "MOCK_KEY",
+          },
+        },
+      },
+      { MOCK_KEY: "sk-test" },
+    );
+    const options = { maxRetries: 0, backoffMs: 1, signal: new AbortController().signal };
+    const first = await usageOf(streamWithRetries(p, request(4), options));
+    const second = await usageOf(streamWithRetries(p, request(5), options));
+    expect(first?.inputTokens).toBeGreaterThan(1024);
+    expect(first?.cacheReadTokens).toBeUndefined();
+    if (provider === "anthropic") expect(first?.cacheWriteTokens).toBe(first?.inputTokens);
+    // The second request appends one step: everything before it comes from the cache.
+    expect(second!.cacheReadTokens).toBeGreaterThan(0.8 * first!.inputTokens!);
+    expect(second!.inputTokens).toBeGreaterThan(first!.inputTokens!);
+  });
+});
