@@ -135,20 +135,25 @@ export function compare(a, b, runs) {
 
 /**
  * The tests' mock LLM server (test/support/mock-llm.ts, built here with
- * esbuild), answering every request at once with a short message.
+ * esbuild). By default it answers every request at once with a short message
+ * and keeps no request bodies; `options` are the mock's own.
  */
-export async function startBenchMock() {
+export async function startBenchMock(route = () => ({ text: "ok" }), options = { record: false }) {
   const { build } = await import("esbuild");
   const outfile = path.join(DATA_DIR, "mock-llm.js");
   fs.mkdirSync(DATA_DIR, { recursive: true });
-  await build({
-    entryPoints: [path.join(path.dirname(fileURLToPath(import.meta.url)), "../test/support/mock-llm.ts")],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    logLevel: "warning",
-  });
+  if (!builtMock) {
+    await build({
+      entryPoints: [path.join(path.dirname(fileURLToPath(import.meta.url)), "../test/support/mock-llm.ts")],
+      outfile,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      logLevel: "warning",
+    });
+    builtMock = true;
+  }
   const { startMockLlm } = await import(outfile);
-  return startMockLlm([], () => ({ text: "ok" }), { record: false });
+  return startMockLlm([], route, options);
 }
+let builtMock = false;

@@ -6,6 +6,7 @@ const ALL = {
   tokens: async () => (await import("./tokens.js")).tokensBench(),
   cli: async () => (await import("./cli.js")).cliBench(),
   auto: async () => (await import("./auto.js")).autoBench(),
+  cost: async () => (await import("./cost.js")).costBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(ALL);

@@ -86,11 +86,14 @@ export function anthropicBody(request: ModelRequest): Record<string, unknown> {
 }
 
 /**
- * Prompt caching: breakpoints on the tool definitions, the system prompt and
- * the newest message (3 of the 4 Anthropic allows). The newest message's
- * breakpoint writes the whole request to the cache, and the next request,
- * which only appends, reads it back: Anthropic looks for a cached prefix up to
- * 20 blocks before each breakpoint.
+ * Prompt caching, with the 4 breakpoints Anthropic allows: the tool
+ * definitions, the system prompt, the user's request that opened the current
+ * turn, and the newest message. The newest message's breakpoint writes the
+ * whole request to the cache and the next request, which only appends, reads
+ * it back (Anthropic looks for a cached prefix up to 20 blocks before each
+ * breakpoint). The turn's request is a stable point: when auto compaction
+ * strips results inside the turn, everything before the turn is still read
+ * from the cache.
  */
 function addCacheBreakpoints(body: Record<string, unknown>, cache: RequestCache): void {
   const control = cache.ttl === "1h" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
@@ -104,6 +107,11 @@ function addCacheBreakpoints(body: Record<string, unknown>, cache: RequestCache)
   // Thinking blocks cannot carry a breakpoint; the newest message is the user's in practice.
   const block = newest?.findLast((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
   if (block) block.cache_control = control;
+  const turnRequest = messages
+    .slice(0, -1)
+    .findLast((m) => m.role === "user" && m.content.at(-1)?.type === "text")
+    ?.content.at(-1);
+  if (turnRequest) turnRequest.cache_control = control;
 }
 
 const STOP: Record<string, StopReason> = {

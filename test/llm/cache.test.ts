@@ -63,11 +63,25 @@ const breakpoints = (body: Record<string, unknown>): string[] => {
 };
 
 describe("Anthropic cache breakpoints", () => {
-  it("mark the tools, the system prompt and the newest message; at most 4, moving forward", () => {
+  it("mark the tools, the system prompt, the turn's request and the newest message; 4, moving forward", () => {
     const first = anthropicBody(request(2));
     const second = anthropicBody(request(3));
-    expect(breakpoints(first)).toEqual(["tool 1", "system", "message 4"]);
-    expect(breakpoints(second)).toEqual(["tool 1", "system", "message 6"]);
+    expect(breakpoints(first)).toEqual(["tool 1", "system", "message 0", "message 4"]);
+    expect(breakpoints(second)).toEqual(["tool 1", "system", "message 0", "message 6"]);
+    // In a later turn the turn's own request is marked, not the first one.
+    const later = anthropicBody(
+      request(1, {
+        events: [
+          ...history(1),
+          { type: "chat_response", timestamp: ts, message: "done" },
+          { type: "turn_start", timestamp: ts },
+          { type: "chat_request", timestamp: ts, content: "now the tests" },
+          { type: "tool_call_request", timestamp: ts, id: "u1", name: "grep", arguments: {} },
+          { type: "tool_call_response", timestamp: ts, id: "u1", content: "none", is_error: false },
+        ],
+      }),
+    );
+    expect(breakpoints(later)).toEqual(["tool 1", "system", "message 4", "message 6"]);
     expect((first.system as Block[])[0]).toEqual({
       type: "text",
       text: "be brief",
