@@ -1,6 +1,7 @@
 // Owns the one context every command receives: where it runs, how it writes,
 // and lazily built services (workspace, store). No module singletons.
 import type { Writable } from "node:stream";
+import type { ExitCode } from "../errors.js";
 import { Chalk, type ChalkInstance } from "chalk";
 import { ConversationStore, systemClock, type Clock } from "../store/conversations.js";
 import { lockTimeoutFromEnv } from "../store/lock.js";
@@ -23,6 +24,8 @@ export interface Context {
   workspaceOption?: string;
   /** Values of the global `-c/--cfg` option, in order. */
   cfg: string[];
+  /** The exit code of a command that finished without an error but must not report success. */
+  exitCode: ExitCode;
   color: ChalkInstance;
   workspace(): Workspace;
   store(): ConversationStore;
@@ -78,6 +81,7 @@ export function createContext(options: ContextOptions = {}): Context {
     stdin: options.stdin ?? process.stdin,
     clock: options.clock ?? systemClock,
     cfg: [],
+    exitCode: 0,
     summarizer: {
       async summarize(request) {
         const { createSummarizer } = await import("../llm/summarize.js");

@@ -36,7 +36,7 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
   try {
     const table = await addCommands(program, COMMANDS, commandWords(argv), ctx);
     await program.parseAsync(rewriteOptionalValues(argv, table), { from: "user" });
-    return 0;
+    return ctx.exitCode;
   } catch (error) {
     return reportError(error, ctx.stderr, ctx.env);
   }

@@ -13,3 +13,4 @@ export * from "./assistant.js";
 export * from "./compactor.js";
 export * from "./auto.js";
 export * from "./cache.js";
+export * from "./repair.js";

@@ -94,6 +94,12 @@ export const ToolConfig = z.strictObject({
     .union([z.boolean(), z.literal("explicit")])
     .optional()
     .describe("whether the model may call it"),
+  env: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "environment variables a local tool receives besides PATH, HOME, LANG, TERM (never a provider key)",
+    ),
   timeout_secs: z.number().positive().optional().describe("stop a local tool after this long"),
   max_output_bytes: z
     .number()

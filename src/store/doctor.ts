@@ -3,12 +3,17 @@
 // file; the log is replaced by a new file (the old one kept beside it), never
 // edited in place.
 import * as fs from "node:fs";
-import { checkProviderView, describeViewProblem, project } from "../compaction/index.js";
+import {
+  checkProviderView,
+  describeViewProblem,
+  project,
+  repairDanglingToolCalls,
+} from "../compaction/index.js";
 import type { ConversationRef, ConversationStore } from "./conversations.js";
 import { parseLine, readLines } from "./log.js";
 
 export interface DoctorFinding {
-  kind: "torn_tail" | "malformed_line" | "view_problem";
+  kind: "torn_tail" | "malformed_line" | "view_problem" | "unanswered_tool_call";
   line?: number;
   detail: string;
   repaired: boolean;
@@ -47,14 +52,26 @@ export function doctorConversation(
     });
   }
   const report: DoctorReport = { id: ref.id, findings };
+  let repairs: ReturnType<typeof repairDanglingToolCalls> = [];
   if (bad.length === 0) {
-    // What a provider would be sent must be valid; these are reported, not repaired.
     const events = log.read().events;
-    for (const problem of checkProviderView(project(events).events)) {
+    // A tool call left without a result by an interruption is answered by appending an error result.
+    repairs = repairDanglingToolCalls(events, options.now.toISOString());
+    for (const r of repairs) {
+      findings.push({
+        kind: "unanswered_tool_call",
+        detail: `tool call ${r.id as string} has no result (an interrupted turn)`,
+        repaired: options.repair,
+      });
+    }
+    // Whatever else would make the provider's view invalid is reported, not repaired.
+    const repaired = [...events, ...repairs];
+    for (const problem of checkProviderView(project(repaired).events)) {
       findings.push({ kind: "view_problem", detail: describeViewProblem(problem), repaired: false });
     }
   }
   if (!options.repair || findings.every((f) => f.kind === "view_problem")) return report;
+  if (repairs.length > 0) store.append(ref, repairs);
 
   // Under the lock: the torn tail is quarantined by withLock itself; malformed
   // lines are quarantined and the good lines written to a new log.

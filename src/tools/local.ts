@@ -71,7 +71,42 @@ export function checkArguments(
   return undefined;
 }
 
-export function createLocalTool(name: string, config: ToolConfig, defaults: ToolConfig = {}): Tool {
+/** Where a local tool's environment comes from. */
+export interface ToolEnvironment {
+  /** jp's own environment. */
+  env: NodeJS.ProcessEnv;
+  /** The workspace root, given to the tool as JP_WORKSPACE. */
+  workspace: string;
+  /** Variable names never passed on (provider keys). */
+  secrets: ReadonlySet<string>;
+}
+
+const BASE_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR"];
+
+/**
+ * A tool runs with a minimal environment: the basics, the workspace, and the
+ * names its config lists in `env`; never a provider key, so a tool (or a
+ * command a conversation defined) cannot read one.
+ */
+export function toolEnvironment(
+  environment: ToolEnvironment,
+  listed: readonly string[] = [],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of [...BASE_ENV, ...listed]) {
+    const value = environment.env[name];
+    if (value !== undefined && !environment.secrets.has(name)) out[name] = value;
+  }
+  out.JP_WORKSPACE = environment.workspace;
+  return out;
+}
+
+export function createLocalTool(
+  name: string,
+  config: ToolConfig,
+  defaults: ToolConfig = {},
+  environment: ToolEnvironment = { env: process.env, workspace: process.cwd(), secrets: new Set() },
+): Tool {
   const command = config.command;
   if (command === undefined || (Array.isArray(command) && command.length === 0)) {
     throw new JpError("tools.invalid", `tool ${name} has source = "local" but no command`, {
@@ -99,6 +134,8 @@ export function createLocalTool(name: string, config: ToolConfig, defaults: Tool
         cwd: ctx.cwd,
         timeout: timeoutMs,
         cancelSignal: ctx.signal,
+        env: toolEnvironment(environment, config.env ?? defaults.env),
+        extendEnv: false,
         reject: false,
         stripFinalNewline: false,
         maxBuffer: maxBytes * 4 + 1024,

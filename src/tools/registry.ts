@@ -2,12 +2,20 @@
 // one registry, and which of them a request offers (`-t`, `-T`, `-u`).
 import type { Config } from "../config/schema.js";
 import { JpError, UsageError } from "../errors.js";
-import { createLocalTool } from "./local.js";
+import { createLocalTool, type ToolEnvironment } from "./local.js";
 import type { Tool } from "./types.js";
 
 export type ToolSelection = { enable: boolean; name?: string };
 
-export function buildRegistry(config: Config, builtins: readonly Tool[] = []): Map<string, Tool> {
+export function buildRegistry(
+  config: Config,
+  builtins: readonly Tool[] = [],
+  environment: Omit<ToolEnvironment, "secrets"> = { env: process.env, workspace: process.cwd() },
+): Map<string, Tool> {
+  // Provider keys never reach a tool, whatever its `env` lists.
+  const secrets = new Set(
+    Object.values(config.providers ?? {}).flatMap((p) => (p.api_key_env ? [p.api_key_env] : [])),
+  );
   const registry = new Map<string, Tool>();
   const tools = config.conversation?.tools ?? {};
   const defaults = tools["*"] ?? {};
@@ -33,7 +41,7 @@ export function buildRegistry(config: Config, builtins: readonly Tool[] = []): M
     }
     // Entries with only a compaction hint describe a tool jp does not run itself.
     if (tool.command === undefined && tool.source !== "local") continue;
-    registry.set(name, createLocalTool(name, tool, defaults));
+    registry.set(name, createLocalTool(name, tool, defaults, { ...environment, secrets }));
   }
   return registry;
 }

@@ -90,6 +90,16 @@ export function register(program: Command, ctx: Context): void {
     try {
       // The turn works on a copy of the stream; every group is also appended to the log unless --no-persist.
       const memory: Event[] = [...store.readEvents(ref)];
+      // A process killed while a tool ran left its call unanswered: answer it, visibly, so the turn can go on.
+      const { repairDanglingToolCalls } = await import("../../compaction/index.js");
+      const repairs = repairDanglingToolCalls(memory, ctx.clock.now().toISOString());
+      if (repairs.length > 0) {
+        if (opts.persist) store.append(ref, repairs);
+        memory.push(...repairs);
+        ctx.warn(
+          `${repairs.length} tool call${repairs.length === 1 ? "" : "s"} of an interrupted turn had no result; recorded as interrupted`,
+        );
+      }
       const turnStart = memory.length;
       const log = {
         events: () => memory,
@@ -167,7 +177,10 @@ async function offeredTools(
 ): Promise<Tool[]> {
   const { buildRegistry, selectTools } = await import("../../tools/registry.js");
   const { builtinTools } = await import("../../tools/builtins.js");
-  const registry = buildRegistry(config, builtinTools(ctx, config, ref.id));
+  const registry = buildRegistry(config, builtinTools(ctx, config, ref.id), {
+    env: ctx.env,
+    workspace: ctx.maybeWorkspace()?.root ?? ctx.cwd,
+  });
   const selections = (opts.toolOp ?? []).map((op) => ({
     enable: op.startsWith("+"),
     ...(op.length > 1 ? { name: op.slice(1) } : {}),
@@ -209,13 +222,25 @@ function interruptHandler(ctx: Context, beforeExit: () => void): { signal: Abort
       beforeExit();
       process.exit(130);
     }
-    ctx.stderr.write(
-      ctx.color.yellow("\ninterrupted; keeping what arrived (Ctrl-C again to quit at once)\n"),
-    );
+    try {
+      ctx.stderr.write(
+        ctx.color.yellow("\ninterrupted; keeping what arrived (Ctrl-C again to quit at once)\n"),
+      );
+    } catch {
+      // The terminal may be gone (SIGHUP); the turn still ends cleanly.
+    }
     controller.abort();
   };
-  process.on("SIGINT", onSigint);
-  return { signal: controller.signal, dispose: () => process.off("SIGINT", onSigint) };
+  // Closing the terminal (SIGHUP) or a polite kill (SIGTERM) end the turn the same way,
+  // so whatever was recorded stays valid and a running tool is answered.
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  for (const name of signals) process.on(name, onSigint);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const name of signals) process.off(name, onSigint);
+    },
+  };
 }
 
 /** One dim line after the turn: what its requests cost, cached input included. */

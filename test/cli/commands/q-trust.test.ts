@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConversationStore } from "../../../src/store/conversations.js";
 import { findWorkspace } from "../../../src/store/workspace.js";
-import { qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
+import { API_KEY, qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
 
 let w: QWorkspace | undefined;
 afterEach(async () => {
@@ -75,5 +75,29 @@ describe("config deltas of a conversation", () => {
       is_error: true,
       content: "count_words needs the user's approval and no one was there to give it",
     });
+  });
+});
+
+describe("the environment of a local tool", () => {
+  it("holds the basics, the workspace and the names its config lists, never a provider key", async () => {
+    const dump = `["node", "-e", "process.stdout.write(JSON.stringify(process.env))"]`;
+    w = await qWorkspace({
+      extraConfig:
+        `[conversation.tools.envdump]\nsource = "local"\nsummary = "env"\ncommand = ${dump}\nrun = "unattended"\n` +
+        `env = ["EXTRA_SETTING", "MOCK_API_KEY"]\n`,
+      script: [{ tool_calls: [{ id: "toolu_env", name: "envdump", arguments: {} }] }, { text: "done" }],
+    });
+    Object.assign(w.env, { EXTRA_SETTING: "visible", UNLISTED_SETTING: "hidden" });
+    expect((await w.jp("q", "-n", "dump the environment")).code).toBe(0);
+    const response = w.events().find((e) => e.type === "tool_call_response");
+    expect(response).toMatchObject({ id: "toolu_env", is_error: false });
+    const seen = JSON.parse(response!.content as string) as Record<string, string>;
+    expect(seen.EXTRA_SETTING).toBe("visible");
+    expect(seen.JP_WORKSPACE).toBe(w.root);
+    expect(seen.PATH).toBe(w.env.PATH);
+    expect(seen.UNLISTED_SETTING).toBeUndefined();
+    // Listed or not, the provider key never reaches a tool.
+    expect(seen.MOCK_API_KEY).toBeUndefined();
+    expect(response!.content).not.toContain(API_KEY);
   });
 });

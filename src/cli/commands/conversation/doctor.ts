@@ -3,13 +3,20 @@ import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { doctorConversation, type DoctorReport } from "../../../store/doctor.js";
 
+const REPAIRED: Record<DoctorReport["findings"][number]["kind"], string> = {
+  torn_tail: " — moved to events.quarantine",
+  malformed_line: " — moved to events.quarantine",
+  unanswered_tool_call: " — answered: interrupted (appended)",
+  view_problem: "",
+};
+
 export function register(parent: Command, ctx: Context): void {
   parent
     .command("doctor [id]")
     .description(
       "check a conversation's log (default: every conversation) and quarantine torn or malformed lines",
     )
-    .option("--check", "only report; change nothing")
+    .option("--check", "only report; change nothing, and exit 1 if anything is wrong")
     .option("--json", "print one report per conversation: { id, findings, backup }")
     .action((id: string | undefined, opts: { check?: boolean; json?: boolean }) => {
       const store = ctx.store();
@@ -17,6 +24,8 @@ export function register(parent: Command, ctx: Context): void {
       const reports: DoctorReport[] = refs.map((ref) =>
         doctorConversation(store, ref, { repair: !opts.check, now: ctx.clock.now() }),
       );
+      // For scripts and CI: a check that finds anything fails.
+      if (opts.check && reports.some((r) => r.findings.length > 0)) ctx.exitCode = 1;
       if (opts.json) {
         ctx.out(JSON.stringify(reports, null, 2));
         return;
@@ -29,7 +38,7 @@ export function register(parent: Command, ctx: Context): void {
         for (const f of report.findings) {
           const where = f.line !== undefined ? ` line ${f.line}` : "";
           ctx.out(
-            `${report.id}:${where} ${f.kind.replaceAll("_", " ")}: ${f.detail}${f.repaired ? " — moved to events.quarantine" : ""}`,
+            `${report.id}:${where} ${f.kind.replaceAll("_", " ")}: ${f.detail}${f.repaired ? REPAIRED[f.kind] : ""}`,
           );
         }
         if (report.backup) ctx.out(`${report.id}: the previous log is kept as ${report.backup}`);

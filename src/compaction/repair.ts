@@ -1,0 +1,37 @@
+// Owns what an interruption can leave behind and the events that repair it by
+// appending: a tool call whose process was killed before its result was
+// recorded gets an error result, so the conversation can go on. Nothing is
+// rewritten; the repair is a visible event like any other.
+import { NO_TURN, TurnCounter, type Event } from "../events/index.js";
+
+export const INTERRUPTED_TOOL_CALL = "Tool call interrupted: no result was recorded.";
+
+/**
+ * Error results for the tool calls of the last turn that have none, timestamped
+ * `at`. Only the last turn: appended after it, the results still follow their
+ * calls, which is all an interruption can leave. An unanswered call in an
+ * earlier turn cannot be answered by appending (the provider needs the result
+ * right after the call); doctor reports it.
+ */
+export function repairDanglingToolCalls(events: readonly Event[], at: string): Event[] {
+  const counter = new TurnCounter();
+  const turns = events.map((e) => counter.next(e));
+  const last = counter.count - 1;
+  const answered = new Set<string>();
+  for (const e of events) if (e.type === "tool_call_response") answered.add(e.id as string);
+  const repairs: Event[] = [];
+  for (const [i, e] of events.entries()) {
+    if (turns[i] !== last || turns[i] === NO_TURN) continue;
+    if (e.type !== "tool_call_request" || answered.has(e.id as string)) continue;
+    answered.add(e.id as string);
+    repairs.push({
+      type: "tool_call_response",
+      timestamp: at,
+      id: e.id as string,
+      content: INTERRUPTED_TOOL_CALL,
+      is_error: true,
+      metadata: { repair: "interrupted" },
+    });
+  }
+  return repairs;
+}
