@@ -16,6 +16,7 @@ import {
   NoActiveConversationError,
 } from "./errors.js";
 import { readJsonFile, writeJsonAtomic } from "./files.js";
+import { acquireLock } from "./lock.js";
 import { EventLog, LOG_FILE, readLines, parseLine, type AppendOptions } from "./log.js";
 import type { Workspace } from "./workspace.js";
 
@@ -52,6 +53,7 @@ export interface ConversationRef {
 }
 
 const METADATA_FILE = "metadata.json";
+const CREATE_LOCK = ".create.lock";
 const STATE_FILE = "state.json";
 const ID_PATTERN = /^(\d{8,})(?:-(.*))?$/;
 
@@ -149,13 +151,23 @@ export class ConversationStore {
   ): ConversationRef {
     fs.mkdirSync(this.workspace.conversationsDir, { recursive: true });
     const now = this.clock.now();
-    const existing = new Set(this.list().map((r) => r.id));
-    let id = options.id ?? idForTime(now);
-    while (existing.has(id)) id = String(BigInt(id) + 1n);
     const slug = options.title ? slugify(options.title) : "";
-    const folder = slug ? `${id}-${slug}` : id;
-    const dir = path.join(this.workspace.conversationsDir, folder);
-    fs.mkdirSync(dir);
+    // Choosing an id and creating its folder happen under one workspace-wide
+    // lock: processes started in the same decisecond get distinct ids.
+    const held = acquireLock(path.join(this.workspace.conversationsDir, CREATE_LOCK), this.lockOptions);
+    let id: string;
+    let folder: string;
+    let dir: string;
+    try {
+      const existing = new Set(this.list().map((r) => r.id));
+      id = options.id ?? idForTime(now);
+      while (existing.has(id)) id = String(BigInt(id) + 1n);
+      folder = slug ? `${id}-${slug}` : id;
+      dir = path.join(this.workspace.conversationsDir, folder);
+      fs.mkdirSync(dir);
+    } finally {
+      held.release();
+    }
     const metadata: ConversationMetadata = {
       created_at: now.toISOString(),
       ...options.metadata,

@@ -109,3 +109,43 @@ describe("concurrent appends", () => {
     expect(fs.existsSync(lockPath)).toBe(false);
   });
 });
+
+describe("creating conversations concurrently", () => {
+  it("16 processes creating at the same instant with the same clock get distinct ids, 3 rounds", async () => {
+    const root = tempDir();
+    fs.mkdirSync(path.join(root, ".jp"));
+    const worker = path.join(REPO_ROOT, "test/support/create-worker.mjs");
+    const ids: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      const startAt = Date.now() + 1500;
+      const results = await Promise.all(
+        Array.from(
+          { length: 16 },
+          (_, i) =>
+            new Promise<{ code: number; out: string; err: string }>((resolve, reject) => {
+              const child = spawn(process.execPath, [
+                worker,
+                root,
+                String(startAt),
+                i % 2 ? "same title" : "",
+              ]);
+              let out = "";
+              let err = "";
+              child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+              child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+              child.on("error", reject);
+              child.on("exit", (code) => resolve({ code: code ?? -1, out, err }));
+            }),
+        ),
+      );
+      expect(results.map((r) => r.err)).toEqual(Array(16).fill(""));
+      expect(results.map((r) => r.code)).toEqual(Array(16).fill(0));
+      ids.push(...results.map((r) => r.out));
+    }
+    expect(new Set(ids).size).toBe(48);
+    // Every id names exactly one folder.
+    const folders = fs.readdirSync(path.join(root, ".jp/conversations")).filter((f) => /^\d/.test(f));
+    expect(folders).toHaveLength(48);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,17 @@
+// A separate process that creates one conversation at a given instant, with a
+// fixed clock, so that every worker picks the same first-choice id.
+// Usage: node create-worker.mjs WORKSPACE_ROOT START_AT_MS TITLE
+import { ConversationStore } from "../../dist/store/conversations.js";
+import { findWorkspace } from "../../dist/store/workspace.js";
+
+const [root, startAt, title] = process.argv.slice(2);
+const store = new ConversationStore(
+  findWorkspace({ explicit: root, env: {}, cwd: root }),
+  { now: () => new Date("2026-11-01T10:00:00Z") },
+  { timeoutMs: 30_000 },
+);
+while (Date.now() < Number(startAt)) {
+  // Wait for the common start; a busy loop keeps the instant sharp.
+}
+const ref = store.create(title ? { title } : {});
+process.stdout.write(ref.id);
