@@ -1,6 +1,5 @@
 // Drives the real bin/jp as a user would.
 import { execa } from "execa";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT, tempDir } from "../support/workspace.js";
