@@ -7,7 +7,7 @@ import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions }
 import { toolHints } from "../../config/rules.js";
 import { JpError, UsageError } from "../../errors.js";
 import type { Event } from "../../events/index.js";
-import type { ConversationRef } from "../../store/conversations.js";
+import { idForTime, type ConversationRef } from "../../store/conversations.js";
 import type { Config } from "../../config/schema.js";
 import type { Tool } from "../../tools/types.js";
 
@@ -68,12 +68,14 @@ export function register(program: Command, ctx: Context): void {
     const modelId = config.assistant?.model?.id ?? "";
     const { createProvider, requestSettings } = await import("../../llm/providers.js");
     const { provider, model } = createProvider(modelId, config, ctx.env);
-    const ref = existing ?? store.create();
+    // --no-persist leaves nothing behind: a new conversation then exists only in memory.
+    const ref = existing ?? (opts.persist ? store.create() : unsavedConversation(ctx));
     if (opts.persist) store.setActive(ref.id);
     const tools = await offeredTools(ctx, config, ref, opts);
 
     // With -k, compact before the turn by the configured rules and/or the specs.
-    for (const p of await compactWithSpecs(ctx, ref, opts, config, opts.persist)) {
+    const unsaved = !existing && !opts.persist;
+    for (const p of unsaved ? [] : await compactWithSpecs(ctx, ref, opts, config, opts.persist)) {
       const range = `${p.compaction.from_turn + 1}..${p.compaction.to_turn + 1}`;
       ctx.info(ctx.color.dim(`compacted turns ${range}: ${p.tokens.before} → ${p.tokens.after} tokens`));
     }
@@ -89,7 +91,7 @@ export function register(program: Command, ctx: Context): void {
     const interrupt = interruptHandler(ctx, () => turnLock?.release());
     try {
       // The turn works on a copy of the stream; every group is also appended to the log unless --no-persist.
-      const memory: Event[] = [...store.readEvents(ref)];
+      const memory: Event[] = unsaved ? [] : [...store.readEvents(ref)];
       // A process killed while a tool ran left its call unanswered: answer it, visibly, so the turn can go on.
       const { repairDanglingToolCalls } = await import("../../compaction/index.js");
       const repairs = repairDanglingToolCalls(memory, ctx.clock.now().toISOString());
@@ -252,4 +254,10 @@ async function reportUsage(ctx: Context, events: readonly Event[], config: Confi
   const { estimateTotalCost } = await import("../../llm/pricing.js");
   const { usageLine } = await import("../../render/usage.js");
   ctx.info(ctx.color.dim(usageLine(total, estimateTotalCost(byModel, config.prices))));
+}
+
+/** A conversation that is never written: what `jp q -n --no-persist` talks in. */
+function unsavedConversation(ctx: Context): ConversationRef {
+  const id = idForTime(ctx.clock.now());
+  return { id, folder: id, dir: "" };
 }

@@ -240,6 +240,19 @@ describe("jp q with Anthropic", () => {
     expect(result.stdout).toContain("You asked me");
     expect(w.events()).toEqual([]);
   });
+
+  it("leaves nothing behind with -n --no-persist: no new conversation, the active one unchanged", async () => {
+    w = await qWorkspace({ script: loadScript("second-turn") });
+    const created = JSON.parse((await w.jp("c", "new", "--json")).stdout) as { id: string };
+    const folders = () => fs.readdirSync(path.join(w!.root, ".jp/conversations")).sort();
+    const before = folders();
+    const result = await w.jp("q", "-n", "--no-persist", "hello");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("You asked me");
+    expect(folders()).toEqual(before);
+    const active = JSON.parse((await w.jp("c", "show", "--json")).stdout) as { id: string };
+    expect(active.id).toBe(created.id);
+  });
 });
 
 describe("jp q with OpenAI-compatible servers", () => {
