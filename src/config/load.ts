@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { parse as parseToml, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { ConfigError } from "./errors.js";
+import { FORBIDDEN_KEYS, forbiddenKeyPath } from "../events/keys.js";
 import { Config } from "./schema.js";
 import { closest, keysAt, scalarPaths, schemaAt, schemaType } from "./zod-walk.js";
 import { isPlain, restrictConversationDelta, toolNames, type Plain } from "./trust.js";
@@ -88,7 +89,18 @@ function deepestIssue(issues: readonly Issue[]): Issue {
 }
 
 /** Validate one layer against the schema; the error names the file (or layer), the key path and what is accepted. */
+function rejectForbiddenKeys(layer: Layer): void {
+  const forbidden = forbiddenKeyPath(layer.value);
+  if (forbidden !== undefined) {
+    throw new ConfigError(
+      `${layer.file ?? layer.name}: key ${forbidden} is not allowed`,
+      "__proto__, constructor and prototype cannot be configuration keys; remove it",
+    );
+  }
+}
+
 export function validateLayer(layer: Layer): void {
+  rejectForbiddenKeys(layer);
   const result = Config.safeParse(layer.value);
   if (result.success) return;
   const where = layer.file ?? layer.name;
@@ -177,6 +189,9 @@ export function cfgLayer(spec: string, options: { cwd: string; workspaceDir?: st
     }
     const value: Plain = {};
     const keys = key.split(".").map((k) => k.replace(/^'(.*)'$/, "$1"));
+    const forbidden = keys.find((k) => FORBIDDEN_KEYS.has(k));
+    if (forbidden !== undefined)
+      throw new ConfigError(`-c ${spec}: key ${forbidden} is not allowed`, "give a configuration key path");
     let node = value;
     for (const k of keys.slice(0, -1)) node = (node[k] = {}) as Plain;
     node[keys.at(-1)!] = parsed;
@@ -238,6 +253,7 @@ export function collectLayers(options: LoadOptions): { layers: Layer[]; leftOutT
   const userTools = new Set([...layers, ...cfgLayers].flatMap((layer) => toolNames(layer.value)));
   const leftOut = new Set<string>();
   (options.deltas ?? []).forEach((delta, i) => {
+    rejectForbiddenKeys({ name: `conversation (config delta ${i + 1})`, value: delta });
     const restricted = restrictConversationDelta(delta, userTools);
     for (const tool of restricted.leftOut) leftOut.add(tool);
     const value = pruneToSchema(restricted.value);

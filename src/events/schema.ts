@@ -2,6 +2,7 @@
 // Validation keeps the caller's object untouched, so unknown kinds and unknown
 // fields survive a read and a write byte for byte.
 import * as z from "zod";
+import { forbiddenKeyPath, mayHoldForbiddenKey } from "./keys.js";
 
 const Metadata = z.record(z.string(), z.unknown());
 
@@ -171,10 +172,16 @@ export type ValidationResult = { ok: true; event: Event } | { ok: false; reason:
  * object with a string `type` is an unknown kind and is accepted as is.
  * The returned event is the input object itself, never a copy.
  */
-export function validateEvent(value: unknown): ValidationResult {
+/**
+ * Validate a parsed log line. `text`, the line it was parsed from, lets the
+ * search for forbidden keys be skipped when the text cannot hold one.
+ */
+export function validateEvent(value: unknown, text?: string): ValidationResult {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, reason: "not a JSON object" };
   }
+  const forbidden = text === undefined || mayHoldForbiddenKey(text) ? forbiddenKeyPath(value) : undefined;
+  if (forbidden !== undefined) return { ok: false, reason: `forbidden key \`${forbidden}\`` };
   const type = (value as { type?: unknown }).type;
   if (typeof type !== "string") return { ok: false, reason: "missing string field `type`" };
   if (!isKnownKind(type)) return { ok: true, event: value as UnknownEvent };

@@ -127,7 +127,7 @@ export function parseLine(text: string): Event | string | null {
   } catch (error) {
     return `not valid JSON (${(error as Error).message})`;
   }
-  const result = validateEvent(value);
+  const result = validateEvent(value, text);
   return result.ok ? result.event : result.reason;
 }
 
