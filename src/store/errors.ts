@@ -70,3 +70,29 @@ export class ImportError extends JpError {
     super("store.import", message, { hint });
   }
 }
+
+export class SymlinkRefusedError extends JpError {
+  constructor(target: string) {
+    super("store.symlink", `${target} is a symbolic link; jp does not write through links in a workspace`, {
+      hint: "replace the link with the folder or file itself (a cloned repository may carry such links)",
+    });
+  }
+}
+
+export class LogWriteError extends JpError {
+  constructor(file: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const why =
+      code === "ENOSPC"
+        ? "the disk is full"
+        : code === "EFBIG"
+          ? "the file size limit was reached"
+          : code === "EACCES" || code === "EPERM"
+            ? "permission denied"
+            : ((cause as Error | undefined)?.message ?? String(cause));
+    super("store.write_failed", `could not append to ${file}: ${why}; nothing of this write was kept`, {
+      hint: "free space or raise the limit, then run the command again",
+      cause,
+    });
+  }
+}

@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { validateEvent, type Event } from "../events/index.js";
-import { MalformedLogError } from "./errors.js";
+import { LogWriteError, MalformedLogError, SymlinkRefusedError } from "./errors.js";
 import { acquireLock, type HeldLock, type LockOptions } from "./lock.js";
 
 export const LOG_FILE = "events.jsonl";
@@ -137,6 +137,16 @@ export function serialize(events: readonly Event[]): string {
   return out;
 }
 
+const WRITE_FLAGS = fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW;
+
+function isSymlink(target: string): boolean {
+  try {
+    return fs.lstatSync(target).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 export interface AppendOptions extends LockOptions {
   /** Called when a torn tail was moved to the quarantine file. */
   onQuarantine?: (bytes: number) => void;
@@ -170,8 +180,22 @@ export class EventLog {
     if (events.length === 0) return;
     const data = Buffer.from(serialize(events), "utf8");
     this.withLock(options, (fd) => {
-      fs.writeSync(fd, data, 0, data.length, fs.fstatSync(fd).size);
-      fs.fsyncSync(fd);
+      const start = fs.fstatSync(fd).size;
+      try {
+        // A short write (a full disk, a file size limit) is cut back to where it began,
+        // before the lock is released: the log never keeps part of a group.
+        for (let written = 0; written < data.length;)
+          written += fs.writeSync(fd, data, written, data.length - written, start + written);
+        fs.fsyncSync(fd);
+      } catch (error) {
+        try {
+          fs.ftruncateSync(fd, start);
+          fs.fsyncSync(fd);
+        } catch {
+          // The truncation failed too; the next locked write quarantines the torn tail.
+        }
+        throw new LogWriteError(this.file, error);
+      }
     });
   }
 
@@ -180,9 +204,18 @@ export class EventLog {
    * torn tail has been quarantined.
    */
   withLock<T>(options: AppendOptions, write: (fd: number) => T): T {
+    // A conversation folder or log that is a symbolic link (a cloned repository can
+    // carry one) is refused rather than written through.
+    if (isSymlink(this.dir)) throw new SymlinkRefusedError(this.dir);
     const lock: HeldLock = acquireLock(this.lockFile, options);
     try {
-      const fd = fs.openSync(this.file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
+      let fd: number;
+      try {
+        fd = fs.openSync(this.file, WRITE_FLAGS, 0o644);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new SymlinkRefusedError(this.file);
+        throw error;
+      }
       try {
         const moved = this.quarantineTornTail(fd);
         if (moved > 0) options.onQuarantine?.(moved);
@@ -222,7 +255,11 @@ export class EventLog {
   /** Append bytes to the quarantine file with a header line saying where they came from. */
   quarantine(bytes: Buffer, origin: string): void {
     const header = Buffer.from(`# ${new Date().toISOString()} ${origin} (${bytes.length} bytes)\n`);
-    const fd = fs.openSync(this.quarantineFile, "a", 0o644);
+    const fd = fs.openSync(
+      this.quarantineFile,
+      fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW,
+      0o644,
+    );
     try {
       fs.writeSync(fd, Buffer.concat([header, bytes, Buffer.from("\n")]));
       fs.fsyncSync(fd);

@@ -98,3 +98,24 @@ describe("EventLog", () => {
     expect(read).toEqual(lines);
   });
 });
+
+describe("symbolic links in a workspace", () => {
+  it("a log that is a link is refused, not written through", () => {
+    const d = tempDir();
+    const outside = path.join(tempDir(), "victim.txt");
+    fs.writeFileSync(outside, "precious\n");
+    fs.symlinkSync(outside, path.join(d, "events.jsonl"));
+    const append = () => new EventLog(d).append([{ type: "turn_start", timestamp: ts }]);
+    expect(append).toThrow(/events\.jsonl is a symbolic link; jp does not write through links/);
+    expect(fs.readFileSync(outside, "utf8")).toBe("precious\n");
+  });
+
+  it("a conversation folder that is a link is refused, and nothing is written in its target", () => {
+    const target = tempDir();
+    const link = path.join(tempDir(), "17000000000");
+    fs.symlinkSync(target, link);
+    const append = () => new EventLog(link).append([{ type: "turn_start", timestamp: ts }]);
+    expect(append).toThrow(/17000000000 is a symbolic link/);
+    expect(fs.readdirSync(target)).toEqual([]);
+  });
+});

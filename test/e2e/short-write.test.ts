@@ -1,0 +1,76 @@
+// A write the system cuts short (here a file size limit, `ulimit -f` in a
+// child shell) is an error: the command fails with a plain message, and the
+// log is exactly as it was, with no part of the group left behind.
+import { execa } from "execa";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { REPO_ROOT } from "../support/workspace.js";
+
+const JP = path.join(REPO_ROOT, "bin/jp");
+
+let w: QWorkspace | undefined;
+afterEach(async () => {
+  await w?.close();
+  if (w) fs.rmSync(w.root, { recursive: true, force: true });
+  w = undefined;
+});
+
+/** Run bin/jp in a shell whose file size limit is the log's size rounded up to the next KiB. */
+function jpLimited(q: QWorkspace, log: string, args: string[]) {
+  const limitKiB = Math.ceil((fs.statSync(log).size + 1) / 1024);
+  const quoted = args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  return execa("bash", ["-c", `ulimit -f ${limitKiB}; exec "${JP}" ${quoted}`], {
+    cwd: q.root,
+    env: q.env,
+    reject: false,
+    stdin: "ignore",
+  });
+}
+
+function conversationLog(root: string): string {
+  const dir = path.join(root, ".jp/conversations");
+  return path.join(
+    dir,
+    fs.readdirSync(dir).find((f) => /^\d/.test(f))!,
+    "events.jsonl",
+  );
+}
+
+describe("short writes", () => {
+  it("jp q: a turn that cannot be appended fails plainly and leaves the log unchanged", async () => {
+    w = await qWorkspace({ route: () => ({ text: "ok" }) });
+    expect((await w.jp("q", "-n", "first")).code).toBe(0);
+    const log = conversationLog(w.root);
+    const before = fs.readFileSync(log);
+    const result = await jpLimited(w, log, ["q", "x".repeat(4096)]);
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stderr).toContain("could not append to");
+    expect(result.stderr).toContain("the file size limit was reached; nothing of this write was kept");
+    expect(result.stderr).not.toContain("internal error");
+    expect(fs.readFileSync(log)).toEqual(before);
+    expect((await w.jp("q", "again")).code).toBe(0);
+  });
+
+  it("jp conversation compact: the compaction is not recorded and the log is unchanged", async () => {
+    w = await qWorkspace({ route: () => ({ text: "a long answer. ".repeat(60) }) });
+    for (const q of ["one", "two", "three"])
+      expect((await w.jp("q", ...(q === "one" ? ["-n"] : []), q)).code).toBe(0);
+    const log = conversationLog(w.root);
+    // Fill the log up to just under a KiB boundary so the compaction event cannot fit.
+    const size = fs.statSync(log).size;
+    const pad = Math.ceil((size + 1) / 1024) * 1024 - size - 40;
+    if (pad > 60)
+      fs.appendFileSync(
+        log,
+        JSON.stringify({ type: "padding", timestamp: "2026-01-01T00:00:00Z", x: "p".repeat(pad - 60) }) +
+          "\n",
+      );
+    const before = fs.readFileSync(log);
+    const result = await jpLimited(w, log, ["conversation", "compact", "--note", "n".repeat(150)]);
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stderr).toContain("nothing of this write was kept");
+    expect(fs.readFileSync(log)).toEqual(before);
+  });
+});
