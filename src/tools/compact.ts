@@ -147,12 +147,20 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
     });
   };
 
+  /** Spill files written for a preview, by compaction id: deleted when declined, kept (and recorded) when approved. */
+  const spilled = new Map<string, string>();
+  const dropSpills = () => {
+    for (const file of spilled.values()) fs.rmSync(file, { force: true });
+    spilled.clear();
+  };
+
   const preview = async (events: readonly Event[], compactions: Compaction[]): Promise<string> => {
     const figures = await measure(events, compactions);
     const dir = privateTempDir();
     const rules: PreviewRule[] = compactions.map((c, i) => {
       const spillFile = path.join(dir, `compact-${deps.conversationId}-${c.id}.md`);
-      fs.writeFileSync(spillFile, droppedText(events, c), { mode: 0o600 });
+      fs.writeFileSync(spillFile, droppedText(events, c), { mode: 0o600, flag: "w" });
+      spilled.set(c.id, spillFile);
       return { compaction: c, ...figures[i]!, spillFile };
     });
     return renderCompactPreview(events, rules);
@@ -201,6 +209,7 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
           if (result.ok) return { run: true, args: current };
           prompter.say(`jp: ${result.error}\nEdit the rules with e, or decline with n.`);
         } else if (answer === "n") {
+          dropSpills();
           return { run: false, reason: "the user declined the proposed compaction; nothing was recorded" };
         } else if (answer === "e") {
           const edited = await prompter.editText(`${JSON.stringify(current, null, 2)}\n`, ".json");
@@ -229,10 +238,18 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
       const result = plan(ctx.events, args);
       if (!result.ok) return { content: result.error, isError: true };
       const figures = await measure(ctx.events, result.compactions);
-      const recorded = result.compactions.map((c, i) => ({
-        ...c,
-        stats: { tokens_before: figures[i]!.tokensBefore, tokens_after: figures[i]!.tokensAfter },
-      }));
+      const recorded = result.compactions.map((c, i) => {
+        const spillFile = spilled.get(c.id);
+        return {
+          ...c,
+          stats: { tokens_before: figures[i]!.tokensBefore, tokens_after: figures[i]!.tokensAfter },
+          // Where the dropped text was spilled for the preview; the file is kept.
+          ...(spillFile ? { metadata: { spill_file: spillFile } } : {}),
+        };
+      });
+      // Spill files of earlier previews (before an edit) show nothing that was recorded.
+      const kept = new Set(result.compactions.map((c) => c.id));
+      for (const [id, file] of spilled) if (!kept.has(id)) fs.rmSync(file, { force: true });
       const lines = recorded.map(
         (c) =>
           `turns ${c.from_turn + 1}..${c.to_turn + 1}${c.summary ? " replaced by your summary" : ""}${c.reasoning ? ", reasoning stripped" : ""}${c.tool_calls ? `, tool calls ${c.tool_calls.policy}` : ""}`,

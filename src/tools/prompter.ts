@@ -24,11 +24,39 @@ export interface Prompter {
 }
 
 /** A private folder for jp's temporary files, readable only by this user. */
+/**
+ * The user's private temp folder for spill files: `jp-<uid>` in the system
+ * temp dir when it is a real folder owned by this user and closed to others;
+ * otherwise (someone else's, a link, open to others) a fresh `mkdtemp` folder.
+ * The uid comes from the process, so a uid without a passwd entry works.
+ */
 export function privateTempDir(): string {
-  const dir = path.join(os.tmpdir(), `jp-${os.userInfo().uid}`);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.chmodSync(dir, 0o700);
-  return dir;
+  const uid = process.getuid?.() ?? 0;
+  const dir = path.join(os.tmpdir(), `jp-${uid}`);
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  const stat = fs.lstatSync(dir);
+  if (stat.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0) return dir;
+  return fs.mkdtempSync(path.join(os.tmpdir(), "jp-"));
+}
+
+/** Spill files older than `maxAgeMs` in the private temp folder are removed; returns how many. */
+export function cleanSpillFiles(now: number, maxAgeMs: number): number {
+  const dir = privateTempDir();
+  let removed = 0;
+  for (const name of fs.readdirSync(dir)) {
+    if (!/^compact-.*\.md$/.test(name)) continue;
+    const file = path.join(dir, name);
+    const stat = fs.lstatSync(file);
+    if (stat.isFile() && now - stat.mtimeMs > maxAgeMs) {
+      fs.rmSync(file, { force: true });
+      removed++;
+    }
+  }
+  return removed;
 }
 
 export function editorCommand(env: NodeJS.ProcessEnv): string[] {

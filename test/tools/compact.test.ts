@@ -1,5 +1,9 @@
 // The compact tool's own checks: malformed calls come back to the model with the fix.
-import { beforeEach, describe, expect, it } from "vitest";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { privateTempDir } from "../../src/tools/prompter.js";
+import { tempDir } from "../support/workspace.js";
 import { createCompactTool } from "../../src/tools/compact.js";
 import { createTokenCounter } from "../../src/tokens/count.js";
 import type { ToolContext } from "../../src/tools/types.js";
@@ -64,5 +68,67 @@ describe("compact tool", () => {
         stats: { tokens_before: expect.any(Number), tokens_after: expect.any(Number) },
       }),
     ]);
+  });
+});
+
+describe("spill files", () => {
+  const prompter = (answers: string[]) => ({
+    interactive: true,
+    say: () => undefined,
+    choose: () => Promise.resolve(answers.shift()!),
+    editText: (text: string) => Promise.resolve(text),
+  });
+  const spillOf = (text: string) => /dropped +(\S+\.md)/.exec(text)![1]!;
+  const args = { rules: [{ keep_last: 1, summary: "S", note: "done" }] };
+
+  it("are deleted when the compaction is declined", async () => {
+    const shown: string[] = [];
+    const p = { ...prompter(["n"]), say: (t: string) => void shown.push(t) };
+    const approval = await tool.approve!(args, ctx(), p as never);
+    expect(approval).toMatchObject({ run: false });
+    const spill = spillOf(shown.join("\n"));
+    expect(fs.existsSync(spill)).toBe(false);
+  });
+
+  it("are kept when approved, and their path is recorded on the compaction", async () => {
+    const shown: string[] = [];
+    const p = { ...prompter(["y"]), say: (t: string) => void shown.push(t) };
+    expect(await tool.approve!(args, ctx(), p as never)).toMatchObject({ run: true });
+    const spill = spillOf(shown.join("\n"));
+    const outcome = await tool.execute(args, ctx());
+    expect(fs.existsSync(spill)).toBe(true);
+    expect(outcome.effects?.[0]).toMatchObject({ type: "compaction", metadata: { spill_file: spill } });
+    fs.rmSync(spill);
+  });
+});
+
+describe("the private temp folder", () => {
+  const saved = process.env.TMPDIR;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  });
+  const uid = process.getuid!();
+
+  it("is jp-<uid>, created closed to others", () => {
+    process.env.TMPDIR = tempDir();
+    const dir = privateTempDir();
+    expect(dir).toBe(path.join(process.env.TMPDIR, `jp-${uid}`));
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  it("is a fresh private folder when jp-<uid> is open to others or a link", () => {
+    process.env.TMPDIR = tempDir();
+    const planted = path.join(process.env.TMPDIR, `jp-${uid}`);
+    fs.mkdirSync(planted);
+    fs.chmodSync(planted, 0o777);
+    const dir = privateTempDir();
+    expect(dir).not.toBe(planted);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+
+    process.env.TMPDIR = tempDir();
+    const elsewhere = tempDir();
+    fs.symlinkSync(elsewhere, path.join(process.env.TMPDIR, `jp-${uid}`));
+    expect(privateTempDir()).not.toBe(path.join(process.env.TMPDIR, `jp-${uid}`));
   });
 });
