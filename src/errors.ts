@@ -6,6 +6,8 @@ export class JpError extends Error {
   readonly code: string;
   readonly hint: string | undefined;
   readonly exitCode: ExitCode;
+  /** What else happened because of the error (shown after the hint, one line each). */
+  readonly notes: string[] = [];
 
   constructor(
     code: string,

@@ -56,6 +56,7 @@ function reportError(error: unknown, stderr: NodeJS.WritableStream, env: NodeJS.
   if (error instanceof JpError) {
     stderr.write(`jp: error: ${error.message}\n`);
     if (error.hint) stderr.write(`  hint: ${error.hint}\n`);
+    for (const note of error.notes) stderr.write(`  note: ${note}\n`);
     if (env.JP_DEBUG === "1" && error.stack) stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }

@@ -4,6 +4,7 @@ import type {
   ChatResponse,
   Compaction,
   Event,
+  RequestFailed,
   ToolCallRequest,
   ToolCallResponse,
   ToolPolicy,
@@ -59,11 +60,31 @@ function stripResponse(e: ToolCallResponse, name: string): ToolCallResponse {
   return { ...e, content: `[compacted] ${name}: ${e.is_error ? "error" : "success"}` };
 }
 
+const ANSWERS = new Set([
+  "chat_response",
+  "tool_call_request",
+  "tool_call_response",
+  "inquiry_request",
+  "inquiry_response",
+]);
+
+/** Turns named by a `request_failed` that hold no answer (a late answer makes the turn count again). */
+export function failedTurns(events: readonly Event[], turns: ArrayLike<number>): Set<number> {
+  const named = new Set<number>();
+  for (const e of events) if (e.type === "request_failed") named.add((e as RequestFailed).turn);
+  if (named.size === 0) return named;
+  for (let i = 0; i < events.length; i++) if (ANSWERS.has(events[i]!.type)) named.delete(turns[i]!);
+  return named;
+}
+
 export function project(events: readonly Event[]): Projection {
   const counter = new TurnCounter();
   const turns = new Int32Array(events.length);
   for (let i = 0; i < events.length; i++) turns[i] = counter.next(events[i]!);
   const turnCount = counter.count;
+
+  // Turns whose request failed before anything answered it are left out whole.
+  const failed = failedTurns(events, turns);
 
   const { entries } = indexCompactions(events);
   const ordered = newestFirst(entries);
@@ -120,9 +141,11 @@ export function project(events: readonly Event[]): Projection {
     const e = events[i]!;
     const t = turns[i]!;
     if (t === NO_TURN) {
-      if (e.type !== "compaction" && e.type !== "compaction_reset") out.push(e);
+      if (e.type !== "compaction" && e.type !== "compaction_reset" && e.type !== "request_failed")
+        out.push(e);
       continue;
     }
+    if (failed.has(t)) continue;
     const summary = summaryOf[t];
     if (t !== lastTurn) {
       if (summary === undefined) {

@@ -1,10 +1,12 @@
 // Owns what an interruption can leave behind and the events that repair it by
 // appending: a tool call whose process was killed before its result was
-// recorded gets an error result, so the conversation can go on. Nothing is
-// rewritten; the repair is a visible event like any other.
+// recorded gets an error result, and a question that never got an answer is
+// marked failed (left out of what the model sees, so it is never sent twice).
+// Nothing is rewritten; a repair is a visible event like any other.
 import { NO_TURN, TurnCounter, type Event } from "../events/index.js";
 
 export const INTERRUPTED_TOOL_CALL = "Tool call interrupted: no result was recorded.";
+export const UNANSWERED_REQUEST = "interrupted before any response arrived";
 
 /**
  * Error results for the tool calls of the last turn that have none, timestamped
@@ -13,7 +15,7 @@ export const INTERRUPTED_TOOL_CALL = "Tool call interrupted: no result was recor
  * earlier turn cannot be answered by appending (the provider needs the result
  * right after the call); doctor reports it.
  */
-export function repairDanglingToolCalls(events: readonly Event[], at: string): Event[] {
+export function repairInterruptedTurn(events: readonly Event[], at: string): Event[] {
   const counter = new TurnCounter();
   const turns = events.map((e) => counter.next(e));
   const last = counter.count - 1;
@@ -33,5 +35,12 @@ export function repairDanglingToolCalls(events: readonly Event[], at: string): E
       metadata: { repair: "interrupted" },
     });
   }
+  // A question with no answer at all: the process died waiting for the first response.
+  const lastEvents = events.filter((_, i) => turns[i] === last);
+  const asked = lastEvents.some((e) => e.type === "chat_request");
+  const replied = lastEvents.some((e) => e.type !== "turn_start" && e.type !== "chat_request");
+  const marked = events.some((e) => e.type === "request_failed" && (e as { turn?: unknown }).turn === last);
+  if (asked && !replied && !marked)
+    repairs.push({ type: "request_failed", timestamp: at, turn: last, reason: UNANSWERED_REQUEST });
   return repairs;
 }

@@ -115,6 +115,19 @@ export const CompactionReset = z.looseObject({
 });
 export type CompactionReset = z.infer<typeof CompactionReset>;
 
+/**
+ * A request that failed before any response arrived (or whose process died
+ * waiting): its turn stays in the log but is left out of what the model sees,
+ * so asking again never sends the question twice. Global: it names its turn.
+ */
+export const RequestFailed = z.looseObject({
+  type: z.literal("request_failed"),
+  ...base,
+  turn: z.number().int().nonnegative(),
+  reason: z.string(),
+});
+export type RequestFailed = z.infer<typeof RequestFailed>;
+
 /** An event of a kind this version does not know; kept and written back verbatim. */
 export type UnknownEvent = { type: string; timestamp?: string; [key: string]: unknown };
 
@@ -129,6 +142,7 @@ const knownSchemas = {
   config_delta: ConfigDelta,
   compaction: Compaction,
   compaction_reset: CompactionReset,
+  request_failed: RequestFailed,
 } as const;
 
 export type EventKind = keyof typeof knownSchemas;
@@ -144,7 +158,8 @@ export type KnownEvent =
   | InquiryResponse
   | ConfigDelta
   | Compaction
-  | CompactionReset;
+  | CompactionReset
+  | RequestFailed;
 
 /** Any line of a log: a known kind or an unknown one kept verbatim. */
 export type Event = KnownEvent | UnknownEvent;

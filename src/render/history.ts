@@ -59,6 +59,10 @@ export function renderEvent(
     }
     case "compaction_reset":
       return c.dim(`· compaction reset (${e.ids ? e.ids.join(", ") : "all"})`);
+    case "request_failed":
+      return c.yellow(
+        `· the request of turn ${e.turn + 1} failed (${e.reason}); that turn is not sent to the model`,
+      );
     default:
       return c.dim(`· ${event.type} event`);
   }

@@ -54,6 +54,8 @@ export interface ConversationRef {
 
 const METADATA_FILE = "metadata.json";
 const CREATE_LOCK = ".create.lock";
+/** Held by `jp q` for a whole turn, so a second one on the same conversation is told who runs it. */
+export const TURN_LOCK_FILE = "turn.lock";
 const STATE_FILE = "state.json";
 const ID_PATTERN = /^(\d{8,})(?:-(.*))?$/;
 

@@ -3,17 +3,20 @@
 // file; the log is replaced by a new file (the old one kept beside it), never
 // edited in place.
 import * as fs from "node:fs";
+import * as path from "node:path";
 import {
   checkProviderView,
   describeViewProblem,
   project,
-  repairDanglingToolCalls,
+  repairInterruptedTurn,
 } from "../compaction/index.js";
 import type { ConversationRef, ConversationStore } from "./conversations.js";
 import { parseLine, readLines } from "./log.js";
+import { isHeld } from "./lock.js";
+import { TURN_LOCK_FILE } from "./conversations.js";
 
 export interface DoctorFinding {
-  kind: "torn_tail" | "malformed_line" | "view_problem" | "unanswered_tool_call";
+  kind: "torn_tail" | "malformed_line" | "view_problem" | "unanswered_tool_call" | "unanswered_request";
   line?: number;
   detail: string;
   repaired: boolean;
@@ -52,17 +55,27 @@ export function doctorConversation(
     });
   }
   const report: DoctorReport = { id: ref.id, findings };
-  let repairs: ReturnType<typeof repairDanglingToolCalls> = [];
+  let repairs: ReturnType<typeof repairInterruptedTurn> = [];
   if (bad.length === 0) {
     const events = log.read().events;
     // A tool call left without a result by an interruption is answered by appending an error result.
-    repairs = repairDanglingToolCalls(events, options.now.toISOString());
+    // A turn that a running `jp q` holds is in progress, not interrupted.
+    const inProgress = isHeld(path.join(ref.dir, TURN_LOCK_FILE));
+    repairs = inProgress ? [] : repairInterruptedTurn(events, options.now.toISOString());
     for (const r of repairs) {
-      findings.push({
-        kind: "unanswered_tool_call",
-        detail: `tool call ${r.id as string} has no result (an interrupted turn)`,
-        repaired: options.repair,
-      });
+      findings.push(
+        r.type === "tool_call_response"
+          ? {
+              kind: "unanswered_tool_call",
+              detail: `tool call ${r.id as string} has no result (an interrupted turn)`,
+              repaired: options.repair,
+            }
+          : {
+              kind: "unanswered_request",
+              detail: "the last question got no answer (an interrupted turn)",
+              repaired: options.repair,
+            },
+      );
     }
     // Whatever else would make the provider's view invalid is reported, not repaired.
     const repaired = [...events, ...repairs];

@@ -92,6 +92,12 @@ function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/** Whether a live process holds the lock at `path` (a lock left by a dead one does not count). */
+export function isHeld(path: string): boolean {
+  const holder = readHolder(path);
+  return holder !== undefined && !isStale(holder);
+}
+
 /** Take the lock at `path`, waiting up to the timeout. Synchronous by design: held only around a write. */
 export function acquireLock(path: string, options: LockOptions = {}): HeldLock {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;

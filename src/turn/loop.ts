@@ -291,7 +291,28 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
     if (extra?.length) options.log.append(extra);
     const request = buildRequest(options.log.events(), options, requests === 0);
     requests += 1;
-    const { collected, interrupted } = await streamResponse(request, options);
+    let streamed: Awaited<ReturnType<typeof streamResponse>>;
+    try {
+      streamed = await streamResponse(request, options);
+    } catch (error) {
+      // Nothing answered the question: mark it failed, so the next request does not send it twice.
+      if (requests === 1) {
+        options.log.append([
+          {
+            type: "request_failed",
+            timestamp: options.now().toISOString(),
+            turn: turnCount(options.log.events()) - 1,
+            reason: error instanceof Error ? error.message : String(error),
+          },
+        ]);
+        const note =
+          "the question is kept in the log, marked as failed, and is not sent again; `jp q --retry` asks it again";
+        if (error instanceof JpError) error.notes.push(note);
+        else options.output.notice(note);
+      }
+      throw error;
+    }
+    const { collected, interrupted } = streamed;
     const responses = responseEvents(collected, options, interrupted);
     if (interrupted) {
       // Tool calls that will not run get a response, so the stream stays valid for the next request.

@@ -1,6 +1,10 @@
 // Repairing what an interruption leaves: the last turn's unanswered tool calls.
 import { describe, expect, it } from "vitest";
-import { INTERRUPTED_TOOL_CALL, repairDanglingToolCalls } from "../../src/compaction/index.js";
+import {
+  INTERRUPTED_TOOL_CALL,
+  repairInterruptedTurn,
+  UNANSWERED_REQUEST,
+} from "../../src/compaction/index.js";
 import type { Event } from "../../src/events/index.js";
 
 const at = "2026-01-01T00:00:09Z";
@@ -19,7 +23,7 @@ const result = (id: string): Event => ({
   is_error: false,
 });
 
-describe("repairDanglingToolCalls", () => {
+describe("repairInterruptedTurn", () => {
   it("answers each unanswered call of the last turn with an interrupted error, in call order", () => {
     const events: Event[] = [
       { type: "turn_start", timestamp: at },
@@ -29,7 +33,7 @@ describe("repairDanglingToolCalls", () => {
       call("b"),
       call("c"),
     ];
-    expect(repairDanglingToolCalls(events, at)).toEqual(
+    expect(repairInterruptedTurn(events, at)).toEqual(
       ["b", "c"].map((id) => ({
         type: "tool_call_response",
         timestamp: at,
@@ -48,9 +52,12 @@ describe("repairDanglingToolCalls", () => {
       { type: "turn_start", timestamp: at },
       { type: "chat_request", timestamp: at, content: "q2" },
     ];
-    expect(repairDanglingToolCalls(earlier, at)).toEqual([]);
+    // The earlier call stays unanswered; the last turn's question, never answered, is marked failed.
+    expect(repairInterruptedTurn(earlier, at)).toEqual([
+      { type: "request_failed", timestamp: at, turn: 1, reason: UNANSWERED_REQUEST },
+    ]);
     expect(
-      repairDanglingToolCalls([{ type: "turn_start", timestamp: at }, call("a"), result("a")], at),
+      repairInterruptedTurn([{ type: "turn_start", timestamp: at }, call("a"), result("a")], at),
     ).toEqual([]);
   });
 });

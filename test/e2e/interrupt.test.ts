@@ -132,3 +132,27 @@ describe("jp conversation doctor and an unanswered tool call", () => {
     expect((await w.jp("conversation", "doctor", "--check")).code).toBe(0);
   });
 });
+
+describe("killed while waiting for the first answer", () => {
+  it("the next jp q marks the unanswered question failed and does not send it again", async () => {
+    w = await qWorkspace({ script: [{ text: "too late", delay_first_byte_ms: 30_000 }] });
+    const child = execa(JP, ["q", "-n", "a question that never got an answer"], {
+      cwd: w.root,
+      env: w.env,
+      reject: false,
+      stdin: "ignore",
+    });
+    await until(() => w!.mock.requests.length === 1);
+    child.kill("SIGKILL");
+    await child;
+    w.mock.queue.length = 0;
+    w.mock.push({ text: "Carrying on." });
+    const next = await w.jp("q", "a new question");
+    expect(next.code).toBe(0);
+    expect(next.stderr).toContain("the previous question got no answer (interrupted)");
+    const sent = JSON.stringify(w.mock.requests.at(-1)!.body);
+    expect(sent).not.toContain("a question that never got an answer");
+    expect(sent).toContain("a new question");
+    expect(w.events().some((e) => e.type === "request_failed")).toBe(true);
+  });
+});

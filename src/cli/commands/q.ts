@@ -7,7 +7,7 @@ import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions }
 import { toolHints } from "../../config/rules.js";
 import { JpError, UsageError } from "../../errors.js";
 import type { Event } from "../../events/index.js";
-import { idForTime, type ConversationRef } from "../../store/conversations.js";
+import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/conversations.js";
 import type { Config } from "../../config/schema.js";
 import type { Tool } from "../../tools/types.js";
 
@@ -24,6 +24,7 @@ interface QOptions extends SpecOptions {
   toolOp?: string[];
   toolUse?: string;
   edit?: boolean;
+  retry?: boolean;
   persist: boolean;
 }
 
@@ -48,10 +49,10 @@ export function register(program: Command, ctx: Context): void {
     )
     .option("-u, --tool-use <name>", "make the model call this tool first (implies -t=NAME)")
     .option("-e, --edit", "write the query in $EDITOR")
+    .option("--retry", "ask the conversation's last failed question again (one that got no answer)")
     .option("--no-persist", "do not record this turn in the conversation");
   addSpecOptions(cmd).action(async (words: string[], opts: QOptions) => {
     const store = ctx.store();
-    const query = await readQuery(ctx, words, opts);
     // An existing conversation's config applies; a new one is created only once the provider is ready.
     const existing = opts.new
       ? undefined
@@ -60,6 +61,7 @@ export function register(program: Command, ctx: Context): void {
         : store.activeId()
           ? store.resolve()
           : undefined;
+    const query = opts.retry ? await failedQuery(ctx, words, existing) : await readQuery(ctx, words, opts);
     const flags = opts.model ? { assistant: { model: { id: opts.model } } } : undefined;
     const { config, leftOutTools } = await ctx.config({ conversation: existing, flags });
     if (leftOutTools.length > 0) {
@@ -86,21 +88,27 @@ export function register(program: Command, ctx: Context): void {
     const { acquireLock } = await import("../../store/lock.js");
     // The conversation is ours for the whole turn; a second `jp q` on it is told who holds it.
     const turnLock = opts.persist
-      ? acquireLock(path.join(ref.dir, "turn.lock"), { timeoutMs: 1000, command: "jp q" })
+      ? acquireLock(path.join(ref.dir, TURN_LOCK_FILE), { timeoutMs: 1000, command: "jp q" })
       : undefined;
     const interrupt = interruptHandler(ctx, () => turnLock?.release());
     try {
       // The turn works on a copy of the stream; every group is also appended to the log unless --no-persist.
       const memory: Event[] = unsaved ? [] : [...store.readEvents(ref)];
       // A process killed while a tool ran left its call unanswered: answer it, visibly, so the turn can go on.
-      const { repairDanglingToolCalls } = await import("../../compaction/index.js");
-      const repairs = repairDanglingToolCalls(memory, ctx.clock.now().toISOString());
+      const { repairInterruptedTurn } = await import("../../compaction/index.js");
+      const repairs = repairInterruptedTurn(memory, ctx.clock.now().toISOString());
       if (repairs.length > 0) {
         if (opts.persist) store.append(ref, repairs);
         memory.push(...repairs);
-        ctx.warn(
-          `${repairs.length} tool call${repairs.length === 1 ? "" : "s"} of an interrupted turn had no result; recorded as interrupted`,
-        );
+        const calls = repairs.filter((r) => r.type === "tool_call_response").length;
+        if (calls > 0)
+          ctx.warn(
+            `${calls} tool call${calls === 1 ? "" : "s"} of an interrupted turn had no result; recorded as interrupted`,
+          );
+        if (calls < repairs.length)
+          ctx.warn(
+            "the previous question got no answer (interrupted); it is kept in the log but not sent again (`jp q --retry` asks it again)",
+          );
       }
       const turnStart = memory.length;
       const log = {
@@ -147,6 +155,22 @@ export function register(program: Command, ctx: Context): void {
       turnLock?.release();
     }
   });
+}
+
+/** The question of the conversation's last failed request, for --retry. */
+async function failedQuery(ctx: Context, words: string[], ref: ConversationRef | undefined): Promise<string> {
+  if (words.length > 0)
+    throw new UsageError("--retry asks the failed question again; give no new one with it");
+  if (!ref) throw new UsageError("--retry needs a conversation", "give --id ID, or make one active");
+  const events = ctx.store().readEvents(ref);
+  const { failedTurns } = await import("../../compaction/index.js");
+  const { turnIndices } = await import("../../events/index.js");
+  const turns = turnIndices(events);
+  const failed = failedTurns(events, turns);
+  const last = Math.max(-1, ...failed);
+  const request = events.find((e, i) => turns[i] === last && e.type === "chat_request");
+  if (!request) throw new UsageError("this conversation has no failed question to ask again");
+  return request.content as string;
 }
 
 /** The query from the words, stdin when piped, and $EDITOR with -e. */

@@ -323,3 +323,27 @@ describe("usage and cost", () => {
     expect(JSON.stringify(w.mock.requests[0]!.body)).not.toContain("cache_control");
   });
 });
+
+describe("a request that fails before any answer", () => {
+  it("is kept, marked failed, never sent twice, and asked again with --retry", async () => {
+    // A 400 is not retried: the first request of the turn fails outright.
+    w = await qWorkspace({
+      script: [{ fault: { status: 400, message: "bad request" } }, { text: "fine" }, { text: "retried" }],
+    });
+    const failed = await w.jp("q", "-n", "What does the parser do?");
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toContain("note: the question is kept in the log, marked as failed");
+    expect(w.events().at(-1)).toMatchObject({ type: "request_failed", turn: 0 });
+    expect((await w.jp("c", "print")).stdout).toContain("the request of turn 1 failed");
+
+    expect((await w.jp("q", "Something else")).code).toBe(0);
+    const sent = JSON.stringify(body(1).messages);
+    expect(sent).not.toContain("What does the parser do?");
+    expect(sent).toContain("Something else");
+
+    expect((await w.jp("q", "--retry")).code).toBe(0);
+    const retried = body(2).messages.map((m) => JSON.stringify(m.content));
+    expect(retried.filter((m) => m.includes("What does the parser do?"))).toHaveLength(1);
+    expect((await w.jp("q", "--retry", "extra")).stderr).toContain("give no new one with it");
+  });
+});

@@ -9,6 +9,7 @@ const REPAIRED: Record<DoctorReport["findings"][number]["kind"], string> = {
   torn_tail: " — moved to events.quarantine",
   malformed_line: " — moved to events.quarantine",
   unanswered_tool_call: " — answered: interrupted (appended)",
+  unanswered_request: " — marked failed (appended); it is not sent again",
   view_problem: "",
 };
 

@@ -243,6 +243,8 @@ describe("jp conversation", () => {
     expect(quarantine).toContain("{broken");
     expect(quarantine).toContain('{"type":"tur');
     expect(fs.readFileSync(repaired[0].backup, "utf8")).toContain("{broken");
+    // The two questions never got an answer: the next doctor run marks the turn failed, by appending.
+    expect((await run("c", "doctor", id)).stdout).toContain("unanswered request");
     expect((await run("c", "doctor", id)).stdout).toBe(`${id}: ok\n`);
   });
 
@@ -272,6 +274,7 @@ describe("jp conversation doctor on the provider view", () => {
       },
       { type: "turn_start", timestamp: "2026-01-01T00:00:03Z" },
       { type: "chat_request", timestamp: "2026-01-01T00:00:04Z", content: "q2" },
+      { type: "chat_response", timestamp: "2026-01-01T00:00:05Z", message: "a2" },
     ];
     fs.writeFileSync(log, lines.map((l) => JSON.stringify(l) + "\n").join(""));
     const before = fs.readFileSync(log, "utf8");
