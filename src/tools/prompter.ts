@@ -79,9 +79,15 @@ export function createTerminalPrompter(options: {
       const interrupted = new Promise<never>((_, reject) =>
         rl.once("SIGINT", () => reject(new PromptInterruptedError())),
       );
+      // Ctrl-D (end of input) declines: the model is told, as with n.
+      const ended = new Promise<string>((resolve, reject) =>
+        rl.once("close", () => (keys.includes("n") ? resolve("n") : reject(new PromptInterruptedError()))),
+      );
       try {
         for (;;) {
-          const answer = (await Promise.race([rl.question(question), interrupted])).trim().toLowerCase();
+          const answer = (await Promise.race([rl.question(question), interrupted, ended]))
+            .trim()
+            .toLowerCase();
           if (keys.includes(answer)) return answer;
           options.stderr.write(`Please answer one of ${keys.join(", ")}.\n`);
         }

@@ -40,7 +40,7 @@ type Message = {
 
 describe("interrupted while a tool runs", () => {
   const trials = (["SIGKILL", "SIGTERM", "SIGHUP"] as const).flatMap((signal) =>
-    [0, 150, 400].map((delay) => [signal, delay] as const),
+    [0, 50, 100, 150, 250, 400, 600].map((delay) => [signal, delay] as const),
   );
   it.each(trials)(
     "%s %d ms into the tool: the next jp q continues with a valid request",

@@ -58,6 +58,21 @@ describe("approval prompt in a terminal", () => {
     });
   });
 
+  it("declines on Ctrl-D, the model is told, and the next jp q works", async () => {
+    w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
+    const session = runInPty([JP, "q", "count"], { cwd: w.root, env: w.env });
+    await session.waitFor("Run tool count_words?");
+    session.type("\x04");
+    expect(await session.exit).toBe(0);
+    expect(session.output()).not.toContain("internal error");
+    expect(lastToolResult(1)).toMatchObject({
+      content: "the user declined to run this tool call",
+      is_error: true,
+    });
+    w.mock.push(...loadScript("second-turn"));
+    expect((await runCli(["q", "again"], { cwd: w.root, env: w.env })).code).toBe(0);
+  });
+
   it("edits the arguments with e in $EDITOR, reopening on invalid JSON", async () => {
     w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
     fs.writeFileSync(path.join(w.root, "other.txt"), "just three words\n");
