@@ -40,6 +40,8 @@ export function readJsonFile<T>(file: string): T | undefined {
     return JSON.parse(fs.readFileSync(file, "utf8")) as T;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    // Name the file: "Unexpected token" alone does not say which one.
+    if (error instanceof SyntaxError) throw new SyntaxError(`${file}: ${error.message}`);
     throw error;
   }
 }

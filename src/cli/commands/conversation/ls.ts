@@ -11,6 +11,8 @@ export interface ConversationListItem {
   created_at: string;
   last_event_at: string | null;
   active: boolean;
+  /** Why this conversation could not be read; the others are listed all the same. */
+  error?: string;
 }
 
 export function register(parent: Command, ctx: Context): void {
@@ -22,17 +24,34 @@ export function register(parent: Command, ctx: Context): void {
       const store = ctx.store();
       const active = store.activeId();
       const items: ConversationListItem[] = store.list().map((ref) => {
-        const metadata = store.metadata(ref);
-        const stats = store.stats(ref, metadata);
-        return {
-          id: ref.id,
-          title: metadata.title ?? null,
-          turns: stats.turns,
-          events: stats.events,
-          created_at: metadata.created_at,
-          last_event_at: stats.last_event_at ?? null,
-          active: ref.id === active,
-        };
+        let metadata: { title?: string; created_at: string } = { created_at: "" };
+        try {
+          metadata = store.metadata(ref);
+          const stats = store.stats(ref, metadata);
+          return {
+            id: ref.id,
+            title: metadata.title ?? null,
+            turns: stats.turns,
+            events: stats.events,
+            created_at: metadata.created_at,
+            last_event_at: stats.last_event_at ?? null,
+            active: ref.id === active,
+          };
+        } catch (error) {
+          // One unreadable folder never hides the rest of the workspace.
+          const reason = error instanceof Error ? error.message : String(error);
+          ctx.warn(`${ref.folder}: cannot be read (${reason}); run \`jp conversation doctor ${ref.id}\``);
+          return {
+            id: ref.id,
+            title: metadata.title ?? null,
+            turns: 0,
+            events: 0,
+            created_at: metadata.created_at,
+            last_event_at: null,
+            active: ref.id === active,
+            error: reason,
+          };
+        }
       });
       if (opts.json) {
         ctx.out(JSON.stringify(items, null, 2));
@@ -50,7 +69,7 @@ export function register(parent: Command, ctx: Context): void {
         String(i.turns),
         String(i.events),
         (i.last_event_at ?? i.created_at).slice(0, 16).replace("T", " "),
-        i.title ?? "",
+        i.error ? "(unreadable)" : (i.title ?? ""),
       ]);
       ctx.out(renderTable(["", "ID", "TURNS", "EVENTS", "LAST EVENT", "TITLE"], rows));
     });

@@ -44,6 +44,31 @@ describe("jp conversation", () => {
     ws = tempWorkspace();
   });
 
+  it("ls lists every conversation when one folder cannot be read, naming it", async () => {
+    const good = JSON.parse((await run("c", "new", "--title", "good", "--json")).stdout) as { id: string };
+    const bad = JSON.parse((await run("c", "new", "--title", "bad", "--json")).stdout) as {
+      id: string;
+      path: string;
+    };
+    const folder = JSON.parse((await run("c", "new", "--title", "folder", "--json")).stdout) as {
+      id: string;
+      path: string;
+    };
+    // Metadata that is not JSON; a log that is a folder (EISDIR).
+    fs.writeFileSync(path.join(bad.path, "metadata.json"), "{not json");
+    fs.rmSync(path.join(folder.path, "events.jsonl"));
+    fs.mkdirSync(path.join(folder.path, "events.jsonl"));
+    const ls = await run("c", "ls", "--json");
+    expect(ls.code).toBe(0);
+    const items = JSON.parse(ls.stdout) as { id: string; error?: string }[];
+    expect(items.map((i) => i.id)).toEqual([good.id, bad.id, folder.id]);
+    expect(items[0]!.error).toBeUndefined();
+    expect(items[2]!.error).toContain("EISDIR");
+    expect(items[1]!.error).toContain(path.join(bad.path, "metadata.json"));
+    expect(ls.stderr).toContain(`cannot be read`);
+    expect(ls.stderr).not.toContain("internal error");
+  });
+
   it("new creates an active conversation whose folder carries the title's slug", async () => {
     const created = await run("conversation", "new", "--title", "Fix the Parser!", "--json");
     expect(created.code).toBe(0);
