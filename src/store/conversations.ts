@@ -15,9 +15,9 @@ import {
   ConversationNotFoundError,
   NoActiveConversationError,
 } from "./errors.js";
-import { readJsonFile, writeJsonAtomic } from "./files.js";
+import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "./files.js";
 import { acquireLock } from "./lock.js";
-import { EventLog, LOG_FILE, readLines, parseLine, type AppendOptions } from "./log.js";
+import { EventLog, LOG_FILE, readLines, parseLine, serialize, type AppendOptions } from "./log.js";
 import type { Workspace } from "./workspace.js";
 
 export interface LogStats {
@@ -54,6 +54,8 @@ export interface ConversationRef {
 
 const METADATA_FILE = "metadata.json";
 const CREATE_LOCK = ".create.lock";
+/** Folders being created; the name never matches a conversation id, so they are never listed. */
+const STAGING_PREFIX = ".new-";
 /** Held by `jp q` for a whole turn, so a second one on the same conversation is told who runs it. */
 export const TURN_LOCK_FILE = "turn.lock";
 const STATE_FILE = "state.json";
@@ -154,33 +156,35 @@ export class ConversationStore {
     fs.mkdirSync(this.workspace.conversationsDir, { recursive: true });
     const now = this.clock.now();
     const slug = options.title ? slugify(options.title) : "";
-    // Choosing an id and creating its folder happen under one workspace-wide
-    // lock: processes started in the same decisecond get distinct ids.
-    const held = acquireLock(path.join(this.workspace.conversationsDir, CREATE_LOCK), this.lockOptions);
-    let id: string;
-    let folder: string;
-    let dir: string;
-    try {
-      const existing = new Set(this.list().map((r) => r.id));
-      id = options.id ?? idForTime(now);
-      while (existing.has(id)) id = String(BigInt(id) + 1n);
-      folder = slug ? `${id}-${slug}` : id;
-      dir = path.join(this.workspace.conversationsDir, folder);
-      fs.mkdirSync(dir);
-    } finally {
-      held.release();
-    }
     const metadata: ConversationMetadata = {
       created_at: now.toISOString(),
       ...options.metadata,
       ...(options.title ? { title: options.title } : {}),
     };
-    writeJsonAtomic(path.join(dir, METADATA_FILE), metadata);
-    const ref = { id, folder, dir };
-    const log = this.log(ref);
-    fs.closeSync(fs.openSync(log.file, "a", 0o644));
-    if (options.events && options.events.length > 0) log.append(options.events, this.lockOptions);
-    return ref;
+    // The folder is written in full under a temporary name (never listed) and renamed
+    // into place at the end: a crash or a failed write leaves nothing half-imported.
+    const staging = fs.mkdtempSync(path.join(this.workspace.conversationsDir, STAGING_PREFIX));
+    try {
+      writeJsonAtomic(path.join(staging, METADATA_FILE), metadata);
+      writeFileAtomic(path.join(staging, LOG_FILE), serialize(options.events ?? []));
+      // Choosing an id and claiming its folder happen under one workspace-wide
+      // lock: processes started in the same decisecond get distinct ids.
+      const held = acquireLock(path.join(this.workspace.conversationsDir, CREATE_LOCK), this.lockOptions);
+      try {
+        const existing = new Set(this.list().map((r) => r.id));
+        let id = options.id ?? idForTime(now);
+        while (existing.has(id)) id = String(BigInt(id) + 1n);
+        const folder = slug ? `${id}-${slug}` : id;
+        const dir = path.join(this.workspace.conversationsDir, folder);
+        fs.renameSync(staging, dir);
+        return { id, folder, dir };
+      } finally {
+        held.release();
+      }
+    } catch (error) {
+      fs.rmSync(staging, { recursive: true, force: true });
+      throw error;
+    }
   }
 
   log(ref: ConversationRef): EventLog {

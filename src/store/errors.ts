@@ -80,7 +80,7 @@ export class SymlinkRefusedError extends JpError {
 }
 
 export class LogWriteError extends JpError {
-  constructor(file: string, cause: unknown) {
+  constructor(file: string, cause: unknown, action: "append to" | "write" = "append to") {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
     const why =
       code === "ENOSPC"
@@ -90,7 +90,7 @@ export class LogWriteError extends JpError {
           : code === "EACCES" || code === "EPERM"
             ? "permission denied"
             : ((cause as Error | undefined)?.message ?? String(cause));
-    super("store.write_failed", `could not append to ${file}: ${why}; nothing of this write was kept`, {
+    super("store.write_failed", `could not ${action} ${file}: ${why}; nothing of this write was kept`, {
       hint: "free space or raise the limit, then run the command again",
       cause,
     });

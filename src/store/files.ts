@@ -2,17 +2,24 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
+import { LogWriteError } from "./errors.js";
 
 /** Replace `file` atomically: write a temp file beside it, fsync, rename, fsync the folder. */
 export function writeFileAtomic(file: string, data: string | Buffer): void {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
   const fd = fs.openSync(tmp, "w", 0o644);
   try {
-    fs.writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
+    const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    // A write may be cut short (a size limit, a full disk) without an error: finish it or fail.
+    for (let written = 0; written < bytes.length;)
+      written += fs.writeSync(fd, bytes, written, bytes.length - written);
     fs.fsyncSync(fd);
-  } finally {
+  } catch (error) {
     fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw new LogWriteError(file, error, "write");
   }
+  fs.closeSync(fd);
   try {
     fs.renameSync(tmp, file);
   } catch (error) {

@@ -74,3 +74,39 @@ describe("short writes", () => {
     expect(fs.readFileSync(log)).toEqual(before);
   });
 });
+
+describe("short writes on import", () => {
+  it("a conversation that cannot be written in full is not imported at all, and importing again works", async () => {
+    w = await qWorkspace({ route: () => ({ text: "ok" }) });
+    const source = path.join(w.root, "jp-export", "17000000042-big");
+    fs.mkdirSync(source, { recursive: true });
+    fs.writeFileSync(path.join(source, "metadata.json"), JSON.stringify({ title: "Big" }));
+    fs.writeFileSync(
+      path.join(source, "events.json"),
+      JSON.stringify([
+        { type: "chat_request", timestamp: "2026-05-29 19:42:36", content: "read it" },
+        { type: "chat_response", timestamp: "2026-05-29 19:42:40", message: "long ".repeat(40_000) },
+      ]),
+    );
+    const conversations = path.join(w.root, ".jp/conversations");
+    fs.mkdirSync(conversations, { recursive: true });
+    const before = fs.readdirSync(conversations).sort();
+    const result = await execa(
+      "bash",
+      ["-c", `ulimit -f 64; exec "${JP}" conversation import jp-export/17000000042-big`],
+      {
+        cwd: w.root,
+        env: w.env,
+        reject: false,
+        stdin: "ignore",
+      },
+    );
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stderr).not.toContain("internal error");
+    // Nothing half-written is left behind, listed or not.
+    expect(fs.readdirSync(conversations).sort()).toEqual(before);
+    const again = await w.jp("conversation", "import", "jp-export/17000000042-big");
+    expect(again.code).toBe(0);
+    expect((await w.jp("conversation", "ls", "--json")).stdout).toContain("17000000042");
+  });
+});

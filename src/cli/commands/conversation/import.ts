@@ -1,4 +1,5 @@
 // `jp conversation import PATH…`: import JP conversations.
+import * as path from "node:path";
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { JpError } from "../../../errors.js";
@@ -14,7 +15,7 @@ export function register(parent: Command, ctx: Context): void {
       const imported: ImportResult[] = [];
       const failures: string[] = [];
       for (const input of paths) {
-        for (const dir of findJpConversations(input)) {
+        for (const dir of findJpConversations(path.resolve(ctx.cwd, input))) {
           try {
             const result = importJpConversation(store, dir);
             if ("reason" in result) {
