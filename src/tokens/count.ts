@@ -7,8 +7,8 @@ import type { Event } from "../events/index.js";
 export type Estimate = "tokenizer" | "chars";
 
 export interface TokenCounter {
-  /** Whether counts are approximate for this model (shown as ≈). */
-  approximate: boolean;
+  /** Whether counts are approximate (shown as ≈): for this model, or since a pathological text was cut. */
+  readonly approximate: boolean;
   /** How counts are made, for display: `o200k`, `o200k (approximation)` or `chars/4`. */
   method: string;
   event(event: Event): number;
@@ -41,11 +41,36 @@ export function sentText(event: Event): string | undefined {
 /** Short texts recur (placeholders of stripped tool calls, say), so they are cached by content too. */
 const SHORT_TEXT = 256;
 
+/**
+ * Runs of non-space characters longer than this are cut before the tokenizer:
+ * byte-pair merging of one huge "word" (a megabyte of one character, base64)
+ * is quadratic, minutes for a megabyte. Cut counts are approximate.
+ */
+const MAX_RUN = 1000;
+
+function hasLongRun(text: string): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 9 || c === 13) run = 0;
+    else if (++run > MAX_RUN) return true;
+  }
+  return false;
+}
+
 function makeCounter(count: (text: string) => number, method: string, approximate: boolean): TokenCounter {
   const cache = new WeakMap<object, number>();
   const short = new Map<string, number>();
+  let cut = false;
+  const bounded = (text: string): number => {
+    if (text.length <= MAX_RUN || !hasLongRun(text)) return count(text);
+    cut = true;
+    let total = 0;
+    for (let i = 0; i < text.length; i += MAX_RUN) total += count(text.slice(i, i + MAX_RUN));
+    return total;
+  };
   const countText = (text: string): number => {
-    if (text.length > SHORT_TEXT) return count(text);
+    if (text.length > SHORT_TEXT) return bounded(text);
     let n = short.get(text);
     if (n === undefined) {
       n = count(text);
@@ -62,7 +87,10 @@ function makeCounter(count: (text: string) => number, method: string, approximat
     return n;
   };
   return {
-    approximate,
+    // Once a pathological text was cut, counts are approximate even for an exact tokenizer.
+    get approximate() {
+      return approximate || cut;
+    },
     method,
     event,
     text: countText,
