@@ -79,7 +79,10 @@ export async function approveCall(
     if (answer === "e") {
       current = await editArguments(prompter, current);
       prompter.say(`${tool.name} ${await show()}`);
-    } else if (answer === "p") prompter.say(JSON.stringify(current, null, 2));
+    } else if (answer === "p")
+      prompter.say(
+        [JSON.stringify(current, null, 2), ...(tool.definition ? [tool.definition] : [])].join("\n"),
+      );
     else prompter.say(HELP);
   }
 }

@@ -79,6 +79,8 @@ export interface ToolEnvironment {
   workspace: string;
   /** Variable names never passed on (provider keys). */
   secrets: ReadonlySet<string>;
+  /** Tools defined only by the conversation's recorded config, not by the user's files. */
+  fromConversation?: ReadonlySet<string>;
 }
 
 const BASE_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR"];
@@ -121,6 +123,12 @@ export function createLocalTool(
   return {
     name,
     description: config.summary ?? `Run ${argv[0]}`,
+    definition: [
+      `runs: ${JSON.stringify(argv)} (no shell)`,
+      ...(environment.fromConversation?.has(name)
+        ? ["defined by this conversation's recorded config, not by your own files: it is always asked for"]
+        : []),
+    ].join("\n"),
     parameters,
     source: "local",
     run: config.run ?? defaults.run ?? "ask",

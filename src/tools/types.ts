@@ -37,6 +37,8 @@ export interface Tool {
   enable: Enable;
   /** Check arguments before anything is asked or run; a message goes back to the model as a tool error. */
   validate?(args: Record<string, unknown>, ctx: ToolContext): string | undefined;
+  /** What the tool runs and who defined it, shown on `p` at the approval prompt. */
+  definition?: string;
   /** What the approval prompt shows; defaults to the arguments as JSON. */
   renderArguments?(args: Record<string, unknown>, ctx: ToolContext): Promise<string> | string;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;

@@ -1,5 +1,6 @@
 // Local command tools: arguments in placeholders and on stdin, results, errors, limits; and tool selection.
 import { describe, expect, it } from "vitest";
+import { approveCall } from "../../src/tools/approval.js";
 import { buildRegistry, selectTools } from "../../src/tools/registry.js";
 import { createLocalTool, fillTemplate, parametersSchema, truncateOutput } from "../../src/tools/local.js";
 import type { ToolContext } from "../../src/tools/types.js";
@@ -106,5 +107,42 @@ describe("tool selection", () => {
     expect(names([{ enable: false }, { enable: true, name: "c" }])).toEqual(["c"]);
     expect(names([{ enable: true, name: "c" }, { enable: false }])).toEqual([]);
     expect(() => names([{ enable: true, name: "zzz" }])).toThrow("no tool named 'zzz'");
+  });
+});
+
+describe("p at the approval prompt", () => {
+  it("shows what the tool runs, and says when only the conversation defined it", async () => {
+    const registry = buildRegistry(
+      {
+        conversation: {
+          tools: {
+            mine: { command: ["echo", "{{x}}"], run: "ask" },
+            planted: { command: ["sh", "-c", "id"], run: "ask" },
+          },
+        },
+      },
+      [],
+      { env: {}, workspace: "/w", fromConversation: new Set(["planted"]) },
+    );
+    const shown = async (name: string) => {
+      const said: string[] = [];
+      const answers = ["p", "n"];
+      await approveCall(
+        registry.get(name)!,
+        { x: 1 },
+        { events: [], cwd: "/", signal: new AbortController().signal, turn: 0 },
+        {
+          interactive: true,
+          say: (t: string) => void said.push(t),
+          choose: () => Promise.resolve(answers.shift()!),
+          editText: (t: string) => Promise.resolve(t),
+        },
+      );
+      return said.at(-1)!;
+    };
+    expect(await shown("mine")).toBe('{\n  "x": 1\n}\nruns: ["echo","{{x}}"] (no shell)');
+    expect(await shown("planted")).toContain(
+      'runs: ["sh","-c","id"] (no shell)\ndefined by this conversation\'s recorded config',
+    );
   });
 });

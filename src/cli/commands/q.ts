@@ -63,7 +63,7 @@ export function register(program: Command, ctx: Context): void {
           : undefined;
     const query = opts.retry ? await failedQuery(ctx, words, existing) : await readQuery(ctx, words, opts);
     const flags = opts.model ? { assistant: { model: { id: opts.model } } } : undefined;
-    const { config, leftOutTools } = await ctx.config({ conversation: existing, flags });
+    const { config, leftOutTools, origins } = await ctx.config({ conversation: existing, flags });
     if (leftOutTools.length > 0) {
       ctx.warn(`left out tools this conversation names but jp cannot run: ${leftOutTools.join(", ")}`);
     }
@@ -73,7 +73,16 @@ export function register(program: Command, ctx: Context): void {
     // --no-persist leaves nothing behind: a new conversation then exists only in memory.
     const ref = existing ?? (opts.persist ? store.create() : unsavedConversation(ctx));
     if (opts.persist) store.setActive(ref.id);
-    const tools = await offeredTools(ctx, config, ref, opts);
+    // Tools whose command came from the conversation's recorded config say so on `p`.
+    const fromConversation = new Set(
+      [...origins]
+        .filter(
+          ([key, layer]) =>
+            /^conversation\.tools\.[^.]+\.command/.test(key) && layer.startsWith("conversation"),
+        )
+        .map(([key]) => key.split(".")[2]!),
+    );
+    const tools = await offeredTools(ctx, config, ref, opts, fromConversation);
 
     // With -k, compact before the turn by the configured rules and/or the specs.
     const unsaved = !existing && !opts.persist;
@@ -200,12 +209,14 @@ async function offeredTools(
   config: Config,
   ref: ConversationRef,
   opts: QOptions,
+  fromConversation: ReadonlySet<string>,
 ): Promise<Tool[]> {
   const { buildRegistry, selectTools } = await import("../../tools/registry.js");
   const { builtinTools } = await import("../../tools/builtins.js");
   const registry = buildRegistry(config, builtinTools(ctx, config, ref.id), {
     env: ctx.env,
     workspace: ctx.maybeWorkspace()?.root ?? ctx.cwd,
+    fromConversation,
   });
   const selections = (opts.toolOp ?? []).map((op) => ({
     enable: op.startsWith("+"),
