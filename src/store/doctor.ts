@@ -11,12 +11,20 @@ import {
   repairInterruptedTurn,
 } from "../compaction/index.js";
 import type { ConversationRef, ConversationStore } from "./conversations.js";
-import { parseLine, readLines } from "./log.js";
+import { BOM, parseLine, readLines } from "./log.js";
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 import { isHeld } from "./lock.js";
 import { TURN_LOCK_FILE } from "./conversations.js";
 
 export interface DoctorFinding {
-  kind: "torn_tail" | "malformed_line" | "view_problem" | "unanswered_tool_call" | "unanswered_request";
+  kind:
+    | "torn_tail"
+    | "malformed_line"
+    | "byte_order_mark"
+    | "view_problem"
+    | "unanswered_tool_call"
+    | "unanswered_request";
   line?: number;
   detail: string;
   repaired: boolean;
@@ -46,6 +54,26 @@ export function doctorConversation(
   }
   for (const b of bad) {
     findings.push({ kind: "malformed_line", line: b.line, detail: b.reason, repaired: options.repair });
+  }
+  const head = Buffer.alloc(3);
+  try {
+    const fd = fs.openSync(log.file, "r");
+    try {
+      fs.readSync(fd, head, 0, 3, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // No log yet: nothing to check.
+  }
+  const bom = head.equals(UTF8_BOM);
+  if (bom) {
+    findings.push({
+      kind: "byte_order_mark",
+      line: 1,
+      detail: "the log starts with a byte order mark (saved by an editor?)",
+      repaired: options.repair,
+    });
   }
   if (torn) {
     findings.push({
@@ -89,7 +117,7 @@ export function doctorConversation(
   // Under the lock: the torn tail is quarantined by withLock itself; malformed
   // lines are quarantined and the good lines written to a new log.
   log.withLock({}, () => {
-    if (bad.length === 0) return;
+    if (bad.length === 0 && !bom) return;
     const badLines = new Set(bad.map((b) => b.line));
     const stamp = options.now.toISOString().replace(/[:.]/g, "-");
     const repaired = `${log.file}.repair-${stamp}`;
@@ -99,7 +127,8 @@ export function doctorConversation(
         if (badLines.has(raw.line)) {
           log.quarantine(Buffer.from(raw.text), `malformed line ${raw.line} of ${log.file}`);
         } else {
-          fs.writeSync(fd, raw.text + "\n");
+          const text = raw.line === 1 && raw.text.charCodeAt(0) === BOM ? raw.text.slice(1) : raw.text;
+          fs.writeSync(fd, text + "\n");
         }
       }
       fs.fsyncSync(fd);

@@ -118,6 +118,8 @@ export function readLog(file: string, options: ReadOptions = {}): ReadResult {
 
 /** Parse one line: an event, null for a blank line, or the reason it is malformed. */
 export function parseLine(text: string): Event | string | null {
+  // A byte order mark (an editor saved the log) is not part of the event; doctor removes it.
+  if (text.charCodeAt(0) === BOM) text = text.slice(1);
   if (text.trim() === "") return null;
   let value: unknown;
   try {
@@ -144,6 +146,9 @@ function isSymlink(target: string): boolean {
     return false;
   }
 }
+
+/** U+FEFF, the byte order mark some editors put at the start of a file. */
+export const BOM = 0xfeff;
 
 export interface AppendOptions extends LockOptions {
   /** Called when a torn tail was moved to the quarantine file. */

@@ -8,6 +8,7 @@ const SPILL_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 const REPAIRED: Record<DoctorReport["findings"][number]["kind"], string> = {
   torn_tail: " — moved to events.quarantine",
   malformed_line: " — moved to events.quarantine",
+  byte_order_mark: " — removed (the previous log is kept)",
   unanswered_tool_call: " — answered: interrupted (appended)",
   unanswered_request: " — marked failed (appended); it is not sent again",
   view_problem: "",

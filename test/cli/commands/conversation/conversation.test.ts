@@ -273,6 +273,23 @@ describe("jp conversation", () => {
     expect((await run("c", "doctor", id)).stdout).toBe(`${id}: ok\n`);
   });
 
+  it("reads a log that starts with a byte order mark, and doctor removes the mark, changing nothing else", async () => {
+    const { id } = JSON.parse((await run("c", "new", "--json")).stdout) as { id: string };
+    const log = path.join(ws.conversationsDir, id, "events.jsonl");
+    const lines =
+      '{"type":"turn_start","timestamp":"2026-01-01T00:00:00Z"}\n' +
+      '{"type":"chat_request","timestamp":"2026-01-01T00:00:01Z","content":"hi"}\n' +
+      '{"type":"chat_response","timestamp":"2026-01-01T00:00:02Z","message":"hello"}\n';
+    fs.writeFileSync(log, "\uFEFF" + lines);
+    expect((await run("c", "print", id)).stdout).toContain("hello");
+    const check = await run("c", "doctor", id, "--check");
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain("byte order mark");
+    expect((await run("c", "doctor", id)).code).toBe(0);
+    expect(fs.readFileSync(log, "utf8")).toBe(lines);
+    expect((await run("c", "doctor", id, "--check")).code).toBe(0);
+  });
+
   it("fails with a usage hint outside a workspace", async () => {
     const result = await runCli(["c", "ls"], { cwd: tempDir() });
     expect(result.code).toBe(2);
