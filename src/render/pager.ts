@@ -15,7 +15,14 @@ export async function page(ctx: Context, text: string): Promise<void> {
       ctx.out(text);
       resolve();
     });
-    child.on("close", () => resolve());
+    child.on("close", (code) => {
+      // 127: the shell found no such pager. Show the text anyway and say why.
+      if (code === 127) {
+        ctx.warn(`the pager '${pager}' was not found; printing directly (set $PAGER, or PAGER=cat)`);
+        ctx.out(text);
+      }
+      resolve();
+    });
     child.stdin.on("error", () => undefined);
     child.stdin.end(text.endsWith("\n") ? text : text + "\n");
   });

@@ -101,7 +101,16 @@ export function createTerminalPrompter(options: {
       fs.writeFileSync(file, text, { mode: 0o600 });
       try {
         const [program, ...args] = editorCommand(options.env);
-        await execa(program!, [...args, file], { stdio: "inherit", env: options.env });
+        try {
+          await execa(program!, [...args, file], { stdio: "inherit", env: options.env });
+        } catch (error) {
+          if ((error as { code?: string }).code === "ENOENT")
+            throw new JpError("editor.not_found", `the editor '${program}' was not found`, {
+              hint: "set $VISUAL or $EDITOR to an editor on your PATH",
+              exitCode: 2,
+            });
+          throw error;
+        }
         return fs.readFileSync(file, "utf8");
       } finally {
         fs.rmSync(file, { force: true });

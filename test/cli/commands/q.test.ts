@@ -347,3 +347,15 @@ describe("a request that fails before any answer", () => {
     expect((await w.jp("q", "--retry", "extra")).stderr).toContain("give no new one with it");
   });
 });
+
+describe("a missing $EDITOR", () => {
+  it("is one plain line naming it, not an internal error", async () => {
+    w = await qWorkspace({ route: () => ({ text: "ok" }) });
+    Object.assign(w.env, { EDITOR: "no-such-editor-here" });
+    const result = await w.jp("q", "-e");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "jp: error: the editor 'no-such-editor-here' was not found\n  hint: set $VISUAL or $EDITOR to an editor on your PATH\n",
+    );
+  });
+});
