@@ -32,3 +32,27 @@ export function forbiddenKeyPath(value: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** Deeper values are refused: serialising or cloning them overflows the stack. */
+export const MAX_DEPTH = 1000;
+
+/**
+ * Whether JSON text nests deeper than `MAX_DEPTH` (brackets inside strings
+ * do not count). A line shorter than twice the limit cannot.
+ */
+export function nestsTooDeep(json: string): boolean {
+  if (json.length < 2 * MAX_DEPTH) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // a backslash escapes the next character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > MAX_DEPTH) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}

@@ -3,7 +3,7 @@
 // fsync, and quarantine of torn or malformed bytes (never dropped).
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { validateEvent, type Event } from "../events/index.js";
+import { MAX_DEPTH, nestsTooDeep, validateEvent, type Event } from "../events/index.js";
 import { LogWriteError, MalformedLogError, SymlinkRefusedError } from "./errors.js";
 import { acquireLock, type HeldLock, type LockOptions } from "./lock.js";
 
@@ -121,6 +121,7 @@ export function parseLine(text: string): Event | string | null {
   // A byte order mark (an editor saved the log) is not part of the event; doctor removes it.
   if (text.charCodeAt(0) === BOM) text = text.slice(1);
   if (text.trim() === "") return null;
+  if (nestsTooDeep(text)) return `nested more than ${MAX_DEPTH} levels deep`;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -328,7 +328,17 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
       options.output.notice("the response was cut off at the token limit (assistant.request.max_tokens)");
     if (collected.stop === "refusal") options.output.notice("the model declined to answer");
     if (collected.calls.length === 0) return { interrupted: false, requests, lastStop: collected.stop };
-    const { group, interrupted: toolsInterrupted } = await runTools(collected.calls, options);
+    let ran: Awaited<ReturnType<typeof runTools>>;
+    try {
+      ran = await runTools(collected.calls, options);
+    } catch (error) {
+      // Whatever failed, every logged call gets a response before the error ends the turn.
+      const at = options.now().toISOString();
+      const reason = `tool call failed: ${error instanceof Error ? error.message : String(error)}`;
+      options.log.append(collected.calls.map((c) => syntheticResponse(c, reason, at)));
+      throw error;
+    }
+    const { group, interrupted: toolsInterrupted } = ran;
     if (group.length) options.log.append(group);
     if (toolsInterrupted) return { interrupted: true, requests };
   }

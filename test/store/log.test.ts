@@ -119,3 +119,29 @@ describe("symbolic links in a workspace", () => {
     expect(fs.readdirSync(target)).toEqual([]);
   });
 });
+
+describe("deeply nested values", () => {
+  it("a line nested 200,000 levels deep is a malformed line naming file and line, not a stack overflow", () => {
+    const d = tempDir();
+    const depth = 200_000;
+    fs.writeFileSync(
+      path.join(d, "events.jsonl"),
+      JSON.stringify({ type: "turn_start", timestamp: ts }) +
+        "\n" +
+        `{"type":"chat_request","timestamp":"${ts}","content":"x","metadata":{"a":${"[".repeat(depth)}${"]".repeat(depth)}}}\n`,
+    );
+    const read = () => new EventLog(d).read();
+    expect(read).toThrow(MalformedLogError);
+    expect(read).toThrow(/events\.jsonl:2: nested more than 1000 levels deep/);
+  });
+
+  it("brackets inside strings do not count", () => {
+    const d = tempDir();
+    const content = "[".repeat(5000);
+    fs.writeFileSync(
+      path.join(d, "events.jsonl"),
+      JSON.stringify({ type: "chat_request", timestamp: ts, content }) + "\n",
+    );
+    expect(new EventLog(d).read().events).toHaveLength(1);
+  });
+});
