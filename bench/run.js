@@ -7,6 +7,7 @@ const ALL = {
   cli: async () => (await import("./cli.js")).cliBench(),
   auto: async () => (await import("./auto.js")).autoBench(),
   cost: async () => (await import("./cost.js")).costBench(),
+  print: async () => (await import("./print.js")).printBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(ALL);

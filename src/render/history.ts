@@ -1,6 +1,6 @@
 // Owns the readable rendering of a conversation's history (`print`).
 import type { ChalkInstance } from "chalk";
-import { groupTurns, isGlobal, type Event, type KnownEvent } from "../events/index.js";
+import { NO_TURN, TurnCounter, type Event, type KnownEvent } from "../events/index.js";
 import type { TurnOrigin } from "../compaction/index.js";
 import { describePolicies } from "./compactions.js";
 
@@ -70,24 +70,28 @@ export function renderEvent(
 
 /** The whole history, turn by turn, 1-based, with global entries shown where they sit. */
 export function renderHistory(events: readonly Event[], options: HistoryOptions, firstTurn = 0): string {
+  return [...historyBlocks(events, options, firstTurn)].join("\n\n");
+}
+
+/** The blocks of the history one at a time (a turn header, an event), so a long one can be streamed. */
+export function* historyBlocks(
+  events: Iterable<Event>,
+  options: HistoryOptions,
+  firstTurn = 0,
+): Generator<string> {
   const c = options.color;
   const toolNames = new Map<string, string>();
-  const blocks: string[] = [];
-  const turnOf = new Map<Event, number>();
-  for (const turn of groupTurns(events)) for (const e of turn.events) turnOf.set(e, turn.index + firstTurn);
+  const counter = new TurnCounter();
   let currentTurn = -1;
   for (const e of events) {
-    if (!isGlobal(e)) {
-      const t = turnOf.get(e)!;
-      if (t !== currentTurn) {
-        currentTurn = t;
-        blocks.push(c.bold(`── turn ${t + 1} ${"─".repeat(40)} ${c.dim(time(e))}`));
-      }
+    const turn = counter.next(e);
+    if (turn !== NO_TURN && turn + firstTurn !== currentTurn) {
+      currentTurn = turn + firstTurn;
+      yield c.bold(`── turn ${currentTurn + 1} ${"─".repeat(40)} ${c.dim(time(e))}`);
     }
     const text = renderEvent(e, c, toolNames);
-    if (text !== undefined) blocks.push(text);
+    if (text !== undefined) yield text;
   }
-  return blocks.join("\n\n");
 }
 
 export interface CompactedTurn {

@@ -17,7 +17,7 @@ import {
 } from "./errors.js";
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "./files.js";
 import { acquireLock } from "./lock.js";
-import { EventLog, LOG_FILE, readLines, parseLine, serialize, type AppendOptions } from "./log.js";
+import { EventLog, LOG_FILE, readLines, parseLine, serialize, streamLog, type AppendOptions } from "./log.js";
 import type { Workspace } from "./workspace.js";
 
 export interface LogStats {
@@ -218,6 +218,11 @@ export class ConversationStore {
     const events = this.log(ref).read().events;
     if (stat) this.readCache.set(file, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, events });
     return [...events];
+  }
+
+  /** The events of a conversation one at a time, without holding the log in memory. */
+  *streamEvents(ref: ConversationRef): Generator<Event> {
+    for (const { event } of streamLog(path.join(ref.dir, LOG_FILE), { conversationId: ref.id })) yield event;
   }
 
   append(ref: ConversationRef, events: readonly Event[]): void {

@@ -103,17 +103,34 @@ export function readLog(file: string, options: ReadOptions = {}): ReadResult {
   const events: Event[] = [];
   let torn: ReadResult["torn"];
   let size = options.from ?? 0;
-  for (const raw of readLines(file, {
-    from: options.from,
-    onTorn: (offset, bytes) => (torn = { offset, bytes: bytes.length }),
+  for (const { event, end } of streamLog(file, {
+    ...options,
+    onTorn: (offset, bytes) => (torn = { offset, bytes }),
   })) {
-    size = raw.offset + Buffer.byteLength(raw.text) + 1;
-    const event = parseLine(raw.text);
-    if (event === null) continue;
-    if (typeof event === "string") throw new MalformedLogError(file, raw.line, event, options.conversationId);
+    size = end;
     events.push(event);
   }
   return torn ? { events, size, torn } : { events, size };
+}
+
+/**
+ * The events of a log one at a time, for readers that need not hold them all
+ * (printing a 600 MB conversation); the same checks as readLog.
+ */
+export function* streamLog(
+  file: string,
+  options: ReadOptions & { onTorn?: (offset: number, bytes: number) => void } = {},
+): Generator<{ event: Event; end: number }> {
+  for (const raw of readLines(file, {
+    from: options.from,
+    onTorn: (offset, bytes) => options.onTorn?.(offset, bytes.length),
+  })) {
+    const end = raw.offset + Buffer.byteLength(raw.text) + 1;
+    const event = parseLine(raw.text);
+    if (event === null) continue;
+    if (typeof event === "string") throw new MalformedLogError(file, raw.line, event, options.conversationId);
+    yield { event, end };
+  }
 }
 
 /** Parse one line: an event, null for a blank line, or the reason it is malformed. */

@@ -14,7 +14,7 @@ import {
   type TurnRange,
   type Window,
 } from "../../../compaction/index.js";
-import { renderCompacted, renderHistory, type SummaryInfo } from "../../../render/history.js";
+import { historyBlocks, renderCompacted, renderHistory, type SummaryInfo } from "../../../render/history.js";
 import { page } from "../../../render/pager.js";
 import { UsageError } from "../../../errors.js";
 import type { OptionalValueFlag } from "../../argv.js";
@@ -72,6 +72,22 @@ export function register(parent: Command, ctx: Context): void {
     .action(async (id: string | undefined, opts: PrintOptions) => {
       const store = ctx.store();
       const ref = store.resolve(id);
+      const whole =
+        !opts.compacted &&
+        !opts.json &&
+        !opts.turn &&
+        !opts.first &&
+        !opts.last &&
+        !opts.firstValue &&
+        !opts.lastValue;
+      if (whole && !ctx.stdout.isTTY) {
+        // To a file or a pipe the history streams: a conversation of any size prints in bounded memory.
+        let blocks = 0;
+        for (const block of historyBlocks(store.streamEvents(ref), { color: ctx.color }))
+          ctx.stdout.write(`${blocks++ === 0 ? "" : "\n\n"}${block}`);
+        ctx.stdout.write(blocks === 0 ? "(no events)\n" : "\n");
+        return;
+      }
       const events = store.readEvents(ref);
       const range = selection(opts, events, ctx.clock.now().getTime());
       const inRange = (from: number, to: number) => !range || (to >= range.from && from <= range.to);
