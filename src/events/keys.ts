@@ -37,23 +37,18 @@ export function forbiddenKeyPath(value: unknown): string | undefined {
 export const MAX_DEPTH = 1000;
 
 /**
- * Whether JSON text nests deeper than `MAX_DEPTH` (brackets inside strings
- * do not count). A line shorter than twice the limit cannot.
+ * Whether a parsed value nests deeper than `MAX_DEPTH`. Iterative, and its
+ * cost follows the number of values, not the length of their text.
  */
-export function nestsTooDeep(json: string): boolean {
-  if (json.length < 2 * MAX_DEPTH) return false;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // a backslash escapes the next character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > MAX_DEPTH) return true;
-    } else if (c === 93 || c === 125) depth--;
+export function nestsTooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth >= MAX_DEPTH) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
   }
   return false;
 }

@@ -138,13 +138,14 @@ export function parseLine(text: string): Event | string | null {
   // A byte order mark (an editor saved the log) is not part of the event; doctor removes it.
   if (text.charCodeAt(0) === BOM) text = text.slice(1);
   if (text.trim() === "") return null;
-  if (nestsTooDeep(text)) return `nested more than ${MAX_DEPTH} levels deep`;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     return `not valid JSON (${(error as Error).message})`;
   }
+  // JSON.parse takes any depth, but serialising or cloning a deep value overflows the stack.
+  if (nestsTooDeep(value)) return `nested more than ${MAX_DEPTH} levels deep`;
   const result = validateEvent(value, text);
   return result.ok ? result.event : result.reason;
 }
