@@ -11,6 +11,7 @@ import type {
 } from "../events/index.js";
 import { NO_TURN, TurnCounter } from "../events/index.js";
 import { indexCompactions, newestFirst, type CompactionEntry } from "./activation.js";
+import { PROVIDER_VISIBLE } from "./validate.js";
 
 export const SUMMARY_REQUEST = "[Summary of previous conversation]";
 
@@ -83,8 +84,14 @@ export function project(events: readonly Event[]): Projection {
   for (let i = 0; i < events.length; i++) turns[i] = counter.next(events[i]!);
   const turnCount = counter.count;
 
-  // Turns whose request failed before anything answered it are left out whole.
+  // Turns whose request failed before anything answered it are left out whole, and so are
+  // turns that hold nothing a model can see (a turn started and abandoned before its request):
+  // a provider has no message for them, and they must not count as turns of the view.
   const failed = failedTurns(events, turns);
+  const seen = new Uint8Array(turnCount);
+  for (let i = 0; i < events.length; i++)
+    if (turns[i] !== NO_TURN && PROVIDER_VISIBLE.has(events[i]!.type)) seen[turns[i]!] = 1;
+  for (let t = 0; t < turnCount; t++) if (!seen[t]) failed.add(t);
 
   const { entries } = indexCompactions(events);
   const ordered = newestFirst(entries);

@@ -18,7 +18,8 @@ export interface CheckOptions {
   lastTurnFinished?: boolean;
 }
 
-const PROVIDER_VISIBLE = new Set([
+/** Event kinds that become part of a provider request. */
+export const PROVIDER_VISIBLE: ReadonlySet<string> = new Set([
   "chat_request",
   "chat_response",
   "tool_call_request",

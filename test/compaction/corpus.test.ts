@@ -6,10 +6,11 @@ import {
   checkProviderView,
   planRule,
   project,
+  PROVIDER_VISIBLE,
   type CompactionRule,
   type PlanOptions,
 } from "../../src/compaction/index.js";
-import { groupTurns, turnCount, type Event } from "../../src/events/index.js";
+import { NO_TURN, TurnCounter, groupTurns, turnCount, type Event } from "../../src/events/index.js";
 import { convertJpConversation, findJpConversations } from "../../src/store/import-jp.js";
 import { FIXTURES_DIR } from "../support/workspace.js";
 
@@ -86,6 +87,22 @@ const MATRIX: [string, (events: Event[]) => Event[]][] = [
   ],
 ];
 
+/** Raw turns holding an event a provider request carries. */
+function visibleTurns(events: readonly Event[]): number[] {
+  return groupTurns(events)
+    .filter((t) => t.events.some((e) => PROVIDER_VISIBLE.has(e.type)))
+    .map((t) => t.index);
+}
+
+function withoutInvisibleTurns(events: readonly Event[]): Event[] {
+  const shown = new Set(visibleTurns(events));
+  const counter = new TurnCounter();
+  return events.filter((e) => {
+    const t = counter.next(e);
+    return t === NO_TURN || shown.has(t);
+  });
+}
+
 const sizes = new Map<string, { raw: number; projected: number }>();
 const size = (events: Event[]) => events.reduce((n, e) => n + JSON.stringify(e).length, 0);
 
@@ -104,13 +121,18 @@ describe.skipIf(!present)("projection over the JP corpus", () => {
     const before = checkProviderView(project(raw).events).length;
     expect(checkProviderView(p.events).length).toBeLessThanOrEqual(before);
     expect(checkProviderView(p.events).filter((x) => x.kind === "orphan_response")).toEqual([]);
-    // Every raw turn is accounted for exactly once.
+    // Every raw turn a model can see is accounted for exactly once; a turn with nothing
+    // visible is left out, or folded into the summary around it.
     const covered = p.origins.flatMap((o) =>
       o.kind === "kept" ? [o.turn] : Array.from({ length: o.to - o.from + 1 }, (_, i) => o.from + i),
     );
-    expect(covered).toEqual(Array.from({ length: turnCount(raw) }, (_, i) => i));
+    const shown = visibleTurns(raw);
+    expect(covered).toEqual([...new Set(covered)].sort((a, b) => a - b));
+    expect(shown.filter((t) => !covered.includes(t))).toEqual([]);
+    expect(p.origins.filter((o) => o.kind === "kept" && !shown.includes(o.turn))).toEqual([]);
     expect(groupTurns(p.events)).toHaveLength(p.origins.length);
-    if (policy === "reset" || policy === "deferred rule (inactive)") expect(p.events).toEqual(raw);
+    if (policy === "reset" || policy === "deferred rule (inactive)")
+      expect(p.events).toEqual(withoutInvisibleTurns(raw));
 
     const s = sizes.get(policy) ?? { raw: 0, projected: 0 };
     s.raw += size(raw);

@@ -346,4 +346,14 @@ describe("project", () => {
     expect(p.events[3]).toBe(delta);
     expect(p.events[4]).toBe(unknown);
   });
+
+  it("leaves out a turn that holds nothing a model can see, and keeps the turns around it", () => {
+    const abandoned: Event = { type: "turn_start", timestamp: at(60) };
+    const events = [...turn("t1"), abandoned, ...turn("t3")];
+    const p = project(events);
+    expect(p.events).not.toContain(abandoned);
+    expect(texts(p.events)).toEqual(["t1", "answer to t1", "t3", "answer to t3"]);
+    expect(p.origins).toEqual(kept(0, 2));
+    expect(groupTurns(p.events)).toHaveLength(2);
+  });
 });

@@ -40,13 +40,6 @@ function pairingProblems(messages: Message[]): string[] {
   return problems;
 }
 
-/**
- * Known gaps, kept visible: this history holds a turn with nothing a model
- * can see (only events jp does not send), which the request check rejects.
- * `it.fails` turns red the day they can be continued, so this list shrinks.
- */
-const EMPTY_TURN_GAP = new Set(["17738348630-workspace-sanitization-strategy"]);
-
 describe.skipIf(!present)("continuing imported JP conversations", () => {
   const folders = present
     ? findJpConversations(FIXTURES_DIR).filter((f) => fs.existsSync(path.join(f, "events.json")))
@@ -78,13 +71,8 @@ describe.skipIf(!present)("continuing imported JP conversations", () => {
     const problems = checkProviderView(project(events).events, { lastTurnFinished: true });
     expect(problems.map(describeViewProblem)).toEqual([]);
   };
-  const named = (list: string[]) => list.map((f) => [path.basename(f), f] as const);
-  it.each(named(folders.filter((f) => !EMPTY_TURN_GAP.has(path.basename(f)))))(
+  it.each(folders.map((f) => [path.basename(f), f] as const))(
     "jp q continues %s",
-    async (_name, folder) => continues(folder),
-  );
-  it.fails.each(named(folders.filter((f) => EMPTY_TURN_GAP.has(path.basename(f)))))(
-    "jp q cannot yet continue %s (a turn with nothing a model can see)",
     async (_name, folder) => continues(folder),
   );
 });
