@@ -27,3 +27,55 @@ export class UsageError extends JpError {
     super("usage", message, { hint, exitCode: 2 });
   }
 }
+
+/** What the operating system said, in words, and what a user can do about it. */
+const SYSTEM_ERRORS: Record<string, { says: string; hint: string }> = {
+  EACCES: { says: "permission denied", hint: "check the owner and mode of the path (`ls -l`)" },
+  EPERM: { says: "operation not permitted", hint: "check the owner and mode of the path (`ls -l`)" },
+  EISDIR: { says: "is a folder where a file belongs", hint: "move the folder out of the way" },
+  ENOTDIR: { says: "a part of the path is a file, not a folder", hint: "check the path" },
+  ENOENT: { says: "does not exist", hint: "check the path" },
+  ENOSPC: { says: "no space left on the device", hint: "free some space and run the command again" },
+  EDQUOT: { says: "disk quota exceeded", hint: "free some space and run the command again" },
+  EFBIG: { says: "file too large", hint: "check `ulimit -f` and the file system's limits" },
+  EROFS: { says: "read-only file system", hint: "run jp where the workspace can be written" },
+  EMFILE: { says: "too many open files", hint: "raise `ulimit -n` and run the command again" },
+  ELOOP: { says: "too many levels of symbolic links", hint: "check the links on the path" },
+  EIO: { says: "input/output error", hint: "check the disk; the file system reported a fault" },
+  ENAMETOOLONG: { says: "file name too long", hint: "use a shorter path" },
+};
+
+const VERBS: Record<string, string> = {
+  scandir: "list",
+  opendir: "list",
+  mkdir: "create",
+  mkdtemp: "create",
+  unlink: "remove",
+  rmdir: "remove",
+  rm: "remove",
+  stat: "inspect",
+  lstat: "inspect",
+  fstat: "inspect",
+  copyfile: "copy",
+  symlink: "link",
+};
+
+/**
+ * An operating-system error (a Node system error carrying `code` and
+ * `syscall`) as a one-line JpError naming the path, or undefined when
+ * `error` is something else.
+ */
+export function fromSystemError(error: unknown): JpError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, syscall, path, dest } = error as NodeJS.ErrnoException & { dest?: string };
+  if (typeof code !== "string" || typeof syscall !== "string") return undefined;
+  const known = SYSTEM_ERRORS[code];
+  const says = known?.says ?? error.message;
+  const verb = VERBS[syscall] ?? syscall;
+  const what =
+    path === undefined ? `${verb} failed` : `cannot ${verb} ${path}${dest === undefined ? "" : ` to ${dest}`}`;
+  return new JpError(`system.${code.toLowerCase()}`, `${what}: ${says}`, {
+    hint: known?.hint ?? `the operating system reported ${code}`,
+    cause: error,
+  });
+}

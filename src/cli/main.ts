@@ -1,7 +1,7 @@
 // Owns the commander program: global options, the command list, error
 // rendering and exit codes. Only this file decides the exit code.
 import { Command, CommanderError } from "commander";
-import { JpError, type ExitCode } from "../errors.js";
+import { fromSystemError, JpError, type ExitCode } from "../errors.js";
 import { addCommands, COMMANDS } from "./commands/index.js";
 import { commandWords, rewriteOptionalValues } from "./argv.js";
 import { createContext, type ContextOptions } from "./context.js";
@@ -53,6 +53,7 @@ function reportError(error: unknown, stderr: NodeJS.WritableStream, env: NodeJS.
     }
     return 2;
   }
+  if (!(error instanceof JpError)) error = fromSystemError(error) ?? error;
   if (error instanceof JpError) {
     stderr.write(`jp: error: ${error.message}\n`);
     if (error.hint) stderr.write(`  hint: ${error.hint}\n`);

@@ -175,12 +175,14 @@ function envLayer(env: NodeJS.ProcessEnv): Layer | undefined {
 
 /** A `-c/--cfg` value: `key=value`, a file path, or a name in `.jp/config.d/`. */
 export function cfgLayer(spec: string, options: { cwd: string; workspaceDir?: string }): Layer {
+  // Messages name the argument; a value of any length is cut so the message stays one line.
+  const shownSpec = spec.length > 80 ? `${spec.slice(0, 77)}…` : spec;
   const eq = spec.indexOf("=");
   if (eq > 0 && !fs.existsSync(path.resolve(options.cwd, spec))) {
     const key = spec.slice(0, eq).trim();
     const raw = spec.slice(eq + 1);
     if (!/^[A-Za-z0-9_*'-]+(\.[A-Za-z0-9_*'-]+)*$/.test(key))
-      throw new ConfigError(`-c ${spec}: '${key}' is not a key path`, "write -c key.path=value");
+      throw new ConfigError(`-c ${shownSpec}: '${key}' is not a key path`, "write -c key.path=value");
     let parsed: unknown;
     try {
       parsed = (parseToml(`v = ${raw}`) as Plain).v;
@@ -191,24 +193,24 @@ export function cfgLayer(spec: string, options: { cwd: string; workspaceDir?: st
     const keys = key.split(".").map((k) => k.replace(/^'(.*)'$/, "$1"));
     const forbidden = keys.find((k) => FORBIDDEN_KEYS.has(k));
     if (forbidden !== undefined)
-      throw new ConfigError(`-c ${spec}: key ${forbidden} is not allowed`, "give a configuration key path");
+      throw new ConfigError(`-c ${shownSpec}: key ${forbidden} is not allowed`, "give a configuration key path");
     let node = value;
     for (const k of keys.slice(0, -1)) node = (node[k] = {}) as Plain;
     node[keys.at(-1)!] = parsed;
-    return { name: `-c ${spec}`, value };
+    return { name: `-c ${shownSpec}`, value };
   }
   const direct = path.resolve(options.cwd, spec);
   if (fs.existsSync(direct) && fs.statSync(direct).isFile())
-    return { name: `-c ${spec}`, file: spec, value: readTomlFile(direct, spec) };
+    return { name: `-c ${shownSpec}`, file: spec, value: readTomlFile(direct, spec) };
   if (options.workspaceDir) {
     const named = path.join(options.workspaceDir, "config.d", spec.endsWith(".toml") ? spec : `${spec}.toml`);
     if (fs.existsSync(named)) {
       const shown = path.relative(options.cwd, named) || named;
-      return { name: `-c ${spec} (${shown})`, file: shown, value: readTomlFile(named, shown) };
+      return { name: `-c ${shownSpec} (${shown})`, file: shown, value: readTomlFile(named, shown) };
     }
   }
   throw new ConfigError(
-    `-c ${spec}: no such file, and no ${spec}.toml in .jp/config.d/`,
+    `-c ${shownSpec}: no such file, and no ${shownSpec}.toml in .jp/config.d/`,
     "give a TOML file, a name in .jp/config.d/, or key=value",
   );
 }

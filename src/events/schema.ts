@@ -185,11 +185,9 @@ export type ValidationResult = { ok: true; event: Event } | { ok: false; reason:
 /**
  * Check a parsed log line. Known kinds must match their schema; any other
  * object with a string `type` is an unknown kind and is accepted as is.
- * The returned event is the input object itself, never a copy.
- */
-/**
- * Validate a parsed log line. `text`, the line it was parsed from, lets the
- * search for forbidden keys be skipped when the text cannot hold one.
+ * The returned event is the input object itself, never a copy. `text`, the
+ * line it was parsed from, lets the search for forbidden keys be skipped
+ * when the text cannot hold one.
  */
 export function validateEvent(value: unknown, text?: string): ValidationResult {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {

@@ -14,6 +14,7 @@ import {
   AmbiguousConversationError,
   ConversationNotFoundError,
   NoActiveConversationError,
+  MetadataError,
 } from "./errors.js";
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "./files.js";
 import { acquireLock } from "./lock.js";
@@ -81,6 +82,12 @@ export function slugify(title: string): string {
 /** Ids are deciseconds since the epoch (as JP's are), so they sort by creation time. */
 export function idForTime(date: Date): string {
   return String(Math.floor(date.getTime() / 100));
+}
+
+/** When a conversation with this id was created: ids count deciseconds since the epoch. */
+export function timeOfId(id: string): string {
+  const time = new Date(Number(id) * 100);
+  return Number.isNaN(time.getTime()) ? new Date(0).toISOString() : time.toISOString();
 }
 
 export class ConversationStore {
@@ -229,8 +236,19 @@ export class ConversationStore {
     this.log(ref).append(events, this.lockOptions);
   }
 
+  /**
+   * A conversation's metadata. A file edited by hand or written by another
+   * tool may lack `created_at`; the id says when the conversation began.
+   */
   metadata(ref: ConversationRef): ConversationMetadata {
-    return readJsonFile<ConversationMetadata>(path.join(ref.dir, METADATA_FILE)) ?? { created_at: "" };
+    const file = path.join(ref.dir, METADATA_FILE);
+    const stored = readJsonFile<unknown>(file);
+    if (stored !== undefined && (typeof stored !== "object" || stored === null || Array.isArray(stored)))
+      throw new MetadataError(file);
+    const metadata = (stored ?? {}) as Partial<ConversationMetadata>;
+    return typeof metadata.created_at === "string"
+      ? (metadata as ConversationMetadata)
+      : { ...metadata, created_at: timeOfId(ref.id) };
   }
 
   writeMetadata(ref: ConversationRef, metadata: ConversationMetadata): void {

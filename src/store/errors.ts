@@ -42,6 +42,14 @@ export class MalformedLogError extends JpError {
   }
 }
 
+export class MetadataError extends JpError {
+  constructor(file: string) {
+    super("store.metadata", `${file} is not a JSON object`, {
+      hint: "restore it from version control, or replace it with {} (the log keeps every event)",
+    });
+  }
+}
+
 export class LockTimeoutError extends JpError {
   constructor(lockPath: string, holder: LockHolder | undefined, waitedMs: number) {
     const who = holder

@@ -3,7 +3,7 @@
 // strings base64-encoded at rest, sometimes twice; jp stores plain text.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { validateEvent, type Event } from "../events/index.js";
+import { MAX_DEPTH, nestsTooDeep, validateEvent, type Event } from "../events/index.js";
 import type { ConversationStore } from "./conversations.js";
 import { ImportError } from "./errors.js";
 
@@ -169,11 +169,19 @@ function readJson(file: string): unknown {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new ImportError(`${file}: not valid JSON (${(error as Error).message})`);
   }
+  // Converting and storing a deeper value would overflow the stack.
+  if (nestsTooDeep(value))
+    throw new ImportError(
+      `${file}: a value is nested more than ${MAX_DEPTH} levels deep`,
+      "this is not a conversation JP wrote; nothing was imported from it",
+    );
+  return value;
 }
 
 export function countKinds(events: readonly Event[]): Record<string, number> {

@@ -79,9 +79,18 @@ export function* readLines(
       position += read;
     }
     if (carry.length > 0) options.onTorn?.(carryOffset, Buffer.concat(carry));
+  } catch (error) {
+    throw withPath(error, file);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Errors of calls on a descriptor (EISDIR, EIO from `read`) do not say which file; name it. */
+function withPath(error: unknown, file: string): unknown {
+  const errno = error as NodeJS.ErrnoException;
+  if (error instanceof Error && typeof errno.syscall === "string" && errno.path === undefined) errno.path = file;
+  return error;
 }
 
 export interface ReadResult {

@@ -125,6 +125,17 @@ describe("convertJpConversation", () => {
     const dir = jpFolder("17000000006", [{ type: "tool_call_response", timestamp: ts, id: "x" }]);
     expect(() => convertJpConversation(dir)).toThrow(/events\.json: entry 1: invalid tool_call_response/);
   });
+
+  it("refuses a file nested 200,000 levels deep with an import error, not a stack overflow", () => {
+    const dir = jpFolder("17000000007", []);
+    const depth = 200_000;
+    fs.writeFileSync(
+      path.join(dir, "events.json"),
+      `[{"type":"chat_request","timestamp":"${ts}","content":"x","metadata":{"a":${"[".repeat(depth)}${"]".repeat(depth)}}}]`,
+    );
+    expect(() => convertJpConversation(dir)).toThrow(ImportError);
+    expect(() => convertJpConversation(dir)).toThrow(/events\.json: a value is nested more than 1000 levels deep/);
+  });
 });
 
 describe("importJpConversation", () => {

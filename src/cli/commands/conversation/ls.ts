@@ -1,4 +1,5 @@
 // `jp conversation ls`: list conversations with their counts.
+import { fromSystemError } from "../../../errors.js";
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { renderTable } from "../../../render/table.js";
@@ -39,7 +40,8 @@ export function register(parent: Command, ctx: Context): void {
           };
         } catch (error) {
           // One unreadable folder never hides the rest of the workspace.
-          const reason = error instanceof Error ? error.message : String(error);
+          const described = fromSystemError(error) ?? error;
+          const reason = described instanceof Error ? described.message : String(described);
           ctx.warn(`${ref.folder}: cannot be read (${reason}); run \`jp conversation doctor ${ref.id}\``);
           return {
             id: ref.id,

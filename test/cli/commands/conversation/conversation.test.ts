@@ -63,10 +63,54 @@ describe("jp conversation", () => {
     const items = JSON.parse(ls.stdout) as { id: string; error?: string }[];
     expect(items.map((i) => i.id)).toEqual([good.id, bad.id, folder.id]);
     expect(items[0]!.error).toBeUndefined();
-    expect(items[2]!.error).toContain("EISDIR");
+    expect(items[2]!.error).toBe(
+      `cannot read ${path.join(folder.path, "events.jsonl")}: is a folder where a file belongs`,
+    );
     expect(items[1]!.error).toContain(path.join(bad.path, "metadata.json"));
     expect(ls.stderr).toContain(`cannot be read`);
     expect(ls.stderr).not.toContain("internal error");
+  });
+
+  it("every command reading a log that is a folder says so in one line naming the path", async () => {
+    const { id, path: dir } = JSON.parse((await run("c", "new", "--json")).stdout) as {
+      id: string;
+      path: string;
+    };
+    fs.rmSync(path.join(dir, "events.jsonl"));
+    fs.mkdirSync(path.join(dir, "events.jsonl"));
+    for (const args of [
+      ["c", "show", id],
+      ["c", "print", id],
+      ["c", "doctor", id],
+      ["c", "compact", id],
+      ["q", "--id", id, "hello"],
+    ]) {
+      const result = await run(...args);
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stderr, args.join(" ")).toBe(
+        `jp: error: cannot read ${path.join(dir, "events.jsonl")}: is a folder where a file belongs\n` +
+          "  hint: move the folder out of the way\n",
+      );
+    }
+  });
+
+  it("a metadata file without created_at takes the time the id records; one that is not an object is named", async () => {
+    const { id, path: dir } = JSON.parse((await run("c", "new", "--title", "t", "--json")).stdout) as {
+      id: string;
+      path: string;
+    };
+    fs.writeFileSync(path.join(dir, "metadata.json"), JSON.stringify({ title: "t" }));
+    const ls = await run("c", "ls");
+    expect(ls.code).toBe(0);
+    expect(ls.stderr).toBe("");
+    const created = new Date(Number(id) * 100).toISOString();
+    expect(JSON.parse((await run("c", "show", id, "--json")).stdout).created_at).toBe(created);
+    expect((await run("c", "show", id)).stdout).toContain(`created:     ${created}`);
+
+    fs.writeFileSync(path.join(dir, "metadata.json"), "[]");
+    const show = await run("c", "show", id);
+    expect(show.code).toBe(1);
+    expect(show.stderr).toContain(`jp: error: ${path.join(dir, "metadata.json")} is not a JSON object`);
   });
 
   it("new creates an active conversation whose folder carries the title's slug", async () => {
