@@ -57,6 +57,7 @@ const METADATA_FILE = "metadata.json";
 const CREATE_LOCK = ".create.lock";
 /** Folders being created; the name never matches a conversation id, so they are never listed. */
 const STAGING_PREFIX = ".new-";
+const STALE_STAGING_MS = 60 * 60 * 1000;
 /** Held by `jp q` for a whole turn, so a second one on the same conversation is told who runs it. */
 export const TURN_LOCK_FILE = "turn.lock";
 const STATE_FILE = "state.json";
@@ -170,6 +171,7 @@ export class ConversationStore {
     };
     // The folder is written in full under a temporary name (never listed) and renamed
     // into place at the end: a crash or a failed write leaves nothing half-imported.
+    this.removeStaleStaging();
     const staging = fs.mkdtempSync(path.join(this.workspace.conversationsDir, STAGING_PREFIX));
     try {
       writeJsonAtomic(path.join(staging, METADATA_FILE), metadata);
@@ -191,6 +193,27 @@ export class ConversationStore {
     } catch (error) {
       fs.rmSync(staging, { recursive: true, force: true });
       throw error;
+    }
+  }
+
+  /**
+   * Staging folders a killed process left behind. One untouched for an hour
+   * belongs to no create still running (a create writes and renames in seconds).
+   */
+  private removeStaleStaging(): void {
+    // File times are the real clock's, whatever clock the store was given.
+    const now = Date.now();
+    const dir = this.workspace.conversationsDir;
+    for (const name of fs.readdirSync(dir)) {
+      if (!name.startsWith(STAGING_PREFIX)) continue;
+      const staging = path.join(dir, name);
+      try {
+        const stat = fs.lstatSync(staging);
+        if (stat.isDirectory() && now - stat.mtimeMs > STALE_STAGING_MS)
+          fs.rmSync(staging, { recursive: true, force: true });
+      } catch {
+        // Gone already (another process cleaned it), or not ours to remove: leave it.
+      }
     }
   }
 
