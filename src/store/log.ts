@@ -45,12 +45,28 @@ export function* readLines(
   try {
     const chunk = Buffer.allocUnsafe(CHUNK_SIZE);
     let position = options.from ?? 0;
-    // The start of a line that spans chunks, kept as parts and joined once at its
-    // newline: joining at every chunk made a 100 MB line quadratic.
+    // The start of a line that spans chunks, kept as parts and joined once at its newline.
     let carry: Buffer[] = [];
+    let carryBytes = 0;
     let carryOffset = position;
     let lineNumber = 0;
     for (;;) {
+      if (carryBytes > CHUNK_SIZE) {
+        // A line longer than a chunk is read straight into one buffer: copying each
+        // chunk and joining the copies touched every byte twice more.
+        const long = readLongLine(fd, carry, carryBytes, carryOffset);
+        carry = [];
+        carryBytes = 0;
+        if (long.end === undefined) {
+          options.onTorn?.(carryOffset, long.bytes);
+          return;
+        }
+        lineNumber += 1;
+        yield { line: lineNumber, offset: carryOffset, text: long.bytes.toString("utf8") };
+        position = long.end + 1;
+        carryOffset = position;
+        continue;
+      }
       const read = fs.readSync(fd, chunk, 0, CHUNK_SIZE, position);
       if (read === 0) break;
       const view = chunk.subarray(0, read);
@@ -63,6 +79,7 @@ export function* readLines(
           text = Buffer.concat([...carry, view.subarray(start, nl)]).toString("utf8");
           offset = carryOffset;
           carry = [];
+          carryBytes = 0;
         } else {
           text = view.toString("utf8", start, nl);
           offset = position + start;
@@ -75,6 +92,7 @@ export function* readLines(
       if (start < read) {
         if (carry.length === 0) carryOffset = position + start;
         carry.push(Buffer.from(view.subarray(start, read)));
+        carryBytes += read - start;
       }
       position += read;
     }
@@ -86,10 +104,42 @@ export function* readLines(
   }
 }
 
+/**
+ * The rest of a line whose first `carryBytes` bytes (in `carry`) start at
+ * `offset`: its bytes without the newline and the newline's offset, or, at
+ * the end of the file without one, the torn bytes and no end.
+ */
+function readLongLine(
+  fd: number,
+  carry: readonly Buffer[],
+  carryBytes: number,
+  offset: number,
+): { bytes: Buffer; end?: number } {
+  // The line ends by the end of the file; a file still growing grows the buffer.
+  let buffer = Buffer.allocUnsafe(Math.max(fs.fstatSync(fd).size - offset, carryBytes + CHUNK_SIZE));
+  let filled = 0;
+  for (const part of carry) filled += part.copy(buffer, filled);
+  for (;;) {
+    if (filled === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
+    const read = fs.readSync(
+      fd,
+      buffer,
+      filled,
+      Math.min(buffer.length - filled, 16 * CHUNK_SIZE),
+      offset + filled,
+    );
+    if (read === 0) return { bytes: buffer.subarray(0, filled) };
+    const nl = buffer.subarray(filled, filled + read).indexOf(NEWLINE);
+    if (nl !== -1) return { bytes: buffer.subarray(0, filled + nl), end: offset + filled + nl };
+    filled += read;
+  }
+}
+
 /** Errors of calls on a descriptor (EISDIR, EIO from `read`) do not say which file; name it. */
 function withPath(error: unknown, file: string): unknown {
   const errno = error as NodeJS.ErrnoException;
-  if (error instanceof Error && typeof errno.syscall === "string" && errno.path === undefined) errno.path = file;
+  if (error instanceof Error && typeof errno.syscall === "string" && errno.path === undefined)
+    errno.path = file;
   return error;
 }
 

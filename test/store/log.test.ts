@@ -145,3 +145,33 @@ describe("deeply nested values", () => {
     expect(new EventLog(d).read().events).toHaveLength(1);
   });
 });
+
+describe("readLines", () => {
+  it("yields lines longer than a read chunk whole, with offsets and numbers, between short lines", () => {
+    const d = tempDir();
+    const file = path.join(d, "lines.jsonl");
+    // Multi-byte characters straddle every chunk boundary somewhere in 3.5 MB of them.
+    const long = "é🚀x".repeat(500_000);
+    const lines = ["short", long, "between", long + long, "last"];
+    fs.writeFileSync(file, lines.join("\n") + "\n");
+    const read = [...readLines(file)];
+    expect(read.map((l) => l.text)).toEqual(lines);
+    expect(read.map((l) => l.line)).toEqual([1, 2, 3, 4, 5]);
+    let offset = 0;
+    read.forEach((l, i) => {
+      expect(l.offset).toBe(offset);
+      offset += Buffer.byteLength(lines[i]!) + 1;
+    });
+  });
+
+  it("reports a torn long tail once, with its offset and every byte", () => {
+    const d = tempDir();
+    const file = path.join(d, "lines.jsonl");
+    const tail = "y".repeat(3 * 1024 * 1024 + 17);
+    fs.writeFileSync(file, `first\n${tail}`);
+    const torn: [number, number][] = [];
+    const read = [...readLines(file, { onTorn: (offset, bytes) => torn.push([offset, bytes.length]) })];
+    expect(read.map((l) => l.text)).toEqual(["first"]);
+    expect(torn).toEqual([[6, tail.length]]);
+  });
+});
