@@ -73,7 +73,9 @@ export function fromSystemError(error: unknown): JpError | undefined {
   const says = known?.says ?? error.message;
   const verb = VERBS[syscall] ?? syscall;
   const what =
-    path === undefined ? `${verb} failed` : `cannot ${verb} ${path}${dest === undefined ? "" : ` to ${dest}`}`;
+    path === undefined
+      ? `${verb} failed`
+      : `cannot ${verb} ${path}${dest === undefined ? "" : ` to ${dest}`}`;
   return new JpError(`system.${code.toLowerCase()}`, `${what}: ${says}`, {
     hint: known?.hint ?? `the operating system reported ${code}`,
     cause: error,

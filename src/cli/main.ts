@@ -21,11 +21,6 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
       "extra configuration, repeatable: a TOML file, a name in .jp/config.d/, or key=value",
       (v: string, prev: string[] = []) => [...prev, v],
     )
-    .showHelpAfterError("(run with --help for usage)")
-    .configureOutput({
-      writeOut: (s) => ctx.stdout.write(s),
-      writeErr: (s) => ctx.stderr.write(s),
-    })
     .exitOverride();
   program.hook("preAction", () => {
     const { workspace, cfg } = program.opts() as { workspace?: string; cfg?: string[] };
@@ -35,11 +30,31 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
 
   try {
     const table = await addCommands(program, COMMANDS, commandWords(argv), ctx);
+    styleErrors(program, ["jp"], ctx);
     await program.parseAsync(rewriteOptionalValues(argv, table), { from: "user" });
     return ctx.exitCode;
   } catch (error) {
     return reportError(error, ctx.stderr, ctx.env);
   }
+}
+
+/**
+ * Commander's parse errors in jp's own style (`jp: error: …` and a hint naming
+ * the command's help), on every command, however it was added.
+ */
+function styleErrors(
+  cmd: Command,
+  words: string[],
+  ctx: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+): void {
+  cmd
+    .configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+      outputError: (s, write) => write(`jp: ${s}`),
+    })
+    .showHelpAfterError(`  hint: run \`${words.join(" ")} --help\` for usage`);
+  for (const sub of cmd.commands) styleErrors(sub, [...words, sub.name()], ctx);
 }
 
 function reportError(error: unknown, stderr: NodeJS.WritableStream, env: NodeJS.ProcessEnv): ExitCode {

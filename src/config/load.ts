@@ -193,7 +193,10 @@ export function cfgLayer(spec: string, options: { cwd: string; workspaceDir?: st
     const keys = key.split(".").map((k) => k.replace(/^'(.*)'$/, "$1"));
     const forbidden = keys.find((k) => FORBIDDEN_KEYS.has(k));
     if (forbidden !== undefined)
-      throw new ConfigError(`-c ${shownSpec}: key ${forbidden} is not allowed`, "give a configuration key path");
+      throw new ConfigError(
+        `-c ${shownSpec}: key ${forbidden} is not allowed`,
+        "give a configuration key path",
+      );
     let node = value;
     for (const k of keys.slice(0, -1)) node = (node[k] = {}) as Plain;
     node[keys.at(-1)!] = parsed;

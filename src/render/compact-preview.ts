@@ -19,6 +19,11 @@ export interface PreviewRule {
 
 const EXCERPT = 70;
 
+/** The one spelling of a range of turns in output: `turn 3`, `turns 2–8` (0-based in, 1-based out). */
+export function turnRange(from: number, to: number): string {
+  return from === to ? `turn ${from + 1}` : `turns ${from + 1}–${to + 1}`;
+}
+
 function textOf(e: Event): string | undefined {
   if (e.type === "chat_request") return e.content as string;
   if (e.type === "chat_response" && typeof e.message === "string") return e.message;
@@ -46,8 +51,31 @@ export function boundaryExcerpts(
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
+/** Lines of at most `width` columns, breaking at spaces; paragraphs and blank lines kept. */
+export function wrapText(text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const paragraph of text.split("\n")) {
+    let line = "";
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (line && line.length + 1 + word.length > width) {
+        out.push(line);
+        line = word;
+      } else {
+        line = line ? `${line} ${word}` : word;
+      }
+    }
+    out.push(line);
+  }
+  while (out.at(-1) === "") out.pop();
+  return out;
+}
+
+/** Lines of a summary shown before the rest is left to `e`. */
+const SUMMARY_LINES = 12;
+const SUMMARY_WIDTH = 76;
+
 function replacement(c: Compaction): string {
-  if (c.summary) return `your summary (${words(c.summary.text)} words)`;
+  if (c.summary) return `the assistant's summary (${words(c.summary.text)} words)`;
   return policyNames(c)
     .map((p) =>
       p === "reasoning"
@@ -67,10 +95,15 @@ export function renderCompactPreview(events: readonly Event[], rules: readonly P
   const lines = [`compact — ${rules.length} rule${rules.length === 1 ? "" : "s"} proposed`, ""];
   rules.forEach((r, i) => {
     const c = r.compaction;
-    const range =
-      c.from_turn === c.to_turn ? `turn ${c.from_turn + 1}` : `turns ${c.from_turn + 1}–${c.to_turn + 1}`;
+    const range = turnRange(c.from_turn, c.to_turn);
     const { first, last } = boundaryExcerpts(events, c.from_turn, c.to_turn);
     lines.push(`  ${i + 1}. ${range} → ${replacement(c)}`);
+    if (c.summary) {
+      const text = wrapText(c.summary.text, SUMMARY_WIDTH);
+      lines.push(...text.slice(0, SUMMARY_LINES).map((l) => (l ? `     │ ${l}` : "     │")));
+      if (text.length > SUMMARY_LINES)
+        lines.push(`     │ … ${text.length - SUMMARY_LINES} more lines: press e to read or edit all`);
+    }
     lines.push(
       `     tokens   ${fmt(r.tokensBefore, r.approximate)} → ${fmt(r.tokensAfter, r.approximate)} for the next request`,
       ...(r.cacheRewrite
@@ -85,7 +118,7 @@ export function renderCompactPreview(events: readonly Event[], rules: readonly P
     if (r.spillFile) lines.push(`     dropped  ${r.spillFile}`);
     lines.push("");
   });
-  lines.push(`Recorded compactions take effect when the next turn starts.`);
+  lines.push("Approved (y), these are recorded and take effect when the next turn starts.");
   return lines.join("\n");
 }
 
@@ -93,7 +126,7 @@ export function renderCompactPreview(events: readonly Event[], rules: readonly P
 export function droppedText(events: readonly Event[], c: Compaction): string {
   const inRange = groupTurns(events).filter((t) => t.index >= c.from_turn && t.index <= c.to_turn);
   const plain = new Chalk({ level: 0 });
-  const header = `# Dropped by compaction ${c.id}: turns ${c.from_turn + 1}..${c.to_turn + 1}${c.note ? `\n# why: ${c.note}` : ""}\n\n`;
+  const header = `# Dropped by compaction ${c.id}: ${turnRange(c.from_turn, c.to_turn)}${c.note ? `\n# why: ${c.note}` : ""}\n\n`;
   if (c.summary) {
     return `${header}# Replaced by this summary:\n\n${c.summary.text}\n\n# The turns it replaces:\n\n${renderHistory(
       inRange.flatMap((t) => t.events),

@@ -65,12 +65,11 @@ export function createStreamRenderer(options: StreamRendererOptions): TurnOutput
         c.yellow(`${error.message}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)}s\n`),
       );
     },
-    toolCall(call: ToolCallRequest) {
+    toolCall(call: ToolCallRequest, brief?: boolean) {
       stopSpinner();
       lineBreak();
-      options.stderr.write(
-        `${c.yellow("⚙")} ${c.bold(call.name)} ${c.dim(oneLine(JSON.stringify(call.arguments)))}\n`,
-      );
+      const args = brief ? "" : ` ${c.dim(oneLine(JSON.stringify(call.arguments)))}`;
+      options.stderr.write(`${c.yellow("⚙")} ${c.bold(call.name)}${args}\n`);
     },
     toolResult(_call: ToolCallRequest, content: string, isError: boolean) {
       options.stderr.write(`  ${isError ? c.red("✗") : c.green("✓")} ${c.dim(oneLine(content, 120))}\n`);

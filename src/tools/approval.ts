@@ -15,13 +15,20 @@ export function decideApproval(mode: RunMode, interactive: boolean): Decision {
 
 export type Approval = { run: true; args: Record<string, unknown> } | { run: false; reason: string };
 
+const KEYS = ["y", "Y", "n", "N", "p", "r", "e", "?"] as const;
+
 const HELP = [
   "  y  run the tool with these arguments",
-  "  n  do not run it; the model is told you declined",
+  "  Y  run it, and every later call of this tool in this turn, without asking",
+  "  n  do not run it; the assistant is told you declined",
+  "  N  decline it, and every later call of this tool in this turn",
+  "  r  decline with a reason you type; the assistant receives it",
   "  e  edit the arguments as JSON in $EDITOR, then decide",
-  "  p  print the arguments in full",
+  "  p  print the arguments in full, and what the tool runs",
   "  ?  this help",
 ].join("\n");
+
+const DECLINED = "the user declined to run this tool call";
 
 async function editArguments(
   prompter: Prompter,
@@ -67,22 +74,47 @@ export async function approveCall(
     );
     return { run: false, reason: `${tool.name} needs the user's approval and no one was there to give it` };
   }
+  const remembered = ctx.remembered?.get(tool.name);
+  if (remembered === "run") return { run: true, args };
+  if (remembered === "decline") return { run: false, reason: DECLINED };
   let current = args;
-  if (decision === "edit") current = await editArguments(prompter, current);
   const show = async () =>
     tool.renderArguments ? await tool.renderArguments(current, ctx) : JSON.stringify(current, null, 2);
-  prompter.say(`${tool.name} ${await show()}`);
+  if (decision === "edit") {
+    current = await editArguments(prompter, current);
+    prompter.say(`${tool.name} ${await show()}`);
+  } else if (tool.renderArguments) {
+    // The call line showed the raw arguments; this tool has a better picture of them.
+    prompter.say(await show());
+  }
   for (;;) {
-    const answer = await prompter.choose(`Run tool ${tool.name}? [y/n/e/p/?] `, ["y", "n", "e", "p", "?"]);
-    if (answer === "y") return { run: true, args: current };
-    if (answer === "n") return { run: false, reason: "the user declined to run this tool call" };
-    if (answer === "e") {
-      current = await editArguments(prompter, current);
-      prompter.say(`${tool.name} ${await show()}`);
-    } else if (answer === "p")
-      prompter.say(
-        [JSON.stringify(current, null, 2), ...(tool.definition ? [tool.definition] : [])].join("\n"),
-      );
-    else prompter.say(HELP);
+    const answer = await prompter.choose(`Run tool ${tool.name}? [${KEYS.join(",")}] `, KEYS, {
+      help: HELP,
+      onEnd: "n",
+    });
+    switch (answer) {
+      case "Y":
+        ctx.remembered?.set(tool.name, "run");
+        return { run: true, args: current };
+      case "y":
+        return { run: true, args: current };
+      case "N":
+        ctx.remembered?.set(tool.name, "decline");
+        return { run: false, reason: DECLINED };
+      case "n":
+        return { run: false, reason: DECLINED };
+      case "r": {
+        const reason = await prompter.ask("Reason (sent to the assistant): ");
+        return { run: false, reason: reason ? `${DECLINED}: ${reason}` : DECLINED };
+      }
+      case "e":
+        current = await editArguments(prompter, current);
+        prompter.say(`${tool.name} ${await show()}`);
+        break;
+      default:
+        prompter.say(
+          [JSON.stringify(current, null, 2), ...(tool.definition ? [tool.definition] : [])].join("\n"),
+        );
+    }
   }
 }

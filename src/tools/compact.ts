@@ -13,7 +13,7 @@ import {
   type ToolHint,
 } from "../compaction/index.js";
 import type { Compaction, Event } from "../events/index.js";
-import { droppedText, renderCompactPreview, type PreviewRule } from "../render/compact-preview.js";
+import { droppedText, renderCompactPreview, turnRange, type PreviewRule } from "../render/compact-preview.js";
 import type { TokenCounter } from "../tokens/count.js";
 import { decideApproval, type Approval } from "./approval.js";
 import { privateTempDir, type Prompter } from "./prompter.js";
@@ -30,6 +30,14 @@ const Rule = z.strictObject({
   note: z.string().min(1),
 });
 const Args = z.strictObject({ rules: z.array(Rule).min(1) });
+
+const COMPACT_KEYS = ["y", "n", "e", "?"] as const;
+const COMPACT_HELP = [
+  "  y  record these compactions; they take effect when the next turn starts",
+  "  n  record nothing; the assistant is told you declined",
+  "  e  edit the rules (summary text included) as JSON in $EDITOR, then see the preview again",
+  "  ?  this help",
+].join("\n");
 
 const DESCRIPTION = `Compact this conversation: replace earlier turns with a summary you write, or strip their reasoning or tool calls, so later requests stay small. Nothing is deleted; the user approves a preview first, and recorded rules take effect when the next turn starts (this turn is not affected).
 
@@ -203,7 +211,10 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
           prompter.say(result.ok ? await preview(ctx.events, result.compactions) : `jp: ${result.error}`);
           shown = true;
         }
-        const answer = await prompter.choose("Run compact? [y/n/e/?] ", ["y", "n", "e", "?"]);
+        const answer = await prompter.choose("Run compact? [y,n,e,?] ", COMPACT_KEYS, {
+          help: COMPACT_HELP,
+          onEnd: "n",
+        });
         if (answer === "y") {
           const result = plan(ctx.events, current);
           if (result.ok) return { run: true, args: current };
@@ -222,15 +233,6 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
               `jp: the edited rules are not valid JSON (${(error as Error).message}); press e to edit again`,
             );
           }
-        } else {
-          prompter.say(
-            [
-              "  y  record these compactions; they take effect when the next turn starts",
-              "  n  record nothing; the assistant is told you declined",
-              "  e  edit the rules (summary text included) as JSON in $EDITOR, then see the preview again",
-              "  ?  this help",
-            ].join("\n"),
-          );
         }
       }
     },
@@ -252,7 +254,7 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
       for (const [id, file] of spilled) if (!kept.has(id)) fs.rmSync(file, { force: true });
       const lines = recorded.map(
         (c) =>
-          `turns ${c.from_turn + 1}..${c.to_turn + 1}${c.summary ? " replaced by your summary" : ""}${c.reasoning ? ", reasoning stripped" : ""}${c.tool_calls ? `, tool calls ${c.tool_calls.policy}` : ""}`,
+          `${turnRange(c.from_turn, c.to_turn)}${c.summary ? " replaced by your summary" : ""}${c.reasoning ? ", reasoning stripped" : ""}${c.tool_calls ? `, tool calls ${c.tool_calls.policy}` : ""}`,
       );
       return {
         content: `Recorded ${recorded.length} compaction${recorded.length === 1 ? "" : "s"}; they take effect when the next turn starts: ${lines.join("; ")}.`,

@@ -3,7 +3,6 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createInterface } from "node:readline/promises";
 import { JpError } from "../errors.js";
 
 /** Ctrl-C at a prompt: the question is abandoned and the turn ends as interrupted. */
@@ -13,11 +12,23 @@ export class PromptInterruptedError extends JpError {
   }
 }
 
+export interface ChooseOptions {
+  /** Shown on `?`. */
+  help: string;
+  /** The answer Ctrl-D (end of input) gives; without one Ctrl-D interrupts like Ctrl-C. */
+  onEnd?: string;
+}
+
 export interface Prompter {
   /** Whether someone can answer (stdin and stderr are terminals). */
   interactive: boolean;
-  /** Ask until one of `keys` is typed; returns it. */
-  choose(question: string, keys: readonly string[]): Promise<string>;
+  /**
+   * Ask until one of `keys` is pressed (a single key, no Enter; case counts);
+   * returns it. Ctrl-C throws PromptInterruptedError.
+   */
+  choose(question: string, keys: readonly string[], options: ChooseOptions): Promise<string>;
+  /** A line of text ended by Enter; Ctrl-D gives an empty answer, Ctrl-C throws PromptInterruptedError. */
+  ask(question: string): Promise<string>;
   /** Let the person edit `text` in $VISUAL/$EDITOR; returns the result. */
   editText(text: string, suffix: string): Promise<string>;
   say(text: string): void;
@@ -73,27 +84,20 @@ export function createTerminalPrompter(options: {
   return {
     interactive,
     say: (text) => options.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
-    async choose(question, keys) {
-      const rl = createInterface({ input: options.stdin, output: options.stderr, terminal: true });
-      // In raw mode Ctrl-C reaches readline, not the process; it ends the question as an interruption.
-      const interrupted = new Promise<never>((_, reject) =>
-        rl.once("SIGINT", () => reject(new PromptInterruptedError())),
+    async choose(question, keys, choose) {
+      const { askKey } = await import("./key-prompt.js");
+      const answer = await askKey(
+        { input: options.stdin, output: options.stderr },
+        { message: question, keys, help: choose.help, onEnd: choose.onEnd },
       );
-      // Ctrl-D (end of input) declines: the model is told, as with n.
-      const ended = new Promise<string>((resolve, reject) =>
-        rl.once("close", () => (keys.includes("n") ? resolve("n") : reject(new PromptInterruptedError()))),
-      );
-      try {
-        for (;;) {
-          const answer = (await Promise.race([rl.question(question), interrupted, ended]))
-            .trim()
-            .toLowerCase();
-          if (keys.includes(answer)) return answer;
-          options.stderr.write(`Please answer one of ${keys.join(", ")}.\n`);
-        }
-      } finally {
-        rl.close();
-      }
+      if (typeof answer !== "string") throw new PromptInterruptedError();
+      return answer;
+    },
+    async ask(question) {
+      const { askLine } = await import("./key-prompt.js");
+      const answer = await askLine({ input: options.stdin, output: options.stderr }, question);
+      if (typeof answer !== "string") throw new PromptInterruptedError();
+      return answer.trim();
     },
     async editText(text, suffix) {
       const { execa } = await import("execa");

@@ -14,6 +14,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The raw turn in progress (0-based). */
   turn: number;
+  /** Answers given with a capital key (Y, N), by tool name, for the rest of the turn. */
+  remembered?: Map<string, "run" | "decline">;
 }
 
 export interface ToolOutcome {

@@ -33,7 +33,8 @@ export interface TurnOutput {
   /** Discard what was shown of a failed attempt. */
   restart(): void;
   retry(error: ProviderError, attempt: number, delayMs: number): void;
-  toolCall(call: ToolCallRequest): void;
+  /** The call line; `brief` (name only) when the tool shows its arguments its own way before asking. */
+  toolCall(call: ToolCallRequest, brief?: boolean): void;
   toolResult(call: ToolCallRequest, content: string, isError: boolean): void;
   responseDone(): void;
   notice(text: string): void;
@@ -217,6 +218,7 @@ function syntheticResponse(call: ToolCallRequest, content: string, at: string): 
 async function runTools(
   calls: readonly ToolCallRequest[],
   options: TurnOptions,
+  remembered: Map<string, "run" | "decline">,
 ): Promise<{ group: Event[]; interrupted: boolean }> {
   const group: Event[] = [];
   const effects: Event[] = [];
@@ -227,8 +229,8 @@ async function runTools(
       for (const rest of calls.slice(i)) group.push(syntheticResponse(rest, INTERRUPTED, at()));
       return { group: [...group, ...effects], interrupted: true };
     }
-    options.output.toolCall(call);
     const tool = byName.get(call.name);
+    options.output.toolCall(call, tool?.renderArguments !== undefined);
     const respond = (content: string, isError: boolean) => {
       group.push({ type: "tool_call_response", timestamp: at(), id: call.id, content, is_error: isError });
       options.output.toolResult(call, content, isError);
@@ -246,6 +248,7 @@ async function runTools(
       cwd: options.cwd,
       signal: options.signal,
       turn: turnCount(events) - 1,
+      remembered,
     };
     const invalid = tool.validate?.(call.arguments, ctx);
     if (invalid) {
@@ -286,6 +289,8 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
     { type: "chat_request", timestamp: start, content: query },
   ]);
   let requests = 0;
+  // Y and N at an approval prompt hold for the rest of this turn.
+  const remembered = new Map<string, "run" | "decline">();
   for (;;) {
     const extra = await options.beforeRequest?.(options.log.events());
     if (extra?.length) options.log.append(extra);
@@ -330,7 +335,7 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
     if (collected.calls.length === 0) return { interrupted: false, requests, lastStop: collected.stop };
     let ran: Awaited<ReturnType<typeof runTools>>;
     try {
-      ran = await runTools(collected.calls, options);
+      ran = await runTools(collected.calls, options, remembered);
     } catch (error) {
       // Whatever failed, every logged call gets a response before the error ends the turn.
       const at = options.now().toISOString();

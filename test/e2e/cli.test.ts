@@ -20,10 +20,12 @@ describe("bin/jp", () => {
     expect(result.stdout).toContain("── turn 4");
   });
 
-  it("exits 2 with a one-line usage error for an unknown option", async () => {
+  it("exits 2 with a usage error in jp's one error style for an unknown option", async () => {
     const result = await execa(JP, ["conversation", "ls", "--bogus"], { reject: false, cwd: tempDir() });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr.split("\n")[0]).toBe("error: unknown option '--bogus'");
+    expect(result.stderr).toBe(
+      "jp: error: unknown option '--bogus'\n  hint: run `jp conversation ls --help` for usage",
+    );
   });
 
   it("init, new and ls work end to end, and a closed pipe is not an error", async () => {

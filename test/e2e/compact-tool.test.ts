@@ -37,10 +37,20 @@ describe("jp q -u compact", () => {
       cwd: w!.root,
       env: { ...w!.env, NO_COLOR: "1" },
     });
-    await session.waitFor("Run compact? [y/n/e/?]");
+    await session.waitFor("Run compact? [y,n,e,?]");
     const screen = plain(session.output());
     expect(screen).toContain("compact — 1 rule proposed");
-    expect(screen).toMatch(/1\. turns 1–3 → your summary \(31 words\)/);
+    expect(screen).toMatch(/1\. turns 1–3 → the assistant's summary \(31 words\)/);
+    // The summary itself is shown, wrapped, so what is approved is what was read.
+    const summary = JSON.parse(
+      fs.readFileSync(path.join(REPO_ROOT, "fixtures/llm/compact-call.json"), "utf8"),
+    ).responses[0].tool_calls[0].arguments.rules[0].summary as string;
+    const shownSummary = [...screen.matchAll(/^ +│ ?(.*)$/gm)].map((m) => m[1]!.trim()).join(" ");
+    expect(shownSummary.replace(/\s+/g, " ")).toBe(summary.replace(/\s+/g, " ").trim());
+    // The call line is printed once, without the raw JSON of the arguments.
+    expect(screen.match(/⚙ compact/g)).toHaveLength(1);
+    expect(screen).not.toContain('{"rules"');
+    expect(screen).not.toContain("Recorded compactions take effect");
     expect(screen).toMatch(/tokens +≈[\d,]+ → ≈[\d,]+ for the next request/);
     expect(screen).toContain(
       'from     "The CSV parser in src/csv.ts chokes on quoted fields with commas. Can …"',
@@ -50,7 +60,7 @@ describe("jp q -u compact", () => {
     const spill = /dropped +(\S+\.md)/.exec(screen)![1]!;
     expect(fs.statSync(spill).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(spill, "utf8")).toContain("tool result run_tests call_3 error");
-    session.type("y\r");
+    session.type("y");
     expect(await session.exit).toBe(0);
 
     // The request after the call is built from the same prefix as the one before it.
@@ -105,8 +115,8 @@ describe("jp q -u compact", () => {
   it("records nothing on n and tells the model", async () => {
     await withSample();
     const session = runInPty([JP, "q", "-u", "compact", "compact please"], { cwd: w!.root, env: w!.env });
-    await session.waitFor("Run compact? [y/n/e/?]");
-    session.type("n\r");
+    await session.waitFor("Run compact? [y,n,e,?]");
+    session.type("n");
     expect(await session.exit).toBe(0);
     expect(JSON.stringify(messages(1).at(-1))).toContain(
       "the user declined the proposed compaction; nothing was recorded",
@@ -125,10 +135,10 @@ describe("jp q -u compact", () => {
       cwd: w!.root,
       env: { ...w!.env, EDITOR: editor },
     });
-    const first = await session.waitFor("Run compact? [y/n/e/?]");
-    session.type("e\r");
-    await session.waitFor("Run compact? [y/n/e/?]", first);
-    session.type("y\r");
+    const first = await session.waitFor("Run compact? [y,n,e,?]");
+    session.type("e");
+    await session.waitFor("Run compact? [y,n,e,?]", first);
+    session.type("y");
     expect(await session.exit).toBe(0);
     const shown = JSON.parse((await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout);
     expect(shown.compactions[0].summary.text).toContain("EDITED BY THE USER");

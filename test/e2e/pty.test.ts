@@ -27,8 +27,9 @@ describe("approval prompt in a terminal", () => {
   it("runs the tool on y, and the second request carries its result", async () => {
     w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
     const session = runInPty([JP, "q", "How many words are in notes.txt?"], { cwd: w.root, env: w.env });
-    await session.waitFor("Run tool count_words? [y/n/e/p/?]");
-    session.type("y\r");
+    await session.waitFor("Run tool count_words? [y,Y,n,N,p,r,e,?]");
+    // A single key answers: no Enter.
+    session.type("y");
     expect(await session.exit).toBe(0);
     expect(session.output()).toContain("notes.txt has 5 words.");
     expect(lastToolResult(1)).toMatchObject({ type: "tool_result", content: "5\n", is_error: false });
@@ -47,10 +48,9 @@ describe("approval prompt in a terminal", () => {
     w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
     const session = runInPty([JP, "q", "count"], { cwd: w.root, env: w.env });
     await session.waitFor("Run tool count_words?");
-    session.type("?\r");
-    const help = await session.waitFor("edit the arguments as JSON");
-    await session.waitFor("Run tool count_words?", help);
-    session.type("n\r");
+    session.type("?");
+    await session.waitFor("edit the arguments as JSON");
+    session.type("n");
     expect(await session.exit).toBe(0);
     expect(lastToolResult(1)).toMatchObject({
       content: "the user declined to run this tool call",
@@ -73,6 +73,51 @@ describe("approval prompt in a terminal", () => {
     expect((await runCli(["q", "again"], { cwd: w.root, env: w.env })).code).toBe(0);
   });
 
+  it("Y runs every call of the tool in this turn after one answer; the next turn asks again", async () => {
+    const twoCalls = [
+      {
+        text: "First.",
+        tool_calls: [{ id: "toolu_a", name: "count_words", arguments: { path: "notes.txt" } }],
+      },
+      {
+        text: "Again.",
+        tool_calls: [{ id: "toolu_b", name: "count_words", arguments: { path: "notes.txt" } }],
+      },
+      { text: "Both counted." },
+    ];
+    w = await qWorkspace({ toolRun: "ask", script: [...twoCalls, ...loadScript("tool-then-answer")] });
+    const session = runInPty([JP, "q", "count twice"], { cwd: w.root, env: w.env });
+    await session.waitFor("Run tool count_words?");
+    session.type("Y");
+    expect(await session.exit).toBe(0);
+    // Each answered question is drawn once more with its answer: one answer, one question.
+    expect(session.output().match(/Run tool count_words\? \[[^\]]*\] \S/g)).toEqual([
+      "Run tool count_words? [y,Y,n,N,p,r,e,?] Y",
+    ]);
+    expect(lastToolResult(1)).toMatchObject({ content: "5\n", is_error: false });
+    expect(lastToolResult(2)).toMatchObject({ content: "5\n", is_error: false });
+
+    const next = runInPty([JP, "q", "count again"], { cwd: w.root, env: w.env });
+    await next.waitFor("Run tool count_words?");
+    next.type("n");
+    expect(await next.exit).toBe(0);
+    expect(lastToolResult(4)).toMatchObject({ is_error: true });
+  });
+
+  it("r declines with a typed reason, which the model receives", async () => {
+    w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
+    const session = runInPty([JP, "q", "count"], { cwd: w.root, env: w.env });
+    await session.waitFor("Run tool count_words?");
+    session.type("r");
+    await session.waitFor("Reason (sent to the assistant):");
+    session.type("the file is stale\r");
+    expect(await session.exit).toBe(0);
+    expect(lastToolResult(1)).toMatchObject({
+      content: "the user declined to run this tool call: the file is stale",
+      is_error: true,
+    });
+  });
+
   it("edits the arguments with e in $EDITOR, reopening on invalid JSON", async () => {
     w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
     fs.writeFileSync(path.join(w.root, "other.txt"), "just three words\n");
@@ -85,10 +130,10 @@ describe("approval prompt in a terminal", () => {
     );
     const session = runInPty([JP, "q", "count"], { cwd: w.root, env: { ...w.env, EDITOR: editor } });
     await session.waitFor("Run tool count_words?");
-    session.type("e\r");
+    session.type("e");
     const after = await session.waitFor('"other.txt"');
     await session.waitFor("Run tool count_words?", after);
-    session.type("y\r");
+    session.type("y");
     expect(await session.exit).toBe(0);
     expect(lastToolResult(1)).toMatchObject({ content: "3\n", is_error: false });
     const call = w.events().find((e) => e.type === "tool_call_request");

@@ -134,7 +134,9 @@ describe("convertJpConversation", () => {
       `[{"type":"chat_request","timestamp":"${ts}","content":"x","metadata":{"a":${"[".repeat(depth)}${"]".repeat(depth)}}}]`,
     );
     expect(() => convertJpConversation(dir)).toThrow(ImportError);
-    expect(() => convertJpConversation(dir)).toThrow(/events\.json: a value is nested more than 1000 levels deep/);
+    expect(() => convertJpConversation(dir)).toThrow(
+      /events\.json: a value is nested more than 1000 levels deep/,
+    );
   });
 });
 

@@ -56,7 +56,7 @@ describe("compact tool", () => {
     );
     expect(outcome.isError).toBe(false);
     expect(outcome.content).toBe(
-      "Recorded 1 compaction; they take effect when the next turn starts: turns 2..3 replaced by your summary.",
+      "Recorded 1 compaction; they take effect when the next turn starts: turns 2–3 replaced by your summary.",
     );
     expect(outcome.effects).toEqual([
       expect.objectContaining({

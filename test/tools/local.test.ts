@@ -135,6 +135,7 @@ describe("p at the approval prompt", () => {
           interactive: true,
           say: (t: string) => void said.push(t),
           choose: () => Promise.resolve(answers.shift()!),
+          ask: () => Promise.resolve(""),
           editText: (t: string) => Promise.resolve(t),
         },
       );
@@ -144,5 +145,71 @@ describe("p at the approval prompt", () => {
     expect(await shown("planted")).toContain(
       'runs: ["sh","-c","id"] (no shell)\ndefined by this conversation\'s recorded config',
     );
+  });
+});
+
+describe("answers at the approval prompt", () => {
+  const registry = buildRegistry(
+    { conversation: { tools: { echo: { command: ["echo", "{{x}}"], run: "ask" } } } },
+    [],
+    { env: {}, workspace: "/w" },
+  );
+  const tool = registry.get("echo")!;
+  const prompter = (answers: string[], typed = "") => ({
+    interactive: true,
+    asked: 0,
+    say: () => undefined,
+    choose(question: string, keys: readonly string[]) {
+      this.asked += 1;
+      expect(question).toBe("Run tool echo? [y,Y,n,N,p,r,e,?] ");
+      expect(keys).toEqual(["y", "Y", "n", "N", "p", "r", "e", "?"]);
+      return Promise.resolve(answers.shift()!);
+    },
+    ask: () => Promise.resolve(typed),
+    editText: (t: string) => Promise.resolve(t),
+  });
+  const context = (remembered = new Map<string, "run" | "decline">()) => ({
+    events: [],
+    cwd: "/",
+    signal: new AbortController().signal,
+    turn: 0,
+    remembered,
+  });
+
+  it("Y runs this call and every later call of the tool in the turn without asking", async () => {
+    const ctx = context();
+    const p = prompter(["Y"]);
+    expect(await approveCall(tool, { x: 1 }, ctx, p)).toEqual({ run: true, args: { x: 1 } });
+    expect(await approveCall(tool, { x: 2 }, ctx, p)).toEqual({ run: true, args: { x: 2 } });
+    expect(p.asked).toBe(1);
+    // A new turn starts with a new memory: it asks again.
+    const next = prompter(["n"]);
+    expect(await approveCall(tool, { x: 3 }, context(), next)).toMatchObject({ run: false });
+    expect(next.asked).toBe(1);
+  });
+
+  it("N declines this call and later ones in the turn; y and n are remembered for nothing", async () => {
+    const ctx = context();
+    const p = prompter(["N"]);
+    const declined = { run: false, reason: "the user declined to run this tool call" };
+    expect(await approveCall(tool, { x: 1 }, ctx, p)).toEqual(declined);
+    expect(await approveCall(tool, { x: 2 }, ctx, p)).toEqual(declined);
+    expect(p.asked).toBe(1);
+    const once = prompter(["y", "n"]);
+    const fresh = context();
+    expect(await approveCall(tool, { x: 1 }, fresh, once)).toMatchObject({ run: true });
+    expect(await approveCall(tool, { x: 2 }, fresh, once)).toMatchObject({ run: false });
+    expect(once.asked).toBe(2);
+  });
+
+  it("r declines with the reason typed, which the model receives", async () => {
+    expect(await approveCall(tool, { x: 1 }, context(), prompter(["r"], "use the cached copy"))).toEqual({
+      run: false,
+      reason: "the user declined to run this tool call: use the cached copy",
+    });
+    expect(await approveCall(tool, { x: 1 }, context(), prompter(["r"], ""))).toEqual({
+      run: false,
+      reason: "the user declined to run this tool call",
+    });
   });
 });

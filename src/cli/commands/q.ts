@@ -50,7 +50,19 @@ export function register(program: Command, ctx: Context): void {
     .option("-u, --tool-use <name>", "make the model call this tool first (implies -t=NAME)")
     .option("-e, --edit", "write the query in $EDITOR")
     .option("--retry", "ask the conversation's last failed question again (one that got no answer)")
-    .option("--no-persist", "do not record this turn in the conversation");
+    .option("--no-persist", "do not record this turn in the conversation")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "The query is the words after the options. Text piped on stdin is added after",
+        "them (or is the whole query without words), so `git diff | jp q review this`",
+        "asks about the diff; -e opens the result in $EDITOR before it is sent.",
+        "",
+        "At an approval prompt one key answers: y run, n decline, Y/N the same for the",
+        "rest of the turn, r decline with a reason, e edit, p print, ? help.",
+      ].join("\n"),
+    );
   addSpecOptions(cmd).action(async (words: string[], opts: QOptions) => {
     const store = ctx.store();
     // An existing conversation's config applies; a new one is created only once the provider is ready.

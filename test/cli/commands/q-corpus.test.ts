@@ -71,8 +71,7 @@ describe.skipIf(!present)("continuing imported JP conversations", () => {
     const problems = checkProviderView(project(events).events, { lastTurnFinished: true });
     expect(problems.map(describeViewProblem)).toEqual([]);
   };
-  it.each(folders.map((f) => [path.basename(f), f] as const))(
-    "jp q continues %s",
-    async (_name, folder) => continues(folder),
+  it.each(folders.map((f) => [path.basename(f), f] as const))("jp q continues %s", async (_name, folder) =>
+    continues(folder),
   );
 });
