@@ -30,11 +30,13 @@ import type { PlannedCompaction } from "../turn/compaction.js";
 import { Option } from "commander";
 
 const SPEC_START = /^(r|s|t|reasoning|summarize|tools)([=+:]|$)/;
+/** A word with a policy's shape (`zz:1..2`, `x+y`): taken as a spec, to be reported if it is not one. */
+const SPEC_SHAPED = /^[A-Za-z]+[=+:][\w=+:.-]*$/;
 
 export const COMPACT_SPEC_FLAG: OptionalValueFlag = {
   flags: ["-k", "--compact"],
   hidden: "--compact-spec",
-  takesNextToken: (token) => SPEC_START.test(token),
+  takesNextToken: (token) => SPEC_START.test(token) || SPEC_SHAPED.test(token),
 };
 
 export interface SpecOptions {
@@ -47,7 +49,7 @@ export function addSpecOptions(cmd: Command): Command {
   return cmd
     .option(
       "-k, --compact",
-      "compact with the configured rules; -k=SPEC (repeatable) adds a rule such as r+t:..-3 or s:2..-4",
+      "compact with the configured rules; -k SPEC (repeatable) adds a rule such as r+t:..-3 or s:-3 (README: Ranges)",
     )
     .addOption(
       new Option("--compact-spec <spec>")
@@ -175,26 +177,53 @@ function parseKeepFlag(value: string, flag: string): KeepBound {
 }
 
 /**
- * Narrow a rule with the range flags: a window replaces the rule's own, and
- * drops the keep bound on each side it sets unless a keep flag is given.
+ * Narrow a rule with the range flags. A window (--turn, --first, --last,
+ * --from/--to) is the whole range: the rule's own range and keep values give
+ * way, and only keep flags narrow it further. A keep flag alone replaces that
+ * side; the rule's keep on the other side stays, and `combined` says so.
  */
-export function narrowRule(resolved: ResolvedRule, overrides: RangeOverrides): ResolvedRule {
+export function narrowRule(
+  resolved: ResolvedRule,
+  overrides: RangeOverrides,
+): ResolvedRule & { combined?: string } {
   const rule: CompactionRule = { ...resolved.rule };
   if (overrides.window) {
     delete rule.from;
     delete rule.to;
-    if (overrides.window.from) {
-      rule.from = overrides.window.from;
-      delete rule.keepFirst;
-    }
-    if (overrides.window.to) {
-      rule.to = overrides.window.to;
-      delete rule.keepLast;
-    }
+    delete rule.keepFirst;
+    delete rule.keepLast;
+    if (overrides.window.from) rule.from = overrides.window.from;
+    if (overrides.window.to) rule.to = overrides.window.to;
   }
   if (overrides.keepFirst) rule.keepFirst = overrides.keepFirst;
   if (overrides.keepLast) rule.keepLast = overrides.keepLast;
-  return { ...resolved, rule };
+  let combined: string | undefined;
+  if (!overrides.window && (overrides.keepFirst === undefined) !== (overrides.keepLast === undefined)) {
+    const [given, kept, bound] = overrides.keepFirst
+      ? (["--keep-first", "keep_last", rule.keepLast] as const)
+      : (["--keep-last", "keep_first", rule.keepFirst] as const);
+    const whose = resolved.label === "flags" ? "the default" : `${resolved.label}'s`;
+    const end = kept === "keep_first" ? "start at turn 1" : "compact through the last turn";
+    if (bound && !(bound.kind === "count" && bound.turns === 0))
+      combined = `${given} applies with ${whose} ${kept} = ${describeKeep(bound)} (give --${kept.replace("_", "-")} 0 to ${end})`;
+  }
+  return combined ? { ...resolved, rule, combined } : { ...resolved, rule };
+}
+
+/** A keep value as the user would write it. */
+function describeKeep(bound: KeepBound): string {
+  switch (bound.kind) {
+    case "count":
+      return String(bound.turns);
+    case "absolute":
+      return `@${bound.index + 1}`;
+    case "from_end":
+      return `-${bound.offset + 1}`;
+    case "ago":
+      return `${Math.round(bound.ms / 60_000)}m`;
+    case "last_compaction":
+      return "last-compaction";
+  }
 }
 
 /**

@@ -2,7 +2,7 @@
 // searching the projected stream the assistant was shown and mapping back
 // through origins.
 import type { Event } from "../events/index.js";
-import { groupTurns } from "../events/index.js";
+import { groupTurns, turnsLabel } from "../events/index.js";
 import { project, type TurnOrigin } from "./project.js";
 
 export interface AnchorCandidate {
@@ -178,6 +178,6 @@ export function describeAnchorError(quote: string, error: AnchorError): string {
     case "ambiguous":
       return `quote matches ${error.candidates.length} turns: ${list(error.candidates)}. Quote a longer, distinctive passage.`;
     case "already_compacted":
-      return `quote lies inside the summary of turns ${error.from + 1}..${error.to + 1}, which is already compacted; anchor on a turn outside it`;
+      return `quote lies inside the summary of ${turnsLabel(error.from, error.to)}, which is already compacted; anchor on a turn outside it`;
   }
 }

@@ -2,7 +2,7 @@
 // quotes resolved to raw turns, `keep_last` clamped so the turn in progress
 // is never folded, supplied summaries, deferred activation (DESIGN §7).
 import type { Compaction, Event } from "../events/index.js";
-import { turnCount } from "../events/index.js";
+import { turnCount, turnsLabel } from "../events/index.js";
 import { describeAnchorError, resolveAnchor } from "./anchors.js";
 import { planRule, type CompactionRule } from "./plan.js";
 import { toolPolicyFor, type ToolHint, type ToolMode } from "./policy.js";
@@ -60,9 +60,11 @@ export function planAssistantRules(
     }
     // Keeps count from the ends of the conversation, whatever the quotes choose.
     // The turn in progress (the user's request and this very call) is never folded.
+    // As positions (a kept position is kept), so they bound whatever the quotes choose rather than add to it.
+    const keepFirst = r.keep_first ?? 0;
     const rule: CompactionRule = {
-      keepFirst: { kind: "absolute", index: r.keep_first ?? 0 },
-      keepLast: { kind: "from_end", offset: Math.max(1, r.keep_last ?? 1) },
+      ...(keepFirst > 0 ? { keepFirst: { kind: "absolute", index: keepFirst - 1 } } : {}),
+      keepLast: { kind: "from_end", offset: Math.max(1, r.keep_last ?? 1) - 1 },
     };
     for (const [field, quote] of [
       ["after_quote", r.after_quote],
@@ -90,7 +92,7 @@ export function planAssistantRules(
     });
     if (plan.kind === "nothing") return { ok: false, error: `${label}no turns to compact: ${plan.reason}` };
     if (plan.kind === "refused") {
-      const hint = plan.suggestions.map((s) => `turns ${s.from + 1}..${s.to + 1}`).join(" or ");
+      const hint = plan.suggestions.map((s) => turnsLabel(s.from, s.to)).join(" or ");
       return {
         ok: false,
         error: `${label}${plan.reason}${hint ? `; a range such as ${hint} avoids it` : ""}`,

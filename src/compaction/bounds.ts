@@ -105,17 +105,22 @@ export function resolveRange(request: RangeRequest, facts: StreamFacts): RangeRe
   if (facts.turnCount === 0) return { ok: false, reason: "the conversation has no turns" };
   let from = request.from ? resolveBound(request.from, facts) : 0;
   let to = request.to ? resolveEnd(request.to, facts) : last;
+  // A kept position is itself kept: keep_first = @3 keeps turns 1..3, keep_last = -1 keeps the last.
   if (request.keepFirst) {
-    from =
-      request.keepFirst.kind === "count"
-        ? from + request.keepFirst.turns
-        : Math.max(from, resolveBound(request.keepFirst, facts));
+    const keep = request.keepFirst;
+    if (keep.kind === "count") from += keep.turns;
+    else if (keep.kind === "absolute" || keep.kind === "from_end")
+      from = Math.max(from, resolveBound(keep, facts) + 1);
+    else from = Math.max(from, resolveBound(keep, facts));
   }
   if (request.keepLast) {
-    to =
-      request.keepLast.kind === "count"
-        ? to - request.keepLast.turns
-        : Math.min(to, resolveEnd(request.keepLast, facts));
+    const keep = request.keepLast;
+    if (keep.kind === "absolute" && keep.index > last)
+      return {
+        ok: false,
+        reason: `keep_last @${keep.index + 1} is after the last turn (${last + 1}): it keeps no turn`,
+      };
+    to = keep.kind === "count" ? to - keep.turns : Math.min(to, resolveBound(keep, facts) - 1);
   }
   if (from > last) return { ok: false, reason: `the range starts after the last turn (${last + 1})` };
   if (to < 0)

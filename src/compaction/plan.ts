@@ -1,7 +1,7 @@
 // Owns planning: one rule resolved against the raw stream into zero or one
 // compaction event (DESIGN §6). Time, ids and hints are passed in.
 import type { Compaction, CompactionSource, Event, Summary, ToolPolicy } from "../events/index.js";
-import { groupTurns } from "../events/index.js";
+import { groupTurns, turnsLabel } from "../events/index.js";
 import { indexCompactions } from "./activation.js";
 import { resolveRange, streamFacts, type RangeRequest, type TurnRange } from "./bounds.js";
 import { resolveToolOverrides, type ToolHint } from "./policy.js";
@@ -118,10 +118,10 @@ export function extendSummaryRange(
   if (hi + 1 <= requested.to) suggestions.push({ from: hi + 1, to: requested.to });
   const what = newIsSupplied
     ? "this supplied summary"
-    : `the supplied summary over turns ${offending.map((s) => `${s.from + 1}..${s.to + 1}`).join(", ")}`;
+    : `the supplied summary over ${offending.map((s) => turnsLabel(s.from, s.to)).join(", ")}`;
   return {
     ok: false,
-    reason: `turns ${requested.from + 1}..${requested.to + 1} overlap an existing summary over turns ${blockers.map((s) => `${s.from + 1}..${s.to + 1}`).join(", ")}, and ${what} cannot be widened`,
+    reason: `${turnsLabel(requested.from, requested.to)} overlap an existing summary over ${blockers.map((s) => turnsLabel(s.from, s.to)).join(", ")}, and ${what} cannot be widened`,
     suggestions,
   };
 }

@@ -1,6 +1,6 @@
 // Owns the CLI's turn-position grammar: `--from`, `--to`, `--turn`, `--first`,
-// `--last`. Positions are 1-based; `-1` is the last turn. This is not the rule
-// language (rules.ts), where `-N` on the right of a range is a count.
+// `--last`. Positions are 1-based; `-1` is the last turn; a range `A..B` is
+// inclusive, as in the rule language (rules.ts).
 import { parseDuration, type RangeBound } from "./bounds.js";
 import { PositionSyntaxError } from "./errors.js";
 
@@ -9,16 +9,25 @@ export interface Window {
   to?: RangeBound;
 }
 
+/**
+ * A turn in a range, the one grammar of `--from`, `--to`, `--turn`, `print
+ * --turn` and `-k` ranges: `N` is turn N (1-based), `-N` the Nth from the end
+ * (-1 the last). Undefined for anything else, 0 included.
+ */
+export function turnBound(text: string): RangeBound | undefined {
+  const m = /^(-?)(\d+)$/.exec(text.trim());
+  if (!m || Number(m[2]) === 0) return undefined;
+  const n = Number(m[2]);
+  return m[1] ? { kind: "from_end", offset: n - 1 } : { kind: "absolute", index: n - 1 };
+}
+
 /** `--from B` / `--to B`: `N` (1-based), `-N` (-1 is the last turn), a duration, or (for --from) `last-compaction`. */
 export function parseCliBound(value: string, flag: "--from" | "--to"): RangeBound {
   const text = value.trim();
-  const m = /^(-?)(\d+)$/.exec(text);
-  if (m) {
-    const n = Number(m[2]);
-    if (n === 0)
-      throw new PositionSyntaxError(`${flag} 0 is not a turn: turns are numbered from 1, and -1 is the last`);
-    return m[1] ? { kind: "from_end", offset: n - 1 } : { kind: "absolute", index: n - 1 };
-  }
+  const turn = turnBound(text);
+  if (turn) return turn;
+  if (/^-?0+$/.test(text))
+    throw new PositionSyntaxError(`${flag} 0 is not a turn: turns are numbered from 1, and -1 is the last`);
   if (text === "last-compaction" || text === "last") {
     if (flag === "--to") throw new PositionSyntaxError(`--to does not take '${text}'; only --from does`);
     return { kind: "last_compaction" };
@@ -55,15 +64,13 @@ export function turnSelector(value: string): Window {
   const text = value.trim();
   const parts = text.split("..");
   const one = (part: string): RangeBound => {
-    const m = /^(-?)(\d+)$/.exec(part);
-    if (!m || Number(m[2]) === 0) {
+    const turn = turnBound(part);
+    if (!turn)
       throw new PositionSyntaxError(
         `--turn '${value}' is not a turn or range`,
         "use --turn 3, --turn 2..5, --turn 4.. or --turn ..-2",
       );
-    }
-    const n = Number(m[2]);
-    return m[1] ? { kind: "from_end", offset: n - 1 } : { kind: "absolute", index: n - 1 };
+    return turn;
   };
   if (parts.length === 1) {
     const bound = one(text);

@@ -1,10 +1,12 @@
 // Owns the rule grammar: config `keep_first`/`keep_last` values and the
-// `-k/--compact` rule language (`SPEC := POLICIES [":" RANGE]`). Positions
-// here are 1-based; `-N` on the right of a range is a count ("keep the last N").
-// The CLI's own position grammar lives apart, in positions.ts.
+// `-k/--compact` rule language (`SPEC := POLICIES [":" RANGE]`). A range
+// means what it means everywhere (README, "Ranges"): `A..B` inclusive, `N` is
+// turn N (1-based), `-N` the Nth turn from the end; only the lone shorthand
+// `-N` is a count ("keep the last N").
 import type { ToolPolicy } from "../events/index.js";
 import { parseDuration, type KeepBound, type RangeBound } from "./bounds.js";
 import { RuleSyntaxError } from "./errors.js";
+import { turnBound } from "./positions.js";
 import { toolPolicyFor, type ToolMode } from "./policy.js";
 
 /** What a rule asks for the turns it covers. */
@@ -119,24 +121,19 @@ function parsePolicies(text: string, spec: string): RulePolicies {
   return policies;
 }
 
-function parseRangeBound(text: string, side: "start" | "end", spec: string): RangeBound {
-  const m = /^(-?)(\d+)$/.exec(text);
-  if (!m) {
-    throw new RuleSyntaxError(
-      `'${text}' in compaction spec '${spec}' is not a turn`,
-      "a range bound is a 1-based turn (5) or, from the end, a count of turns (-3)",
-    );
-  }
-  const n = Number(m[2]);
-  if (n === 0) {
+/** A range bound: `N` is turn N (1-based), `-N` the Nth turn from the end (-1 the last), on either side. */
+function parseRangeBound(text: string, spec: string): RangeBound {
+  const turn = turnBound(text);
+  if (turn) return turn;
+  if (/^-?0+$/.test(text))
     throw new RuleSyntaxError(
       `'${text}' in compaction spec '${spec}' is not a turn: turns are numbered from 1`,
-      m[1] ? "-N counts turns from the end: -1 keeps the last turn" : "the first turn is 1",
+      text.startsWith("-") ? "-1 is the last turn" : "the first turn is 1",
     );
-  }
-  if (!m[1]) return { kind: "absolute", index: n - 1 };
-  // On the right `-N` keeps the last N turns; on the left it starts N turns before the end.
-  return side === "end" ? { kind: "from_end", offset: n } : { kind: "from_end", offset: n - 1 };
+  throw new RuleSyntaxError(
+    `'${text}' in compaction spec '${spec}' is not a turn`,
+    "a range bound is a 1-based turn (5) or a turn from the end (-1 is the last)",
+  );
 }
 
 function parseRange(text: string, spec: string): { from?: RangeBound; to?: RangeBound } {
@@ -149,15 +146,15 @@ function parseRange(text: string, spec: string): { from?: RangeBound; to?: Range
       "a range is A..B, A.., ..B, -N or N",
     );
   if (parts.length === 1) {
-    // Shorthands: `-3` is `..-3`, `5` is `5..`.
-    return text.startsWith("-")
-      ? { to: parseRangeBound(text, "end", spec) }
-      : { from: parseRangeBound(text, "start", spec) };
+    // Shorthands: `-3` keeps the last 3 turns (it is `..-4`), `5` is `5..`.
+    if (!text.startsWith("-")) return { from: parseRangeBound(text, spec) };
+    const bound = parseRangeBound(text, spec);
+    return { to: bound.kind === "from_end" ? { kind: "from_end", offset: bound.offset + 1 } : bound };
   }
   const [left, right] = parts as [string, string];
   const range: { from?: RangeBound; to?: RangeBound } = {};
-  if (left !== "") range.from = parseRangeBound(left, "start", spec);
-  if (right !== "") range.to = parseRangeBound(right, "end", spec);
+  if (left !== "") range.from = parseRangeBound(left, spec);
+  if (right !== "") range.to = parseRangeBound(right, spec);
   if (range.from?.kind === "absolute" && range.to?.kind === "absolute" && range.from.index > range.to.index) {
     throw new RuleSyntaxError(`range '${text}' in compaction spec '${spec}' starts after it ends`);
   }

@@ -85,3 +85,8 @@ export function groupTurns(events: readonly Event[]): Turn[] {
   }
   return turns;
 }
+
+/** The one spelling of turns in output: `turn 3`, `turns 2–8` (0-based in, 1-based out). */
+export function turnsLabel(from: number, to: number): string {
+  return from === to ? `turn ${from + 1}` : `turns ${from + 1}–${to + 1}`;
+}

@@ -2,7 +2,7 @@
 // rule (range, replacement, tokens, boundary excerpts, note, spill file), and
 // the readable text of what each rule drops.
 import type { Compaction, Event } from "../events/index.js";
-import { groupTurns } from "../events/index.js";
+import { groupTurns, turnsLabel } from "../events/index.js";
 import { Chalk } from "chalk";
 import { renderHistory } from "./history.js";
 import { policyNames } from "./compactions.js";
@@ -18,11 +18,6 @@ export interface PreviewRule {
 }
 
 const EXCERPT = 70;
-
-/** The one spelling of a range of turns in output: `turn 3`, `turns 2–8` (0-based in, 1-based out). */
-export function turnRange(from: number, to: number): string {
-  return from === to ? `turn ${from + 1}` : `turns ${from + 1}–${to + 1}`;
-}
 
 function textOf(e: Event): string | undefined {
   if (e.type === "chat_request") return e.content as string;
@@ -95,7 +90,7 @@ export function renderCompactPreview(events: readonly Event[], rules: readonly P
   const lines = [`compact — ${rules.length} rule${rules.length === 1 ? "" : "s"} proposed`, ""];
   rules.forEach((r, i) => {
     const c = r.compaction;
-    const range = turnRange(c.from_turn, c.to_turn);
+    const range = turnsLabel(c.from_turn, c.to_turn);
     const { first, last } = boundaryExcerpts(events, c.from_turn, c.to_turn);
     lines.push(`  ${i + 1}. ${range} → ${replacement(c)}`);
     if (c.summary) {
@@ -126,7 +121,7 @@ export function renderCompactPreview(events: readonly Event[], rules: readonly P
 export function droppedText(events: readonly Event[], c: Compaction): string {
   const inRange = groupTurns(events).filter((t) => t.index >= c.from_turn && t.index <= c.to_turn);
   const plain = new Chalk({ level: 0 });
-  const header = `# Dropped by compaction ${c.id}: ${turnRange(c.from_turn, c.to_turn)}${c.note ? `\n# why: ${c.note}` : ""}\n\n`;
+  const header = `# Dropped by compaction ${c.id}: ${turnsLabel(c.from_turn, c.to_turn)}${c.note ? `\n# why: ${c.note}` : ""}\n\n`;
   if (c.summary) {
     return `${header}# Replaced by this summary:\n\n${c.summary.text}\n\n# The turns it replaces:\n\n${renderHistory(
       inRange.flatMap((t) => t.events),

@@ -1,4 +1,5 @@
 // Owns the list of a conversation's compactions as `show` presents it.
+import { turnsLabel } from "../events/index.js";
 import type { CompactionEntry } from "../compaction/index.js";
 import { describeToolPolicy } from "../compaction/index.js";
 import { policyNames, stateLabel } from "./compactions.js";
@@ -58,7 +59,7 @@ export function renderCompactionItems(items: readonly CompactionItem[]): string[
   if (items.length === 0) return ["  compactions: none"];
   const lines = [`  compactions: ${items.length}`];
   for (const item of items) {
-    const range = item.from === item.to ? `turn ${item.from}` : `turns ${item.from}..${item.to}`;
+    const range = turnsLabel(item.from - 1, item.to - 1);
     const overrides = Object.entries(item.tool_overrides).map(([n, p]) => `${n}=${p}`);
     const policy = [...item.policies, ...(overrides.length ? [`hints: ${overrides.join(", ")}`] : [])].join(
       " + ",

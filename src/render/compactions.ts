@@ -1,14 +1,9 @@
 // Owns how compactions read in output: policies, ranges, states, timelines.
 import type { CompactionEntry, TurnRange } from "../compaction/index.js";
 import { describeToolPolicy } from "../compaction/index.js";
-import type { Compaction } from "../events/index.js";
+import { turnsLabel, type Compaction } from "../events/index.js";
 import { formatTokens } from "../tokens/count.js";
 import type { CompactionOutcome } from "../turn/compaction.js";
-
-/** `turn 3` or `turns 2..8` (1-based). */
-export function turnsLabel(from: number, to: number): string {
-  return from === to ? `turn ${from + 1}` : `turns ${from + 1}..${to + 1}`;
-}
 
 /** The policies of a compaction as words: `summary`, `reasoning`, `tools`, `tools (omit)`. */
 export function policyNames(c: Compaction): string[] {

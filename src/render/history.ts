@@ -1,6 +1,6 @@
 // Owns the readable rendering of a conversation's history (`print`).
 import type { ChalkInstance } from "chalk";
-import { NO_TURN, TurnCounter, type Event, type KnownEvent } from "../events/index.js";
+import { NO_TURN, TurnCounter, turnsLabel, type Event, type KnownEvent } from "../events/index.js";
 import type { TurnOrigin } from "../compaction/index.js";
 import { describePolicies } from "./compactions.js";
 
@@ -54,7 +54,7 @@ export function renderEvent(
         e.deferred_until_turn !== undefined ? `, deferred until turn ${e.deferred_until_turn + 1}` : "";
       const note = e.note ? ` — ${e.note}` : "";
       return c.dim(
-        `· compaction ${e.id} of turns ${e.from_turn + 1}..${e.to_turn + 1} by ${e.source} (${describePolicies(e)}${deferred})${note}`,
+        `· compaction ${e.id} of ${turnsLabel(e.from_turn, e.to_turn)} by ${e.source} (${describePolicies(e)}${deferred})${note}`,
       );
     }
     case "compaction_reset":

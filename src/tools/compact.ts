@@ -12,8 +12,8 @@ import {
   type AssistantRule,
   type ToolHint,
 } from "../compaction/index.js";
-import type { Compaction, Event } from "../events/index.js";
-import { droppedText, renderCompactPreview, turnRange, type PreviewRule } from "../render/compact-preview.js";
+import { turnsLabel, type Compaction, type Event } from "../events/index.js";
+import { droppedText, renderCompactPreview, type PreviewRule } from "../render/compact-preview.js";
 import type { TokenCounter } from "../tokens/count.js";
 import { decideApproval, type Approval } from "./approval.js";
 import { privateTempDir, type Prompter } from "./prompter.js";
@@ -254,7 +254,7 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
       for (const [id, file] of spilled) if (!kept.has(id)) fs.rmSync(file, { force: true });
       const lines = recorded.map(
         (c) =>
-          `${turnRange(c.from_turn, c.to_turn)}${c.summary ? " replaced by your summary" : ""}${c.reasoning ? ", reasoning stripped" : ""}${c.tool_calls ? `, tool calls ${c.tool_calls.policy}` : ""}`,
+          `${turnsLabel(c.from_turn, c.to_turn)}${c.summary ? " replaced by your summary" : ""}${c.reasoning ? ", reasoning stripped" : ""}${c.tool_calls ? `, tool calls ${c.tool_calls.policy}` : ""}`,
       );
       return {
         content: `Recorded ${recorded.length} compaction${recorded.length === 1 ? "" : "s"}; they take effect when the next turn starts: ${lines.join("; ")}.`,

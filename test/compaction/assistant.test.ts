@@ -87,7 +87,7 @@ describe("planAssistantRules", () => {
     ).toEqual({
       ok: false,
       error:
-        "after_quote: quote lies inside the summary of turns 1..2, which is already compacted; anchor on a turn outside it",
+        "after_quote: quote lies inside the summary of turns 1–2, which is already compacted; anchor on a turn outside it",
     });
   });
 
@@ -108,7 +108,7 @@ describe("planAssistantRules", () => {
     const second = plan(stream, [{ before_quote: "Quoted fields break it", summary: "Setup.", note: "n" }]);
     expect(second).toEqual({
       ok: false,
-      error: expect.stringContaining("turns 1..2 overlap an existing summary over turns 2..3"),
+      error: expect.stringContaining("turns 1–2 overlap an existing summary over turns 2–3"),
     });
     const [containing] = ok(
       plan(stream, [{ before_quote: "Now add a delimiter option", summary: "Everything.", note: "n" }]),

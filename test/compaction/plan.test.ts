@@ -39,13 +39,24 @@ describe("planRule: keep bounds", () => {
     expect(range(twenty(), { reasoning: "strip" })).toEqual([0, 19]);
   });
 
-  it("resolves 1-based positions (@N, stored as N-1) and positions from the end", () => {
+  it("resolves 1-based positions (@N, stored as N-1) and positions from the end; a kept position is kept", () => {
+    // keep_first = @5 keeps turns 1–5; keep_last = -3 keeps the last three.
     expect(range(twenty(), { reasoning: "strip", keepFirst: { kind: "absolute", index: 4 } })).toEqual([
-      4, 19,
+      5, 19,
     ]);
     expect(range(twenty(), { reasoning: "strip", keepLast: { kind: "from_end", offset: 2 } })).toEqual([
-      0, 17,
+      0, 16,
     ]);
+    // keep_last = -1 keeps the last turn; @20 (the last of 20) too; @21 keeps no turn and is refused.
+    expect(range(twenty(), { reasoning: "strip", keepLast: { kind: "from_end", offset: 0 } })).toEqual([
+      0, 18,
+    ]);
+    expect(range(twenty(), { reasoning: "strip", keepLast: { kind: "absolute", index: 19 } })).toEqual([
+      0, 18,
+    ]);
+    expect(
+      planRule(twenty(), { reasoning: "strip", keepLast: { kind: "absolute", index: 20 } }, options),
+    ).toEqual({ kind: "nothing", reason: "keep_last @21 is after the last turn (20): it keeps no turn" });
   });
 
   it("resolves durations against turn start times and the given now", () => {
@@ -272,7 +283,7 @@ describe("summary overlap extension", () => {
     expect(result).toEqual({
       ok: false,
       reason:
-        "turns 4..8 overlap an existing summary over turns 6..10, and this supplied summary cannot be widened",
+        "turns 4–8 overlap an existing summary over turns 6–10, and this supplied summary cannot be widened",
       suggestions: [{ from: 3, to: 4 }],
     });
   });
@@ -281,7 +292,7 @@ describe("summary overlap extension", () => {
     const result = extendSummaryRange(withSummaries(12, [1, 4, "supplied"]), { from: 3, to: 8 }, false, 12);
     expect(result).toMatchObject({
       ok: false,
-      reason: expect.stringContaining("the supplied summary over turns 2..5 cannot be widened"),
+      reason: expect.stringContaining("the supplied summary over turns 2–5 cannot be widened"),
       suggestions: [{ from: 5, to: 8 }],
     });
     const plan = planRule(

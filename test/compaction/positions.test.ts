@@ -1,5 +1,5 @@
-// The CLI position grammar (--from/--to/--turn/--first/--last): 1-based, -1 is the last turn.
-// Kept apart from the rule language, where -N on the right of a range is a count.
+// The CLI position grammar (--from/--to/--turn/--first/--last): 1-based, -1 is the last turn,
+// the same meaning as the rule language's ranges.
 import { describe, expect, it } from "vitest";
 import {
   firstTurns,
@@ -27,11 +27,20 @@ describe("parseCliBound", () => {
     expect(parseCliBound("last-compaction", "--from")).toEqual({ kind: "last_compaction" });
   });
 
-  it("makes --to -1 the last turn, where the rule language's ..-1 keeps it", () => {
-    const cli = resolveRange({ to: parseCliBound("-1", "--to") }, facts(10));
-    const rule = resolveRange({ to: parseSpec("r:..-1").range!.to! }, facts(10));
-    expect(cli).toEqual({ ok: true, range: { from: 0, to: 9 } });
-    expect(rule).toEqual({ ok: true, range: { from: 0, to: 8 } });
+  it("gives --to -1, --turn ..-1 and the rule language's ..-1 one meaning: through the last turn", () => {
+    const all = { ok: true, range: { from: 0, to: 9 } };
+    expect(resolveRange({ to: parseCliBound("-1", "--to") }, facts(10))).toEqual(all);
+    expect(resolveRange(turnSelector("..-1"), facts(10))).toEqual(all);
+    expect(resolveRange({ to: parseSpec("r:..-1").range!.to! }, facts(10))).toEqual(all);
+    // ..-3 ends at the third turn from the end, everywhere.
+    const upToThird = { ok: true, range: { from: 0, to: 7 } };
+    expect(resolveRange(turnSelector("..-3"), facts(10))).toEqual(upToThird);
+    expect(resolveRange({ to: parseSpec("r:..-3").range!.to! }, facts(10))).toEqual(upToThird);
+    // Only the lone shorthand -N is a count: r:-3 keeps the last three.
+    expect(resolveRange(parseSpec("r:-3").range!, facts(10))).toEqual({
+      ok: true,
+      range: { from: 0, to: 6 },
+    });
   });
 
   it("selects the same start with --from -N as with --last N", () => {

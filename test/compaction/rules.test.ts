@@ -31,12 +31,12 @@ describe("parseSpec ranges (1-based)", () => {
   it.each([
     ["s:..", { summarize: true, range: {} }],
     ["s:5..", { summarize: true, range: { from: { kind: "absolute", index: 4 } } }],
-    ["s:..-3", { summarize: true, range: { to: { kind: "from_end", offset: 3 } } }],
+    ["s:..-3", { summarize: true, range: { to: { kind: "from_end", offset: 2 } } }],
     [
       "s:5..-3",
       {
         summarize: true,
-        range: { from: { kind: "absolute", index: 4 }, to: { kind: "from_end", offset: 3 } },
+        range: { from: { kind: "absolute", index: 4 }, to: { kind: "from_end", offset: 2 } },
       },
     ],
     [
@@ -51,7 +51,7 @@ describe("parseSpec ranges (1-based)", () => {
       "s:-10..-3",
       {
         summarize: true,
-        range: { from: { kind: "from_end", offset: 9 }, to: { kind: "from_end", offset: 3 } },
+        range: { from: { kind: "from_end", offset: 9 }, to: { kind: "from_end", offset: 2 } },
       },
     ],
     ["s:-3", { summarize: true, range: { to: { kind: "from_end", offset: 3 } } }],
@@ -60,7 +60,7 @@ describe("parseSpec ranges (1-based)", () => {
       "t=sreq:5..-3",
       {
         tool_calls: { policy: "strip", request: true, response: false },
-        range: { from: { kind: "absolute", index: 4 }, to: { kind: "from_end", offset: 3 } },
+        range: { from: { kind: "absolute", index: 4 }, to: { kind: "from_end", offset: 2 } },
       },
     ],
   ])("parses %s", (spec, expected) => {

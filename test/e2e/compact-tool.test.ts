@@ -95,11 +95,11 @@ describe("jp q -u compact", () => {
 
     const compacted = (await runCli(["c", "print", "--compacted"], { cwd: w!.root, env: w!.env })).stdout;
     expect(compacted).toMatch(
-      /Deferred: #1 k\w+ by assistant, turns 1\.\.3, takes effect at turn 6 — The parser work is finished/,
+      /Deferred: #1 k\w+ by assistant, turns 1–3, takes effect at turn 6 — The parser work is finished/,
     );
     const raw = (await runCli(["c", "print"], { cwd: w!.root, env: w!.env })).stdout;
     expect(raw).toMatch(
-      /· compaction k\w+ of turns 1\.\.3 by assistant \(summary, deferred until turn 6\) — The parser work is finished/,
+      /· compaction k\w+ of turns 1–3 by assistant \(summary, deferred until turn 6\) — The parser work is finished/,
     );
 
     await runCli(["q", "go on"], { cwd: w!.root, env: w!.env });

@@ -36,7 +36,7 @@ describe("jp conversation compact end to end", () => {
     const result = await jp("c", "compact");
     expect(result.exitCode).toBe(0);
     expect(result.stdout.split("\n")[1]).toMatch(
-      /^Compacted turns 2\.\.3 \(2 total, reasoning \+ tools\): ≈\d+ → ≈\d+ tokens\.$/,
+      /^Compacted turns 2–3 \(2 total, reasoning \+ tools\): ≈\d+ → ≈\d+ tokens\.$/,
     );
     const v = await view();
     expect(v.turns.map((t) => t.origin)).toEqual([1, 2, 3, 4].map((turn) => ({ kind: "kept", turn })));

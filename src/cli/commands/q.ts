@@ -6,7 +6,7 @@ import type { OptionalValueFlag } from "../argv.js";
 import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions } from "../compact-options.js";
 import { toolHints } from "../../config/rules.js";
 import { JpError, UsageError } from "../../errors.js";
-import type { Event } from "../../events/index.js";
+import { turnsLabel, type Event } from "../../events/index.js";
 import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/conversations.js";
 import type { Config } from "../../config/schema.js";
 import type { Tool } from "../../tools/types.js";
@@ -99,8 +99,8 @@ export function register(program: Command, ctx: Context): void {
     // With -k, compact before the turn by the configured rules and/or the specs.
     const unsaved = !existing && !opts.persist;
     for (const p of unsaved ? [] : await compactWithSpecs(ctx, ref, opts, config, opts.persist)) {
-      const range = `${p.compaction.from_turn + 1}..${p.compaction.to_turn + 1}`;
-      ctx.info(ctx.color.dim(`compacted turns ${range}: ${p.tokens.before} → ${p.tokens.after} tokens`));
+      const range = turnsLabel(p.compaction.from_turn, p.compaction.to_turn);
+      ctx.info(ctx.color.dim(`compacted ${range}: ${p.tokens.before} → ${p.tokens.after} tokens`));
     }
 
     const { runTurn } = await import("../../turn/loop.js");

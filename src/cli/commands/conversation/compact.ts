@@ -24,7 +24,8 @@ import {
 import { UsageError } from "../../../errors.js";
 import type { ConversationRef } from "../../../store/conversations.js";
 import { compactConversation, rangeTokens } from "../../../turn/compaction.js";
-import { renderTimeline, turnsLabel, describePolicies } from "../../../render/compactions.js";
+import { renderTimeline, describePolicies } from "../../../render/compactions.js";
+import { turnsLabel } from "../../../events/index.js";
 import type { CompactionReset, Event } from "../../../events/index.js";
 import { turnCount } from "../../../events/index.js";
 
@@ -191,6 +192,7 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
   });
   const rules = chooseRules(opts, config).map((r) => {
     const narrowed = narrowRule(r, overrides);
+    if (narrowed.combined) ctx.warn(narrowed.combined);
     if (opts.model && narrowed.rule.summary?.kind === "derive") {
       narrowed.rule.summary = { kind: "derive", model: opts.model };
       narrowed.summary = { ...narrowed.summary, model: opts.model };

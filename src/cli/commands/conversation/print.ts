@@ -1,7 +1,7 @@
 // `jp conversation print [ID]`: the full history, or with --compacted exactly what the model sees.
 import { Option, type Command } from "commander";
 import type { Context } from "../../context.js";
-import { groupTurns, turnCount, type Event } from "../../../events/index.js";
+import { groupTurns, turnCount, turnsLabel, type Event } from "../../../events/index.js";
 import {
   firstTurns,
   indexCompactions,
@@ -155,7 +155,7 @@ export function register(parent: Command, ctx: Context): void {
           : renderCompacted(selected, rawCalls, summaries, { color: ctx.color });
       const deferred = indexCompactions(events).entries.filter((e) => e.state.kind === "deferred");
       const pending = deferred.length
-        ? `\n${deferred.map((e) => `Deferred: #${e.number} ${e.event.id} by ${e.event.source}, turns ${e.event.from_turn + 1}..${e.event.to_turn + 1}, takes effect at turn ${e.event.deferred_until_turn! + 1}${e.event.note ? ` — ${e.event.note}` : ""}`).join("\n")}`
+        ? `\n${deferred.map((e) => `Deferred: #${e.number} ${e.event.id} by ${e.event.source}, ${turnsLabel(e.event.from_turn, e.event.to_turn)}, takes effect at turn ${e.event.deferred_until_turn! + 1}${e.event.note ? ` — ${e.event.note}` : ""}`).join("\n")}`
         : "";
       const header = ctx.color.dim(
         `What the model sees: ${projection.stats.activeCompactions} active compaction(s); ${turnCount(events)} raw turns → ${projectedTurns.length} projected turns.${pending}`,

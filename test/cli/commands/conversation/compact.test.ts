@@ -47,12 +47,13 @@ describe("jp conversation compact: ranges and keeps (1-based)", () => {
     );
   });
 
-  it("takes --from and --to as 1-based positions with -1 the last turn, overriding the rule's keeps", async () => {
+  it("takes --from and --to as 1-based positions with -1 the last turn, replacing the rule's keeps", async () => {
     const f = workspaceWith(turns(10));
     expect(ranges(await f.json("c", "compact", "--from", "3", "--to", "-1", "--dry-run", "--json"))).toEqual([
       [3, 10],
     ]);
-    expect(ranges(await f.json("c", "compact", "--from", "3", "--dry-run", "--json"))).toEqual([[3, 9]]);
+    // A window is the whole range: the configured keep_last does not carry over.
+    expect(ranges(await f.json("c", "compact", "--from", "3", "--dry-run", "--json"))).toEqual([[3, 10]]);
     expect(ranges(await f.json("c", "compact", "--turn", "4..6", "--dry-run", "--json"))).toEqual([[4, 6]]);
     expect(ranges(await f.json("c", "compact", "--turn", "5", "--dry-run", "--json"))).toEqual([[5, 5]]);
     expect(ranges(await f.json("c", "compact", "--first", "--dry-run", "--json"))).toEqual([[1, 1]]);
@@ -63,9 +64,29 @@ describe("jp conversation compact: ranges and keeps (1-based)", () => {
     expect(
       ranges(await f.json("c", "compact", "--keep-first", "3", "--keep-last", "2", "--dry-run", "--json")),
     ).toEqual([[4, 8]]);
-    expect(ranges(await f.json("c", "compact", "--keep-first", "@5", "--dry-run", "--json"))).toEqual([
-      [5, 9],
-    ]);
+    // @5 keeps turns 1..5; the configured keep_last = 1 stays, and the command says so.
+    const run = await f.run("c", "compact", "--keep-first", "@5", "--dry-run", "--json");
+    expect(ranges(JSON.parse(run.stdout))).toEqual([[6, 9]]);
+    expect(run.stderr).toContain("--keep-first applies with");
+    expect(run.stderr).toContain("keep_last = 1 (give --keep-last 0 to compact through the last turn)");
+  });
+
+  it("gives a range one meaning in -k, --turn and print --turn; impossible keeps compact nothing", async () => {
+    const f = workspaceWith(turns(4));
+    const r = (...args: string[]) => f.json("c", "compact", ...args, "--dry-run", "--json");
+    expect(ranges(await r("-k", "r+t:..-2"))).toEqual([[1, 3]]);
+    expect(ranges(await r("--turn", "..-2", "-r"))).toEqual([[1, 3]]);
+    const printed = JSON.parse((await f.run("c", "print", "--turn", "..-2", "--json")).stdout) as {
+      turns: { turn: number }[];
+    };
+    expect(printed.turns.map((t) => t.turn)).toEqual([1, 2, 3]);
+    // The lone shorthand -N keeps the last N.
+    expect(ranges(await r("-k", "r:-2"))).toEqual([[1, 2]]);
+    // A kept position is kept: -1 and @4 (the last of 4) both keep the last turn.
+    expect(ranges(await r("--keep-last", "-1", "--keep-first", "0", "-r"))).toEqual([[1, 3]]);
+    expect(ranges(await r("--keep-last", "@4", "--keep-first", "0", "-r"))).toEqual([[1, 3]]);
+    const past = await f.run("c", "compact", "--keep-last", "@5", "-r", "--dry-run");
+    expect(past.stdout).toContain("keep_last @5 is after the last turn (4): it keeps no turn");
   });
 
   it("rejects conflicting range choices and bad values with usage errors", async () => {
@@ -124,7 +145,7 @@ describe("jp conversation compact: rules", () => {
     const both = (await f.json("c", "compact", "-k", "-k=t:..-3", "--dry-run", "--json")) as Result;
     expect(both.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([
       [2, 8, "reasoning"],
-      [1, 7, "tools"],
+      [1, 8, "tools"],
     ]);
   });
 
@@ -167,7 +188,7 @@ describe("jp conversation compact: rules", () => {
     expect(result.stderr).toContain("jp: error: no API key for anthropic: ANTHROPIC_API_KEY is not set");
     expect(fs.readFileSync(f.log, "utf8")).toBe(before);
     const dry = await f.run("c", "compact", "-s", "--dry-run");
-    expect(dry.stdout).toContain("Would compact turns 2..5 (4 total, summary)");
+    expect(dry.stdout).toContain("Would compact turns 2–5 (4 total, summary)");
     expect(dry.stdout).toContain("is not generated in a dry run");
   });
 
@@ -267,7 +288,7 @@ describe("jp conversation compact --reset", () => {
       [2, "active"],
     ]);
     const dry = await f.run("c", "compact", "--reset=2", "--dry-run");
-    expect(dry.stdout).toBe(`Would reset #2 ${show.compactions[1]!.id} (turns 3..4, tools).\n`);
+    expect(dry.stdout).toBe(`Would reset #2 ${show.compactions[1]!.id} (turns 3–4, tools).\n`);
     await f.run("c", "compact", "--reset=2");
     const after = (await f.json("c", "show", "--json")) as typeof show;
     expect(after.compactions.map((c) => c.state)).toEqual(["active", "reset"]);
