@@ -27,6 +27,12 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
     if (workspace) ctx.workspaceOption = workspace;
     ctx.cfg = cfg ?? [];
   });
+  // A -c value that names nothing is an error for every command, whether or not it reads the config.
+  program.hook("preAction", async () => {
+    if (ctx.cfg.length === 0) return;
+    const { cfgLayer } = await import("../config/layers.js");
+    for (const spec of ctx.cfg) cfgLayer(spec, { cwd: ctx.cwd, workspaceDir: ctx.maybeWorkspace()?.dir });
+  });
 
   try {
     const table = await addCommands(program, COMMANDS, commandWords(argv), ctx);

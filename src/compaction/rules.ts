@@ -29,9 +29,10 @@ export interface ParsedSpec extends RulePolicies {
  */
 export function parseKeepBound(value: number | string, key = "keep bound"): KeepBound {
   if (typeof value === "number") {
-    if (!Number.isInteger(value) || value < 0)
+    if (!Number.isInteger(value))
       throw new RuleSyntaxError(`${key} must be a whole number of turns, got ${value}`);
-    return { kind: "count", turns: value };
+    // -3 as a number means what "-3" means: the third turn from the end.
+    return value < 0 ? { kind: "from_end", offset: -value - 1 } : { kind: "count", turns: value };
   }
   const text = value.trim();
   if (/^\d+$/.test(text)) return { kind: "count", turns: Number(text) };

@@ -5,21 +5,15 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse as parseToml, TomlError } from "smol-toml";
+import { cfgLayer, readTomlFile, type Layer } from "./layers.js";
 import type { z } from "zod";
 import { ConfigError } from "./errors.js";
-import { FORBIDDEN_KEYS, forbiddenKeyPath } from "../events/keys.js";
+import { forbiddenKeyPath } from "../events/keys.js";
 import { Config } from "./schema.js";
 import { closest, keysAt, scalarPaths, schemaAt, schemaType } from "./zod-walk.js";
 import { isPlain, restrictConversationDelta, toolNames, type Plain } from "./trust.js";
 
-export interface Layer {
-  /** Shown by `config show --origin`, e.g. `workspace (.jp/config.toml)`. */
-  name: string;
-  /** The file a value came from, named in errors. */
-  file?: string;
-  value: Record<string, unknown>;
-}
+export type { Layer } from "./layers.js";
 
 export interface ResolvedConfig {
   config: Config;
@@ -32,27 +26,6 @@ export interface ResolvedConfig {
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DEFAULT_CONFIG_FILE = path.join(PACKAGE_ROOT, "config/default.toml");
-
-export function readTomlFile(file: string, shown = file): Plain {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (error) {
-    throw new ConfigError(`cannot read config file ${shown}: ${(error as Error).message}`);
-  }
-  try {
-    return parseToml(text) as Plain;
-  } catch (error) {
-    if (error instanceof TomlError) {
-      const first = error.message.split("\n")[0]!.replace(/^Invalid TOML document: /, "");
-      throw new ConfigError(
-        `${shown}:${error.line}:${error.column}: ${first}`,
-        "fix the TOML syntax at that line and column",
-      );
-    }
-    throw error;
-  }
-}
 
 function describeAccepted(schema: z.ZodType | undefined): string {
   const description = schema?.description;
@@ -99,32 +72,80 @@ function rejectForbiddenKeys(layer: Layer): void {
   }
 }
 
-export function validateLayer(layer: Layer): void {
-  rejectForbiddenKeys(layer);
-  const result = Config.safeParse(layer.value);
-  if (result.success) return;
+/** Every problem of one layer, each one line naming the file (or layer), the key path and what is accepted. */
+export function layerProblems(layer: Layer): string[] {
+  const forbidden = forbiddenKeyPath(layer.value);
   const where = layer.file ?? layer.name;
-  const issue = deepestIssue(result.error.issues);
-  if (issue.code === "unrecognized_keys") {
-    const key = issue.keys[0]!;
-    const full = keyPath([...issue.path, key]);
-    const known = keysAt(Config, issue.path as (string | number)[]);
-    const suggestion = closest(key, known);
-    throw new ConfigError(
-      `${where}: unknown key ${full}${suggestion ? `; did you mean ${keyPath([...issue.path, suggestion])}?` : ""}`,
-      known.length ? `keys accepted here: ${known.join(", ")}` : undefined,
+  if (forbidden !== undefined) return [`${where}: key ${forbidden} is not allowed`];
+  const result = Config.safeParse(layer.value);
+  if (result.success) return [];
+  return result.error.issues.map((top) => {
+    const issue = deepestIssue([top]);
+    if (issue.code === "unrecognized_keys") {
+      const key = issue.keys[0]!;
+      const known = keysAt(Config, issue.path as (string | number)[]);
+      const suggestion = closest(key, known);
+      return `${where}: unknown key ${keyPath([...issue.path, key])}${
+        suggestion
+          ? `; did you mean ${keyPath([...issue.path, suggestion])}?`
+          : known.length
+            ? ` (keys accepted here: ${known.join(", ")})`
+            : ""
+      }`;
+    }
+    const value = issue.path.reduce<unknown>(
+      (v, k) => (isPlain(v) || Array.isArray(v) ? (v as Plain)[k as string] : undefined),
+      layer.value,
     );
+    const got = value === undefined ? "nothing" : JSON.stringify(value);
+    if (issue.code === "custom") return `${where}: ${keyPath(issue.path)}: ${issue.message}`;
+    const target = schemaAt(Config, issue.path as (string | number)[]);
+    return `${where}: ${keyPath(issue.path)} must be ${expectation(issue, target)}; got ${got}`;
+  });
+}
+
+/** What an issue says the value must be, in words: `a whole number above 0`, `one of 5m, 1h`. */
+function expectation(issue: Issue, target: z.ZodType | undefined): string {
+  const whole = target !== undefined && isWholeNumber(target);
+  const number = whole ? "a whole number" : "a number";
+  switch (issue.code) {
+    case "too_small":
+      return issue.origin === "number"
+        ? `${number} ${issue.inclusive ? "of at least" : "above"} ${String(issue.minimum)}`
+        : `at least ${String(issue.minimum)} long`;
+    case "too_big":
+      return issue.origin === "number"
+        ? `${number} ${issue.inclusive ? "of at most" : "below"} ${String(issue.maximum)}`
+        : `at most ${String(issue.maximum)} long`;
+    case "invalid_value":
+      return `one of ${issue.values.map((v) => String(v)).join(", ")}`;
+    case "invalid_type":
+      if (issue.expected === "int" || (issue.expected === "number" && whole)) return "a whole number";
+      if (issue.expected === "number") return "a number";
+      if (issue.expected === "boolean") return "true or false";
+      if (issue.expected === "string") return "text (a quoted string)";
+      return describeAccepted(target);
+    default:
+      return describeAccepted(target);
   }
-  const target = schemaAt(Config, issue.path as (string | number)[]);
-  const value = issue.path.reduce<unknown>(
-    (v, k) => (isPlain(v) || Array.isArray(v) ? (v as Plain)[k as string] : undefined),
-    layer.value,
-  );
-  const got = value === undefined ? undefined : JSON.stringify(value);
-  const accepted =
-    issue.code === "invalid_value" ? issue.values.map((v) => String(v)).join(", ") : describeAccepted(target);
-  throw new ConfigError(
-    `${where}: ${keyPath(issue.path)} must be ${issue.code === "invalid_value" ? "one of " : ""}${accepted}; got ${got === undefined ? "nothing" : got}`,
+}
+
+function isWholeNumber(schema: z.ZodType): boolean {
+  const checks = (schema as unknown as { def?: { checks?: { _zod?: { def?: { format?: string } } }[] } }).def
+    ?.checks;
+  return checks?.some((c) => c._zod?.def?.format === "safeint") ?? false;
+}
+
+export function validateLayer(layer: Layer): void {
+  const problems = layerProblems(layer);
+  if (problems.length) throw configProblems(problems);
+}
+
+/** One error listing every problem found, so a config is fixed in one pass. */
+function configProblems(problems: readonly string[]): ConfigError {
+  if (problems.length === 1) return new ConfigError(problems[0]!);
+  return new ConfigError(
+    `the configuration has ${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join("\n")}`,
   );
 }
 
@@ -163,59 +184,15 @@ function envLayer(env: NodeJS.ProcessEnv): Layer | undefined {
     const raw = env[name];
     if (raw === undefined || raw === "") continue;
     let parsed: unknown = raw;
-    if (type === "number" || (type === "union" && /^\d+$/.test(raw))) parsed = Number(raw);
-    else if (type === "boolean") parsed = raw === "true" || raw === "1";
+    if ((type === "number" || type === "union") && /^-?\d+(\.\d+)?$/.test(raw.trim())) parsed = Number(raw);
+    else if (type === "boolean" && /^(true|1|false|0)$/.test(raw.trim()))
+      parsed = raw.trim() === "true" || raw.trim() === "1";
     let node = value;
     for (const k of keys.slice(0, -1)) node = (node[k] ??= {}) as Plain;
     node[keys.at(-1)!] = parsed;
     names.push(name);
   }
   return names.length ? { name: `environment (${names.join(", ")})`, value } : undefined;
-}
-
-/** A `-c/--cfg` value: `key=value`, a file path, or a name in `.jp/config.d/`. */
-export function cfgLayer(spec: string, options: { cwd: string; workspaceDir?: string }): Layer {
-  // Messages name the argument; a value of any length is cut so the message stays one line.
-  const shownSpec = spec.length > 80 ? `${spec.slice(0, 77)}…` : spec;
-  const eq = spec.indexOf("=");
-  if (eq > 0 && !fs.existsSync(path.resolve(options.cwd, spec))) {
-    const key = spec.slice(0, eq).trim();
-    const raw = spec.slice(eq + 1);
-    if (!/^[A-Za-z0-9_*'-]+(\.[A-Za-z0-9_*'-]+)*$/.test(key))
-      throw new ConfigError(`-c ${shownSpec}: '${key}' is not a key path`, "write -c key.path=value");
-    let parsed: unknown;
-    try {
-      parsed = (parseToml(`v = ${raw}`) as Plain).v;
-    } catch {
-      parsed = raw;
-    }
-    const value: Plain = {};
-    const keys = key.split(".").map((k) => k.replace(/^'(.*)'$/, "$1"));
-    const forbidden = keys.find((k) => FORBIDDEN_KEYS.has(k));
-    if (forbidden !== undefined)
-      throw new ConfigError(
-        `-c ${shownSpec}: key ${forbidden} is not allowed`,
-        "give a configuration key path",
-      );
-    let node = value;
-    for (const k of keys.slice(0, -1)) node = (node[k] = {}) as Plain;
-    node[keys.at(-1)!] = parsed;
-    return { name: `-c ${shownSpec}`, value };
-  }
-  const direct = path.resolve(options.cwd, spec);
-  if (fs.existsSync(direct) && fs.statSync(direct).isFile())
-    return { name: `-c ${shownSpec}`, file: spec, value: readTomlFile(direct, spec) };
-  if (options.workspaceDir) {
-    const named = path.join(options.workspaceDir, "config.d", spec.endsWith(".toml") ? spec : `${spec}.toml`);
-    if (fs.existsSync(named)) {
-      const shown = path.relative(options.cwd, named) || named;
-      return { name: `-c ${shownSpec} (${shown})`, file: shown, value: readTomlFile(named, shown) };
-    }
-  }
-  throw new ConfigError(
-    `-c ${shownSpec}: no such file, and no ${shownSpec}.toml in .jp/config.d/`,
-    "give a TOML file, a name in .jp/config.d/, or key=value",
-  );
 }
 
 export interface LoadOptions {
@@ -317,7 +294,8 @@ export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools
 
 export function loadConfig(options: LoadOptions): ResolvedConfig {
   const { layers, leftOutTools } = collectLayers(options);
-  for (const layer of layers) validateLayer(layer);
+  const problems = layers.flatMap(layerProblems);
+  if (problems.length) throw configProblems(problems);
   const resolved = mergeLayers(layers);
   validateSemantics(resolved.config);
   return { ...resolved, leftOutTools };

@@ -3,9 +3,17 @@
 // come from the lowest layer, config/default.toml.
 import * as z from "zod";
 import { TOOL_HINTS, TOOL_MODES } from "../compaction/policy.js";
+import { parseKeepBound } from "../compaction/rules.js";
 
 const KeepBound = z
-  .union([z.number().int().nonnegative(), z.string()])
+  .union([z.number().int(), z.string()])
+  .superRefine((value, ctx) => {
+    try {
+      parseKeepBound(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message.replace(/^keep bound /, "") });
+    }
+  })
   .describe(
     "a count (4), a 1-based position (@5), a position from the end (-3), a duration (5h, 2days) or last-compaction",
   );

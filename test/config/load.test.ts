@@ -146,7 +146,50 @@ describe("config errors name the file, line and column, or key path", () => {
     expect(e.message).toBe(
       ".jp/config.toml: unknown key conversation.compaction.rulez; did you mean conversation.compaction.rules?",
     );
-    expect(e.hint).toBe("keys accepted here: rules, auto");
+    const without = setup({ ".jp/config.toml": `[conversation.compaction]\nxyzzy = 1\n` }).error();
+    expect(without.message).toBe(
+      ".jp/config.toml: unknown key conversation.compaction.xyzzy (keys accepted here: rules, auto)",
+    );
+  });
+
+  it("lists every problem at once, each with a message right for its type and range", () => {
+    const { error } = setup({
+      ".jp/config.toml": [
+        "[conversation.compaction.auto]",
+        "max_tokens = -5",
+        'trigger_ratio = "high"',
+        "[[conversation.compaction.rules]]",
+        'keep_first = "soon"',
+        "[assistant]",
+        'cache_ttl = "2h"',
+        "[assistant.request]",
+        "max_retries = 1.5",
+        "",
+      ].join("\n"),
+    });
+    expect(error().message).toBe(
+      [
+        "the configuration has 5 problems:",
+        '  - .jp/config.toml: assistant.cache_ttl must be one of 5m, 1h; got "2h"',
+        "  - .jp/config.toml: assistant.request.max_retries must be a whole number; got 1.5",
+        "  - .jp/config.toml: conversation.compaction.rules[0].keep_first: 'soon' is not a bound",
+        "  - .jp/config.toml: conversation.compaction.auto.max_tokens must be a whole number above 0; got -5",
+        '  - .jp/config.toml: conversation.compaction.auto.trigger_ratio must be a number; got "high"',
+      ].join("\n"),
+    );
+  });
+
+  it("takes keep_last = -3 as the position its message describes, and names what an env var held", () => {
+    const { load, error } = setup({
+      ".jp/config.toml": `[[conversation.compaction.rules]]\nkeep_last = -3\nreasoning = "strip"\n`,
+    });
+    expect(load().config.conversation?.compaction?.rules).toEqual([{ keep_last: -3, reasoning: "strip" }]);
+    expect(error({ env: { JP_ASSISTANT_REQUEST_MAX_RETRIES: "x" } }).message).toBe(
+      'environment (JP_ASSISTANT_REQUEST_MAX_RETRIES): assistant.request.max_retries must be a whole number; got "x"',
+    );
+    expect(error({ env: { JP_ASSISTANT_CACHE: "maybe" } }).message).toBe(
+      'environment (JP_ASSISTANT_CACHE): assistant.cache must be true or false; got "maybe"',
+    );
   });
 
   it("reports a bad value in a rule by its index", () => {

@@ -113,6 +113,26 @@ describe("jp conversation", () => {
     expect(show.stderr).toContain(`jp: error: ${path.join(dir, "metadata.json")} is not a JSON object`);
   });
 
+  it("every command refuses a -c value that names nothing; show also refuses a broken config", async () => {
+    const { id } = JSON.parse((await run("c", "new", "--json")).stdout) as { id: string };
+    for (const args of [
+      ["c", "ls"],
+      ["c", "show", id],
+      ["c", "print", id],
+      ["c", "doctor", id],
+    ]) {
+      const result = await run("-c", "nosuch", ...args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr, args.join(" ")).toContain(
+        "jp: error: -c nosuch: no such file, and no nosuch.toml in .jp/config.d/",
+      );
+    }
+    fs.writeFileSync(path.join(ws.root, ".jp/config.toml"), "[assistant]\ncache = 3\n");
+    const show = await run("c", "show", id);
+    expect(show.code).toBe(2);
+    expect(show.stderr).toContain("jp: error: .jp/config.toml: assistant.cache must be true or false; got 3");
+  });
+
   it("new creates an active conversation whose folder carries the title's slug", async () => {
     const created = await run("conversation", "new", "--title", "Fix the Parser!", "--json");
     expect(created.code).toBe(0);

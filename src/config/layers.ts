@@ -1,0 +1,83 @@
+// Owns reading configuration layers from TOML files and -c/--cfg values,
+// without validating them: cheap enough for every command to check its -c
+// values, which load.ts then validates and merges.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parse as parseToml, TomlError } from "smol-toml";
+import { ConfigError } from "./errors.js";
+import { FORBIDDEN_KEYS } from "../events/keys.js";
+import type { Plain } from "./trust.js";
+
+export interface Layer {
+  /** Shown by `config show --origin`, e.g. `workspace (.jp/config.toml)`. */
+  name: string;
+  /** The file a value came from, named in errors. */
+  file?: string;
+  value: Record<string, unknown>;
+}
+
+export function readTomlFile(file: string, shown = file): Plain {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ConfigError(`cannot read config file ${shown}: ${(error as Error).message}`);
+  }
+  try {
+    return parseToml(text) as Plain;
+  } catch (error) {
+    if (error instanceof TomlError) {
+      const first = error.message.split("\n")[0]!.replace(/^Invalid TOML document: /, "");
+      throw new ConfigError(
+        `${shown}:${error.line}:${error.column}: ${first}`,
+        "fix the TOML syntax at that line and column",
+      );
+    }
+    throw error;
+  }
+}
+
+/** A `-c/--cfg` value: `key=value`, a file path, or a name in `.jp/config.d/`. */
+export function cfgLayer(spec: string, options: { cwd: string; workspaceDir?: string }): Layer {
+  // Messages name the argument; a value of any length is cut so the message stays one line.
+  const shownSpec = spec.length > 80 ? `${spec.slice(0, 77)}…` : spec;
+  const eq = spec.indexOf("=");
+  if (eq > 0 && !fs.existsSync(path.resolve(options.cwd, spec))) {
+    const key = spec.slice(0, eq).trim();
+    const raw = spec.slice(eq + 1);
+    if (!/^[A-Za-z0-9_*'-]+(\.[A-Za-z0-9_*'-]+)*$/.test(key))
+      throw new ConfigError(`-c ${shownSpec}: '${key}' is not a key path`, "write -c key.path=value");
+    let parsed: unknown;
+    try {
+      parsed = (parseToml(`v = ${raw}`) as Plain).v;
+    } catch {
+      parsed = raw;
+    }
+    const value: Plain = {};
+    const keys = key.split(".").map((k) => k.replace(/^'(.*)'$/, "$1"));
+    const forbidden = keys.find((k) => FORBIDDEN_KEYS.has(k));
+    if (forbidden !== undefined)
+      throw new ConfigError(
+        `-c ${shownSpec}: key ${forbidden} is not allowed`,
+        "give a configuration key path",
+      );
+    let node = value;
+    for (const k of keys.slice(0, -1)) node = (node[k] = {}) as Plain;
+    node[keys.at(-1)!] = parsed;
+    return { name: `-c ${shownSpec}`, value };
+  }
+  const direct = path.resolve(options.cwd, spec);
+  if (fs.existsSync(direct) && fs.statSync(direct).isFile())
+    return { name: `-c ${shownSpec}`, file: spec, value: readTomlFile(direct, spec) };
+  if (options.workspaceDir) {
+    const named = path.join(options.workspaceDir, "config.d", spec.endsWith(".toml") ? spec : `${spec}.toml`);
+    if (fs.existsSync(named)) {
+      const shown = path.relative(options.cwd, named) || named;
+      return { name: `-c ${shownSpec} (${shown})`, file: shown, value: readTomlFile(named, shown) };
+    }
+  }
+  throw new ConfigError(
+    `-c ${shownSpec}: no such file, and no ${shownSpec}.toml in .jp/config.d/`,
+    "give a TOML file, a name in .jp/config.d/, or key=value",
+  );
+}
