@@ -103,6 +103,8 @@ describe("parseKeepBound (config keep_first / keep_last)", () => {
     ["4", { kind: "count", turns: 4 }],
     ["@5", { kind: "absolute", index: 4 }],
     ["-3", { kind: "from_end", offset: 2 }],
+    // A negative number means what the text "-3" means.
+    [-3, { kind: "from_end", offset: 2 }],
     ["5h", { kind: "ago", ms: 5 * 3_600_000 }],
     ["2days", { kind: "ago", ms: 2 * 86_400_000 }],
     ["30m", { kind: "ago", ms: 30 * 60_000 }],
@@ -113,7 +115,6 @@ describe("parseKeepBound (config keep_first / keep_last)", () => {
 
   it.each([
     ["@0", "keep_first '@0' is not a turn: positions are 1-based, the first turn is @1"],
-    [-1, "keep_first must be a whole number of turns, got -1"],
     [1.5, "keep_first must be a whole number of turns, got 1.5"],
     ["soon", "keep_first 'soon' is not a bound"],
   ])("rejects %j", (value, message) => {
