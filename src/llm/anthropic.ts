@@ -231,6 +231,7 @@ export function createAnthropicProvider(options: SdkOptions): Provider {
   type Client = { messages: { create(body: unknown, opts: unknown): Promise<AsyncIterable<RawEvent>> } };
   return sdkProvider<Client>(
     "anthropic",
+    options.baseURL ?? "https://api.anthropic.com",
     async () => {
       const { createMessagesClient } = await import("./anthropic-client.js");
       return createMessagesClient(clientOptions(options)) as never;

@@ -23,6 +23,8 @@ export class OverloadedError extends ProviderError {}
 export class ContextTooLongError extends ProviderError {}
 export class BadRequestError extends ProviderError {}
 export class ConnectionError extends ProviderError {}
+/** No connection could be made at all (refused, no such host): nothing was sent. */
+export class UnreachableError extends ConnectionError {}
 export class AbortedError extends ProviderError {}
 
 export class MissingKeyError extends JpError {
@@ -36,6 +38,7 @@ export class MissingKeyError extends JpError {
 
 interface HttpLikeError {
   status?: number;
+  cause?: { code?: string; cause?: { code?: string } };
   headers?: Headers | Record<string, string | null | undefined>;
   message?: string;
   name?: string;
@@ -61,7 +64,35 @@ export function retryAfterMs(headers: HttpLikeError["headers"], now = Date.now()
 }
 
 /** Turn whatever an SDK or the network threw into one of our classes, with a one-line message. */
-export function classifyProviderError(error: unknown, provider: string, model: string): ProviderError {
+/** What a network failure's code says, in words. */
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: "connection refused (nothing is listening there)",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host not found (DNS lookup failed)",
+  ECONNRESET: "the connection was reset",
+  ETIMEDOUT: "the connection timed out",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+};
+
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/** Whether a base URL points at this machine (a local server: retrying a refused connection helps little). */
+export function isLocalUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+    return host === "localhost" || host === "::1" || /^127\./.test(host) || host === "0.0.0.0";
+  } catch {
+    return false;
+  }
+}
+
+export function classifyProviderError(
+  error: unknown,
+  provider: string,
+  model: string,
+  baseUrl?: string,
+): ProviderError {
   if (error instanceof ProviderError) return error;
   const e = (error ?? {}) as HttpLikeError;
   const apiMessage = e.error?.error?.message ?? e.error?.message ?? e.message ?? String(error);
@@ -113,9 +144,16 @@ export function classifyProviderError(error: unknown, provider: string, model: s
       cause: error,
     });
   }
-  return new ConnectionError("llm.connection", `could not reach ${provider}: ${detail}`, {
+  const code = e.cause?.code ?? e.cause?.cause?.code;
+  const reason = (code && NETWORK_CODES[code]) ?? detail;
+  const where = baseUrl ? ` at ${baseUrl}` : "";
+  const Kind = code && UNREACHABLE.has(code) ? UnreachableError : ConnectionError;
+  return new Kind("llm.connection", `could not reach ${provider}${where}: ${reason}`, {
     retryable: true,
-    hint: "check the network and the provider's base_url",
+    hint:
+      baseUrl && isLocalUrl(baseUrl)
+        ? `start the server there, or set providers.${provider}.base_url to where it listens`
+        : `check the network and providers.${provider}.base_url`,
     cause: error,
   });
 }

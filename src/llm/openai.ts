@@ -159,6 +159,7 @@ export function createOpenAIProvider(options: SdkOptions & { name: string }): Pr
   };
   return sdkProvider<Client>(
     options.name,
+    options.baseURL ?? "https://api.openai.com/v1",
     async () => {
       const { default: OpenAI } = await import("openai");
       return new OpenAI(clientOptions(options)) as never;

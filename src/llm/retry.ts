@@ -1,7 +1,7 @@
 // Owns retrying transient provider failures (429, 5xx, dropped streams) with
 // exponential backoff that honours `retry-after`.
 import type { ProviderError } from "./errors.js";
-import { AbortedError, classifyProviderError } from "./errors.js";
+import { AbortedError, classifyProviderError, isLocalUrl, UnreachableError } from "./errors.js";
 import type { ModelRequest, Provider, StreamPart } from "./types.js";
 
 export interface RetryOptions {
@@ -51,8 +51,13 @@ export async function* streamWithRetries(
     } catch (raw) {
       const error = options.signal.aborted
         ? new AbortedError("llm.aborted", "the request was interrupted", { cause: raw })
-        : classifyProviderError(raw, provider.name, request.model);
-      if (!error.retryable || attempt > options.maxRetries) throw error;
+        : classifyProviderError(raw, provider.name, request.model, provider.baseUrl);
+      // A local server that refuses the connection is not starting in the next minute: try once more at most.
+      const limit =
+        error instanceof UnreachableError && isLocalUrl(provider.baseUrl)
+          ? Math.min(1, options.maxRetries)
+          : options.maxRetries;
+      if (!error.retryable || attempt > limit) throw error;
       const delay = backoffDelay(error, attempt, options.backoffMs);
       options.onRetry?.(error, attempt, delay);
       if (yielded) yield { type: "restart" };

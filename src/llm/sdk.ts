@@ -42,17 +42,19 @@ export function parseToolArguments(json: string): Record<string, unknown> {
 /** A provider over an SDK client created on first use (SDKs are heavy to import). */
 export function sdkProvider<Client>(
   name: string,
+  baseUrl: string,
   createClient: () => Promise<Client>,
   stream: (client: Client, request: ModelRequest, signal: AbortSignal) => AsyncIterable<StreamPart>,
 ): Provider {
   let client: Promise<Client> | undefined;
   return {
     name,
+    baseUrl,
     async *stream(request, signal) {
       try {
         yield* stream(await (client ??= createClient()), request, signal);
       } catch (error) {
-        throw classifyProviderError(error, name, request.model);
+        throw classifyProviderError(error, name, request.model, baseUrl);
       }
     },
   };

@@ -52,5 +52,7 @@ export type StreamPart =
 export interface Provider {
   /** The provider part of the model id (`anthropic`, `openai`, `ollama`…). */
   name: string;
+  /** Where requests go, named when it cannot be reached. */
+  baseUrl: string;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamPart>;
 }

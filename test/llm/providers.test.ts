@@ -1,7 +1,14 @@
 // Both providers over real HTTP against the local mock server.
+import * as net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Event } from "../../src/events/index.js";
-import { AuthError, MissingKeyError, RateLimitError } from "../../src/llm/errors.js";
+import {
+  AuthError,
+  isLocalUrl,
+  MissingKeyError,
+  RateLimitError,
+  UnreachableError,
+} from "../../src/llm/errors.js";
 import { createProvider } from "../../src/llm/providers.js";
 import { streamWithRetries, type RetryPart } from "../../src/llm/retry.js";
 import type { ModelRequest } from "../../src/llm/types.js";
@@ -204,6 +211,46 @@ describe("Anthropic provider", () => {
     expect(error).toBeInstanceOf(AuthError);
     expect((error as Error).message).toBe("anthropic rejected the API key (401): invalid x-api-key");
     expect((error as Error).message).not.toContain("sk-test-secret");
+  });
+});
+
+describe("a server that cannot be reached", () => {
+  /** A port on this machine where nothing listens. */
+  async function closedPort(): Promise<number> {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
+
+  it("names the URL, says the connection was refused, and retries a local server once", async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const { provider } = createProvider("ollama/qwen3", config("ollama", url), env);
+    const retries: number[] = [];
+    const error = await collect(
+      streamWithRetries(provider, request("qwen3"), {
+        ...options,
+        maxRetries: 4,
+        onRetry: (_e, attempt) => retries.push(attempt),
+      }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnreachableError);
+    expect((error as Error).message).toBe(
+      `could not reach ollama at ${url}/v1: connection refused (nothing is listening there)`,
+    );
+    expect((error as UnreachableError).hint).toBe(
+      "start the server there, or set providers.ollama.base_url to where it listens",
+    );
+    expect(retries).toEqual([1]);
+  });
+
+  it("keeps every retry for a remote host", () => {
+    expect(isLocalUrl("http://127.0.0.1:11434/v1")).toBe(true);
+    expect(isLocalUrl("http://localhost:8080")).toBe(true);
+    expect(isLocalUrl("http://[::1]:8080")).toBe(true);
+    expect(isLocalUrl("https://api.anthropic.com")).toBe(false);
+    expect(isLocalUrl("http://192.168.1.20:11434")).toBe(false);
   });
 });
 
