@@ -14,6 +14,7 @@ import {
   AmbiguousConversationError,
   ConversationNotFoundError,
   NoActiveConversationError,
+  ConversationExistsError,
   MetadataError,
 } from "./errors.js";
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "./files.js";
@@ -335,6 +336,55 @@ export class ConversationStore {
     const file = path.join(this.workspace.dir, STATE_FILE);
     const state = readJsonFile<Record<string, unknown>>(file) ?? {};
     writeJsonAtomic(file, { ...state, active: id });
+  }
+
+  /** Conversations in `.trash/` (a folder trashed twice carries a `.N` suffix), oldest id first. */
+  trashed(): ConversationRef[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.workspace.trashDir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    return names
+      .flatMap((folder) => {
+        const match = ID_PATTERN.exec(folder.replace(/\.\d+$/, ""));
+        return match ? [{ id: match[1]!, folder, dir: path.join(this.workspace.trashDir, folder) }] : [];
+      })
+      .sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /**
+   * Move a trashed conversation back, by id or unique id prefix. The most
+   * recently trashed copy of an id wins; a live conversation with the id is
+   * never overwritten.
+   */
+  restore(query: string): ConversationRef {
+    const trashed = this.trashed();
+    const matches = trashed.filter((r) => r.id === query || r.folder === query || r.id.startsWith(query));
+    const ids = [...new Set(matches.map((r) => r.id))];
+    if (ids.length === 0)
+      throw new ConversationNotFoundError(
+        query,
+        trashed.length
+          ? `the trash holds ${[...new Set(trashed.map((r) => r.id))].join(", ")}`
+          : "the trash is empty",
+      );
+    if (ids.length > 1) throw new AmbiguousConversationError(query, ids);
+    const copies = matches.filter((r) => r.id === ids[0]);
+    const latest = copies.reduce((a, b) => (fs.statSync(b.dir).mtimeMs > fs.statSync(a.dir).mtimeMs ? b : a));
+    const held = acquireLock(path.join(this.workspace.conversationsDir, CREATE_LOCK), this.lockOptions);
+    try {
+      if (this.list().some((r) => r.id === latest.id))
+        throw new ConversationExistsError(latest.id);
+      const folder = latest.folder.replace(/\.\d+$/, "");
+      const dir = path.join(this.workspace.conversationsDir, folder);
+      fs.renameSync(latest.dir, dir);
+      return { id: latest.id, folder, dir };
+    } finally {
+      held.release();
+    }
   }
 
   /** Move a conversation into `.trash/`; nothing is deleted. */

@@ -42,6 +42,14 @@ export class MalformedLogError extends JpError {
   }
 }
 
+export class ConversationExistsError extends JpError {
+  constructor(id: string) {
+    super("store.conversation_exists", `a conversation ${id} already exists in this workspace`, {
+      hint: `move it away first (jp conversation rm ${id}), or fork it`,
+    });
+  }
+}
+
 export class MetadataError extends JpError {
   constructor(file: string) {
     super("store.metadata", `${file} is not a JSON object`, {

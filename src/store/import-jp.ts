@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { MAX_DEPTH, nestsTooDeep, validateEvent, type Event } from "../events/index.js";
 import type { ConversationStore } from "./conversations.js";
+import { LOG_FILE, readLog } from "./log.js";
 import { ImportError } from "./errors.js";
 
 export interface ImportResult {
@@ -98,7 +99,11 @@ function convertEvent(raw: Raw, fallbackTime: string): Raw {
 }
 
 export function isJpConversationDir(dir: string): boolean {
-  return fs.existsSync(path.join(dir, "events.json")) || fs.existsSync(path.join(dir, "metadata.json"));
+  return (
+    fs.existsSync(path.join(dir, "events.json")) ||
+    fs.existsSync(path.join(dir, LOG_FILE)) ||
+    fs.existsSync(path.join(dir, "metadata.json"))
+  );
 }
 
 /** Expand the given paths to JP conversation folders (a `.jp/` folder or a folder of conversations expands to all). */
@@ -118,8 +123,8 @@ export function findJpConversations(input: string): string[] {
     .sort();
   if (found.length === 0) {
     throw new ImportError(
-      `${input} holds no JP conversation`,
-      "a JP conversation folder has events.json and metadata.json",
+      `${input} holds no conversation`,
+      "give a JP conversation folder (events.json), a jp one (events.jsonl), or a .jp/ folder holding them",
     );
   }
   return found;
@@ -132,6 +137,14 @@ export function convertJpConversation(
   const name = path.basename(dir);
   const originalId = /^(\d+)/.exec(name)?.[1] ?? name;
   const metadata = readJson(path.join(dir, "metadata.json")) as Raw | undefined;
+  const title = typeof metadata?.title === "string" ? metadata.title : undefined;
+  // A conversation folder of another jp workspace: its log is already in jp's format.
+  const log = path.join(dir, LOG_FILE);
+  if (fs.existsSync(log)) {
+    const events = readLog(log).events;
+    if (events.length === 0) return { source: dir, reason: `${LOG_FILE} holds no events` };
+    return title === undefined ? { originalId, events } : { originalId, title, events };
+  }
   const eventsFile = path.join(dir, "events.json");
   if (!fs.existsSync(eventsFile)) return { source: dir, reason: "no events.json (nothing to import)" };
   const raw = readJson(eventsFile);
@@ -157,7 +170,6 @@ export function convertJpConversation(
     if (!result.ok) throw new ImportError(`${eventsFile}: entry ${index + 1}: ${result.reason}`);
     events.push(result.event);
   });
-  const title = typeof metadata?.title === "string" ? metadata.title : undefined;
   return title === undefined ? { originalId, events } : { originalId, title, events };
 }
 

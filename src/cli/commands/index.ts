@@ -69,9 +69,15 @@ const conversation: CommandEntry[] = [
     load: () => import("./conversation/rm.js"),
   },
   {
+    name: "restore",
+    args: "<id>",
+    summary: "move a conversation back from the trash",
+    load: () => import("./conversation/restore.js"),
+  },
+  {
     name: "import",
     args: "<paths...>",
-    summary: "import JP conversations",
+    summary: "import JP conversations, or jp conversation folders from another workspace",
     load: () => import("./conversation/import.js"),
   },
   {
@@ -105,7 +111,7 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: "conversation",
     aliases: ["c"],
-    summary: "manage conversations: new, ls, use, show, print, fork, rm, import, doctor, compact",
+    summary: "manage conversations: new, ls, use, show, print, fork, rm, restore, import, doctor, compact",
     subcommands: conversation,
   },
   {

@@ -12,5 +12,6 @@ export function register(parent: Command, ctx: Context): void {
       const ref = store.resolve(id);
       const target = store.trash(ref);
       ctx.out(`Moved conversation ${ref.id} to ${path.relative(ctx.cwd, target) || target}`);
+      ctx.info(ctx.color.dim(`jp conversation restore ${ref.id} brings it back`));
     });
 }

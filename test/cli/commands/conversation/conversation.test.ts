@@ -218,7 +218,7 @@ describe("jp conversation", () => {
     ]);
     const empty = await run("c", "import", tempDir());
     expect(empty.code).toBe(1);
-    expect(empty.stderr).toContain("holds no JP conversation");
+    expect(empty.stderr).toContain("holds no conversation");
   });
 
   it("resolves ids by unique prefix and explains ambiguity", async () => {
@@ -306,6 +306,53 @@ describe("jp conversation", () => {
     expect(fs.existsSync(path.join(ws.trashDir, `${id}-gone`, "events.jsonl"))).toBe(true);
     const show = await run("c", "show");
     expect(show.stderr).toContain("no active conversation");
+  });
+
+  it("restore brings a trashed conversation back, never over a live one", async () => {
+    const { id } = JSON.parse((await run("c", "new", "--title", "gone", "--json")).stdout) as { id: string };
+    const rm = await run("c", "rm", id);
+    expect(rm.stderr).toContain(`jp conversation restore ${id} brings it back`);
+    const restored = await run("c", "restore", id.slice(0, 9), "--json");
+    expect(restored.code).toBe(0);
+    expect(JSON.parse(restored.stdout)).toEqual({ id, path: path.join(ws.conversationsDir, `${id}-gone`) });
+    expect(JSON.parse((await run("c", "ls", "--json")).stdout).map((c: { id: string }) => c.id)).toEqual([
+      id,
+    ]);
+    expect(fs.readdirSync(ws.trashDir)).toEqual([]);
+    const again = await run("c", "restore", id);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(`jp: error: no conversation matches '${id}'\n  hint: the trash is empty\n`);
+    // A copy trashed while a live one has the id stays in the trash.
+    fs.cpSync(path.join(ws.conversationsDir, `${id}-gone`), path.join(ws.trashDir, `${id}-gone`), {
+      recursive: true,
+    });
+    const clash = await run("c", "restore", id);
+    expect(clash.stderr).toContain(`jp: error: a conversation ${id} already exists in this workspace`);
+    expect(fs.readdirSync(ws.trashDir)).toEqual([`${id}-gone`]);
+  });
+
+  it("imports the conversation folders of another jp workspace, with a total for many", async () => {
+    const other = tempWorkspace();
+    const created: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const result = await runCli(["c", "new", "--title", `t${i}`, "--json"], { cwd: other.root });
+      const { id } = JSON.parse(result.stdout) as { id: string };
+      fs.appendFileSync(
+        path.join(other.conversationsDir, `${id}-t${i}`, "events.jsonl"),
+        '{"type":"turn_start","timestamp":"2026-01-01T00:00:00Z"}\n{"type":"chat_request","timestamp":"2026-01-01T00:00:01Z","content":"hi"}\n',
+      );
+      created.push(id);
+    }
+    const imported = await run("c", "import", path.join(other.root, ".jp"));
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toBe("Imported 12 of 12 conversations (24 events).\n");
+    const ls = JSON.parse((await run("c", "ls", "--json")).stdout) as {
+      id: string;
+      title: string;
+      events: number;
+    }[];
+    expect(ls.map((c) => [c.id, c.events])).toEqual(created.map((id) => [id, 2]));
+    expect(ls[3]!.title).toBe("t3");
   });
 
   it("doctor quarantines a malformed middle line and a torn tail, keeping the old log", async () => {
