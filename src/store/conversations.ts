@@ -376,8 +376,7 @@ export class ConversationStore {
     const latest = copies.reduce((a, b) => (fs.statSync(b.dir).mtimeMs > fs.statSync(a.dir).mtimeMs ? b : a));
     const held = acquireLock(path.join(this.workspace.conversationsDir, CREATE_LOCK), this.lockOptions);
     try {
-      if (this.list().some((r) => r.id === latest.id))
-        throw new ConversationExistsError(latest.id);
+      if (this.list().some((r) => r.id === latest.id)) throw new ConversationExistsError(latest.id);
       const folder = latest.folder.replace(/\.\d+$/, "");
       const dir = path.join(this.workspace.conversationsDir, folder);
       fs.renameSync(latest.dir, dir);

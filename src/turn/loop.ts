@@ -60,6 +60,8 @@ export interface TurnOptions {
   now: () => Date;
   cwd: string;
   signal: AbortSignal;
+  /** The model's context window in tokens, when known: a request clearly above it is warned about before it is sent. */
+  contextWindow?: number;
   /** Called before every provider request with the stream; may return events to append first (auto compaction). */
   beforeRequest?: (events: readonly Event[]) => Promise<Event[] | undefined>;
 }
@@ -94,6 +96,19 @@ export const INTERRUPTED = "interrupted";
 
 function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
   return tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+}
+
+/** A request's size at four characters a token: cheap, no tokenizer, enough to see one far over a window. */
+export function approximateTokens(request: ModelRequest): number {
+  let chars = (request.system?.length ?? 0) + JSON.stringify(request.tools).length;
+  for (const e of request.events) {
+    for (const field of ["content", "message", "reasoning"] as const) {
+      const value = e[field];
+      if (typeof value === "string") chars += value.length;
+    }
+    if (e.type === "tool_call_request") chars += JSON.stringify(e.arguments).length;
+  }
+  return Math.ceil(chars / 4);
 }
 
 /** Build the request from the projection, asserting the provider view is valid. */
@@ -289,6 +304,7 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
     { type: "chat_request", timestamp: start, content: query },
   ]);
   let requests = 0;
+  let warnedOversize = false;
   // Y and N at an approval prompt hold for the rest of this turn.
   const remembered = new Map<string, "run" | "decline">();
   for (;;) {
@@ -296,6 +312,15 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
     if (extra?.length) options.log.append(extra);
     const request = buildRequest(options.log.events(), options, requests === 0);
     requests += 1;
+    if (options.contextWindow !== undefined && !warnedOversize) {
+      const size = approximateTokens(request);
+      if (size > options.contextWindow) {
+        warnedOversize = true;
+        options.output.notice(
+          `this request is about ${size.toLocaleString("en-US")} tokens, more than the ${options.contextWindow.toLocaleString("en-US")}-token context window of ${options.modelId}; the provider will likely refuse it. Compact first (jp conversation compact), or turn on conversation.compaction.auto`,
+        );
+      }
+    }
     let streamed: Awaited<ReturnType<typeof streamResponse>>;
     try {
       streamed = await streamResponse(request, options);

@@ -5,6 +5,7 @@ import type { Context } from "../context.js";
 import type { OptionalValueFlag } from "../argv.js";
 import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions } from "../compact-options.js";
 import { toolHints } from "../../config/rules.js";
+import { contextWindow } from "../../config/load.js";
 import { JpError, UsageError } from "../../errors.js";
 import { turnsLabel, type Event } from "../../events/index.js";
 import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/conversations.js";
@@ -164,6 +165,8 @@ export function register(program: Command, ctx: Context): void {
         cwd: ctx.maybeWorkspace()?.root ?? ctx.cwd,
         signal: interrupt.signal,
         ...(beforeRequest ? { beforeRequest } : {}),
+        // Auto compaction keeps requests under its budget; without it, one far too big is named before it goes.
+        ...(config.conversation?.compaction?.auto?.enabled ? {} : { contextWindow: contextWindow(config) }),
       });
       await reportUsage(ctx, memory.slice(turnStart), config);
       if (result.interrupted) {

@@ -146,6 +146,22 @@ describe("jp q with Anthropic", () => {
     expect(w.events()).toHaveLength(before);
   });
 
+  it("warns once before sending a request larger than the model's context window, and still sends it", async () => {
+    w = await qWorkspace({
+      script: [{ text: "Read it." }],
+    });
+    const result = await w.jp("q", "-c", "assistant.model.context_window=500", "word ".repeat(1000));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /jp: this request is about [\d,]+ tokens, more than the 500-token context window of anthropic\/\S+; the provider will likely refuse it\. Compact first/,
+    );
+    expect(w.mock.requests).toHaveLength(1);
+
+    w.mock.push({ text: "Short." });
+    const small = await w.jp("q", "-c", "assistant.model.context_window=100000", "hi");
+    expect(small.stderr).not.toContain("context window");
+  });
+
   it("survives a 429 with retry-after, a 500, a cut stream and a slow first byte", async () => {
     w = await qWorkspace({ script: loadScript("faults") });
     const result = await w.jp("q", "hello");
