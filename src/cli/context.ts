@@ -6,6 +6,7 @@ import { Chalk, type ChalkInstance } from "chalk";
 import { ConversationStore, systemClock, type Clock } from "../store/conversations.js";
 import { lockTimeoutFromEnv } from "../store/lock.js";
 import { findWorkspace, type Workspace } from "../store/workspace.js";
+import { megabytes, progressLine } from "../render/progress.js";
 import type { ConversationRef } from "../store/conversations.js";
 import type { ResolvedConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
@@ -145,6 +146,10 @@ export function createContext(options: ContextOptions = {}): Context {
             `waiting for the conversation lock held by ${holder ? `process ${holder.pid}` : "another process"}…`,
           ),
         onQuarantine: (bytes) => ctx.warn(`moved a torn last line (${bytes} bytes) to the quarantine file`),
+        onReadProgress: progressLine(
+          ctx.stderr,
+          (done, total) => `reading the conversation… ${megabytes(done)} of ${megabytes(total)}`,
+        ),
       });
       return store;
     },

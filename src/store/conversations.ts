@@ -19,7 +19,16 @@ import {
 } from "./errors.js";
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "./files.js";
 import { acquireLock } from "./lock.js";
-import { EventLog, LOG_FILE, readLines, parseLine, serialize, streamLog, type AppendOptions } from "./log.js";
+import {
+  EventLog,
+  LOG_FILE,
+  readLines,
+  readLog,
+  parseLine,
+  serialize,
+  streamLog,
+  type AppendOptions,
+} from "./log.js";
 import type { Workspace } from "./workspace.js";
 
 export interface LogStats {
@@ -246,7 +255,10 @@ export class ConversationStore {
     ) {
       return [...cached.events];
     }
-    const events = this.log(ref).read().events;
+    const events = readLog(file, {
+      conversationId: ref.id,
+      ...(this.lockOptions.onReadProgress ? { onProgress: this.lockOptions.onReadProgress } : {}),
+    }).events;
     if (stat) this.readCache.set(file, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, events });
     return [...events];
   }

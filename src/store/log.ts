@@ -135,6 +135,14 @@ function readLongLine(
   }
 }
 
+function statSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** Errors of calls on a descriptor (EISDIR, EIO from `read`) do not say which file; name it. */
 function withPath(error: unknown, file: string): unknown {
   const errno = error as NodeJS.ErrnoException;
@@ -155,20 +163,32 @@ export interface ReadOptions {
   conversationId?: string;
   /** Start at this byte offset (must be a line start). */
   from?: number;
+  /** Bytes read so far of the file's size, now and then (every few megabytes), for a progress line. */
+  onProgress?: (done: number, total: number) => void;
 }
+
+const PROGRESS_STEP = 4 * 1024 * 1024;
 
 /** Read every event of a log. A malformed line other than a torn tail fails with file:line. */
 export function readLog(file: string, options: ReadOptions = {}): ReadResult {
   const events: Event[] = [];
   let torn: ReadResult["torn"];
   let size = options.from ?? 0;
+  const total = options.onProgress ? statSize(file) : 0;
+  let reported = size;
   for (const { event, end } of streamLog(file, {
     ...options,
     onTorn: (offset, bytes) => (torn = { offset, bytes }),
   })) {
     size = end;
     events.push(event);
+    if (options.onProgress && end - reported >= PROGRESS_STEP) {
+      reported = end;
+      options.onProgress(end, total);
+    }
   }
+  // The end, so a progress line that was drawn is cleared.
+  if (options.onProgress && reported !== (options.from ?? 0)) options.onProgress(total, total);
   return torn ? { events, size, torn } : { events, size };
 }
 
@@ -231,6 +251,8 @@ export const BOM = 0xfeff;
 export interface AppendOptions extends LockOptions {
   /** Called when a torn tail was moved to the quarantine file. */
   onQuarantine?: (bytes: number) => void;
+  /** Progress of reading a large log (see ReadOptions.onProgress). */
+  onReadProgress?: (done: number, total: number) => void;
 }
 
 /**

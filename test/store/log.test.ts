@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EventLog, readLines } from "../../src/store/log.js";
+import { EventLog, readLines, readLog } from "../../src/store/log.js";
 import { MalformedLogError } from "../../src/store/errors.js";
 import { tempDir } from "../support/workspace.js";
 
@@ -173,5 +173,20 @@ describe("readLines", () => {
     const read = [...readLines(file, { onTorn: (offset, bytes) => torn.push([offset, bytes.length]) })];
     expect(read.map((l) => l.text)).toEqual(["first"]);
     expect(torn).toEqual([[6, tail.length]]);
+  });
+});
+
+describe("readLog progress", () => {
+  it("reports bytes read every few megabytes of a large log, then the end", () => {
+    const d = tempDir();
+    const line = JSON.stringify({ type: "chat_request", timestamp: ts, content: "x".repeat(1000) }) + "\n";
+    fs.writeFileSync(path.join(d, "events.jsonl"), line.repeat(10_000));
+    const size = line.length * 10_000;
+    const seen: [number, number][] = [];
+    readLog(path.join(d, "events.jsonl"), { onProgress: (done, total) => seen.push([done, total]) });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.every(([, total]) => total === size)).toBe(true);
+    expect(seen.at(-1)).toEqual([size, size]);
+    expect(seen.map(([done]) => done)).toEqual([...seen.map(([done]) => done)].sort((a, b) => a - b));
   });
 });

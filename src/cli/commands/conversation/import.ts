@@ -3,6 +3,7 @@ import * as path from "node:path";
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { JpError } from "../../../errors.js";
+import { progressLine } from "../../../render/progress.js";
 import { findJpConversations, importJpConversation, type ImportResult } from "../../../store/import-jp.js";
 
 const EACH_LINE_UP_TO = 10;
@@ -22,7 +23,12 @@ export function register(parent: Command, ctx: Context): void {
       // One line per conversation for a few; for many, the total at the end says it all.
       const each = !opts.json && dirs.length <= EACH_LINE_UP_TO;
       let skipped = 0;
-      for (const dir of dirs) {
+      const progress = progressLine(
+        ctx.stderr,
+        (done, total) => `importing… ${done} of ${total} conversations`,
+      );
+      for (const [i, dir] of dirs.entries()) {
+        progress(i, dirs.length);
         try {
           const result = importJpConversation(store, dir);
           if ("reason" in result) {
@@ -41,6 +47,7 @@ export function register(parent: Command, ctx: Context): void {
           ctx.stderr.write(`jp: error: ${error.message}\n${error.hint ? `  hint: ${error.hint}\n` : ""}`);
         }
       }
+      progress(dirs.length, dirs.length);
       if (opts.json) ctx.out(JSON.stringify(imported, null, 2));
       else if (dirs.length > 1) {
         const events = imported.reduce((n, r) => n + Object.values(r.counts).reduce((a, b) => a + b, 0), 0);
