@@ -107,6 +107,8 @@ describe("jp conversation compact: ranges and keeps (1-based)", () => {
       [["--reset", "-r"], "--reset undoes compactions and cannot be combined with -r"],
       [["-k=x:.."], "unknown policy 'x' in compaction spec 'x:..'"],
       [["-k=s:0..3"], "'0' in compaction spec 's:0..3' is not a turn: turns are numbered from 1"],
+      // With a space, as the README writes it: a spec-shaped word is a spec, not a conversation id.
+      [["-k", "zz:1..2"], "unknown policy 'zz' in compaction spec 'zz:1..2'"],
     ];
     for (const [args, message] of cases) {
       const result = await f.run("c", "compact", ...args);
