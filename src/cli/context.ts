@@ -51,6 +51,11 @@ export interface Context {
   warn(text: string): void;
   /** Write progress or status to stderr. */
   info(text: string): void;
+  /**
+   * Show what long work is doing, on one line of a terminal (nothing
+   * elsewhere); the returned function clears it. Other output clears it first.
+   */
+  status(text: string): () => void;
 }
 
 export interface ContextOptions {
@@ -72,6 +77,11 @@ export function createContext(options: ContextOptions = {}): Context {
   const env = options.env ?? process.env;
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
+  let statusShown = false;
+  const clearStatus = () => {
+    if (statusShown) stderr.write("\r\x1b[K");
+    statusShown = false;
+  };
   let workspace: Workspace | undefined;
   let store: ConversationStore | undefined;
   const ctx: Context = {
@@ -157,10 +167,18 @@ export function createContext(options: ContextOptions = {}): Context {
       stdout.write(text.endsWith("\n") ? text : text + "\n");
     },
     warn(text) {
+      clearStatus();
       stderr.write(`jp: warning: ${text}\n`);
     },
     info(text) {
+      clearStatus();
       stderr.write(`${text}\n`);
+    },
+    status(text) {
+      if (!stderr.isTTY) return () => undefined;
+      stderr.write(`\r\x1b[K${text}`);
+      statusShown = true;
+      return clearStatus;
     },
   };
   return ctx;

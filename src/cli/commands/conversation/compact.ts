@@ -181,6 +181,9 @@ function chooseRules(opts: CompactOptions, config: Parameters<typeof configuredR
   return configuredRules(config);
 }
 
+/** Above this many events, planning shows a status line while it works. */
+const LONG_CONVERSATION_EVENTS = 20_000;
+
 async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions): Promise<unknown> {
   checkConflicts(opts);
   const store = ctx.store();
@@ -207,6 +210,11 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
   }
   const events = store.readEvents(ref);
   const counter = await ctx.tokenCounter(config);
+  // Planning and counting a long conversation takes seconds: say so while it runs.
+  const clear =
+    events.length > LONG_CONVERSATION_EVENTS
+      ? ctx.status(`planning and counting ${events.length.toLocaleString("en-US")} events…`)
+      : () => undefined;
   const outcome = await compactConversation({
     events,
     rules,
@@ -219,7 +227,7 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
     summarizer: ctx.summarizer,
     defaultModel: config.assistant?.model?.id ?? "",
     dryRun: !!opts.dryRun,
-  });
+  }).finally(clear);
   if (!opts.dryRun && outcome.planned.length)
     store.append(
       ref,
