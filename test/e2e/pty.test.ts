@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadScript } from "../support/mock-llm.js";
-import { runInPty } from "../support/pty.js";
+import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT, runCli, tempDir } from "../support/workspace.js";
 
@@ -23,7 +23,7 @@ type Body = {
 const lastToolResult = (n: number) =>
   (w!.mock.requests[n]!.body as unknown as Body).messages.at(-1)!.content[0]!;
 
-describe("approval prompt in a terminal", () => {
+describe.skipIf(!PTY_AVAILABLE)("approval prompt in a terminal", () => {
   it("runs the tool on y, and the second request carries its result", async () => {
     w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
     const session = runInPty([JP, "q", "How many words are in notes.txt?"], { cwd: w.root, env: w.env });
@@ -141,7 +141,7 @@ describe("approval prompt in a terminal", () => {
   });
 });
 
-describe("Ctrl-C", () => {
+describe.skipIf(!PTY_AVAILABLE)("Ctrl-C", () => {
   it("at the approval prompt answers the call as interrupted and exits 130", async () => {
     w = await qWorkspace({
       toolRun: "ask",

@@ -1,6 +1,11 @@
 // Runs a command in a real pseudo-terminal (util-linux `script`), so prompts,
 // TTY detection and Ctrl-C behave as they do for a person at a terminal.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+
+/** Whether util-linux `script` is here; without it the terminal tests skip, saying why. */
+export const PTY_AVAILABLE = spawnSync("script", ["--version"], { stdio: "ignore" }).status === 0;
+if (!PTY_AVAILABLE)
+  console.warn("pseudo-terminal tests skipped: util-linux `script` is not installed (apt install bsdutils)");
 
 export interface PtySession {
   /** Everything the terminal showed so far. */
