@@ -235,8 +235,7 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
     );
   // Turns chosen by flags that leave nothing to compact are a mistake to report, not a quiet success.
   const chosen = overrides.window ?? overrides.keepFirst ?? overrides.keepLast;
-  if (chosen && outcome.planned.length === 0 && outcome.skipped.length > 0)
-    ctx.exitCode = 1;
+  if (chosen && outcome.planned.length === 0 && outcome.skipped.length > 0) ctx.exitCode = 1;
   const existing = indexCompactions(events).entries;
   const lines = renderTimeline(outcome, existing, {
     dryRun: !!opts.dryRun,
