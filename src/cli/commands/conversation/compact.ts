@@ -233,9 +233,6 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
       ref,
       outcome.planned.map((p) => p.compaction),
     );
-  // Turns chosen by flags that leave nothing to compact are a mistake to report, not a quiet success.
-  const chosen = overrides.window ?? overrides.keepFirst ?? overrides.keepLast;
-  if (chosen && outcome.planned.length === 0 && outcome.skipped.length > 0) ctx.exitCode = 1;
   const existing = indexCompactions(events).entries;
   const lines = renderTimeline(outcome, existing, {
     dryRun: !!opts.dryRun,
