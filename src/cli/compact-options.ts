@@ -8,7 +8,8 @@ import {
   parseKeepBound,
   parseSpec,
   turnSelector,
-  TOOL_MODES,
+  toolModeOf,
+  TOOL_MODE_WORDS,
   type CompactionRule,
   type KeepBound,
   type ToolMode,
@@ -58,21 +59,9 @@ export function addSpecOptions(cmd: Command): Command {
     );
 }
 
-const TOOL_MODE_ALIASES: Record<string, ToolMode> = {
-  s: "strip",
-  sreq: "strip-requests",
-  sres: "strip-responses",
-  o: "omit",
-};
-
 export function parseToolMode(value: string): ToolMode {
-  const mode = (TOOL_MODE_ALIASES[value] ?? value) as ToolMode;
-  if (!TOOL_MODES.includes(mode)) {
-    throw new UsageError(
-      `--tools '${value}' is not a tool mode`,
-      "use strip, strip-requests, strip-responses or omit",
-    );
-  }
+  const mode = toolModeOf(value);
+  if (!mode) throw new UsageError(`--tools '${value}' is not a tool mode`, `use ${TOOL_MODE_WORDS}`);
   return mode;
 }
 

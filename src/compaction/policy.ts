@@ -10,6 +10,26 @@ export type ToolHint = (typeof TOOL_HINTS)[number];
 export const TOOL_MODES = ["strip", "strip-requests", "strip-responses", "omit"] as const;
 export type ToolMode = (typeof TOOL_MODES)[number];
 
+/** The one table of tool modes as they may be typed (`-t=sreq`, `t=o`): full names and short ones. */
+const TOOL_MODE_SPELLINGS: Readonly<Record<string, ToolMode>> = {
+  strip: "strip",
+  s: "strip",
+  "strip-requests": "strip-requests",
+  sreq: "strip-requests",
+  "strip-responses": "strip-responses",
+  sres: "strip-responses",
+  omit: "omit",
+  o: "omit",
+};
+
+/** The tool mode a typed word names, or undefined. */
+export function toolModeOf(word: string): ToolMode | undefined {
+  return Object.hasOwn(TOOL_MODE_SPELLINGS, word) ? TOOL_MODE_SPELLINGS[word] : undefined;
+}
+
+/** How the modes are written, for messages: `strip|s, strip-requests|sreq, …`. */
+export const TOOL_MODE_WORDS = "strip|s, strip-requests|sreq, strip-responses|sres, omit|o";
+
 export function toolPolicyFor(hint: ToolHint): ToolPolicy {
   switch (hint) {
     case "keep":

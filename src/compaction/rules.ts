@@ -7,7 +7,7 @@ import type { ToolPolicy } from "../events/index.js";
 import { parseDuration, type KeepBound, type RangeBound } from "./bounds.js";
 import { RuleSyntaxError } from "./errors.js";
 import { turnBound } from "./positions.js";
-import { toolPolicyFor, type ToolMode } from "./policy.js";
+import { toolModeOf, toolPolicyFor, TOOL_MODE_WORDS } from "./policy.js";
 
 /** What a rule asks for the turns it covers. */
 export interface RulePolicies {
@@ -58,17 +58,6 @@ export function parseKeepBound(value: number | string, key = "keep bound"): Keep
   );
 }
 
-const TOOL_MODE_ALIASES: Record<string, ToolMode> = {
-  strip: "strip",
-  s: "strip",
-  "strip-requests": "strip-requests",
-  sreq: "strip-requests",
-  "strip-responses": "strip-responses",
-  sres: "strip-responses",
-  omit: "omit",
-  o: "omit",
-};
-
 const POLICY_NAMES: Record<string, "reasoning" | "summarize" | "tools"> = {
   r: "reasoning",
   reasoning: "reasoning",
@@ -109,11 +98,11 @@ function parsePolicies(text: string, spec: string): RulePolicies {
     if (policy === "reasoning") policies.reasoning = "strip";
     else if (policy === "summarize") policies.summarize = true;
     else {
-      const resolved = mode === undefined ? "strip" : TOOL_MODE_ALIASES[mode];
+      const resolved = mode === undefined ? "strip" : toolModeOf(mode);
       if (!resolved) {
         throw new RuleSyntaxError(
           `unknown tool mode '${mode}' in compaction spec '${spec}'`,
-          "tool modes are strip|s, strip-requests|sreq, strip-responses|sres, omit|o",
+          `tool modes are ${TOOL_MODE_WORDS}`,
         );
       }
       policies.tool_calls = toolPolicyFor(resolved);

@@ -20,6 +20,7 @@ import {
   toolPolicyFor,
   NOTE_MAX,
   type CompactionRule,
+  toolModeOf,
 } from "../../../compaction/index.js";
 import { UsageError } from "../../../errors.js";
 import type { ConversationRef } from "../../../store/conversations.js";
@@ -31,8 +32,7 @@ import { turnCount } from "../../../events/index.js";
 
 /** A count of turns (`--first 16`); conversation ids are longer, so they are never taken for one. */
 export const isTurnCount = (token: string): boolean => /^\d{1,6}$/.test(token);
-const isToolMode = (token: string): boolean =>
-  ["strip", "s", "strip-requests", "sreq", "strip-responses", "sres", "omit", "o"].includes(token);
+const isToolMode = (token: string): boolean => toolModeOf(token) !== undefined;
 
 export const optionalValues: OptionalValueFlag[] = [
   COMPACT_SPEC_FLAG,
