@@ -6,6 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cfgLayer, readTomlFile, type Layer } from "./layers.js";
+import { knownContextWindow } from "../llm/models.js";
 import type { z } from "zod";
 import { ConfigError } from "./errors.js";
 import { forbiddenKeyPath } from "../events/keys.js";
@@ -303,43 +304,30 @@ export function loadConfig(options: LoadOptions): ResolvedConfig {
 
 /** Checks that span keys: auto compaction needs a budget it can compute. */
 function validateSemantics(config: Config): void {
-  const auto = config.conversation?.compaction?.auto;
-  if (
-    auto?.enabled &&
-    auto.max_tokens === undefined &&
-    config.assistant?.model?.context_window === undefined
-  ) {
-    const model = config.assistant?.model?.id ?? "";
-    if (!KNOWN_CONTEXT_WINDOWS.some(([prefix]) => model.includes(prefix))) {
-      throw new ConfigError(
-        `conversation.compaction.auto is enabled, but the context window of ${model || "the model"} is unknown and no max_tokens is set`,
-        "set conversation.compaction.auto.max_tokens or assistant.model.context_window",
-      );
-    }
-  }
+  compactionBudget(config);
 }
 
-/** Context windows of common models, by a distinctive part of the model name. */
-export const KNOWN_CONTEXT_WINDOWS: [string, number][] = [
-  ["claude-opus-5", 200_000],
-  ["claude-sonnet-5", 200_000],
-  ["claude-haiku-5", 200_000],
-  ["claude-fable-5", 200_000],
-  ["claude-mythos-5", 200_000],
-  ["claude-opus-4", 200_000],
-  ["claude-sonnet-4", 200_000],
-  ["claude-haiku-4", 200_000],
-  ["claude-3", 200_000],
-  ["gpt-4.1", 1_047_576],
-  ["gpt-4o", 128_000],
-  ["gpt-5", 400_000],
-  ["o3", 200_000],
-  ["o4-mini", 200_000],
-];
-
+/** The model's context window: the configured one, or the known window of its name. */
 export function contextWindow(config: Config): number | undefined {
-  const explicit = config.assistant?.model?.context_window;
-  if (explicit !== undefined) return explicit;
-  const model = config.assistant?.model?.id ?? "";
-  return KNOWN_CONTEXT_WINDOWS.find(([prefix]) => model.includes(prefix))?.[1];
+  return config.assistant?.model?.context_window ?? knownContextWindow(config.assistant?.model?.id ?? "");
+}
+
+/**
+ * The token budget of automatic compaction: `max_tokens`, or `trigger_ratio`
+ * of the context window; undefined when it is off. Enabled without a way to
+ * compute one is a configuration error, found when the config loads.
+ */
+export function compactionBudget(config: Config): number | undefined {
+  const auto = config.conversation?.compaction?.auto;
+  if (!auto?.enabled) return undefined;
+  if (auto.max_tokens !== undefined) return auto.max_tokens;
+  const window = contextWindow(config);
+  if (window === undefined) {
+    const model = config.assistant?.model?.id ?? "";
+    throw new ConfigError(
+      `conversation.compaction.auto is enabled, but the context window of ${model || "the model"} is unknown and no max_tokens is set`,
+      "set conversation.compaction.auto.max_tokens or assistant.model.context_window",
+    );
+  }
+  return Math.floor(window * (auto.trigger_ratio ?? 0.8));
 }

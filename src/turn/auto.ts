@@ -12,10 +12,9 @@ import {
   type ToolHint,
 } from "../compaction/index.js";
 import { ruleFromConfig } from "../config/rules.js";
-import { contextWindow } from "../config/load.js";
+import { compactionBudget } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import type { Compaction, Event } from "../events/index.js";
-import { JpError } from "../errors.js";
 import type { Summarizer } from "../llm/summarize.js";
 import type { TokenCounter } from "../tokens/count.js";
 
@@ -47,16 +46,9 @@ export interface AutoLimits {
 }
 
 export function autoBudget(config: Config): AutoLimits | undefined {
+  const budget = compactionBudget(config);
   const auto = config.conversation?.compaction?.auto;
-  if (!auto?.enabled) return undefined;
-  const window = contextWindow(config);
-  const budget = auto.max_tokens ?? (window ? Math.floor(window * (auto.trigger_ratio ?? 0.8)) : undefined);
-  if (budget === undefined) {
-    throw new JpError("config.invalid", "automatic compaction is enabled but has no budget", {
-      hint: "set conversation.compaction.auto.max_tokens or assistant.model.context_window",
-      exitCode: 2,
-    });
-  }
+  if (budget === undefined || !auto) return undefined;
   return {
     budget,
     keepTail: auto.keep_tail ?? Math.floor(budget / 2),

@@ -1,4 +1,5 @@
 // The auto-compaction hook without a server: budgets, provider-reported usage, skipping what does not help.
+import { ConfigError } from "../../src/config/errors.js";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config/schema.js";
 import type { Event } from "../../src/events/index.js";
@@ -57,8 +58,10 @@ describe("automatic compaction hook", () => {
       minSaving: 104_757,
     });
     expect(autoBudget({ conversation: { compaction: { auto: { enabled: false } } } })).toBeUndefined();
+    // The same check, and the same error class, as loading the config.
+    expect(() => autoBudget(config({}, "lab/unknown"))).toThrow(ConfigError);
     expect(() => autoBudget(config({}, "lab/unknown"))).toThrow(
-      "automatic compaction is enabled but has no budget",
+      "conversation.compaction.auto is enabled, but the context window of lab/unknown is unknown and no max_tokens is set",
     );
   });
 
