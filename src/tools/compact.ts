@@ -19,15 +19,21 @@ import { decideApproval, type Approval } from "./approval.js";
 import { privateTempDir, type Prompter } from "./prompter.js";
 import type { RunMode, Tool, ToolContext } from "./types.js";
 
+/** The one schema of the tool's arguments: validation, the JSON Schema the model sees, and the field list of errors. */
 const Rule = z.strictObject({
-  keep_first: z.number().int().nonnegative().optional(),
-  keep_last: z.number().int().nonnegative().optional(),
-  before_quote: z.string().min(1).optional(),
-  after_quote: z.string().min(1).optional(),
-  reasoning: z.literal("strip").optional(),
-  tool_calls: z.enum(TOOL_MODES).optional(),
-  summary: z.string().min(1).optional(),
-  note: z.string().min(1),
+  keep_first: z.number().int().nonnegative().optional().describe("turns at the start left untouched"),
+  keep_last: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("turns at the end left untouched; the current turn always is"),
+  before_quote: z.string().min(1).optional().describe("verbatim passage from the turn right after the range"),
+  after_quote: z.string().min(1).optional().describe("verbatim passage from the turn right before the range"),
+  reasoning: z.literal("strip").optional().describe("strip the reasoning of the range"),
+  tool_calls: z.enum(TOOL_MODES).optional().describe("strip or omit the tool calls of the range"),
+  summary: z.string().min(1).optional().describe("text that replaces the range; stands alone"),
+  note: z.string().min(1).describe("one sentence on why (required)"),
 });
 const Args = z.strictObject({ rules: z.array(Rule).min(1) });
 
@@ -49,42 +55,11 @@ Each rule chooses a range of whole turns and what to do with it:
 - note (required): one sentence on why, shown to the user (at most 200 characters).
 Quotes that are not found, match several turns, or fall inside an existing summary come back as errors; fix the quote and call again.`;
 
-export const COMPACT_PARAMETERS: Record<string, unknown> = {
-  type: "object",
-  properties: {
-    rules: {
-      type: "array",
-      minItems: 1,
-      items: {
-        type: "object",
-        properties: {
-          keep_first: { type: "integer", minimum: 0, description: "turns at the start left untouched" },
-          keep_last: {
-            type: "integer",
-            minimum: 1,
-            description: "turns at the end left untouched (at least 1)",
-          },
-          before_quote: {
-            type: "string",
-            description: "verbatim passage from the turn right after the range",
-          },
-          after_quote: {
-            type: "string",
-            description: "verbatim passage from the turn right before the range",
-          },
-          reasoning: { type: "string", enum: ["strip"] },
-          tool_calls: { type: "string", enum: [...TOOL_MODES] },
-          summary: { type: "string", description: "text that replaces the range; stands alone" },
-          note: { type: "string", description: "one sentence on why (required)" },
-        },
-        required: ["note"],
-        additionalProperties: false,
-      },
-    },
-  },
-  required: ["rules"],
-  additionalProperties: false,
-};
+/** The arguments' JSON Schema as the provider receives it, derived from Args. */
+export const COMPACT_PARAMETERS: Record<string, unknown> = (() => {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(Args) as Record<string, unknown>;
+  return schema;
+})();
 
 export interface CompactToolDeps {
   now: () => Date;
@@ -108,7 +83,7 @@ function parseArgs(
       .replace(/^\./, "") || "arguments";
   let fix = issue.message;
   if (issue.code === "unrecognized_keys")
-    fix = `unknown field ${issue.keys.join(", ")}; a rule accepts keep_first, keep_last, before_quote, after_quote, reasoning, tool_calls, summary, note`;
+    fix = `unknown field ${issue.keys.join(", ")}; a rule accepts ${Object.keys(Rule.shape).join(", ")}`;
   else if (where.endsWith(".note")) fix = "note is required: say in one sentence why";
   return {
     ok: false,

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { privateTempDir } from "../../src/tools/prompter.js";
 import { tempDir } from "../support/workspace.js";
-import { createCompactTool } from "../../src/tools/compact.js";
+import { COMPACT_PARAMETERS, createCompactTool } from "../../src/tools/compact.js";
 import { createTokenCounter } from "../../src/tokens/count.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import { resetClock, turns } from "../support/stream.js";
@@ -130,5 +130,39 @@ describe("the private temp folder", () => {
     const elsewhere = tempDir();
     fs.symlinkSync(elsewhere, path.join(process.env.TMPDIR, `jp-${uid}`));
     expect(privateTempDir()).not.toBe(path.join(process.env.TMPDIR, `jp-${uid}`));
+  });
+});
+
+describe("the compact tool's argument schema", () => {
+  it("sends the model the JSON Schema of the arguments it validates", () => {
+    const schema = COMPACT_PARAMETERS as {
+      $schema?: string;
+      required: string[];
+      properties: {
+        rules: {
+          minItems: number;
+          items: { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean };
+        };
+      };
+    };
+    expect(schema.$schema).toBeUndefined();
+    expect(schema.required).toEqual(["rules"]);
+    const rule = schema.properties.rules.items;
+    expect(schema.properties.rules.minItems).toBe(1);
+    expect(Object.keys(rule.properties)).toEqual([
+      "keep_first",
+      "keep_last",
+      "before_quote",
+      "after_quote",
+      "reasoning",
+      "tool_calls",
+      "summary",
+      "note",
+    ]);
+    expect(rule.required).toEqual(["note"]);
+    expect(rule.additionalProperties).toBe(false);
+    expect(rule.properties.tool_calls).toMatchObject({
+      enum: ["strip", "strip-requests", "strip-responses", "omit"],
+    });
   });
 });
