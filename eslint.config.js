@@ -23,7 +23,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["bin/*", "bench/**/*.{js,mjs}", "test/**/*.{js,mjs}", "docs/**/*.{js,mjs}"],
+    files: ["bin/*", "bench/**/*.{js,mjs}", "test/**/*.{js,mjs}", "docs/**/*.{js,mjs}", "scripts/**/*.{js,mjs}"],
     languageOptions: { globals: globals.node },
   },
 );

@@ -1,4 +1,55 @@
-// The library entry: the event model and the compaction core, usable without the CLI.
-export * from "./events/index.js";
-export * from "./compaction/index.js";
+// The library entry: the event model and the compaction core, usable without
+// the CLI. Named exports only, each chosen: test/index.test.ts holds the list
+// (api/jp-api.txt) and fails when an export appears or goes without it.
+export {
+  EVENT_KINDS,
+  groupTurns,
+  isKind,
+  isKnown,
+  turnCount,
+  turnIndices,
+  validateEvent,
+  type ChatRequest,
+  type ChatResponse,
+  type Compaction,
+  type CompactionReset,
+  type ConfigDelta,
+  type Event,
+  type EventKind,
+  type InquiryRequest,
+  type InquiryResponse,
+  type KnownEvent,
+  type RequestFailed,
+  type Turn,
+  type Summary,
+  type ToolCallRequest,
+  type ToolCallResponse,
+  type ToolPolicy,
+  type TurnStart,
+  type UnknownEvent,
+  type ValidationResult,
+} from "./events/index.js";
+export {
+  checkProviderView,
+  compactor,
+  describeViewProblem,
+  estimateTokens,
+  parseSpec,
+  planRule,
+  project,
+  resolveAnchor,
+  type AnchorResult,
+  type CheckOptions,
+  type BeforeLlmHook,
+  type ChatMessage,
+  type CompactInfo,
+  type CompactionRule,
+  type CompactorOptions,
+  type ParsedSpec,
+  type Plan,
+  type PlanOptions,
+  type Projection,
+  type TurnOrigin,
+  type ViewProblem,
+} from "./compaction/index.js";
 export { JpError } from "./errors.js";

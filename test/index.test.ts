@@ -1,5 +1,9 @@
-// The package's library entry exposes the core without the CLI.
+// The package's library entry exposes the core without the CLI, and exactly
+// the API that api/jp-api.txt records.
 import { execa } from "execa";
+import * as fs from "node:fs";
+// @ts-expect-error -- a build script in plain JavaScript, without type declarations
+import { apiReport, REPORT_FILE } from "../scripts/api-report.mjs";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./support/workspace.js";
 
@@ -29,6 +33,29 @@ describe("library entry", () => {
       ["validateEvent", "function"],
     ]);
     expect(types).toEqual(["turn_start", "chat_request"]);
+  });
+
+  it("exports exactly the API the report records (update it with node scripts/api-report.mjs --write)", async () => {
+    const report = (apiReport as () => string)();
+    expect(report, "the library API changed: review it, then run node scripts/api-report.mjs --write").toBe(
+      fs.readFileSync(REPORT_FILE as string, "utf8"),
+    );
+    // What the built entry exports at run time is the report's values, and nothing else.
+    const values = report
+      .split("\n")
+      .filter((l) => /^(class|const|function) /.test(l))
+      .map((l) => /^\w+ (\w+)/.exec(l)![1]!)
+      .sort();
+    const { stdout } = await execa(
+      "node",
+      [
+        "--input-type=module",
+        "-e",
+        'import * as jp from "jp"; console.log(JSON.stringify(Object.keys(jp).sort()))',
+      ],
+      { cwd: REPO_ROOT },
+    );
+    expect(JSON.parse(stdout)).toEqual(values);
   });
 
   it("runs the README's compactor example", async () => {
