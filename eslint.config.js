@@ -23,7 +23,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ["bin/*", "bench/**/*.{js,mjs}", "test/**/*.{js,mjs}", "docs/**/*.{js,mjs}", "scripts/**/*.{js,mjs}"],
+    files: [
+      "bin/*",
+      "bench/**/*.{js,mjs}",
+      "test/**/*.{js,mjs}",
+      "docs/**/*.{js,mjs}",
+      "scripts/**/*.{js,mjs}",
+    ],
     languageOptions: { globals: globals.node },
   },
 );
