@@ -3,6 +3,19 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
 
+/** Imports against the direction of DESIGN's arrows. */
+const UPWARD = [
+  { group: ["**/cli/*"], message: "nothing below cli/ imports it (DESIGN §2)" },
+  { group: ["**/turn/*"], message: "only cli/ imports turn/ (DESIGN §2)" },
+];
+/** One provider's wire details: only llm/ knows them. */
+const PROVIDER_DETAILS = [
+  {
+    group: ["anthropic", "anthropic-client", "openai", "sdk", "http-fetch"].map((f) => `**/llm/${f}.js`),
+    message: "provider details stay in llm/; use llm/types, llm/providers or llm/errors",
+  },
+];
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/"] },
   js.configs.recommended,
@@ -13,11 +26,58 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
+  // DESIGN's arrows: cli → turn → {llm, tools, render, store, config, tokens} → compaction → events.
+  // Nothing below cli imports it; nothing below turn imports turn; provider details stay in llm/.
+  {
+    files: ["src/{llm,tools,render,store,config,tokens}/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...UPWARD, ...PROVIDER_DETAILS] }],
+    },
+  },
+  {
+    // A tool hands its preview's words in through its deps; it may name their data types.
+    files: ["src/tools/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...UPWARD,
+            ...PROVIDER_DETAILS,
+            {
+              group: ["**/render/*"],
+              allowTypeImports: true,
+              message: "tools get rendering through their deps",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/turn/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [UPWARD[0], ...PROVIDER_DETAILS] }],
+    },
+  },
   {
     // The pure core must not reach for I/O, the clock or the environment.
     files: ["src/events/**/*.ts", "src/compaction/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: ["node:*", "fs", "path", "os", "child_process"] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["node:*", "fs", "path", "os", "child_process"], message: "the pure core does no I/O" },
+            {
+              group: ["cli", "turn", "llm", "tools", "render", "store", "config", "tokens"].map(
+                (d) => `**/${d}/*`,
+              ),
+              message: "the core imports only events/ and compaction/",
+            },
+          ],
+        },
+      ],
       "no-restricted-globals": ["error", "process", "setTimeout", "setInterval", "console", "performance"],
       "no-restricted-properties": ["error", { object: "Date", property: "now" }],
     },

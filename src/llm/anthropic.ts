@@ -3,15 +3,20 @@
 // per message) and the streamed events back to stream parts.
 import type { Event } from "../events/index.js";
 import { clientOptions, parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
-import type { ModelRequest, Provider, RequestCache, StopReason, StreamPart } from "./types.js";
+import {
+  REASONING_SIGNATURE_KEY,
+  type ModelRequest,
+  type Provider,
+  type RequestCache,
+  type StopReason,
+  type StreamPart,
+} from "./types.js";
 
 type Block = Record<string, unknown>;
 interface Message {
   role: "user" | "assistant";
   content: Block[];
 }
-
-export const SIGNATURE_KEY = "anthropic_thinking_signature";
 
 /** Map projected events to Messages API messages; consecutive blocks of one role share a message. */
 export function toAnthropicMessages(events: readonly Event[]): Message[] {
@@ -31,7 +36,7 @@ export function toAnthropicMessages(events: readonly Event[]): Message[] {
           if (e.message !== "") push("assistant", { type: "text", text: e.message });
         } else if (typeof e.reasoning === "string") {
           // Thinking goes back only with its signature; the API rejects it otherwise.
-          const signature = (e.metadata as Record<string, unknown> | undefined)?.[SIGNATURE_KEY];
+          const signature = (e.metadata as Record<string, unknown> | undefined)?.[REASONING_SIGNATURE_KEY];
           if (typeof signature === "string" && signature)
             push("assistant", { type: "thinking", thinking: e.reasoning, signature });
         } else {

@@ -56,3 +56,9 @@ export interface Provider {
   baseUrl: string;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamPart>;
 }
+
+/**
+ * The metadata key a response's reasoning signature is stored under, so the
+ * next request can hand it back (the name JP's logs use).
+ */
+export const REASONING_SIGNATURE_KEY = "anthropic_thinking_signature";

@@ -3,7 +3,6 @@ import type { CompactionEntry, TurnRange } from "../compaction/index.js";
 import { describeToolPolicy } from "../compaction/index.js";
 import { turnsLabel, type Compaction } from "../events/index.js";
 import { formatTokens } from "../tokens/count.js";
-import type { CompactionOutcome } from "../turn/compaction.js";
 
 /** The policies of a compaction as words: `summary`, `reasoning`, `tools`, `tools (omit)`. */
 export function policyNames(c: Compaction): string[] {
@@ -39,9 +38,22 @@ interface Group extends TurnRange {
   existing: number[];
 }
 
+/** What the timeline shows of a compaction outcome (the compaction service makes one). */
+export interface TimelineOutcome {
+  planned: readonly {
+    label: string;
+    compaction: Compaction;
+    extendedFrom?: TurnRange;
+    summaryNotGenerated?: { model: string };
+  }[];
+  skipped: readonly { label: string; reason: string }[];
+  tokens: { before: number; after: number };
+  cacheRewrite: number;
+}
+
 /** The compact command's timeline, in 1-based turns, with token figures. */
 export function renderTimeline(
-  outcome: CompactionOutcome,
+  outcome: TimelineOutcome,
   existing: readonly CompactionEntry[],
   options: {
     dryRun: boolean;

@@ -1,8 +1,14 @@
 // Owns sending long output through $PAGER when stdout is a terminal.
 import { spawn } from "node:child_process";
-import type { Context } from "../cli/context.js";
+/** What paging needs of the command's context. */
+export interface PagerContext {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; rows?: number };
+  env: NodeJS.ProcessEnv;
+  out(text: string): void;
+  warn(text: string): void;
+}
 
-export async function page(ctx: Context, text: string): Promise<void> {
+export async function page(ctx: PagerContext, text: string): Promise<void> {
   const rows = ctx.stdout.rows ?? 24;
   const pager = ctx.env.PAGER ?? "less -FRX";
   if (!ctx.stdout.isTTY || pager === "" || pager === "cat" || text.split("\n").length < rows) {

@@ -3,7 +3,6 @@
 import type { ChalkInstance } from "chalk";
 import type { ToolCallRequest } from "../events/index.js";
 import type { ProviderError } from "../llm/errors.js";
-import type { TurnOutput } from "../turn/loop.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -19,6 +18,20 @@ function oneLine(text: string, max = 160): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** What the turn loop shows as it goes; the stream renderer is the terminal's. */
+export interface TurnOutput {
+  waiting(): void;
+  text(delta: string): void;
+  reasoning(delta: string): void;
+  /** Discard what was shown of a failed attempt. */
+  restart(): void;
+  retry(error: ProviderError, attempt: number, delayMs: number): void;
+  /** The call line; `brief` (name only) when the tool shows its arguments its own way before asking. */
+  toolCall(call: ToolCallRequest, brief?: boolean): void;
+  toolResult(call: ToolCallRequest, content: string, isError: boolean): void;
+  responseDone(): void;
+  notice(text: string): void;
+}
 export function createStreamRenderer(options: StreamRendererOptions): TurnOutput {
   const c = options.color;
   let spinner: NodeJS.Timeout | undefined;

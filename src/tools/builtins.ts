@@ -1,17 +1,26 @@
 // Owns the list of built-in tools, registered beside local tools.
-import type { Context } from "../cli/context.js";
 import { toolHints } from "../config/rules.js";
 import type { Config } from "../config/schema.js";
-import { createCompactTool } from "./compact.js";
+import type { TokenCounter } from "../tokens/count.js";
+import { createCompactTool, type CompactPreview } from "./compact.js";
 import type { Tool } from "./types.js";
 
-export function builtinTools(ctx: Context, config: Config, conversationId: string): Tool[] {
+/** What the built-ins need from whoever runs them: time, ids, counting and the preview's words. */
+export interface BuiltinDeps {
+  now: () => Date;
+  newId: () => string;
+  counter: () => Promise<TokenCounter>;
+  preview: CompactPreview;
+}
+
+export function builtinTools(deps: BuiltinDeps, config: Config, conversationId: string): Tool[] {
   return [
     createCompactTool({
-      now: () => ctx.clock.now(),
-      newId: ctx.newId,
+      now: deps.now,
+      newId: deps.newId,
       hints: toolHints(config),
-      counter: () => ctx.tokenCounter(config),
+      counter: deps.counter,
+      preview: deps.preview,
       conversationId,
     }),
   ];

@@ -13,7 +13,7 @@ import {
   type ToolHint,
 } from "../compaction/index.js";
 import { turnsLabel, type Compaction, type Event } from "../events/index.js";
-import { droppedText, renderCompactPreview, type PreviewRule } from "../render/compact-preview.js";
+import type { PreviewRule } from "../render/compact-preview.js";
 import type { TokenCounter } from "../tokens/count.js";
 import { decideApproval, type Approval } from "./approval.js";
 import { privateTempDir, type Prompter } from "./prompter.js";
@@ -61,7 +61,14 @@ export const COMPACT_PARAMETERS: Record<string, unknown> = (() => {
   return schema;
 })();
 
+/** How the preview and the spilled text are written; the CLI passes render/compact-preview.ts. */
+export interface CompactPreview {
+  render(events: readonly Event[], rules: readonly PreviewRule[]): string;
+  dropped(events: readonly Event[], compaction: Compaction): string;
+}
+
 export interface CompactToolDeps {
+  preview: CompactPreview;
   now: () => Date;
   newId: () => string;
   hints: Readonly<Record<string, ToolHint>>;
@@ -142,11 +149,11 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
     const dir = privateTempDir();
     const rules: PreviewRule[] = compactions.map((c, i) => {
       const spillFile = path.join(dir, `compact-${deps.conversationId}-${c.id}.md`);
-      fs.writeFileSync(spillFile, droppedText(events, c), { mode: 0o600, flag: "w" });
+      fs.writeFileSync(spillFile, deps.preview.dropped(events, c), { mode: 0o600, flag: "w" });
       spilled.set(c.id, spillFile);
       return { compaction: c, ...figures[i]!, spillFile };
     });
-    return renderCompactPreview(events, rules);
+    return deps.preview.render(events, rules);
   };
 
   const tool: Tool = {

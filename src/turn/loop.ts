@@ -5,8 +5,9 @@ import { checkProviderView, describeViewProblem, project } from "../compaction/i
 import type { Event, ToolCallRequest, UsageRecord } from "../events/index.js";
 import { turnCount } from "../events/index.js";
 import { JpError } from "../errors.js";
-import { SIGNATURE_KEY } from "../llm/anthropic.js";
-import { AbortedError, type ProviderError } from "../llm/errors.js";
+import { REASONING_SIGNATURE_KEY } from "../llm/types.js";
+import type { TurnOutput } from "../render/stream.js";
+import { AbortedError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
 import type {
   ModelRequest,
@@ -24,20 +25,6 @@ import type { Tool, ToolContext } from "../tools/types.js";
 export interface TurnLog {
   events(): readonly Event[];
   append(group: readonly Event[]): void;
-}
-
-export interface TurnOutput {
-  waiting(): void;
-  text(delta: string): void;
-  reasoning(delta: string): void;
-  /** Discard what was shown of a failed attempt. */
-  restart(): void;
-  retry(error: ProviderError, attempt: number, delayMs: number): void;
-  /** The call line; `brief` (name only) when the tool shows its arguments its own way before asking. */
-  toolCall(call: ToolCallRequest, brief?: boolean): void;
-  toolResult(call: ToolCallRequest, content: string, isError: boolean): void;
-  responseDone(): void;
-  notice(text: string): void;
 }
 
 export interface TurnOptions {
@@ -205,7 +192,7 @@ export function responseEvents(
       type: "chat_response",
       timestamp: at,
       reasoning: collected.reasoning,
-      ...(collected.signature ? { metadata: { [SIGNATURE_KEY]: collected.signature } } : {}),
+      ...(collected.signature ? { metadata: { [REASONING_SIGNATURE_KEY]: collected.signature } } : {}),
     });
   }
   if (collected.text || (interrupted && !collected.calls.length && !collected.reasoning)) {

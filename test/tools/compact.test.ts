@@ -8,10 +8,12 @@ import { COMPACT_PARAMETERS, createCompactTool } from "../../src/tools/compact.j
 import { createTokenCounter } from "../../src/tokens/count.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import { resetClock, turns } from "../support/stream.js";
+import { droppedText, renderCompactPreview } from "../../src/render/compact-preview.js";
 
 beforeEach(resetClock);
 
 const tool = createCompactTool({
+  preview: { render: renderCompactPreview, dropped: droppedText },
   now: () => new Date("2026-06-01T00:00:00Z"),
   newId: () => "k1",
   hints: {},

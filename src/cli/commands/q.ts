@@ -228,7 +228,18 @@ async function offeredTools(
 ): Promise<Tool[]> {
   const { buildRegistry, selectTools } = await import("../../tools/registry.js");
   const { builtinTools } = await import("../../tools/builtins.js");
-  const registry = buildRegistry(config, builtinTools(ctx, config, ref.id), {
+  const { droppedText, renderCompactPreview } = await import("../../render/compact-preview.js");
+  const builtins = builtinTools(
+    {
+      now: () => ctx.clock.now(),
+      newId: ctx.newId,
+      counter: () => ctx.tokenCounter(config),
+      preview: { render: renderCompactPreview, dropped: droppedText },
+    },
+    config,
+    ref.id,
+  );
+  const registry = buildRegistry(config, builtins, {
     env: ctx.env,
     workspace: ctx.maybeWorkspace()?.root ?? ctx.cwd,
     fromConversation,
