@@ -26,6 +26,23 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
+  {
+    // The source is checked with type information, strictly.
+    files: ["src/**/*.ts"],
+    extends: [...tseslint.configs.strictTypeChecked],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // Numbers read naturally in messages ("turns 2–8"); objects and unions may still not be interpolated.
+      "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true }],
+      // With noUncheckedIndexedAccess every index may be undefined; `!` marks the places whose bounds were checked.
+      "@typescript-eslint/no-non-null-assertion": "off",
+      "@typescript-eslint/switch-exhaustiveness-check": [
+        "error",
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
+    },
+  },
   // DESIGN's arrows: cli → turn → {llm, tools, render, store, config, tokens} → compaction → events.
   // Nothing below cli imports it; nothing below turn imports turn; provider details stay in llm/.
   {

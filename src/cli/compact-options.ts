@@ -55,7 +55,7 @@ export function addSpecOptions(cmd: Command): Command {
     .addOption(
       new Option("--compact-spec <spec>")
         .hideHelp()
-        .argParser((v: string, prev: string[] = []) => [...prev, v]),
+        .argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
     );
 }
 

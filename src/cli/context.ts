@@ -44,7 +44,7 @@ export interface Context {
   tokenCounter(config: Config): Promise<TokenCounter>;
   summarizer: Summarizer;
   /** A new short id for a compaction. */
-  newId(): string;
+  newId: () => string;
   /** Write a line (or lines) to stdout. */
   out(text: string): void;
   /** Write a warning to stderr. */
@@ -99,9 +99,9 @@ export function createContext(options: ContextOptions = {}): Context {
         const { config } = await ctx.config();
         const started = ctx.clock.now().getTime();
         ctx.info(ctx.color.dim(`summarizing ${request.events.length} events with ${request.model}…`));
-        const result = await createSummarizer(config, env, (text) => ctx.info(ctx.color.dim(text))).summarize(
-          request,
-        );
+        const result = await createSummarizer(config, env, (text) => {
+          ctx.info(ctx.color.dim(text));
+        }).summarize(request);
         ctx.info(
           ctx.color.dim(`summary written in ${((ctx.clock.now().getTime() - started) / 1000).toFixed(1)}s`),
         );
@@ -151,11 +151,14 @@ export function createContext(options: ContextOptions = {}): Context {
       store ??= new ConversationStore(ctx.workspace(), ctx.clock, {
         timeoutMs: lockTimeoutFromEnv(env),
         command: "jp",
-        onWait: (holder) =>
+        onWait: (holder) => {
           ctx.info(
             `waiting for the conversation lock held by ${holder ? `process ${holder.pid}` : "another process"}…`,
-          ),
-        onQuarantine: (bytes) => ctx.warn(`moved a torn last line (${bytes} bytes) to the quarantine file`),
+          );
+        },
+        onQuarantine: (bytes) => {
+          ctx.warn(`moved a torn last line (${bytes} bytes) to the quarantine file`);
+        },
         onReadProgress: progressLine(
           ctx.stderr,
           (done, total) => `reading the conversation… ${megabytes(done)} of ${megabytes(total)}`,

@@ -19,11 +19,11 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
     .option(
       "-c, --cfg <value>",
       "extra configuration, repeatable: a TOML file, a name in .jp/config.d/, or key=value",
-      (v: string, prev: string[] = []) => [...prev, v],
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
     .exitOverride();
   program.hook("preAction", () => {
-    const { workspace, cfg } = program.opts() as { workspace?: string; cfg?: string[] };
+    const { workspace, cfg } = program.opts<{ workspace?: string; cfg?: string[] }>();
     if (workspace) ctx.workspaceOption = workspace;
     ctx.cfg = cfg ?? [];
   });
@@ -57,7 +57,9 @@ function styleErrors(
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
-      outputError: (s, write) => write(`jp: ${s}`),
+      outputError: (s, write) => {
+        write(`jp: ${s}`);
+      },
     })
     .showHelpAfterError(`  hint: run \`${words.join(" ")} --help\` for usage`);
   for (const sub of cmd.commands) styleErrors(sub, [...words, sub.name()], ctx);

@@ -47,6 +47,8 @@ export type Plan =
 
 /** Cut a note to the limit; reports whether it was cut. */
 export function truncateNote(note: string): { note: string; truncated: boolean } {
+  // Code points, so a note is never cut inside a character (graphemes would need Intl.Segmenter).
+  // eslint-disable-next-line @typescript-eslint/no-misused-spread
   const chars = [...note];
   if (chars.length <= NOTE_MAX) return { note, truncated: false };
   return { note: chars.slice(0, NOTE_MAX - 1).join("") + "…", truncated: true };

@@ -24,7 +24,7 @@ export function readTomlFile(file: string, shown = file): Plain {
     throw new ConfigError(`cannot read config file ${shown}: ${(error as Error).message}`);
   }
   try {
-    return parseToml(text) as Plain;
+    return parseToml(text);
   } catch (error) {
     if (error instanceof TomlError) {
       const first = error.message.split("\n")[0]!.replace(/^Invalid TOML document: /, "");
@@ -62,7 +62,7 @@ export function cfgLayer(spec: string, options: { cwd: string; workspaceDir?: st
         "give a configuration key path",
       );
     let node = value;
-    for (const k of keys.slice(0, -1)) node = (node[k] = {}) as Plain;
+    for (const k of keys.slice(0, -1)) node = node[k] = {};
     node[keys.at(-1)!] = parsed;
     return { name: `-c ${shownSpec}`, value };
   }

@@ -53,7 +53,7 @@ function deepestIssue(issues: readonly Issue[]): Issue {
       issue.code === "invalid_union"
         ? issue.errors.map((branch) => {
             const inner = deepestIssue(branch);
-            return { ...inner, path: [...issue.path, ...inner.path] } as Issue;
+            return { ...inner, path: [...issue.path, ...inner.path] };
           })
         : [issue];
     for (const c of candidates)
@@ -167,12 +167,15 @@ export function pruneToSchema(value: Plain): Plain {
     if (result.success) return copy;
     const issue = result.error.issues[0]!;
     const parentPath = issue.code === "unrecognized_keys" ? issue.path : issue.path.slice(0, -1);
-    const parent = parentPath.reduce<unknown>((v, k) => (v as Plain)?.[k as string], copy) as
+    const parent = parentPath.reduce<unknown>((v, k) => (isPlain(v) ? v[k as string] : undefined), copy) as
       Plain | undefined;
     if (!parent) return {};
+    // Pruning removes exactly the keys the schema named: computed by design.
+    /* eslint-disable @typescript-eslint/no-dynamic-delete */
     if (issue.code === "unrecognized_keys") for (const k of issue.keys) delete parent[k];
     else if (issue.path.length === 0) return {};
     else delete parent[issue.path.at(-1) as string];
+    /* eslint-enable @typescript-eslint/no-dynamic-delete */
   }
   return {};
 }

@@ -34,7 +34,7 @@ export function recordedUsage(event: Event): { model: string; usage: UsageRecord
     { usage?: unknown; model?: unknown } | undefined;
   const usage = metadata?.usage;
   if (typeof usage !== "object" || usage === null) return undefined;
-  return { model: typeof metadata?.model === "string" ? metadata.model : "", usage: usage as UsageRecord };
+  return { model: typeof metadata?.model === "string" ? metadata.model : "", usage: usage };
 }
 
 /** Add one response's usage to `totals` (in place). */

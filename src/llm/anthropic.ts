@@ -29,7 +29,7 @@ export function toAnthropicMessages(events: readonly Event[]): Message[] {
   for (const e of events) {
     switch (e.type) {
       case "chat_request":
-        push("user", { type: "text", text: e.content as string });
+        push("user", { type: "text", text: e.content });
         break;
       case "chat_response": {
         if (typeof e.message === "string") {
@@ -51,8 +51,8 @@ export function toAnthropicMessages(events: readonly Event[]): Message[] {
         push("user", {
           type: "tool_result",
           tool_use_id: e.id,
-          content: e.content as string,
-          is_error: e.is_error as boolean,
+          content: e.content,
+          is_error: e.is_error,
         });
         break;
       default:
@@ -239,7 +239,7 @@ export function createAnthropicProvider(options: SdkOptions): Provider {
     options.baseURL ?? "https://api.anthropic.com",
     async () => {
       const { createMessagesClient } = await import("./anthropic-client.js");
-      return createMessagesClient(clientOptions(options)) as never;
+      return createMessagesClient(clientOptions(options));
     },
     async function* (client, request, signal) {
       yield* anthropicParts(await client.messages.create(anthropicBody(request), { signal }));

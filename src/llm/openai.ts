@@ -19,7 +19,7 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
   for (const e of events) {
     switch (e.type) {
       case "chat_request":
-        messages.push({ role: "user", content: e.content as string });
+        messages.push({ role: "user", content: e.content });
         break;
       case "chat_response": {
         // Reasoning is not sent back: Chat Completions has no place for it.
@@ -31,7 +31,7 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
       }
       case "tool_call_request": {
         const a = assistant();
-        const calls = ((a.tool_calls as unknown[] | undefined) ?? []) as unknown[];
+        const calls = (a.tool_calls as unknown[] | undefined) ?? [];
         calls.push({
           id: e.id,
           type: "function",
@@ -44,7 +44,7 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
         messages.push({
           role: "tool",
           tool_call_id: e.id,
-          content: e.is_error ? `Error: ${e.content as string}` : (e.content as string),
+          content: e.is_error ? `Error: ${e.content as string}` : e.content,
         });
         break;
       default:
@@ -162,7 +162,7 @@ export function createOpenAIProvider(options: SdkOptions & { name: string }): Pr
     options.baseURL ?? "https://api.openai.com/v1",
     async () => {
       const { default: OpenAI } = await import("openai");
-      return new OpenAI(clientOptions(options)) as never;
+      return new OpenAI(clientOptions(options));
     },
     async function* (client, request, signal) {
       yield* openaiParts(await client.chat.completions.create(openaiBody(request), { signal }));

@@ -22,7 +22,10 @@ export function backoffDelay(error: ProviderError, attempt: number, baseMs: numb
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new AbortedError("llm.aborted", "the request was interrupted"));
+    if (signal.aborted) {
+      reject(new AbortedError("llm.aborted", "the request was interrupted"));
+      return;
+    }
     const timer = setTimeout(() => {
       signal.removeEventListener("abort", onAbort);
       resolve();

@@ -74,7 +74,13 @@ export function createSummarizer(
       const { provider, model } = createProvider(request.model, config, env);
       const settings = requestSettings(config);
       const controller = new AbortController();
-      request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+      request.signal?.addEventListener(
+        "abort",
+        () => {
+          controller.abort();
+        },
+        { once: true },
+      );
       const prompt = [
         request.context ? `What to keep in view: ${request.context}\n` : "",
         "Summarize this part of the conversation:\n\n<conversation>\n",

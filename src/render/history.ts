@@ -125,7 +125,7 @@ export function renderCompacted(
     if (o.kind === "kept") {
       blocks.push(c.bold(`── turn ${o.turn + 1} ${"─".repeat(40)}`));
     } else {
-      const info = o.kind === "summary" ? summaries.get(o.compaction) : undefined;
+      const info = summaries.get(o.compaction);
       const who = info
         ? `${info.supplied ? `written by ${info.author ?? "user"}` : `generated${info.model ? ` by ${info.model}` : ""}`}, ${info.source} compaction`
         : "";

@@ -337,7 +337,7 @@ export class ConversationStore {
 
   invalidateStats(ref: ConversationRef): void {
     const { stats_cache: _dropped, ...rest } = this.metadata(ref);
-    this.writeMetadata(ref, rest as ConversationMetadata);
+    this.writeMetadata(ref, rest);
   }
 
   activeId(): string | undefined {

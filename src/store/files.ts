@@ -42,6 +42,8 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   writeFileAtomic(file, JSON.stringify(value, null, 2) + "\n");
 }
 
+// The caller names the shape it expects of its own file (and checks what matters).
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 export function readJsonFile<T>(file: string): T | undefined {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8")) as T;

@@ -81,6 +81,9 @@ export function normalizeJpTimestamp(value: unknown): string | undefined {
 
 type Raw = Record<string, unknown>;
 
+const isRaw = (value: unknown): value is Raw =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
 function convertEvent(raw: Raw, fallbackTime: string): Raw {
   const { type, timestamp, metadata, ...rest } = raw;
   const event: Raw = { type, timestamp: normalizeJpTimestamp(timestamp) ?? fallbackTime };
@@ -152,7 +155,7 @@ export function convertJpConversation(
   if (raw.length === 0) return { source: dir, reason: "events.json holds no events" };
 
   const firstTime =
-    raw.map((e) => normalizeJpTimestamp((e as Raw)?.timestamp)).find((t) => t !== undefined) ??
+    raw.map((e) => normalizeJpTimestamp(isRaw(e) ? e.timestamp : undefined)).find((t) => t !== undefined) ??
     normalizeJpTimestamp(metadata?.last_activated_at) ??
     new Date(0).toISOString();
   const events: Event[] = [];

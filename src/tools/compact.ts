@@ -115,7 +115,7 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
     const counter = await deps.counter();
     const active = (c: Compaction): Compaction => {
       const { deferred_until_turn: _deferred, ...rest } = c;
-      return rest as Compaction;
+      return rest;
     };
     let current = [...events];
     let previous = project(current).events;

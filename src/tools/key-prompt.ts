@@ -20,9 +20,13 @@ const keyPrompt = createPrompt<string | typeof INTERRUPTED, KeyConfig>((config, 
   const [note, setNote] = useState<string | undefined>(undefined);
   // Ctrl-D on an empty line closes readline before any key handler runs; it means "no".
   useEffect((rl) => {
-    const ended = () => done(config.onEnd ?? INTERRUPTED);
+    const ended = () => {
+      done(config.onEnd ?? INTERRUPTED);
+    };
     rl.on("close", ended);
-    return () => rl.removeListener("close", ended);
+    return () => {
+      rl.removeListener("close", ended);
+    };
   }, []);
   useKeypress((key, rl) => {
     // Keys are answers, never text: keep readline's line empty so Ctrl-D always ends it.
@@ -46,9 +50,13 @@ const keyPrompt = createPrompt<string | typeof INTERRUPTED, KeyConfig>((config, 
 const linePrompt = createPrompt<string | typeof INTERRUPTED, { message: string }>((config, done) => {
   const [value, setValue] = useState("");
   useEffect((rl) => {
-    const ended = () => done("");
+    const ended = () => {
+      done("");
+    };
     rl.on("close", ended);
-    return () => rl.removeListener("close", ended);
+    return () => {
+      rl.removeListener("close", ended);
+    };
   }, []);
   useKeypress((key, rl) => {
     if (isEnterKey(key)) {

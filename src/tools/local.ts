@@ -158,13 +158,13 @@ export function createLocalTool(
         return { content: `${name} could not run ${program}: ${result.shortMessage}`, isError: true };
       }
       if (result.exitCode !== 0) {
-        const stderr = String(result.stderr ?? "").trim();
+        const stderr = result.stderr.trim();
         return {
           content: truncateOutput(`exit code ${result.exitCode}${stderr ? `\n${stderr}` : ""}`, maxBytes),
           isError: true,
         };
       }
-      return { content: truncateOutput(String(result.stdout ?? ""), maxBytes), isError: false };
+      return { content: truncateOutput(result.stdout, maxBytes), isError: false };
     },
   };
 }

@@ -135,7 +135,9 @@ async function streamResponse(
       maxRetries: options.maxRetries,
       backoffMs: options.backoffMs,
       signal: options.signal,
-      onRetry: (error, attempt, delay) => options.output.retry(error, attempt, delay),
+      onRetry: (error, attempt, delay) => {
+        options.output.retry(error, attempt, delay);
+      },
     })) {
       switch (part.type) {
         case "restart":

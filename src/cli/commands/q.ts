@@ -46,7 +46,9 @@ export function register(program: Command, ctx: Context): void {
     .option("-t, --tool", "offer every tool; -t=NAME offers NAME (applied left to right with -T)")
     .option("-T, --no-tool", "offer no tools; -T=NAME withholds NAME")
     .addOption(
-      new Option("--tool-op <op>").hideHelp().argParser((v: string, prev: string[] = []) => [...prev, v]),
+      new Option("--tool-op <op>")
+        .hideHelp()
+        .argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
     )
     .option("-u, --tool-use <name>", "make the model call this tool first (implies -t=NAME)")
     .option("-e, --edit", "write the query in $EDITOR")
@@ -270,8 +272,12 @@ async function autoCompactionHook(ctx: Context, config: Config, tools: readonly 
     now: () => ctx.clock.now(),
     newId: ctx.newId,
     hints: toolHints(config),
-    say: (line) => ctx.info(ctx.color.cyan(line)),
-    warn: (line) => ctx.warn(line),
+    say: (line) => {
+      ctx.info(ctx.color.cyan(line));
+    },
+    warn: (line) => {
+      ctx.warn(line);
+    },
   });
 }
 

@@ -27,7 +27,7 @@ import type { ConversationRef } from "../../../store/conversations.js";
 import { compactConversation, rangeTokens } from "../../../turn/compaction.js";
 import { renderTimeline, describePolicies } from "../../../render/compactions.js";
 import { turnsLabel } from "../../../events/index.js";
-import type { CompactionReset, Event } from "../../../events/index.js";
+import type { CompactionReset } from "../../../events/index.js";
 import { turnCount } from "../../../events/index.js";
 
 /** A count of turns (`--first 16`); conversation ids are longer, so they are never taken for one. */
@@ -305,7 +305,7 @@ function resetCompactions(ctx: Context, ref: ConversationRef, opts: CompactOptio
       timestamp: ctx.clock.now().toISOString(),
       ...(ids ? { ids } : {}),
     };
-    store.append(ref, [event as Event]);
+    store.append(ref, [event]);
   }
   if (!opts.json) ctx.out(`${opts.dryRun ? "Would reset" : "Reset"} ${describe.join(", ")}.`);
   return {
