@@ -1,6 +1,7 @@
 // Owns tools defined in config that run a local command: arguments arrive as
 // JSON on stdin and in `{{name}}` placeholders; stdout is the result; a
 // non-zero exit is an error result with stderr. No shell is involved.
+import * as z from "zod";
 import type { ToolConfig } from "../config/schema.js";
 import { JpError } from "../errors.js";
 import type { Tool, ToolOutcome } from "./types.js";
@@ -44,31 +45,40 @@ export function truncateOutput(text: string, max: number): string {
   return `${kept}\n[… ${bytes.length - Buffer.byteLength(kept)} more bytes cut]`;
 }
 
-/** Check arguments against the schema's required names and property types (the subset jp generates). */
-export function checkArguments(
+/** The JSON type of a value, as messages name it. */
+function jsonType(value: unknown): string {
+  if (Array.isArray(value)) return "array";
+  if (value === null) return "null";
+  if (typeof value === "number" && Number.isInteger(value)) return "integer";
+  return typeof value;
+}
+
+/**
+ * A checker of arguments against the tool's declared JSON Schema, compiled
+ * once by zod from the schema itself; the first problem comes back in words.
+ */
+export function argumentChecker(
   schema: Record<string, unknown>,
-  args: Record<string, unknown>,
-): string | undefined {
-  const properties = (schema.properties ?? {}) as Record<string, { type?: string }>;
-  for (const name of (schema.required as string[] | undefined) ?? []) {
-    if (args[name] === undefined) return `missing required argument '${name}'`;
-  }
-  for (const [name, value] of Object.entries(args)) {
-    const property = properties[name];
-    if (!property)
-      return `unknown argument '${name}'; expected ${Object.keys(properties).join(", ") || "no arguments"}`;
-    const type = property.type;
-    const actual = Array.isArray(value)
-      ? "array"
-      : value === null
-        ? "null"
-        : typeof value === "number" && Number.isInteger(value)
-          ? "integer"
-          : typeof value;
-    if (type && type !== actual && !(type === "number" && actual === "integer"))
-      return `argument '${name}' must be ${type}, got ${actual}`;
-  }
-  return undefined;
+): (args: Record<string, unknown>) => string | undefined {
+  const validator = z.fromJSONSchema(schema);
+  const names = Object.keys(schema.properties ?? {});
+  return (args) => {
+    const result = validator.safeParse(args);
+    if (result.success) return undefined;
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? "");
+    switch (issue.code) {
+      case "unrecognized_keys":
+        return `unknown argument '${issue.keys[0] ?? ""}'; expected ${names.join(", ") || "no arguments"}`;
+      case "invalid_type":
+        if (args[name] === undefined) return `missing required argument '${name}'`;
+        return `argument '${name}' must be ${issue.expected === "int" ? "integer" : issue.expected}, got ${jsonType(args[name])}`;
+      case "invalid_value":
+        return `argument '${name}' must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+      default:
+        return `argument '${name}': ${issue.message}`;
+    }
+  };
 }
 
 /** Where a local tool's environment comes from. */
@@ -118,6 +128,16 @@ export function createLocalTool(
   }
   const argv = Array.isArray(command) ? command : command.split(/\s+/).filter(Boolean);
   const parameters = parametersSchema(config.parameters);
+  let validate: (args: Record<string, unknown>) => string | undefined;
+  try {
+    validate = argumentChecker(parameters);
+  } catch (error) {
+    throw new JpError(
+      "tools.invalid",
+      `conversation.tools.${name}.parameters is not a JSON Schema jp can check: ${error instanceof Error ? error.message : String(error)}`,
+      { hint: 'give each parameter a JSON Schema such as { type = "string" }', exitCode: 2 },
+    );
+  }
   const timeoutMs = (config.timeout_secs ?? defaults.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000;
   const maxBytes = config.max_output_bytes ?? defaults.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   return {
@@ -133,7 +153,7 @@ export function createLocalTool(
     source: "local",
     run: config.run ?? defaults.run ?? "ask",
     enable: config.enable ?? true,
-    validate: (args) => checkArguments(parameters, args),
+    validate,
     async execute(args, ctx): Promise<ToolOutcome> {
       const { execa } = await import("execa");
       const [program, ...rest] = argv.map((a) => fillTemplate(a, args));

@@ -66,6 +66,18 @@ describe("local tools", () => {
     expect(tool.validate!({ path: 1 }, ctx())).toBe("argument 'path' must be string, got integer");
     expect(tool.validate!({ path: "a", extra: 1 }, ctx())).toBe("unknown argument 'extra'; expected path, n");
     expect(tool.validate!({ path: "a", n: 2 }, ctx())).toBeUndefined();
+    expect(tool.validate!({ path: "a", n: 1.5 }, ctx())).toBe("argument 'n' must be integer, got number");
+    // The whole declared schema is checked, not a subset: an enum, say.
+    const modes = createLocalTool("m", {
+      command: ["true"],
+      parameters: { mode: { type: "string", enum: ["fast", "safe"], required: true } },
+    });
+    expect(modes.validate!({ mode: "reckless" }, ctx())).toBe(
+      `argument 'mode' must be one of "fast", "safe"`,
+    );
+    expect(() => createLocalTool("b", { command: ["true"], parameters: { x: { type: "bogus" } } })).toThrow(
+      "conversation.tools.b.parameters is not a JSON Schema jp can check: Unsupported type: bogus",
+    );
     expect(parametersSchema(undefined)).toEqual({
       type: "object",
       properties: {},
