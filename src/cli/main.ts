@@ -22,13 +22,11 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
       (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
     .exitOverride();
-  program.hook("preAction", () => {
+  program.hook("preAction", async () => {
     const { workspace, cfg } = program.opts<{ workspace?: string; cfg?: string[] }>();
     if (workspace) ctx.workspaceOption = workspace;
     ctx.cfg = cfg ?? [];
-  });
-  // A -c value that names nothing is an error for every command, whether or not it reads the config.
-  program.hook("preAction", async () => {
+    // A -c value that names nothing is an error for every command, whether or not it reads the config.
     if (ctx.cfg.length === 0) return;
     const { cfgLayer } = await import("../config/layers.js");
     for (const spec of ctx.cfg) cfgLayer(spec, { cwd: ctx.cwd, workspaceDir: ctx.maybeWorkspace()?.dir });

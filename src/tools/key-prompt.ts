@@ -73,25 +73,22 @@ export interface PromptStreams {
   output: NodeJS.WritableStream;
 }
 
-/** Ask until one of `keys` is pressed; INTERRUPTED on Ctrl-C (and on Ctrl-D without `onEnd`). */
-export async function askKey(
-  streams: PromptStreams,
-  config: KeyConfig,
-): Promise<string | typeof INTERRUPTED> {
+/** The prompt's answer, or INTERRUPTED when Ctrl-C (or a signal) abandoned it. */
+async function orInterrupted<T>(answer: Promise<T>): Promise<T | typeof INTERRUPTED> {
   try {
-    return await keyPrompt(config, streams);
+    return await answer;
   } catch (error) {
     if (error instanceof ExitPromptError) return INTERRUPTED;
     throw error;
   }
 }
 
+/** Ask until one of `keys` is pressed; INTERRUPTED on Ctrl-C (and on Ctrl-D without `onEnd`). */
+export function askKey(streams: PromptStreams, config: KeyConfig): Promise<string | typeof INTERRUPTED> {
+  return orInterrupted(keyPrompt(config, streams));
+}
+
 /** A line of text; empty on Ctrl-D, INTERRUPTED on Ctrl-C. */
-export async function askLine(streams: PromptStreams, message: string): Promise<string | typeof INTERRUPTED> {
-  try {
-    return await linePrompt({ message }, streams);
-  } catch (error) {
-    if (error instanceof ExitPromptError) return INTERRUPTED;
-    throw error;
-  }
+export function askLine(streams: PromptStreams, message: string): Promise<string | typeof INTERRUPTED> {
+  return orInterrupted(linePrompt({ message }, streams));
 }
