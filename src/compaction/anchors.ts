@@ -2,7 +2,7 @@
 // searching the projected stream the assistant was shown and mapping back
 // through origins.
 import type { Event } from "../events/index.js";
-import { groupTurns, turnsLabel } from "../events/index.js";
+import { groupTurns, turnsLabel, isKind } from "../events/index.js";
 import { project, type TurnOrigin } from "./project.js";
 
 export interface AnchorCandidate {
@@ -26,10 +26,10 @@ const EXCERPT_RADIUS = 40;
 function turnText(events: readonly Event[]): string {
   const parts: string[] = [];
   for (const e of events) {
-    if (e.type === "chat_request") parts.push(e.content as string);
-    else if (e.type === "chat_response" && typeof e.message === "string") parts.push(e.message);
-    else if (e.type === "tool_call_request") parts.push(JSON.stringify(e.arguments));
-    else if (e.type === "tool_call_response") parts.push(e.content as string);
+    if (isKind(e, "chat_request")) parts.push(e.content);
+    else if (isKind(e, "chat_response") && typeof e.message === "string") parts.push(e.message);
+    else if (isKind(e, "tool_call_request")) parts.push(JSON.stringify(e.arguments));
+    else if (isKind(e, "tool_call_response")) parts.push(e.content);
   }
   return parts.join("\n");
 }

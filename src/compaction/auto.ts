@@ -2,7 +2,7 @@
 // turns roll forward from, and how much of the turn in progress to strip, up
 // to a `to_call`, so a request fits its budget while the newest traffic stays.
 import type { Compaction, Event } from "../events/index.js";
-import { groupTurns } from "../events/index.js";
+import { groupTurns, isKind } from "../events/index.js";
 import { indexCompactions } from "./activation.js";
 import { project } from "./project.js";
 import type { TurnRange } from "./bounds.js";
@@ -53,13 +53,10 @@ export function planCurrentTurnStrip(
   const turns = groupTurns(events);
   const current = turns.at(-1);
   if (!current) return undefined;
-  const answered = new Set(
-    current.events.filter((e) => e.type === "tool_call_response").map((e) => e.id as string),
-  );
+  const answered = new Set(current.events.filter((e) => isKind(e, "tool_call_response")).map((e) => e.id));
   const calls: { id: string; after: number }[] = [];
   current.events.forEach((e, i) => {
-    if (e.type === "tool_call_response" && answered.has(e.id as string))
-      calls.push({ id: e.id as string, after: i + 1 });
+    if (isKind(e, "tool_call_response") && answered.has(e.id)) calls.push({ id: e.id, after: i + 1 });
   });
   // Calls whose stripping still leaves keepTail tokens of newer traffic verbatim.
   let allowed = 0;
@@ -86,8 +83,7 @@ export function planCurrentTurnStrip(
   const after = project([...events, candidate(allowed - 1)]).events;
   const resultTokens = (projected: readonly Event[]) => {
     const byId = new Map<string, number>();
-    for (const e of projected)
-      if (e.type === "tool_call_response") byId.set(e.id as string, options.tokens([e]));
+    for (const e of projected) if (isKind(e, "tool_call_response")) byId.set(e.id, options.tokens([e]));
     return byId;
   };
   const costBefore = resultTokens(before);

@@ -1,7 +1,7 @@
 // Owns planning: one rule resolved against the raw stream into zero or one
 // compaction event (DESIGN §6). Time, ids and hints are passed in.
 import type { Compaction, CompactionSource, Event, Summary, ToolPolicy } from "../events/index.js";
-import { groupTurns, turnsLabel } from "../events/index.js";
+import { groupTurns, turnsLabel, isKind } from "../events/index.js";
 import { indexCompactions } from "./activation.js";
 import { resolveRange, streamFacts, type RangeRequest, type TurnRange } from "./bounds.js";
 import { resolveToolOverrides, type ToolHint } from "./policy.js";
@@ -132,7 +132,7 @@ function toolNamesIn(events: readonly Event[], range: TurnRange): Set<string> {
   const names = new Set<string>();
   for (const turn of groupTurns(events)) {
     if (turn.index < range.from || turn.index > range.to) continue;
-    for (const e of turn.events) if (e.type === "tool_call_request") names.add(e.name as string);
+    for (const e of turn.events) if (isKind(e, "tool_call_request")) names.add(e.name);
   }
   return names;
 }

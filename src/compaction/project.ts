@@ -1,15 +1,7 @@
 // Owns the projection: what the model sees once the active compactions are
 // applied to the raw stream (DESIGN §5). Pure; never throws on valid input.
-import type {
-  ChatResponse,
-  Compaction,
-  Event,
-  RequestFailed,
-  ToolCallRequest,
-  ToolCallResponse,
-  ToolPolicy,
-} from "../events/index.js";
-import { NO_TURN, TurnCounter } from "../events/index.js";
+import type { Compaction, Event, ToolCallRequest, ToolCallResponse, ToolPolicy } from "../events/index.js";
+import { isKind, NO_TURN, TurnCounter } from "../events/index.js";
 import { indexCompactions, newestFirst, type CompactionEntry } from "./activation.js";
 import { PROVIDER_VISIBLE } from "./validate.js";
 
@@ -72,7 +64,7 @@ const ANSWERS = new Set([
 /** Turns named by a `request_failed` that hold no answer (a late answer makes the turn count again). */
 export function failedTurns(events: readonly Event[], turns: ArrayLike<number>): Set<number> {
   const named = new Set<number>();
-  for (const e of events) if (e.type === "request_failed") named.add((e as RequestFailed).turn);
+  for (const e of events) if (isKind(e, "request_failed")) named.add(e.turn);
   if (named.size === 0) return named;
   for (let i = 0; i < events.length; i++) if (ANSWERS.has(events[i]!.type)) named.delete(turns[i]!);
   return named;
@@ -160,9 +152,9 @@ export function project(events: readonly Event[]): Projection {
       } else if (summary !== lastSummary || origins.at(-1)?.kind !== "summary") {
         origins.push({ kind: "summary", from: t, to: t, compaction: summary.event.id });
         out.push(
-          { type: "turn_start", timestamp: e.timestamp as string },
-          { type: "chat_request", timestamp: e.timestamp as string, content: SUMMARY_REQUEST },
-          { type: "chat_response", timestamp: e.timestamp as string, message: summary.event.summary!.text },
+          { type: "turn_start", timestamp: e.timestamp ?? "" },
+          { type: "chat_request", timestamp: e.timestamp ?? "", content: SUMMARY_REQUEST },
+          { type: "chat_response", timestamp: e.timestamp ?? "", message: summary.event.summary!.text },
         );
       } else {
         (origins.at(-1) as Extract<TurnOrigin, { kind: "summary" }>).to = t;
@@ -171,53 +163,40 @@ export function project(events: readonly Event[]): Projection {
       lastSummary = summary;
     }
     if (summary !== undefined) {
-      if (e.type === "tool_call_request") callPolicy.set(e.id as string, "dropped");
+      if (isKind(e, "tool_call_request")) callPolicy.set(e.id, "dropped");
       continue;
     }
 
-    switch (e.type) {
-      case "chat_response": {
-        if ((e as ChatResponse).reasoning !== undefined && winner(t, i, (c) => c.reasoning === "strip")) {
-          stats.reasoningStripped += 1;
-          continue;
-        }
-        out.push(e);
-        break;
+    if (isKind(e, "chat_response")) {
+      if (e.reasoning !== undefined && winner(t, i, (c) => c.reasoning === "strip")) {
+        stats.reasoningStripped += 1;
+        continue;
       }
-      case "tool_call_request": {
-        const req = e as ToolCallRequest;
-        callNames.set(req.id, req.name);
-        const c = winner(t, i, (c) => toolPolicyOf(c, req.name) !== undefined);
-        const policy = c ? toolPolicyOf(c, req.name) : undefined;
-        callPolicy.set(req.id, policy);
-        if (policy?.policy === "omit") {
-          stats.toolCallsOmitted += 1;
-          continue;
-        }
-        if (policy && (policy.request || policy.response)) stats.toolCallsStripped += 1;
-        if (policy?.request) {
-          out.push(stripRequest(req));
-        } else {
-          out.push(e);
-        }
-        break;
+      out.push(e);
+    } else if (isKind(e, "tool_call_request")) {
+      callNames.set(e.id, e.name);
+      const c = winner(t, i, (c) => toolPolicyOf(c, e.name) !== undefined);
+      const policy = c ? toolPolicyOf(c, e.name) : undefined;
+      callPolicy.set(e.id, policy);
+      if (policy?.policy === "omit") {
+        stats.toolCallsOmitted += 1;
+        continue;
       }
-      case "tool_call_response": {
-        const res = e as ToolCallResponse;
-        let policy: ToolPolicy | "dropped" | undefined;
-        const name = callNames.get(res.id) ?? "unknown";
-        if (callPolicy.has(res.id)) {
-          policy = callPolicy.get(res.id);
-        } else {
-          const c = winner(t, i, (c) => toolPolicyOf(c, name) !== undefined);
-          policy = c ? toolPolicyOf(c, name) : undefined;
-        }
-        if (policy === "dropped" || policy?.policy === "omit") continue;
-        out.push(policy?.response ? stripResponse(res, name) : e);
-        break;
+      if (policy && (policy.request || policy.response)) stats.toolCallsStripped += 1;
+      out.push(policy?.request ? stripRequest(e) : e);
+    } else if (isKind(e, "tool_call_response")) {
+      const name = callNames.get(e.id) ?? "unknown";
+      let policy: ToolPolicy | "dropped" | undefined;
+      if (callPolicy.has(e.id)) {
+        policy = callPolicy.get(e.id);
+      } else {
+        const c = winner(t, i, (c) => toolPolicyOf(c, name) !== undefined);
+        policy = c ? toolPolicyOf(c, name) : undefined;
       }
-      default:
-        out.push(e);
+      if (policy === "dropped" || policy?.policy === "omit") continue;
+      out.push(policy?.response ? stripResponse(e, name) : e);
+    } else {
+      out.push(e);
     }
   }
   stats.projectedEvents = out.length;

@@ -3,7 +3,7 @@
 // recorded gets an error result, and a question that never got an answer is
 // marked failed (left out of what the model sees, so it is never sent twice).
 // Nothing is rewritten; a repair is a visible event like any other.
-import { NO_TURN, TurnCounter, type Event } from "../events/index.js";
+import { isKind, NO_TURN, TurnCounter, type Event } from "../events/index.js";
 
 export const INTERRUPTED_TOOL_CALL = "Tool call interrupted: no result was recorded.";
 export const UNANSWERED_REQUEST = "interrupted before any response arrived";
@@ -20,16 +20,16 @@ export function repairInterruptedTurn(events: readonly Event[], at: string): Eve
   const turns = events.map((e) => counter.next(e));
   const last = counter.count - 1;
   const answered = new Set<string>();
-  for (const e of events) if (e.type === "tool_call_response") answered.add(e.id as string);
+  for (const e of events) if (isKind(e, "tool_call_response")) answered.add(e.id);
   const repairs: Event[] = [];
   for (const [i, e] of events.entries()) {
     if (turns[i] !== last || turns[i] === NO_TURN) continue;
-    if (e.type !== "tool_call_request" || answered.has(e.id as string)) continue;
-    answered.add(e.id as string);
+    if (!isKind(e, "tool_call_request") || answered.has(e.id)) continue;
+    answered.add(e.id);
     repairs.push({
       type: "tool_call_response",
       timestamp: at,
-      id: e.id as string,
+      id: e.id,
       content: INTERRUPTED_TOOL_CALL,
       is_error: true,
       metadata: { repair: "interrupted" },
@@ -39,7 +39,7 @@ export function repairInterruptedTurn(events: readonly Event[], at: string): Eve
   const lastEvents = events.filter((_, i) => turns[i] === last);
   const asked = lastEvents.some((e) => e.type === "chat_request");
   const replied = lastEvents.some((e) => e.type !== "turn_start" && e.type !== "chat_request");
-  const marked = events.some((e) => e.type === "request_failed" && (e as { turn?: unknown }).turn === last);
+  const marked = events.some((e) => isKind(e, "request_failed") && e.turn === last);
   if (asked && !replied && !marked)
     repairs.push({ type: "request_failed", timestamp: at, turn: last, reason: UNANSWERED_REQUEST });
   return repairs;

@@ -2,7 +2,7 @@
 // tool responses follow their requests, finished turns answer every request,
 // and no turn is empty.
 import type { Event } from "../events/index.js";
-import { NO_TURN, TurnCounter } from "../events/index.js";
+import { isKind, NO_TURN, TurnCounter } from "../events/index.js";
 
 export type ViewProblem =
   | { kind: "orphan_response"; turn: number; id: string }
@@ -36,10 +36,10 @@ export function checkProviderView(events: readonly Event[], options: CheckOption
     const t = counter.next(e);
     if (t === NO_TURN) continue;
     visible[t] ||= PROVIDER_VISIBLE.has(e.type);
-    if (e.type === "tool_call_request") open.set(e.id as string, t);
-    else if (e.type === "tool_call_response") {
-      if (open.has(e.id as string)) open.delete(e.id as string);
-      else problems.push({ kind: "orphan_response", turn: t, id: e.id as string });
+    if (isKind(e, "tool_call_request")) open.set(e.id, t);
+    else if (isKind(e, "tool_call_response")) {
+      if (open.has(e.id)) open.delete(e.id);
+      else problems.push({ kind: "orphan_response", turn: t, id: e.id });
     }
   }
   const lastTurn = counter.count - 1;

@@ -2,7 +2,7 @@
 // rule (range, replacement, tokens, boundary excerpts, note, spill file), and
 // the readable text of what each rule drops.
 import type { Compaction, Event } from "../events/index.js";
-import { groupTurns, turnsLabel } from "../events/index.js";
+import { groupTurns, turnsLabel, isKind } from "../events/index.js";
 import { Chalk } from "chalk";
 import { renderHistory } from "./history.js";
 import { policyNames } from "./compactions.js";
@@ -20,9 +20,9 @@ export interface PreviewRule {
 const EXCERPT = 70;
 
 function textOf(e: Event): string | undefined {
-  if (e.type === "chat_request") return e.content as string;
+  if (isKind(e, "chat_request")) return e.content;
   if (e.type === "chat_response" && typeof e.message === "string") return e.message;
-  if (e.type === "tool_call_response") return e.content as string;
+  if (isKind(e, "tool_call_response")) return e.content;
   return undefined;
 }
 
@@ -135,9 +135,10 @@ export function droppedText(events: readonly Event[], c: Compaction): string {
     events: t.events.filter((e) => {
       if (e.type === "turn_start" || e.type === "chat_request") return true;
       if (e.type === "chat_response") return c.reasoning === "strip" && typeof e.reasoning === "string";
-      if (e.type === "tool_call_request") names.set(e.id as string, e.name as string);
-      const name =
-        e.type === "tool_call_request" ? (e.name as string) : (names.get(e.id as string) ?? "unknown");
+      if (isKind(e, "tool_call_request")) names.set(e.id, e.name);
+      const name = isKind(e, "tool_call_request")
+        ? e.name
+        : (names.get(typeof e.id === "string" ? e.id : "") ?? "unknown");
       const policy = c.tool_overrides?.[name] ?? c.tool_calls;
       if (!policy) return false;
       if (policy.policy === "omit") return true;

@@ -1,6 +1,6 @@
 // Owns the readable rendering of a conversation's history (`print`).
 import type { ChalkInstance } from "chalk";
-import { NO_TURN, TurnCounter, turnsLabel, type Event, type KnownEvent } from "../events/index.js";
+import { NO_TURN, TurnCounter, turnsLabel, type Event, type KnownEvent, isKind } from "../events/index.js";
 import type { TurnOrigin } from "../compaction/index.js";
 import { describePolicies } from "./compactions.js";
 
@@ -137,20 +137,18 @@ export function renderCompacted(
       if (info?.note) blocks.push(c.dim(`note: ${info.note}`));
     }
     for (const e of turn.events) {
-      if (e.type === "tool_call_request") {
-        const raw = rawToolCalls.get(e.id as string);
+      if (isKind(e, "tool_call_request")) {
+        const raw = rawToolCalls.get(e.id);
         const stripped =
-          raw && Object.keys(e.arguments as object).length === 0 && Object.keys(raw.arguments).length > 0;
+          raw && Object.keys(e.arguments).length === 0 && Object.keys(raw.arguments).length > 0;
         const text = renderEvent(e, c, toolNames);
         if (text) blocks.push(stripped ? `${text} ${c.red("[arguments stripped]")}` : text);
         continue;
       }
-      if (e.type === "tool_call_response") {
-        const raw = rawToolCalls.get(e.id as string);
+      if (isKind(e, "tool_call_response")) {
+        const raw = rawToolCalls.get(e.id);
         const stripped =
-          raw?.content !== undefined &&
-          raw.content !== e.content &&
-          String(e.content).startsWith("[compacted] ");
+          raw?.content !== undefined && raw.content !== e.content && e.content.startsWith("[compacted] ");
         const text = renderEvent(e, c, toolNames);
         if (text) blocks.push(stripped ? text.replace(/\n/, ` ${c.red("[result stripped]")}\n`) : text);
         continue;

@@ -2,6 +2,7 @@
 // lazily, only by commands that count; counts are cached per event object, so
 // the projections of one conversation (which share unchanged events) are
 // counted once.
+import { isKind } from "../events/index.js";
 import type { Event } from "../events/index.js";
 
 export type Estimate = "tokenizer" | "chars";
@@ -22,20 +23,15 @@ const PER_MESSAGE = 4;
 
 /** The text of an event as a provider receives it; global entries are not sent. */
 export function sentText(event: Event): string | undefined {
-  switch (event.type) {
-    case "chat_request":
-      return event.content as string;
-    case "chat_response":
-      if (typeof event.message === "string") return event.message;
-      if (typeof event.reasoning === "string") return event.reasoning;
-      return JSON.stringify(event.data ?? null);
-    case "tool_call_request":
-      return `${event.name as string} ${JSON.stringify(event.arguments)}`;
-    case "tool_call_response":
-      return event.content as string;
-    default:
-      return undefined;
+  if (isKind(event, "chat_request")) return event.content;
+  if (isKind(event, "chat_response")) {
+    if (typeof event.message === "string") return event.message;
+    if (typeof event.reasoning === "string") return event.reasoning;
+    return JSON.stringify(event.data ?? null);
   }
+  if (isKind(event, "tool_call_request")) return `${event.name} ${JSON.stringify(event.arguments)}`;
+  if (isKind(event, "tool_call_response")) return event.content;
+  return undefined;
 }
 
 /** Short texts recur (placeholders of stripped tool calls, say), so they are cached by content too. */

@@ -1,7 +1,7 @@
 // `jp conversation print [ID]`: the full history, or with --compacted exactly what the model sees.
 import { Option, type Command } from "commander";
 import type { Context } from "../../context.js";
-import { groupTurns, turnCount, turnsLabel, type Event } from "../../../events/index.js";
+import { groupTurns, turnCount, turnsLabel, type Event, isKind } from "../../../events/index.js";
 import {
   firstTurns,
   indexCompactions,
@@ -131,11 +131,10 @@ export function register(parent: Command, ctx: Context): void {
       }
       const rawCalls = new Map<string, { arguments: Record<string, unknown>; content?: string }>();
       for (const e of events) {
-        if (e.type === "tool_call_request")
-          rawCalls.set(e.id as string, { arguments: e.arguments as Record<string, unknown> });
-        else if (e.type === "tool_call_response") {
-          const call = rawCalls.get(e.id as string);
-          if (call) call.content = e.content as string;
+        if (isKind(e, "tool_call_request")) rawCalls.set(e.id, { arguments: e.arguments });
+        else if (isKind(e, "tool_call_response")) {
+          const call = rawCalls.get(e.id);
+          if (call) call.content = e.content;
         }
       }
       const summaries = new Map<string, SummaryInfo>();
