@@ -81,3 +81,15 @@ export function fromSystemError(error: unknown): JpError | undefined {
     cause: error,
   });
 }
+
+/** The `code` of an operating-system error (ENOENT, EEXIST…), or undefined for anything else. */
+export function errnoCode(error: unknown): string | undefined {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string"
+    ? (error as NodeJS.ErrnoException).code
+    : undefined;
+}
+
+/** An error's message, whatever was thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

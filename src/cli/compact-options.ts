@@ -22,7 +22,7 @@ import {
   type ResolvedRule,
 } from "../config/rules.js";
 import type { Config } from "../config/schema.js";
-import { UsageError } from "../errors.js";
+import { UsageError, messageOf } from "../errors.js";
 import type { OptionalValueFlag } from "./argv.js";
 import type { Context } from "./context.js";
 import type { ConversationRef } from "../store/conversations.js";
@@ -159,7 +159,7 @@ function parseKeepFlag(value: string, flag: string): KeepBound {
     return parseKeepBound(value, flag);
   } catch (error) {
     throw new UsageError(
-      (error as Error).message,
+      messageOf(error),
       "use a count (4), a 1-based position (@5), -N from the end, or a duration (5h)",
     );
   }

@@ -1,6 +1,7 @@
 // Owns reading configuration layers from TOML files and -c/--cfg values,
 // without validating them: cheap enough for every command to check its -c
 // values, which load.ts then validates and merges.
+import { messageOf } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse as parseToml, TomlError } from "smol-toml";
@@ -21,7 +22,7 @@ export function readTomlFile(file: string, shown = file): Plain {
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
-    throw new ConfigError(`cannot read config file ${shown}: ${(error as Error).message}`);
+    throw new ConfigError(`cannot read config file ${shown}: ${messageOf(error)}`);
   }
   try {
     return parseToml(text);

@@ -1,6 +1,7 @@
 // The one place that names every configuration key, its accepted values and
 // its help text. Every key is optional here: layers are partial, and defaults
 // come from the lowest layer, config/default.toml.
+import { messageOf } from "../errors.js";
 import * as z from "zod";
 import { TOOL_HINTS, TOOL_MODES } from "../compaction/policy.js";
 import { parseKeepBound } from "../compaction/rules.js";
@@ -11,7 +12,7 @@ const KeepBound = z
     try {
       parseKeepBound(value);
     } catch (error) {
-      ctx.addIssue({ code: "custom", message: (error as Error).message.replace(/^keep bound /, "") });
+      ctx.addIssue({ code: "custom", message: messageOf(error).replace(/^keep bound /, "") });
     }
   })
   .describe(

@@ -1,7 +1,7 @@
 // Owns summaries for compaction: the summariser reads the raw events of a
 // range (never a projection) and must return a complete, non-empty answer.
 import type { Config } from "../config/schema.js";
-import type { Event } from "../events/index.js";
+import { isKind, type Event } from "../events/index.js";
 import { JpError } from "../errors.js";
 import { createProvider, requestSettings } from "./providers.js";
 import { streamWithRetries } from "./retry.js";
@@ -39,26 +39,16 @@ export function transcript(events: readonly Event[]): string {
   const names = new Map<string, string>();
   const lines: string[] = [];
   for (const e of events) {
-    switch (e.type) {
-      case "chat_request":
-        lines.push(`USER: ${e.content as string}`);
-        break;
-      case "chat_response":
-        if (typeof e.reasoning === "string") lines.push(`ASSISTANT (thinking): ${e.reasoning}`);
-        else if (typeof e.message === "string") lines.push(`ASSISTANT: ${e.message}`);
-        else lines.push(`ASSISTANT (data): ${JSON.stringify(e.data)}`);
-        break;
-      case "tool_call_request":
-        names.set(e.id as string, e.name as string);
-        lines.push(`TOOL CALL ${e.name as string}: ${JSON.stringify(e.arguments)}`);
-        break;
-      case "tool_call_response":
-        lines.push(
-          `TOOL RESULT ${names.get(e.id as string) ?? "unknown"}${e.is_error ? " (error)" : ""}: ${e.content as string}`,
-        );
-        break;
-      default:
-        break;
+    if (isKind(e, "chat_request")) lines.push(`USER: ${e.content}`);
+    else if (isKind(e, "chat_response")) {
+      if (typeof e.reasoning === "string") lines.push(`ASSISTANT (thinking): ${e.reasoning}`);
+      else if (typeof e.message === "string") lines.push(`ASSISTANT: ${e.message}`);
+      else lines.push(`ASSISTANT (data): ${JSON.stringify(e.data)}`);
+    } else if (isKind(e, "tool_call_request")) {
+      names.set(e.id, e.name);
+      lines.push(`TOOL CALL ${e.name}: ${JSON.stringify(e.arguments)}`);
+    } else if (isKind(e, "tool_call_response")) {
+      lines.push(`TOOL RESULT ${names.get(e.id) ?? "unknown"}${e.is_error ? " (error)" : ""}: ${e.content}`);
     }
   }
   return lines.join("\n\n");

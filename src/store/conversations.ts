@@ -1,5 +1,6 @@
 // Owns the conversations of a workspace: ids, folders, metadata, the active
 // conversation, listing with cached counts, prefix lookup, fork and trash.
+import { errnoCode } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
@@ -119,7 +120,7 @@ export class ConversationStore {
     try {
       names = fs.readdirSync(this.workspace.conversationsDir);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      if (errnoCode(error) === "ENOENT") return [];
       throw error;
     }
     const refs: ConversationRef[] = [];
@@ -356,7 +357,7 @@ export class ConversationStore {
     try {
       names = fs.readdirSync(this.workspace.trashDir);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      if (errnoCode(error) === "ENOENT") return [];
       throw error;
     }
     return names

@@ -1,4 +1,5 @@
 // Owns small-file writes that must never be seen half-done.
+import { errnoCode } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
@@ -48,7 +49,7 @@ export function readJsonFile<T>(file: string): T | undefined {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8")) as T;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (errnoCode(error) === "ENOENT") return undefined;
     // Name the file: "Unexpected token" alone does not say which one.
     if (error instanceof SyntaxError) throw new SyntaxError(`${file}: ${error.message}`);
     throw error;

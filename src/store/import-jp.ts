@@ -2,6 +2,7 @@
 // into jp's log format. JP stores tool arguments, tool results and metadata
 // strings base64-encoded at rest, sometimes twice; jp stores plain text.
 import * as fs from "node:fs";
+import { errnoCode, messageOf } from "../errors.js";
 import * as path from "node:path";
 import { MAX_DEPTH, nestsTooDeep, validateEvent, type Event } from "../events/index.js";
 import type { ConversationStore } from "./conversations.js";
@@ -181,14 +182,14 @@ function readJson(file: string): unknown {
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (errnoCode(error) === "ENOENT") return undefined;
     throw error;
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ImportError(`${file}: not valid JSON (${(error as Error).message})`);
+    throw new ImportError(`${file}: not valid JSON (${messageOf(error)})`);
   }
   // Converting and storing a deeper value would overflow the stack.
   if (nestsTooDeep(value))

@@ -6,6 +6,7 @@
 // that the holder died (no such pid on this host) and take the lock over.
 // proper-lockfile and friends detect staleness by mtime only and cannot name
 // the holder, which is why this file exists.
+import { errnoCode } from "../errors.js";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import { randomBytes } from "node:crypto";
@@ -47,7 +48,7 @@ function processIsAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return errnoCode(error) === "EPERM";
   }
 }
 
@@ -63,7 +64,7 @@ function tryCreate(path: string, holder: LockHolder): boolean {
     fs.linkSync(tmp, path);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if (errnoCode(error) === "EEXIST") return false;
     throw error;
   } finally {
     fs.rmSync(tmp, { force: true });

@@ -1,6 +1,7 @@
 // Owns the append-only JSONL event log of one conversation: chunked reading
 // that tolerates a torn last line, locked group appends with one write and one
 // fsync, and quarantine of torn or malformed bytes (never dropped).
+import { errnoCode, messageOf } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { MAX_DEPTH, nestsTooDeep, validateEvent, type Event } from "../events/index.js";
@@ -39,7 +40,7 @@ export function* readLines(
   try {
     fd = fs.openSync(file, "r");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    if (errnoCode(error) === "ENOENT") return;
     throw error;
   }
   try {
@@ -221,7 +222,7 @@ export function parseLine(text: string): Event | string | null {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return `not valid JSON (${(error as Error).message})`;
+    return `not valid JSON (${messageOf(error)})`;
   }
   // JSON.parse takes any depth, but serialising or cloning a deep value overflows the stack.
   if (nestsTooDeep(value)) return `nested more than ${MAX_DEPTH} levels deep`;
@@ -316,7 +317,7 @@ export class EventLog {
       try {
         fd = fs.openSync(this.file, WRITE_FLAGS, 0o644);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new SymlinkRefusedError(this.file);
+        if (errnoCode(error) === "ELOOP") throw new SymlinkRefusedError(this.file);
         throw error;
       }
       try {

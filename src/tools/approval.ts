@@ -1,5 +1,6 @@
 // Owns deciding whether a tool call runs: a pure decision from the run mode,
 // and the `Run tool NAME? [y/n/e/p/?]` conversation when it must ask.
+import { messageOf } from "../errors.js";
 import type { Prompter } from "./prompter.js";
 import type { RunMode, Tool, ToolContext } from "./types.js";
 
@@ -51,7 +52,7 @@ async function editArguments(
         return parsed as Record<string, unknown>;
       problem = "the arguments must be a JSON object";
     } catch (error) {
-      problem = `invalid JSON: ${(error as Error).message}`;
+      problem = `invalid JSON: ${messageOf(error)}`;
     }
     text = body.trim();
   }

@@ -1,6 +1,7 @@
 // Owns the built-in `compact` tool: the assistant proposes compaction rules,
 // the user approves a self-sufficient preview, and approved rules are
 // recorded (deferred to the next turn) with the tool's response.
+import { messageOf } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as z from "zod";
@@ -212,7 +213,7 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
             prompter.say(result.ok ? await preview(ctx.events, result.compactions) : `jp: ${result.error}`);
           } catch (error) {
             prompter.say(
-              `jp: the edited rules are not valid JSON (${(error as Error).message}); press e to edit again`,
+              `jp: the edited rules are not valid JSON (${messageOf(error)}); press e to edit again`,
             );
           }
         }

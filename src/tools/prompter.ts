@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { JpError } from "../errors.js";
+import { JpError, errnoCode } from "../errors.js";
 
 /** Ctrl-C at a prompt: the question is abandoned and the turn ends as interrupted. */
 export class PromptInterruptedError extends JpError {
@@ -47,7 +47,7 @@ export function privateTempDir(): string {
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    if (errnoCode(error) !== "EEXIST") throw error;
   }
   const stat = fs.lstatSync(dir);
   if (stat.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0) return dir;
