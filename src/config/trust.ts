@@ -4,9 +4,10 @@
 // asking, send the API key elsewhere, or loosen how a tool is approved.
 // Settings that grant power (providers, a tool's command, source and run mode,
 // whether a tool is offered) come only from files the user controls.
+import { isJsonObject } from "../events/json.js";
 
 export type Plain = Record<string, unknown>;
-export const isPlain = (v: unknown): v is Plain => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isPlain: (v: unknown) => v is Plain = isJsonObject;
 
 /** Tool keys that describe a tool to the model or to compaction, and grant nothing. */
 const DESCRIPTIVE_TOOL_KEYS = ["compaction", "summary", "description", "parameters"] as const;

@@ -80,7 +80,7 @@ export function anthropicBody(request: ModelRequest): Record<string, unknown> {
       input_schema: t.parameters,
     }));
     body.tool_choice = forced
-      ? { type: "tool", name: (request.toolChoice as { name: string }).name }
+      ? { type: "tool", name: request.toolChoice === "auto" ? "" : request.toolChoice.name }
       : { type: "auto" };
   }
   // Extended thinking cannot be combined with a forced tool call.

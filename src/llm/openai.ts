@@ -44,7 +44,7 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
         messages.push({
           role: "tool",
           tool_call_id: e.id,
-          content: e.is_error ? `Error: ${e.content as string}` : e.content,
+          content: e.is_error ? `Error: ${String(e.content)}` : e.content,
         });
         break;
       default:

@@ -1,5 +1,6 @@
 // Owns what both SDK-backed providers share: loading the SDK lazily (once),
 // classifying every failure in one place, and parsing streamed tool arguments.
+import { isJsonObject } from "../events/index.js";
 import { classifyProviderError } from "./errors.js";
 import { httpFetch } from "./http-fetch.js";
 import type { ModelRequest, Provider, StreamPart } from "./types.js";
@@ -33,10 +34,8 @@ export function clientOptions(options: SdkOptions): {
 /** Tool arguments streamed as JSON text; an empty text is no arguments. */
 export function parseToolArguments(json: string): Record<string, unknown> {
   if (!json.trim()) return {};
-  const parsed = JSON.parse(json) as unknown;
-  return parsed && typeof parsed === "object" && !Array.isArray(parsed)
-    ? (parsed as Record<string, unknown>)
-    : {};
+  const parsed: unknown = JSON.parse(json);
+  return isJsonObject(parsed) ? parsed : {};
 }
 
 /** A provider over an SDK client created on first use (SDKs are heavy to import). */

@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import { errnoCode, messageOf } from "../errors.js";
 import * as path from "node:path";
-import { MAX_DEPTH, nestsTooDeep, validateEvent, type Event } from "../events/index.js";
+import { isJsonObject, MAX_DEPTH, nestsTooDeep, validateEvent, type Event } from "../events/index.js";
 import type { ConversationStore } from "./conversations.js";
 import { LOG_FILE, readLog } from "./log.js";
 import { ImportError } from "./errors.js";
@@ -82,12 +82,14 @@ export function normalizeJpTimestamp(value: unknown): string | undefined {
 
 type Raw = Record<string, unknown>;
 
-const isRaw = (value: unknown): value is Raw =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isRaw = isJsonObject;
 
-function convertEvent(raw: Raw, fallbackTime: string): Raw {
+function convertEvent(raw: Raw, fallbackTime: string): Raw & { timestamp: string } {
   const { type, timestamp, metadata, ...rest } = raw;
-  const event: Raw = { type, timestamp: normalizeJpTimestamp(timestamp) ?? fallbackTime };
+  const event: Raw & { timestamp: string } = {
+    type,
+    timestamp: normalizeJpTimestamp(timestamp) ?? fallbackTime,
+  };
   if (type === "config_delta" && !("delta" in rest)) {
     // The oldest generation flattened the config beside `type`.
     event.delta = rest;
@@ -165,11 +167,11 @@ export function convertJpConversation(
     events.push({ type: "config_delta", timestamp: firstTime, delta: baseConfig as Raw });
   let lastTime = firstTime;
   raw.forEach((entry, index) => {
-    if (entry === null || typeof entry !== "object" || typeof (entry as Raw).type !== "string") {
+    if (!isRaw(entry) || typeof entry.type !== "string") {
       throw new ImportError(`${eventsFile}: entry ${index + 1} is not an event object`);
     }
-    const converted = convertEvent(entry as Raw, lastTime);
-    lastTime = converted.timestamp as string;
+    const converted = convertEvent(entry, lastTime);
+    lastTime = converted.timestamp;
     const result = validateEvent(converted);
     if (!result.ok) throw new ImportError(`${eventsFile}: entry ${index + 1}: ${result.reason}`);
     events.push(result.event);

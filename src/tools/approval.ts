@@ -1,6 +1,7 @@
 // Owns deciding whether a tool call runs: a pure decision from the run mode,
 // and the `Run tool NAME? [y/n/e/p/?]` conversation when it must ask.
 import { messageOf } from "../errors.js";
+import { isJsonObject } from "../events/index.js";
 import type { Prompter } from "./prompter.js";
 import type { RunMode, Tool, ToolContext } from "./types.js";
 
@@ -47,9 +48,8 @@ async function editArguments(
       .filter((l) => !l.startsWith("#"))
       .join("\n");
     try {
-      const parsed = JSON.parse(body) as unknown;
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-        return parsed as Record<string, unknown>;
+      const parsed: unknown = JSON.parse(body);
+      if (isJsonObject(parsed)) return parsed;
       problem = "the arguments must be a JSON object";
     } catch (error) {
       problem = `invalid JSON: ${messageOf(error)}`;
