@@ -1,5 +1,6 @@
 // Owns the one context every command receives: where it runs, how it writes,
 // and lazily built services (workspace, store). No module singletons.
+import { isKind } from "../events/index.js";
 import type { Writable } from "node:stream";
 import type { ExitCode } from "../errors.js";
 import { Chalk, type ChalkInstance } from "chalk";
@@ -128,8 +129,7 @@ export function createContext(options: ContextOptions = {}): Context {
         ? ctx
             .store()
             .readEvents(configOptions.conversation)
-            .filter((e) => e.type === "config_delta")
-            .map((e) => e.delta as Record<string, unknown>)
+            .flatMap((e) => (isKind(e, "config_delta") ? [e.delta] : []))
         : undefined;
       return loadConfig({
         cwd: ctx.cwd,

@@ -1,7 +1,7 @@
 // Owns which compactions are in force: not reset, not deferred (DESIGN §5.1),
 // and their "latest wins" order.
 import type { Compaction, Event } from "../events/index.js";
-import { TurnCounter } from "../events/index.js";
+import { isKind, TurnCounter } from "../events/index.js";
 import { timestampKey } from "./policy.js";
 
 export type CompactionState =
@@ -30,16 +30,16 @@ export function indexCompactions(events: readonly Event[]): CompactionIndex {
   const counter = new TurnCounter();
   events.forEach((event, position) => {
     counter.next(event);
-    if (event.type === "compaction") {
+    if (isKind(event, "compaction")) {
       entries.push({
-        event: event as Compaction,
+        event,
         position,
         number: entries.length + 1,
         recordedInTurn: counter.count - 1,
         state: { kind: "active" },
       });
-    } else if (event.type === "compaction_reset") {
-      const ids = (event as { ids?: string[] }).ids;
+    } else if (isKind(event, "compaction_reset")) {
+      const ids = event.ids;
       for (const entry of entries) {
         if (entry.state.kind === "reset") continue;
         if (ids === undefined || ids.includes(entry.event.id))

@@ -1,5 +1,5 @@
 // Owns the errors the store raises.
-import { JpError } from "../errors.js";
+import { messageOf, errnoCode, JpError } from "../errors.js";
 
 export class WorkspaceNotFoundError extends JpError {
   constructor(start: string) {
@@ -97,7 +97,7 @@ export class SymlinkRefusedError extends JpError {
 
 export class LogWriteError extends JpError {
   constructor(file: string, cause: unknown, action: "append to" | "write" = "append to") {
-    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const code = errnoCode(cause);
     const why =
       code === "ENOSPC"
         ? "the disk is full"
@@ -105,7 +105,7 @@ export class LogWriteError extends JpError {
           ? "the file size limit was reached"
           : code === "EACCES" || code === "EPERM"
             ? "permission denied"
-            : ((cause as Error | undefined)?.message ?? String(cause));
+            : messageOf(cause);
     super("store.write_failed", `could not ${action} ${file}: ${why}; nothing of this write was kept`, {
       hint: "free space or raise the limit, then run the command again",
       cause,

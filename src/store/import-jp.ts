@@ -142,7 +142,8 @@ export function convertJpConversation(
 ): { originalId: string; title?: string; events: Event[] } | ImportSkip {
   const name = path.basename(dir);
   const originalId = /^(\d+)/.exec(name)?.[1] ?? name;
-  const metadata = readJson(path.join(dir, "metadata.json")) as Raw | undefined;
+  const storedMetadata = readJson(path.join(dir, "metadata.json"));
+  const metadata = isRaw(storedMetadata) ? storedMetadata : undefined;
   const title = typeof metadata?.title === "string" ? metadata.title : undefined;
   // A conversation folder of another jp workspace: its log is already in jp's format.
   const log = path.join(dir, LOG_FILE);
@@ -164,7 +165,7 @@ export function convertJpConversation(
   const events: Event[] = [];
   const baseConfig = readJson(path.join(dir, "base_config.json"));
   if (baseConfig !== undefined)
-    events.push({ type: "config_delta", timestamp: firstTime, delta: baseConfig as Raw });
+    events.push({ type: "config_delta", timestamp: firstTime, delta: isRaw(baseConfig) ? baseConfig : {} });
   let lastTime = firstTime;
   raw.forEach((entry, index) => {
     if (!isRaw(entry) || typeof entry.type !== "string") {

@@ -13,7 +13,7 @@ import {
   type AssistantRule,
   type ToolHint,
 } from "../compaction/index.js";
-import { turnsLabel, type Compaction, type Event } from "../events/index.js";
+import { isJsonObject, turnsLabel, type Compaction, type Event } from "../events/index.js";
 import type { PreviewRule } from "../render/compact-preview.js";
 import type { TokenCounter } from "../tokens/count.js";
 import { decideApproval, type Approval } from "./approval.js";
@@ -208,7 +208,9 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
         } else if (answer === "e") {
           const edited = await prompter.editText(`${JSON.stringify(current, null, 2)}\n`, ".json");
           try {
-            current = JSON.parse(edited) as Record<string, unknown>;
+            const parsed: unknown = JSON.parse(edited);
+            if (!isJsonObject(parsed)) throw new Error("the rules must be a JSON object");
+            current = parsed;
             const result = plan(ctx.events, current);
             prompter.say(result.ok ? await preview(ctx.events, result.compactions) : `jp: ${result.error}`);
           } catch (error) {

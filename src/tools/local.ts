@@ -1,6 +1,7 @@
 // Owns tools defined in config that run a local command: arguments arrive as
 // JSON on stdin and in `{{name}}` placeholders; stdout is the result; a
 // non-zero exit is an error result with stderr. No shell is involved.
+import { isJsonObject } from "../events/index.js";
 import * as z from "zod";
 import type { ToolConfig } from "../config/schema.js";
 import { JpError } from "../errors.js";
@@ -14,7 +15,7 @@ export function parametersSchema(parameters: Record<string, unknown> | undefined
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   for (const [name, raw] of Object.entries(parameters ?? {})) {
-    const { required: isRequired, ...schema } = (raw ?? {}) as Record<string, unknown>;
+    const { required: isRequired, ...schema } = isJsonObject(raw) ? raw : {};
     properties[name] = schema;
     if (isRequired === true) required.push(name);
   }

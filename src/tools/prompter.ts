@@ -108,7 +108,7 @@ export function createTerminalPrompter(options: {
         try {
           await execa(program!, [...args, file], { stdio: "inherit", env: options.env });
         } catch (error) {
-          if ((error as { code?: string }).code === "ENOENT")
+          if (errnoCode(error) === "ENOENT")
             throw new JpError("editor.not_found", `the editor '${program}' was not found`, {
               hint: "set $VISUAL or $EDITOR to an editor on your PATH",
               exitCode: 2,

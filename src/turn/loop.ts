@@ -3,7 +3,7 @@
 // the model stops calling tools. Each step is a named function below.
 import { checkProviderView, describeViewProblem, project } from "../compaction/index.js";
 import type { Event, ToolCallRequest, UsageRecord } from "../events/index.js";
-import { turnCount } from "../events/index.js";
+import { isJsonObject, turnCount } from "../events/index.js";
 import { JpError } from "../errors.js";
 import { REASONING_SIGNATURE_KEY } from "../llm/types.js";
 import type { TurnOutput } from "../render/stream.js";
@@ -204,7 +204,7 @@ export function responseEvents(
   const last = events.at(-1);
   if (last) {
     last.metadata = {
-      ...(last.metadata as Record<string, unknown> | undefined),
+      ...(isJsonObject(last.metadata) ? last.metadata : {}),
       model: options.modelId,
       ...(collected.usage ? { usage: collected.usage } : {}),
       ...(collected.stop ? { stop_reason: collected.stop } : {}),

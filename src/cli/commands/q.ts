@@ -7,7 +7,7 @@ import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions }
 import { toolHints } from "../../config/rules.js";
 import { contextWindow } from "../../config/load.js";
 import { JpError, UsageError } from "../../errors.js";
-import { turnsLabel, type Event } from "../../events/index.js";
+import { isKind, turnsLabel, type Event } from "../../events/index.js";
 import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/conversations.js";
 import type { Config } from "../../config/schema.js";
 import type { Tool } from "../../tools/types.js";
@@ -194,9 +194,10 @@ async function failedQuery(ctx: Context, words: string[], ref: ConversationRef |
   const turns = turnIndices(events);
   const failed = failedTurns(events, turns);
   const last = Math.max(-1, ...failed);
-  const request = events.find((e, i) => turns[i] === last && e.type === "chat_request");
-  if (!request) throw new UsageError("this conversation has no failed question to ask again");
-  return request.content as string;
+  const request = events.find((e, i) => turns[i] === last && isKind(e, "chat_request"));
+  if (!request || !isKind(request, "chat_request"))
+    throw new UsageError("this conversation has no failed question to ask again");
+  return request.content;
 }
 
 /** The query from the words, stdin when piped, and $EDITOR with -e. */
