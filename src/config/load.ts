@@ -84,7 +84,7 @@ export function layerProblems(layer: Layer): string[] {
     const issue = deepestIssue([top]);
     if (issue.code === "unrecognized_keys") {
       const key = issue.keys[0]!;
-      const known = keysAt(Config, issue.path as (string | number)[]);
+      const known = keysAt(Config, keysOf(issue.path));
       const suggestion = closest(key, known);
       return `${where}: unknown key ${keyPath([...issue.path, key])}${
         suggestion
@@ -94,15 +94,37 @@ export function layerProblems(layer: Layer): string[] {
             : ""
       }`;
     }
-    const value = issue.path.reduce<unknown>(
-      (v, k) => (isPlain(v) || Array.isArray(v) ? (v as Plain)[k as string] : undefined),
-      layer.value,
-    );
+    const value = valueAt(layer.value, keysOf(issue.path));
     const got = value === undefined ? "nothing" : JSON.stringify(value);
     if (issue.code === "custom") return `${where}: ${keyPath(issue.path)}: ${issue.message}`;
-    const target = schemaAt(Config, issue.path as (string | number)[]);
+    const target = schemaAt(Config, keysOf(issue.path));
     return `${where}: ${keyPath(issue.path)} must be ${expectation(issue, target)}; got ${got}`;
   });
+}
+
+/** An issue's path as object keys and array indices (zod allows symbols, which config never has). */
+function keysOf(path: readonly PropertyKey[]): (string | number)[] {
+  return path.filter((k): k is string | number => typeof k !== "symbol");
+}
+
+/** The value at a path of keys and indices, if there is one. */
+function valueAt(root: unknown, keys: readonly (string | number)[]): unknown {
+  let node = root;
+  for (const key of keys) {
+    if (Array.isArray(node) && typeof key === "number") node = node[key];
+    else if (isPlain(node)) node = node[String(key)];
+    else return undefined;
+  }
+  return node;
+}
+
+/** The table at `key` of `parent`, made if it is missing (a value that is not a table is replaced). */
+function tableAt(parent: Plain, key: string): Plain {
+  const existing = parent[key];
+  if (isPlain(existing)) return existing;
+  const made: Plain = {};
+  parent[key] = made;
+  return made;
 }
 
 /** What an issue says the value must be, in words: `a whole number above 0`, `one of 5m, 1h`. */
@@ -153,7 +175,8 @@ function configProblems(problems: readonly string[]): ConfigError {
 /** Drop keys and values this version does not know (config deltas recorded by JP or older versions). */
 export function pruneToSchema(value: Plain): Plain {
   const copy = structuredClone(value);
-  const model = (copy.assistant as Plain | undefined)?.model as Plain | undefined;
+  const assistant = copy.assistant;
+  const model = isPlain(assistant) && isPlain(assistant.model) ? assistant.model : undefined;
   if (
     model &&
     isPlain(model.id) &&
@@ -167,14 +190,13 @@ export function pruneToSchema(value: Plain): Plain {
     if (result.success) return copy;
     const issue = result.error.issues[0]!;
     const parentPath = issue.code === "unrecognized_keys" ? issue.path : issue.path.slice(0, -1);
-    const parent = parentPath.reduce<unknown>((v, k) => (isPlain(v) ? v[k as string] : undefined), copy) as
-      Plain | undefined;
-    if (!parent) return {};
+    const parent = valueAt(copy, keysOf(parentPath));
+    if (!isPlain(parent)) return {};
     // Pruning removes exactly the keys the schema named: computed by design.
     /* eslint-disable @typescript-eslint/no-dynamic-delete */
     if (issue.code === "unrecognized_keys") for (const k of issue.keys) delete parent[k];
     else if (issue.path.length === 0) return {};
-    else delete parent[issue.path.at(-1) as string];
+    else delete parent[String(issue.path.at(-1))];
     /* eslint-enable @typescript-eslint/no-dynamic-delete */
   }
   return {};
@@ -192,7 +214,7 @@ function envLayer(env: NodeJS.ProcessEnv): Layer | undefined {
     else if (type === "boolean" && /^(true|1|false|0)$/.test(raw.trim()))
       parsed = raw.trim() === "true" || raw.trim() === "1";
     let node = value;
-    for (const k of keys.slice(0, -1)) node = (node[k] ??= {}) as Plain;
+    for (const k of keys.slice(0, -1)) node = tableAt(node, k);
     node[keys.at(-1)!] = parsed;
     names.push(name);
   }
@@ -262,8 +284,9 @@ export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools
     for (const [key, value] of Object.entries(source)) {
       const p = prefix ? `${prefix}.${key}` : key;
       if (p === "conversation.compaction.rules") {
-        const strategy = isPlain(value) ? (value.strategy as string) : "append";
-        const list = (isPlain(value) ? value.value : value) as unknown[];
+        const strategy = isPlain(value) ? value.strategy : "append";
+        const given = isPlain(value) ? value.value : value;
+        const list: unknown[] = Array.isArray(given) ? given : [];
         const incoming = list.map((rule) => ({ rule, layer }));
         if (layer.startsWith("default")) rules = incoming;
         else if (strategy === "replace" || rulesAreDefault) {
@@ -273,8 +296,7 @@ export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools
         continue;
       }
       if (isPlain(value)) {
-        if (!isPlain(target[key])) target[key] = {};
-        mergeInto(target[key] as Plain, value, p, layer);
+        mergeInto(tableAt(target, key), value, p, layer);
       } else {
         target[key] = structuredClone(value);
         for (const existing of [...origins.keys()])
@@ -284,8 +306,7 @@ export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools
     }
   };
   for (const layer of layers) mergeInto(merged, layer.value, "", layer.name);
-  const conversation = (merged.conversation ??= {}) as Plain;
-  const compaction = (conversation.compaction ??= {}) as Plain;
+  const compaction = tableAt(tableAt(merged, "conversation"), "compaction");
   compaction.rules = rules.map((r) => r.rule);
   rules.forEach((r, i) => origins.set(`conversation.compaction.rules[${i}]`, r.layer));
   const result = Config.safeParse(merged);
