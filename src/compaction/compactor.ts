@@ -2,6 +2,7 @@
 // Anthropic dialect) under a token budget before each model request, folding
 // the head into one summary message without ever orphaning a tool result.
 // Pure apart from the caller's own `summarize` and `onCompact` callbacks.
+import { isJsonObject } from "../events/index.js";
 
 export type ChatMessage = { role: string; content?: unknown; [key: string]: unknown };
 
@@ -54,9 +55,7 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
 }
 
 const blocks = (m: ChatMessage): Record<string, unknown>[] =>
-  Array.isArray(m.content)
-    ? (m.content.filter((b) => b && typeof b === "object") as Record<string, unknown>[])
-    : [];
+  Array.isArray(m.content) ? m.content.filter(isJsonObject) : [];
 
 /** A tool result: OpenAI `role: "tool"`, or a user message with Anthropic `tool_result` blocks. */
 export function carriesToolResult(m: ChatMessage): boolean {

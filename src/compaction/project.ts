@@ -135,6 +135,8 @@ export function project(events: readonly Event[]): Projection {
   const callPolicy = new Map<string, ToolPolicy | "dropped" | undefined>();
   let lastTurn = NO_TURN;
   let lastSummary: CompactionEntry | undefined;
+  /** The summary origin the next turn may extend: the last origin, when it is a summary. */
+  let openSummary: Extract<TurnOrigin, { kind: "summary" }> | undefined;
 
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
@@ -149,15 +151,17 @@ export function project(events: readonly Event[]): Projection {
     if (t !== lastTurn) {
       if (summary === undefined) {
         origins.push({ kind: "kept", turn: t });
-      } else if (summary !== lastSummary || origins.at(-1)?.kind !== "summary") {
-        origins.push({ kind: "summary", from: t, to: t, compaction: summary.event.id });
+        openSummary = undefined;
+      } else if (summary !== lastSummary || !openSummary) {
+        openSummary = { kind: "summary", from: t, to: t, compaction: summary.event.id };
+        origins.push(openSummary);
         out.push(
           { type: "turn_start", timestamp: e.timestamp ?? "" },
           { type: "chat_request", timestamp: e.timestamp ?? "", content: SUMMARY_REQUEST },
           { type: "chat_response", timestamp: e.timestamp ?? "", message: summary.event.summary!.text },
         );
       } else {
-        (origins.at(-1) as Extract<TurnOrigin, { kind: "summary" }>).to = t;
+        openSummary.to = t;
       }
       lastTurn = t;
       lastSummary = summary;

@@ -141,7 +141,7 @@ function parseRange(text: string, spec: string): { from?: RangeBound; to?: Range
     const bound = parseRangeBound(text, spec);
     return { to: bound.kind === "from_end" ? { kind: "from_end", offset: bound.offset + 1 } : bound };
   }
-  const [left, right] = parts as [string, string];
+  const [left = "", right = ""] = parts;
   const range: { from?: RangeBound; to?: RangeBound } = {};
   if (left !== "") range.from = parseRangeBound(left, spec);
   if (right !== "") range.to = parseRangeBound(right, spec);

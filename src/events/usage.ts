@@ -1,5 +1,6 @@
 // Owns the token usage a response event records in its metadata
 // (`metadata.usage`, `metadata.model`) and how usage adds up.
+import { isJsonObject } from "./json.js";
 import type { Event } from "./schema.js";
 
 /** Usage as recorded on the last event of a model response; input counts every prompt token, cached or not. */
@@ -30,11 +31,9 @@ const count = (v: unknown): number => (typeof v === "number" && Number.isFinite(
 
 /** The usage and model an event records, if it is the last event of a model response. */
 export function recordedUsage(event: Event): { model: string; usage: UsageRecord } | undefined {
-  const metadata = (event as { metadata?: unknown }).metadata as
-    { usage?: unknown; model?: unknown } | undefined;
-  const usage = metadata?.usage;
-  if (typeof usage !== "object" || usage === null) return undefined;
-  return { model: typeof metadata?.model === "string" ? metadata.model : "", usage: usage };
+  const metadata: unknown = event.metadata;
+  if (!isJsonObject(metadata) || !isJsonObject(metadata.usage)) return undefined;
+  return { model: typeof metadata.model === "string" ? metadata.model : "", usage: metadata.usage };
 }
 
 /** Add one response's usage to `totals` (in place). */

@@ -1,7 +1,7 @@
 // Owns the Anthropic Messages API: mapping the projection to messages
 // (thinking blocks with their signatures, tool_use/tool_result pairs, one role
 // per message) and the streamed events back to stream parts.
-import type { Event } from "../events/index.js";
+import { isJsonObject, type Event } from "../events/index.js";
 import { clientOptions, parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
 import {
   REASONING_SIGNATURE_KEY,
@@ -36,7 +36,7 @@ export function toAnthropicMessages(events: readonly Event[]): Message[] {
           if (e.message !== "") push("assistant", { type: "text", text: e.message });
         } else if (typeof e.reasoning === "string") {
           // Thinking goes back only with its signature; the API rejects it otherwise.
-          const signature = (e.metadata as Record<string, unknown> | undefined)?.[REASONING_SIGNATURE_KEY];
+          const signature = isJsonObject(e.metadata) ? e.metadata[REASONING_SIGNATURE_KEY] : undefined;
           if (typeof signature === "string" && signature)
             push("assistant", { type: "thinking", thinking: e.reasoning, signature });
         } else {
@@ -157,6 +157,13 @@ interface RawUsage {
   cache_creation_input_tokens?: number | null;
 }
 
+const USAGE_KEYS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_read_input_tokens",
+  "cache_creation_input_tokens",
+] as const satisfies readonly (keyof RawUsage)[];
+
 /** Anthropic counts fresh, cache-read and cache-written input apart; jp's input is all three. */
 function usagePart(raw: RawUsage): StreamPart {
   const read = raw.cache_read_input_tokens ?? 0;
@@ -176,8 +183,10 @@ export async function* anthropicParts(events: AsyncIterable<RawEvent>): AsyncGen
   // message_start carries the input counts; message_delta the final output (and, lately, input) counts.
   const usage: RawUsage = {};
   const mergeUsage = (raw: RawUsage | undefined) => {
-    for (const [key, value] of Object.entries(raw ?? {}))
-      if (value !== null && value !== undefined) usage[key as keyof RawUsage] = value as number;
+    for (const key of USAGE_KEYS) {
+      const value = raw?.[key];
+      if (typeof value === "number") usage[key] = value;
+    }
   };
   let stop: StopReason | undefined;
   for await (const ev of events) {

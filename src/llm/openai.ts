@@ -5,14 +5,25 @@ import type { Event } from "../events/index.js";
 import { clientOptions, parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
 import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 
-type Message = Record<string, unknown> & { role: string };
+interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+/** The assistant's side of a step: its text, its tool calls, or both. */
+interface AssistantMessage {
+  role: "assistant";
+  content: string | null;
+  tool_calls?: ToolCall[];
+}
+type Message = AssistantMessage | (Record<string, unknown> & { role: "system" | "user" | "tool" });
 
 export function toOpenAIMessages(system: string | undefined, events: readonly Event[]): Message[] {
   const messages: Message[] = system ? [{ role: "system", content: system }] : [];
-  const assistant = (): Message => {
+  const assistant = (): AssistantMessage => {
     const last = messages.at(-1);
     if (last?.role === "assistant") return last;
-    const created: Message = { role: "assistant", content: null };
+    const created: AssistantMessage = { role: "assistant", content: null };
     messages.push(created);
     return created;
   };
@@ -26,16 +37,16 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
         if (typeof e.reasoning === "string") break;
         const text = typeof e.message === "string" ? e.message : JSON.stringify(e.data);
         const a = assistant();
-        a.content = a.content ? `${a.content as string}${text}` : text;
+        a.content = a.content ? `${a.content}${text}` : text;
         break;
       }
       case "tool_call_request": {
         const a = assistant();
-        const calls = (a.tool_calls as unknown[] | undefined) ?? [];
+        const calls = a.tool_calls ?? [];
         calls.push({
-          id: e.id,
+          id: String(e.id),
           type: "function",
-          function: { name: e.name, arguments: JSON.stringify(e.arguments) },
+          function: { name: String(e.name), arguments: JSON.stringify(e.arguments) },
         });
         a.tool_calls = calls;
         break;

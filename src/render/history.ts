@@ -1,6 +1,6 @@
 // Owns the readable rendering of a conversation's history (`print`).
 import type { ChalkInstance } from "chalk";
-import { NO_TURN, TurnCounter, turnsLabel, type Event, type KnownEvent, isKind } from "../events/index.js";
+import { isKind, isKnown, NO_TURN, TurnCounter, turnsLabel, type Event } from "../events/index.js";
 import type { TurnOrigin } from "../compaction/index.js";
 import { describePolicies } from "./compactions.js";
 
@@ -25,7 +25,9 @@ export function renderEvent(
   c: ChalkInstance,
   toolNames: Map<string, string>,
 ): string | undefined {
-  const e = event as KnownEvent;
+  // A kind this version does not know is shown by name; its content is kept in the log.
+  if (!isKnown(event)) return c.dim(`· ${event.type} event`);
+  const e = event;
   switch (e.type) {
     case "turn_start":
       return undefined;

@@ -2,6 +2,7 @@
 // without losing anything: torn and malformed lines move to the quarantine
 // file; the log is replaced by a new file (the old one kept beside it), never
 // edited in place.
+import { isKind } from "../events/index.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
@@ -92,10 +93,10 @@ export function doctorConversation(
     repairs = inProgress ? [] : repairInterruptedTurn(events, options.now.toISOString());
     for (const r of repairs) {
       findings.push(
-        r.type === "tool_call_response"
+        isKind(r, "tool_call_response")
           ? {
               kind: "unanswered_tool_call",
-              detail: `tool call ${r.id as string} has no result (an interrupted turn)`,
+              detail: `tool call ${r.id} has no result (an interrupted turn)`,
               repaired: options.repair,
             }
           : {

@@ -14,7 +14,7 @@ import {
 import { ruleFromConfig } from "../config/rules.js";
 import { compactionBudget } from "../config/load.js";
 import type { Config } from "../config/schema.js";
-import type { Compaction, Event } from "../events/index.js";
+import { recordedUsage, type Compaction, type Event } from "../events/index.js";
 import type { Summarizer } from "../llm/summarize.js";
 import type { TokenCounter } from "../tokens/count.js";
 
@@ -94,10 +94,10 @@ export function createAutoCompaction(
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i]!;
       if (e.type === "compaction" || e.type === "compaction_reset") return 0;
-      const usage = (e.metadata as { usage?: { input_tokens?: number; output_tokens?: number } } | undefined)
-        ?.usage;
-      if (typeof usage?.input_tokens === "number") {
-        return usage.input_tokens + (usage.output_tokens ?? 0) + deps.counter.events(events.slice(i + 1));
+      const recorded = recordedUsage(e)?.usage;
+      if (typeof recorded?.input_tokens === "number") {
+        const output = typeof recorded.output_tokens === "number" ? recorded.output_tokens : 0;
+        return recorded.input_tokens + output + deps.counter.events(events.slice(i + 1));
       }
     }
     return 0;
