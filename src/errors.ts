@@ -67,8 +67,11 @@ const VERBS: Record<string, string> = {
  */
 export function fromSystemError(error: unknown): JpError | undefined {
   if (!(error instanceof Error)) return undefined;
-  const { code, syscall, path, dest } = error as NodeJS.ErrnoException & { dest?: string };
-  if (typeof code !== "string" || typeof syscall !== "string") return undefined;
+  const code = field(error, "code");
+  const syscall = field(error, "syscall");
+  const path = field(error, "path");
+  const dest = field(error, "dest");
+  if (code === undefined || syscall === undefined) return undefined;
   const known = SYSTEM_ERRORS[code];
   const says = known?.says ?? error.message;
   const verb = VERBS[syscall] ?? syscall;
@@ -84,9 +87,13 @@ export function fromSystemError(error: unknown): JpError | undefined {
 
 /** The `code` of an operating-system error (ENOENT, EEXIST…), or undefined for anything else. */
 export function errnoCode(error: unknown): string | undefined {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string"
-    ? (error as NodeJS.ErrnoException).code
-    : undefined;
+  return error instanceof Error ? field(error, "code") : undefined;
+}
+
+/** A string field a Node system error may carry (`code`, `syscall`, `path`, `dest`). */
+function field(error: Error, name: "code" | "syscall" | "path" | "dest"): string | undefined {
+  const value: unknown = Reflect.get(error, name);
+  return typeof value === "string" ? value : undefined;
 }
 
 /** An error's message, whatever was thrown. */

@@ -1,5 +1,6 @@
 // Casts (`x as T`) tell the compiler to stop checking. Their number in src/ is
-// held here and may only go down; the aim is under 20, each with its reason.
+// held here and may only go down: under 20, each where the types cannot say it
+// (zod's internals, the line validator's output, Node's web-stream bridge).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
@@ -7,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./support/workspace.js";
 
 /** Lower it when casts go away; never raise it. */
-const CAST_BUDGET = 33;
+const CAST_BUDGET = 18;
 
 function sourceFiles(dir: string): string[] {
   return fs
@@ -25,10 +26,13 @@ function casts(file: string): number {
   const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
   let count = 0;
   const visit = (node: ts.Node): void => {
-    const isCast = ts.isAsExpression(node) || ts.isTypeAssertionExpression(node);
-    // `as const` narrows instead of overriding the checker.
-    if (isCast && !(ts.isTypeReferenceNode(node.type) && node.type.typeName.getText() === "const"))
-      count += 1;
+    if (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) {
+      // `as const` narrows instead of overriding the checker, and `as unknown` only widens
+      // (`x as unknown as T` is one cast, counted at its `as T`).
+      const narrowsOnly = ts.isTypeReferenceNode(node.type) && node.type.typeName.getText() === "const";
+      const widens = node.type.kind === ts.SyntaxKind.UnknownKeyword;
+      if (!narrowsOnly && !widens) count += 1;
+    }
     ts.forEachChild(node, visit);
   };
   visit(source);

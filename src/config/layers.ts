@@ -50,7 +50,7 @@ export function cfgLayer(spec: string, options: { cwd: string; workspaceDir?: st
       throw new ConfigError(`-c ${shownSpec}: '${key}' is not a key path`, "write -c key.path=value");
     let parsed: unknown;
     try {
-      parsed = (parseToml(`v = ${raw}`) as Plain).v;
+      parsed = parseToml(`v = ${raw}`).v;
     } catch {
       parsed = raw;
     }

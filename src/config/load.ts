@@ -30,6 +30,7 @@ export const DEFAULT_CONFIG_FILE = path.join(PACKAGE_ROOT, "config/default.toml"
 
 function describeAccepted(schema: z.ZodType | undefined): string {
   const description = schema?.description;
+  // Cast: zod types an enum's `options` only on ZodEnum; any schema may be one here.
   const values = (schema as unknown as { options?: unknown[] } | undefined)?.options;
   if (Array.isArray(values) && values.every((v) => typeof v === "string")) return values.join(", ");
   return description ?? (schema ? schemaType(schema) : "a known key");
@@ -154,6 +155,7 @@ function expectation(issue: Issue, target: z.ZodType | undefined): string {
 }
 
 function isWholeNumber(schema: z.ZodType): boolean {
+  // Cast: zod keeps a number's checks in its internal definition, which it does not type.
   const checks = (schema as unknown as { def?: { checks?: { _zod?: { def?: { format?: string } } }[] } }).def
     ?.checks;
   return checks?.some((c) => c._zod?.def?.format === "safeint") ?? false;

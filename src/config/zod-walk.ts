@@ -12,6 +12,7 @@ type Def = {
 };
 
 function def(schema: z.ZodType): Def {
+  // Cast: every zod schema carries `_zod.def`; the public types do not expose it.
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
@@ -39,6 +40,7 @@ export function schemaAt(root: z.ZodType, path: readonly (string | number)[]): z
     const d = def(s);
     if (d.type === "object") s = d.shape?.[String(key)];
     else if (d.type === "record") s = d.valueType;
+    // Cast: an array definition holds its `element`, absent from the shared Def type.
     else if (d.type === "array") s = (d as unknown as { element: z.ZodType }).element;
     else if (d.type === "union") {
       const member: z.ZodType | undefined = d.options

@@ -27,7 +27,7 @@ export function forbiddenKeyPath(value: unknown): string | undefined {
     for (const key of Object.keys(node)) {
       const at = path ? `${path}.${key}` : key;
       if (FORBIDDEN_KEYS.has(key)) return at;
-      stack.push({ value: (node as Record<string, unknown>)[key], path: at });
+      stack.push({ value: Reflect.get(node, key), path: at });
     }
   }
   return undefined;

@@ -146,6 +146,7 @@ const knownSchemas = {
 } as const;
 
 export type EventKind = keyof typeof knownSchemas;
+// Cast: Object.keys types its result as string[]; these keys are exactly the kinds.
 export const EVENT_KINDS = Object.keys(knownSchemas) as EventKind[];
 
 export type KnownEvent =
@@ -195,8 +196,10 @@ export function validateEvent(value: unknown, text?: string): ValidationResult {
   }
   const forbidden = text === undefined || mayHoldForbiddenKey(text) ? forbiddenKeyPath(value) : undefined;
   if (forbidden !== undefined) return { ok: false, reason: `forbidden key \`${forbidden}\`` };
-  const type = (value as { type?: unknown }).type;
+  const type: unknown = Reflect.get(value, "type");
   if (typeof type !== "string") return { ok: false, reason: "missing string field `type`" };
+  // Casts: validation keeps the caller's object itself (unknown kinds pass byte for byte),
+  // so the checked value is returned as the type the checks proved.
   if (!isKnownKind(type)) return { ok: true, event: value as UnknownEvent };
   const result = knownSchemas[type].safeParse(value);
   if (!result.success) {

@@ -102,6 +102,7 @@ export function anthropicBody(request: ModelRequest): Record<string, unknown> {
  */
 function addCacheBreakpoints(body: Record<string, unknown>, cache: RequestCache): void {
   const control = cache.ttl === "1h" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
+  // Casts: anthropicBody built these two fields just above, as these types.
   const tools = body.tools as Block[] | undefined;
   const lastTool = tools?.at(-1);
   if (lastTool) lastTool.cache_control = control;

@@ -47,6 +47,8 @@ interface HttpLikeError {
 
 function header(headers: HttpLikeError["headers"], name: string): string | undefined {
   if (!headers) return undefined;
+  // Casts: the SDKs hand over a Headers object or a plain record; `get` tells them apart without
+  // touching the global Headers (which would load undici).
   if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
   const value = (headers as Record<string, string | null | undefined>)[name];
   return value ?? undefined;
@@ -94,6 +96,7 @@ export function classifyProviderError(
   baseUrl?: string,
 ): ProviderError {
   if (error instanceof ProviderError) return error;
+  // Cast: the SDKs throw their own error classes; only these optional fields are read.
   const e = (error ?? {}) as HttpLikeError;
   const apiMessage = e.error?.error?.message ?? e.error?.message ?? e.message ?? String(error);
   const detail = apiMessage.replace(/\s+/g, " ").trim().slice(0, 300);

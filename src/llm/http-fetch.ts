@@ -17,6 +17,7 @@ function headerPairs(headers: RequestInit["headers"]): [string, string][] {
   if (!headers) return [];
   if (headers instanceof Headers) return [...headers.entries()];
   if (Array.isArray(headers)) return headers.map(([k, v]) => [String(k), String(v)]);
+  // Cast: what remains of HeadersInit after Headers and pairs is a plain record.
   return Object.entries(headers as Record<string, string>);
 }
 
@@ -61,7 +62,8 @@ export async function httpFetch(input: FetchInput, init: RequestInit = {}): Prom
         const status = message.statusCode ?? 0;
         const stream = NULL_BODY_STATUS.has(status)
           ? null
-          : (Readable.toWeb(message) as unknown as ReadableStream<Uint8Array>);
+          : // Cast: Node types its web stream apart from the DOM's ReadableStream; they are one.
+            (Readable.toWeb(message) as unknown as ReadableStream<Uint8Array>);
         if (!stream) message.resume();
         resolve(
           new Response(stream, {

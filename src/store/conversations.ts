@@ -282,6 +282,7 @@ export class ConversationStore {
     const stored = readJsonFile<unknown>(file);
     if (stored !== undefined && (typeof stored !== "object" || stored === null || Array.isArray(stored)))
       throw new MetadataError(file);
+    // Casts: metadata.json is jp's own file; only created_at is checked, since other tools write it too.
     const metadata = (stored ?? {}) as Partial<ConversationMetadata>;
     return typeof metadata.created_at === "string"
       ? (metadata as ConversationMetadata)

@@ -6,6 +6,7 @@
 // that the holder died (no such pid on this host) and take the lock over.
 // proper-lockfile and friends detect staleness by mtime only and cannot name
 // the holder, which is why this file exists.
+import { isJsonObject } from "../events/index.js";
 import { errnoCode } from "../errors.js";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -35,9 +36,20 @@ export interface HeldLock {
   release(): void;
 }
 
+function isLockHolder(value: unknown): value is LockHolder {
+  return (
+    isJsonObject(value) &&
+    typeof value.pid === "number" &&
+    typeof value.hostname === "string" &&
+    typeof value.acquired_at === "string" &&
+    typeof value.token === "string"
+  );
+}
+
 function readHolder(path: string): LockHolder | undefined {
   try {
-    return JSON.parse(fs.readFileSync(path, "utf8")) as LockHolder;
+    const holder: unknown = JSON.parse(fs.readFileSync(path, "utf8"));
+    return isLockHolder(holder) ? holder : undefined;
   } catch {
     return undefined;
   }

@@ -146,9 +146,8 @@ function statSize(file: string): number {
 
 /** Errors of calls on a descriptor (EISDIR, EIO from `read`) do not say which file; name it. */
 function withPath(error: unknown, file: string): unknown {
-  const errno = error as NodeJS.ErrnoException;
-  if (error instanceof Error && typeof errno.syscall === "string" && errno.path === undefined)
-    errno.path = file;
+  if (error instanceof Error && "syscall" in error && !("path" in error && error.path !== undefined))
+    Object.assign(error, { path: file });
   return error;
 }
 

@@ -58,7 +58,7 @@ Quotes that are not found, match several turns, or fall inside an existing summa
 
 /** The arguments' JSON Schema as the provider receives it, derived from Args. */
 export const COMPACT_PARAMETERS: Record<string, unknown> = (() => {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(Args) as Record<string, unknown>;
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(Args);
   return schema;
 })();
 
