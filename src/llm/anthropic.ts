@@ -1,32 +1,42 @@
 // Owns the Anthropic Messages API: mapping the projection to messages
 // (thinking blocks with their signatures, tool_use/tool_result pairs, one role
 // per message) and the streamed events back to stream parts.
-import { isJsonObject, type Event } from "../events/index.js";
+import { isJsonObject, isKnown, type Event } from "../events/index.js";
 import { clientOptions, parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
 import {
   REASONING_SIGNATURE_KEY,
   type ModelRequest,
   type Provider,
-  type RequestCache,
   type StopReason,
   type StreamPart,
 } from "./types.js";
 
-type Block = Record<string, unknown>;
+// The Messages API's own shapes, as the SDK declares them (types only: no code loads).
+import type {
+  CacheControlEphemeral,
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageDeltaUsage,
+  RawMessageStreamEvent,
+  Tool as AnthropicTool,
+} from "@anthropic-ai/sdk/resources/messages";
+
 interface Message {
   role: "user" | "assistant";
-  content: Block[];
+  content: ContentBlockParam[];
 }
 
 /** Map projected events to Messages API messages; consecutive blocks of one role share a message. */
 export function toAnthropicMessages(events: readonly Event[]): Message[] {
   const messages: Message[] = [];
-  const push = (role: Message["role"], block: Block) => {
+  const push = (role: Message["role"], block: ContentBlockParam) => {
     const last = messages.at(-1);
     if (last && last.role === role) last.content.push(block);
     else messages.push({ role, content: [block] });
   };
   for (const e of events) {
+    // Kinds this version does not know are not sent.
+    if (!isKnown(e)) continue;
     switch (e.type) {
       case "chat_request":
         push("user", { type: "text", text: e.content });
@@ -64,51 +74,55 @@ export function toAnthropicMessages(events: readonly Event[]): Message[] {
   return messages;
 }
 
-export function anthropicBody(request: ModelRequest): Record<string, unknown> {
-  const forced = request.toolChoice !== "auto";
-  const body: Record<string, unknown> = {
+export function anthropicBody(request: ModelRequest): MessageCreateParamsStreaming {
+  const choice = request.toolChoice;
+  const messages = toAnthropicMessages(request.events);
+  const tools: AnthropicTool[] = request.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: { type: "object", ...t.parameters },
+  }));
+  const control: CacheControlEphemeral | undefined = request.cache
+    ? request.cache.ttl === "1h"
+      ? { type: "ephemeral", ttl: "1h" }
+      : { type: "ephemeral" }
+    : undefined;
+  if (control) addCacheBreakpoints(tools, messages, control);
+  const body: MessageCreateParamsStreaming = {
     model: request.model,
     max_tokens: request.maxTokens,
-    messages: toAnthropicMessages(request.events),
+    messages,
     stream: true,
   };
-  if (request.system) body.system = request.system;
-  if (request.tools.length) {
-    body.tools = request.tools.map((t) => ({
-      name: t.name,
-      description: t.description,
-      input_schema: t.parameters,
-    }));
-    body.tool_choice = forced
-      ? { type: "tool", name: request.toolChoice === "auto" ? "" : request.toolChoice.name }
-      : { type: "auto" };
+  if (request.system)
+    body.system = control ? [{ type: "text", text: request.system, cache_control: control }] : request.system;
+  if (tools.length) {
+    body.tools = tools;
+    body.tool_choice = choice === "auto" ? { type: "auto" } : { type: "tool", name: choice.name };
   }
   // Extended thinking cannot be combined with a forced tool call.
-  if (request.reasoningBudget && !forced)
+  if (request.reasoningBudget && choice === "auto")
     body.thinking = { type: "enabled", budget_tokens: request.reasoningBudget };
-  if (request.cache) addCacheBreakpoints(body, request.cache);
   return body;
 }
 
 /**
  * Prompt caching, with the 4 breakpoints Anthropic allows: the tool
- * definitions, the system prompt, the user's request that opened the current
- * turn, and the newest message. The newest message's breakpoint writes the
- * whole request to the cache and the next request, which only appends, reads
- * it back (Anthropic looks for a cached prefix up to 20 blocks before each
- * breakpoint). The turn's request is a stable point: when auto compaction
- * strips results inside the turn, everything before the turn is still read
- * from the cache.
+ * definitions, the system prompt (set by anthropicBody), the user's request
+ * that opened the current turn, and the newest message. The newest message's
+ * breakpoint writes the whole request to the cache and the next request,
+ * which only appends, reads it back (Anthropic looks for a cached prefix up to
+ * 20 blocks before each breakpoint). The turn's request is a stable point:
+ * when auto compaction strips results inside the turn, everything before the
+ * turn is still read from the cache.
  */
-function addCacheBreakpoints(body: Record<string, unknown>, cache: RequestCache): void {
-  const control = cache.ttl === "1h" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
-  // Casts: anthropicBody built these two fields just above, as these types.
-  const tools = body.tools as Block[] | undefined;
-  const lastTool = tools?.at(-1);
+function addCacheBreakpoints(
+  tools: AnthropicTool[],
+  messages: Message[],
+  control: CacheControlEphemeral,
+): void {
+  const lastTool = tools.at(-1);
   if (lastTool) lastTool.cache_control = control;
-  if (typeof body.system === "string")
-    body.system = [{ type: "text", text: body.system, cache_control: control }];
-  const messages = body.messages as Message[];
   const newest = messages.at(-1)?.content;
   // Thinking blocks cannot carry a breakpoint; the newest message is the user's in practice.
   const block = newest?.findLast((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
@@ -117,7 +131,7 @@ function addCacheBreakpoints(body: Record<string, unknown>, cache: RequestCache)
     .slice(0, -1)
     .findLast((m) => m.role === "user" && m.content.at(-1)?.type === "text")
     ?.content.at(-1);
-  if (turnRequest) turnRequest.cache_control = control;
+  if (turnRequest?.type === "text") turnRequest.cache_control = control;
 }
 
 const STOP: Record<string, StopReason> = {
@@ -128,35 +142,13 @@ const STOP: Record<string, StopReason> = {
   refusal: "refusal",
 };
 
-interface RawEvent {
-  type: string;
-  index?: number;
-  content_block?: {
-    type: string;
-    id?: string;
-    name?: string;
-    text?: string;
-    thinking?: string;
-    signature?: string;
-  };
-  delta?: {
-    type?: string;
-    text?: string;
-    thinking?: string;
-    signature?: string;
-    partial_json?: string;
-    stop_reason?: string | null;
-  };
-  message?: { usage?: RawUsage };
-  usage?: RawUsage;
-}
-
-interface RawUsage {
-  input_tokens?: number | null;
-  output_tokens?: number | null;
-  cache_read_input_tokens?: number | null;
-  cache_creation_input_tokens?: number | null;
-}
+/** The counts a stream reports, in message_start and message_delta alike. */
+type RawUsage = Partial<
+  Pick<
+    MessageDeltaUsage,
+    "input_tokens" | "output_tokens" | "cache_read_input_tokens" | "cache_creation_input_tokens"
+  >
+>;
 
 const USAGE_KEYS = [
   "input_tokens",
@@ -179,7 +171,9 @@ function usagePart(raw: RawUsage): StreamPart {
 }
 
 /** Stream parts from raw Messages API stream events. */
-export async function* anthropicParts(events: AsyncIterable<RawEvent>): AsyncGenerator<StreamPart> {
+export async function* anthropicParts(
+  events: AsyncIterable<RawMessageStreamEvent>,
+): AsyncGenerator<StreamPart> {
   const tools = new Map<number, { id: string; name: string; json: string }>();
   // message_start carries the input counts; message_delta the final output (and, lately, input) counts.
   const usage: RawUsage = {};
@@ -193,39 +187,38 @@ export async function* anthropicParts(events: AsyncIterable<RawEvent>): AsyncGen
   for await (const ev of events) {
     switch (ev.type) {
       case "message_start":
-        mergeUsage(ev.message?.usage);
+        mergeUsage(ev.message.usage);
         break;
       case "content_block_start": {
         const block = ev.content_block;
-        if (block?.type === "tool_use")
-          tools.set(ev.index ?? 0, { id: block.id ?? "", name: block.name ?? "", json: "" });
-        else if (block?.type === "text" && block.text) yield { type: "text", text: block.text };
-        else if (block?.type === "thinking" && block.thinking)
+        if (block.type === "tool_use") tools.set(ev.index, { id: block.id, name: block.name, json: "" });
+        else if (block.type === "text" && block.text) yield { type: "text", text: block.text };
+        else if (block.type === "thinking" && block.thinking)
           yield { type: "reasoning", text: block.thinking };
         break;
       }
       case "content_block_delta": {
-        const d = ev.delta ?? {};
+        const d = ev.delta;
         if (d.type === "text_delta" && d.text) yield { type: "text", text: d.text };
         else if (d.type === "thinking_delta" && d.thinking) yield { type: "reasoning", text: d.thinking };
         else if (d.type === "signature_delta" && d.signature)
           yield { type: "reasoning_signature", signature: d.signature };
         else if (d.type === "input_json_delta") {
-          const tool = tools.get(ev.index ?? 0);
-          if (tool) tool.json += d.partial_json ?? "";
+          const tool = tools.get(ev.index);
+          if (tool) tool.json += d.partial_json;
         }
         break;
       }
       case "content_block_stop": {
-        const tool = tools.get(ev.index ?? 0);
+        const tool = tools.get(ev.index);
         if (tool) {
-          tools.delete(ev.index ?? 0);
+          tools.delete(ev.index);
           yield { type: "tool_call", id: tool.id, name: tool.name, arguments: parseToolArguments(tool.json) };
         }
         break;
       }
       case "message_delta":
-        if (ev.delta?.stop_reason) stop = STOP[ev.delta.stop_reason] ?? "other";
+        if (ev.delta.stop_reason) stop = STOP[ev.delta.stop_reason] ?? "other";
         mergeUsage(ev.usage);
         break;
       case "message_stop":
@@ -243,7 +236,9 @@ export async function* anthropicParts(events: AsyncIterable<RawEvent>): AsyncGen
 }
 
 export function createAnthropicProvider(options: SdkOptions): Provider {
-  type Client = { messages: { create(body: unknown, opts: unknown): Promise<AsyncIterable<RawEvent>> } };
+  type Client = {
+    messages: { create(body: unknown, opts: unknown): Promise<AsyncIterable<RawMessageStreamEvent>> };
+  };
   return sdkProvider<Client>(
     "anthropic",
     options.baseURL ?? "https://api.anthropic.com",

@@ -52,7 +52,10 @@ const request = (steps: number, extra: Partial<ModelRequest> = {}): ModelRequest
 });
 
 type Block = Record<string, unknown>;
-const breakpoints = (body: Record<string, unknown>): string[] => {
+/** The request as the JSON it is sent as. */
+const json = (body: object) => JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
+const breakpoints = (typed: object): string[] => {
+  const body = json(typed);
   const found: string[] = [];
   (body.tools as Block[]).forEach((t, i) => t.cache_control && found.push(`tool ${i}`));
   (body.system as Block[]).forEach((b) => b.cache_control && found.push("system"));
@@ -82,13 +85,14 @@ describe("Anthropic cache breakpoints", () => {
       }),
     );
     expect(breakpoints(later)).toEqual(["tool 1", "system", "message 4", "message 6"]);
-    expect((first.system as Block[])[0]).toEqual({
+    expect((json(first).system as Block[])[0]).toEqual({
       type: "text",
       text: "be brief",
       cache_control: { type: "ephemeral" },
     });
     expect(
-      (anthropicBody(request(1, { cache: { key: "k", ttl: "1h" } })).tools as Block[])[1]!.cache_control,
+      (json(anthropicBody(request(1, { cache: { key: "k", ttl: "1h" } }))).tools as Block[])[1]!
+        .cache_control,
     ).toEqual({
       type: "ephemeral",
       ttl: "1h",
