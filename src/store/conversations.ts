@@ -102,6 +102,16 @@ export function timeOfId(id: string): string {
   return Number.isNaN(time.getTime()) ? new Date(0).toISOString() : time.toISOString();
 }
 
+/** The names in a folder; none when it does not exist yet. */
+function folderNames(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch (error) {
+    if (errnoCode(error) === "ENOENT") return [];
+    throw error;
+  }
+}
+
 export class ConversationStore {
   private readonly readCache = new Map<
     string,
@@ -116,13 +126,7 @@ export class ConversationStore {
 
   /** Conversations sorted by id (creation time), oldest first. */
   list(): ConversationRef[] {
-    let names: string[];
-    try {
-      names = fs.readdirSync(this.workspace.conversationsDir);
-    } catch (error) {
-      if (errnoCode(error) === "ENOENT") return [];
-      throw error;
-    }
+    const names = folderNames(this.workspace.conversationsDir);
     const refs: ConversationRef[] = [];
     for (const folder of names) {
       const match = ID_PATTERN.exec(folder);
@@ -354,14 +358,7 @@ export class ConversationStore {
 
   /** Conversations in `.trash/` (a folder trashed twice carries a `.N` suffix), oldest id first. */
   trashed(): ConversationRef[] {
-    let names: string[];
-    try {
-      names = fs.readdirSync(this.workspace.trashDir);
-    } catch (error) {
-      if (errnoCode(error) === "ENOENT") return [];
-      throw error;
-    }
-    return names
+    return folderNames(this.workspace.trashDir)
       .flatMap((folder) => {
         const match = ID_PATTERN.exec(folder.replace(/\.\d+$/, ""));
         return match ? [{ id: match[1]!, folder, dir: path.join(this.workspace.trashDir, folder) }] : [];

@@ -33,6 +33,26 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   }
 }
 
+/** A workspace whose model calls `wait`, a tool that sleeps for 30 s. */
+function sleepingWorkspace(): Promise<QWorkspace> {
+  return qWorkspace({
+    extraConfig: sleepTool,
+    script: [{ text: "Waiting.", tool_calls: [{ id: "toolu_wait", name: "wait", arguments: {} }] }],
+  });
+}
+
+/** `jp q` started in `q`, once it is inside the tool. */
+async function startInTool(q: QWorkspace) {
+  const child = execa(JP, ["q", "-n", "please wait"], {
+    cwd: q.root,
+    env: q.env,
+    reject: false,
+    stdin: "ignore",
+  });
+  await until(() => q.events().some((e) => e.type === "tool_call_request"));
+  return { child };
+}
+
 type Message = {
   role: string;
   content: string | { type: string; text?: string; id?: string; tool_use_id?: string }[];
@@ -45,17 +65,8 @@ describe("interrupted while a tool runs", () => {
   it.each(trials)(
     "%s %d ms into the tool: the next jp q continues with a valid request",
     async (signal, delay) => {
-      w = await qWorkspace({
-        extraConfig: sleepTool,
-        script: [{ text: "Waiting.", tool_calls: [{ id: "toolu_wait", name: "wait", arguments: {} }] }],
-      });
-      const child = execa(JP, ["q", "-n", "please wait"], {
-        cwd: w.root,
-        env: w.env,
-        reject: false,
-        stdin: "ignore",
-      });
-      await until(() => w!.events().some((e) => e.type === "tool_call_request"));
+      w = await sleepingWorkspace();
+      const { child } = await startInTool(w);
       await new Promise((r) => setTimeout(r, delay));
       child.kill(signal);
       const ended = await child;
@@ -88,17 +99,8 @@ describe("interrupted while a tool runs", () => {
 
 describe("jp conversation doctor and an unanswered tool call", () => {
   it("--check exits 1; doctor answers the call by appending; then --check exits 0", async () => {
-    w = await qWorkspace({
-      extraConfig: sleepTool,
-      script: [{ text: "Waiting.", tool_calls: [{ id: "toolu_wait", name: "wait", arguments: {} }] }],
-    });
-    const child = execa(JP, ["q", "-n", "please wait"], {
-      cwd: w.root,
-      env: w.env,
-      reject: false,
-      stdin: "ignore",
-    });
-    await until(() => w!.events().some((e) => e.type === "tool_call_request"));
+    w = await sleepingWorkspace();
+    const { child } = await startInTool(w);
     child.kill("SIGKILL");
     await child;
     const before = fs.readFileSync(
