@@ -6,8 +6,11 @@ export {
   groupTurns,
   isKind,
   isKnown,
+  kindOf,
   turnCount,
   turnIndices,
+  UNKNOWN_KIND,
+  UnknownEvent,
   validateEvent,
   type ChatRequest,
   type ChatResponse,
@@ -26,7 +29,6 @@ export {
   type ToolCallResponse,
   type ToolPolicy,
   type TurnStart,
-  type UnknownEvent,
   type ValidationResult,
 } from "./events/index.js";
 export {

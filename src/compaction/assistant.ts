@@ -31,7 +31,7 @@ export type AssistantPlan = { ok: true; compactions: Compaction[] } | { ok: fals
 /** The stream without calls to the compact tool, whose own arguments hold every quote. */
 function withoutCompactCalls(events: readonly Event[]): Event[] {
   const ids = new Set(
-    events.filter((e) => e.type === "tool_call_request" && e.name === COMPACT_TOOL).map((e) => e.id),
+    events.flatMap((e) => (e.type === "tool_call_request" && e.name === COMPACT_TOOL ? [e.id] : [])),
   );
   return events.filter(
     (e) => !((e.type === "tool_call_request" || e.type === "tool_call_response") && ids.has(e.id)),

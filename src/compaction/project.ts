@@ -53,7 +53,7 @@ function stripResponse(e: ToolCallResponse, name: string): ToolCallResponse {
   return { ...e, content: `[compacted] ${name}: ${e.is_error ? "error" : "success"}` };
 }
 
-const ANSWERS = new Set([
+const ANSWERS: ReadonlySet<Event["type"]> = new Set<Event["type"]>([
   "chat_response",
   "tool_call_request",
   "tool_call_response",

@@ -19,7 +19,7 @@ export interface CheckOptions {
 }
 
 /** Event kinds that become part of a provider request. */
-export const PROVIDER_VISIBLE: ReadonlySet<string> = new Set([
+export const PROVIDER_VISIBLE: ReadonlySet<Event["type"]> = new Set<Event["type"]>([
   "chat_request",
   "chat_response",
   "tool_call_request",

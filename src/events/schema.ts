@@ -2,6 +2,7 @@
 // Validation keeps the caller's object untouched, so unknown kinds and unknown
 // fields survive a read and a write byte for byte.
 import * as z from "zod";
+import { isJsonObject, type JsonObject } from "./json.js";
 import { forbiddenKeyPath, mayHoldForbiddenKey } from "./keys.js";
 
 const Metadata = z.record(z.string(), z.unknown());
@@ -128,8 +129,28 @@ export const RequestFailed = z.looseObject({
 });
 export type RequestFailed = z.infer<typeof RequestFailed>;
 
-/** An event of a kind this version does not know; kept and written back verbatim. */
-export type UnknownEvent = { type: string; timestamp?: string; [key: string]: unknown };
+/** The `type` of every event of a kind this version does not know. */
+export const UNKNOWN_KIND: unique symbol = Symbol("jp.unknown-kind");
+
+/**
+ * An event of a kind this version does not know, wrapped so that it can never
+ * pass for a known one: `switch (event.type)` narrows every known kind. The
+ * line's object is kept as it was read and written back as is (`toJSON`).
+ */
+export class UnknownEvent {
+  readonly type: typeof UNKNOWN_KIND = UNKNOWN_KIND;
+  constructor(readonly raw: JsonObject & { type: string }) {}
+  /** The kind the line names. */
+  get kind(): string {
+    return this.raw.type;
+  }
+  get timestamp(): string | undefined {
+    return typeof this.raw.timestamp === "string" ? this.raw.timestamp : undefined;
+  }
+  toJSON(): JsonObject {
+    return this.raw;
+  }
+}
 
 const knownSchemas = {
   turn_start: TurnStart,
@@ -162,7 +183,7 @@ export type KnownEvent =
   | CompactionReset
   | RequestFailed;
 
-/** Any line of a log: a known kind or an unknown one kept verbatim. */
+/** Any line of a log: a known kind, or an unknown one kept verbatim. A closed union. */
 export type Event = KnownEvent | UnknownEvent;
 
 export function isKnownKind(type: unknown): type is EventKind {
@@ -170,7 +191,12 @@ export function isKnownKind(type: unknown): type is EventKind {
 }
 
 export function isKnown(event: Event): event is KnownEvent {
-  return isKnownKind(event.type);
+  return event.type !== UNKNOWN_KIND;
+}
+
+/** The kind an event's line names, known or not. */
+export function kindOf(event: Event): string {
+  return event.type === UNKNOWN_KIND ? event.kind : event.type;
 }
 
 /** Narrow an event to one kind. */
@@ -179,6 +205,10 @@ export function isKind<K extends EventKind>(
   kind: K,
 ): event is Extract<KnownEvent, { type: K }> {
   return event.type === kind;
+}
+
+function hasStringType(value: JsonObject): value is JsonObject & { type: string } {
+  return typeof value.type === "string";
 }
 
 export type ValidationResult = { ok: true; event: Event } | { ok: false; reason: string };
@@ -191,21 +221,19 @@ export type ValidationResult = { ok: true; event: Event } | { ok: false; reason:
  * when the text cannot hold one.
  */
 export function validateEvent(value: unknown, text?: string): ValidationResult {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { ok: false, reason: "not a JSON object" };
-  }
+  if (!isJsonObject(value)) return { ok: false, reason: "not a JSON object" };
   const forbidden = text === undefined || mayHoldForbiddenKey(text) ? forbiddenKeyPath(value) : undefined;
   if (forbidden !== undefined) return { ok: false, reason: `forbidden key \`${forbidden}\`` };
-  const type: unknown = Reflect.get(value, "type");
-  if (typeof type !== "string") return { ok: false, reason: "missing string field `type`" };
-  // Casts: validation keeps the caller's object itself (unknown kinds pass byte for byte),
-  // so the checked value is returned as the type the checks proved.
-  if (!isKnownKind(type)) return { ok: true, event: value as UnknownEvent };
+  if (!hasStringType(value)) return { ok: false, reason: "missing string field `type`" };
+  const { type } = value;
+  if (!isKnownKind(type)) return { ok: true, event: new UnknownEvent(value) };
   const result = knownSchemas[type].safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` at \`${issue.path.join(".")}\`` : "";
     return { ok: false, reason: `invalid ${type}${where}: ${issue?.message ?? "schema mismatch"}` };
   }
-  return { ok: true, event: value as Event };
+  // Cast: validation keeps the caller's object itself (its unknown fields pass byte
+  // for byte), so the checked value is returned as the type the schema proved.
+  return { ok: true, event: value as KnownEvent };
 }

@@ -6,7 +6,7 @@ import type { Event } from "./schema.js";
 /** The turn index given to global entries, which belong to no turn. */
 export const NO_TURN = -1;
 
-const TURN_KINDS = new Set([
+const TURN_KINDS: ReadonlySet<Event["type"]> = new Set<Event["type"]>([
   "turn_start",
   "chat_request",
   "chat_response",

@@ -1,7 +1,7 @@
 // Owns the token usage a response event records in its metadata
 // (`metadata.usage`, `metadata.model`) and how usage adds up.
 import { isJsonObject } from "./json.js";
-import type { Event } from "./schema.js";
+import { isKnown, type Event } from "./schema.js";
 
 /** Usage as recorded on the last event of a model response; input counts every prompt token, cached or not. */
 export interface UsageRecord {
@@ -31,6 +31,7 @@ const count = (v: unknown): number => (typeof v === "number" && Number.isFinite(
 
 /** The usage and model an event records, if it is the last event of a model response. */
 export function recordedUsage(event: Event): { model: string; usage: UsageRecord } | undefined {
+  if (!isKnown(event)) return undefined;
   const metadata: unknown = event.metadata;
   if (!isJsonObject(metadata) || !isJsonObject(metadata.usage)) return undefined;
   return { model: typeof metadata.model === "string" ? metadata.model : "", usage: metadata.usage };

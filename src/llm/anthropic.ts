@@ -1,7 +1,7 @@
 // Owns the Anthropic Messages API: mapping the projection to messages
 // (thinking blocks with their signatures, tool_use/tool_result pairs, one role
 // per message) and the streamed events back to stream parts.
-import { isJsonObject, isKnown, type Event } from "../events/index.js";
+import { isJsonObject, type Event } from "../events/index.js";
 import { clientOptions, parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
 import {
   REASONING_SIGNATURE_KEY,
@@ -35,8 +35,7 @@ export function toAnthropicMessages(events: readonly Event[]): Message[] {
     else messages.push({ role, content: [block] });
   };
   for (const e of events) {
-    // Kinds this version does not know are not sent.
-    if (!isKnown(e)) continue;
+    // Kinds this version does not know fall to the default: they are not sent.
     switch (e.type) {
       case "chat_request":
         push("user", { type: "text", text: e.content });

@@ -5,25 +5,23 @@ import type { Event } from "../events/index.js";
 import { clientOptions, parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
 import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 
-interface ToolCall {
-  id: string;
-  type: "function";
-  function: { name: string; arguments: string };
-}
-/** The assistant's side of a step: its text, its tool calls, or both. */
-interface AssistantMessage {
-  role: "assistant";
-  content: string | null;
-  tool_calls?: ToolCall[];
-}
-type Message = AssistantMessage | (Record<string, unknown> & { role: "system" | "user" | "tool" });
+// Chat Completions' own shapes, as the SDK declares them (types only: no code loads).
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
+import type OpenAI from "openai";
+
+type Message = ChatCompletionMessageParam;
 
 export function toOpenAIMessages(system: string | undefined, events: readonly Event[]): Message[] {
   const messages: Message[] = system ? [{ role: "system", content: system }] : [];
-  const assistant = (): AssistantMessage => {
+  const assistant = (): ChatCompletionAssistantMessageParam => {
     const last = messages.at(-1);
     if (last?.role === "assistant") return last;
-    const created: AssistantMessage = { role: "assistant", content: null };
+    const created: ChatCompletionAssistantMessageParam = { role: "assistant", content: null };
     messages.push(created);
     return created;
   };
@@ -37,16 +35,17 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
         if (typeof e.reasoning === "string") break;
         const text = typeof e.message === "string" ? e.message : JSON.stringify(e.data);
         const a = assistant();
-        a.content = a.content ? `${a.content}${text}` : text;
+        // jp's own assistant messages hold text only, never content parts.
+        a.content = typeof a.content === "string" && a.content ? `${a.content}${text}` : text;
         break;
       }
       case "tool_call_request": {
         const a = assistant();
         const calls = a.tool_calls ?? [];
         calls.push({
-          id: String(e.id),
+          id: e.id,
           type: "function",
-          function: { name: String(e.name), arguments: JSON.stringify(e.arguments) },
+          function: { name: e.name, arguments: JSON.stringify(e.arguments) },
         });
         a.tool_calls = calls;
         break;
@@ -55,7 +54,7 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
         messages.push({
           role: "tool",
           tool_call_id: e.id,
-          content: e.is_error ? `Error: ${String(e.content)}` : e.content,
+          content: e.is_error ? `Error: ${e.content}` : e.content,
         });
         break;
       default:
@@ -65,8 +64,8 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
   return messages;
 }
 
-export function openaiBody(request: ModelRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function openaiBody(request: ModelRequest): ChatCompletionCreateParamsStreaming {
+  const body: ChatCompletionCreateParamsStreaming = {
     model: request.model,
     messages: toOpenAIMessages(request.system, request.events),
     stream: true,
@@ -78,7 +77,7 @@ export function openaiBody(request: ModelRequest): Record<string, unknown> {
   if (request.cache) body.prompt_cache_key = request.cache.key;
   if (request.tools.length) {
     body.tools = request.tools.map((t) => ({
-      type: "function",
+      type: "function" as const,
       function: { name: t.name, description: t.description, parameters: t.parameters },
     }));
     body.tool_choice =
@@ -89,7 +88,7 @@ export function openaiBody(request: ModelRequest): Record<string, unknown> {
   return body;
 }
 
-const STOP: Record<string, StopReason> = {
+const STOP: Record<NonNullable<ChatCompletionChunk.Choice["finish_reason"]>, StopReason> = {
   stop: "end",
   tool_calls: "tool_use",
   function_call: "tool_use",
@@ -97,23 +96,19 @@ const STOP: Record<string, StopReason> = {
   content_filter: "refusal",
 };
 
-interface Chunk {
-  choices?: {
-    delta?: {
-      content?: string | null;
-      reasoning_content?: string | null;
-      reasoning?: string | null;
-      refusal?: string | null;
-      tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[];
-    };
-    finish_reason?: string | null;
-  }[];
-  usage?: {
-    prompt_tokens?: number;
-    completion_tokens?: number;
-    prompt_tokens_details?: { cached_tokens?: number | null } | null;
-  } | null;
-}
+/**
+ * A streamed chunk as the SDK declares it, widened where compatible servers
+ * differ: they add reasoning to the delta (`reasoning_content`: DeepSeek, vLLM;
+ * `reasoning`: Ollama) and may send a usage-only chunk without choices or a
+ * choice without a delta.
+ */
+type Delta = ChatCompletionChunk.Choice.Delta & {
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+};
+type Chunk = Omit<ChatCompletionChunk, "choices"> & {
+  choices?: (Omit<ChatCompletionChunk.Choice, "delta"> & { delta?: Delta })[];
+};
 
 export async function* openaiParts(chunks: AsyncIterable<Chunk>): AsyncGenerator<StreamPart> {
   const calls = new Map<number, { id: string; name: string; json: string }>();
@@ -137,7 +132,7 @@ export async function* openaiParts(chunks: AsyncIterable<Chunk>): AsyncGenerator
           : {}),
       };
     for (const choice of chunk.choices ?? []) {
-      const d = choice.delta ?? {};
+      const d: Delta = choice.delta ?? {};
       const reasoning = d.reasoning_content ?? d.reasoning;
       if (reasoning) yield { type: "reasoning", text: reasoning };
       if (d.content) yield { type: "text", text: d.content };
@@ -150,7 +145,8 @@ export async function* openaiParts(chunks: AsyncIterable<Chunk>): AsyncGenerator
         calls.set(tc.index, call);
       }
       if (choice.finish_reason) {
-        stop = STOP[choice.finish_reason] ?? "other";
+        // A compatible server may name a reason OpenAI does not have.
+        stop = Object.hasOwn(STOP, choice.finish_reason) ? STOP[choice.finish_reason] : "other";
         if (d.refusal) stop = "refusal";
       }
     }
@@ -165,10 +161,7 @@ export async function* openaiParts(chunks: AsyncIterable<Chunk>): AsyncGenerator
 }
 
 export function createOpenAIProvider(options: SdkOptions & { name: string }): Provider {
-  type Client = {
-    chat: { completions: { create(body: unknown, opts: unknown): Promise<AsyncIterable<Chunk>> } };
-  };
-  return sdkProvider<Client>(
+  return sdkProvider<OpenAI>(
     options.name,
     options.baseURL ?? "https://api.openai.com/v1",
     async () => {

@@ -135,11 +135,9 @@ export function droppedText(events: readonly Event[], c: Compaction): string {
     events: t.events.filter((e) => {
       if (e.type === "turn_start" || e.type === "chat_request") return true;
       if (e.type === "chat_response") return c.reasoning === "strip" && typeof e.reasoning === "string";
-      if (isKind(e, "tool_call_request")) names.set(e.id, e.name);
-      const name = isKind(e, "tool_call_request")
-        ? e.name
-        : (names.get(typeof e.id === "string" ? e.id : "") ?? "unknown");
-      const policy = c.tool_overrides?.[name] ?? c.tool_calls;
+      if (e.type === "tool_call_request") names.set(e.id, e.name);
+      const id = e.type === "tool_call_request" || e.type === "tool_call_response" ? e.id : "";
+      const policy = c.tool_overrides?.[names.get(id) ?? "unknown"] ?? c.tool_calls;
       if (!policy) return false;
       if (policy.policy === "omit") return true;
       return e.type === "tool_call_request"

@@ -26,7 +26,7 @@ export function renderEvent(
   toolNames: Map<string, string>,
 ): string | undefined {
   // A kind this version does not know is shown by name; its content is kept in the log.
-  if (!isKnown(event)) return c.dim(`· ${event.type} event`);
+  if (!isKnown(event)) return c.dim(`· ${event.kind} event`);
   const e = event;
   switch (e.type) {
     case "turn_start":

@@ -6,6 +6,7 @@ import * as path from "node:path";
 import {
   addUsage,
   emptyUsage,
+  kindOf,
   recordedUsage,
   TurnCounter,
   type Event,
@@ -322,7 +323,8 @@ export class ConversationStore {
       const event = parseLine(raw.text);
       if (event === null || typeof event === "string") continue;
       stats.events += 1;
-      stats.kinds[event.type] = (stats.kinds[event.type] ?? 0) + 1;
+      const kind = kindOf(event);
+      stats.kinds[kind] = (stats.kinds[kind] ?? 0) + 1;
       counter.next(event);
       if (typeof event.timestamp === "string") stats.last_event_at = event.timestamp;
       const recorded = recordedUsage(event);

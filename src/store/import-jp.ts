@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import { errnoCode, messageOf } from "../errors.js";
 import * as path from "node:path";
-import { isJsonObject, MAX_DEPTH, nestsTooDeep, validateEvent, type Event } from "../events/index.js";
+import { isJsonObject, kindOf, MAX_DEPTH, nestsTooDeep, validateEvent, type Event } from "../events/index.js";
 import type { ConversationStore } from "./conversations.js";
 import { LOG_FILE, readLog } from "./log.js";
 import { ImportError } from "./errors.js";
@@ -205,7 +205,10 @@ function readJson(file: string): unknown {
 
 export function countKinds(events: readonly Event[]): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const e of events) counts[e.type] = (counts[e.type] ?? 0) + 1;
+  for (const e of events) {
+    const kind = kindOf(e);
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
   return counts;
 }
 

@@ -2,7 +2,7 @@
 // stream → append responses → approve and run tools → append results, until
 // the model stops calling tools. Each step is a named function below.
 import { checkProviderView, describeViewProblem, project } from "../compaction/index.js";
-import type { Event, ToolCallRequest, UsageRecord } from "../events/index.js";
+import type { Event, KnownEvent, ToolCallRequest, UsageRecord } from "../events/index.js";
 import { isJsonObject, turnCount } from "../events/index.js";
 import { JpError } from "../errors.js";
 import { REASONING_SIGNATURE_KEY } from "../llm/types.js";
@@ -89,11 +89,9 @@ function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
 export function approximateTokens(request: ModelRequest): number {
   let chars = (request.system?.length ?? 0) + JSON.stringify(request.tools).length;
   for (const e of request.events) {
-    for (const field of ["content", "message", "reasoning"] as const) {
-      const value = e[field];
-      if (typeof value === "string") chars += value.length;
-    }
-    if (e.type === "tool_call_request") chars += JSON.stringify(e.arguments).length;
+    if (e.type === "chat_request" || e.type === "tool_call_response") chars += e.content.length;
+    else if (e.type === "chat_response") chars += (e.message ?? e.reasoning ?? "").length;
+    else if (e.type === "tool_call_request") chars += JSON.stringify(e.arguments).length;
   }
   return Math.ceil(chars / 4);
 }
@@ -188,7 +186,7 @@ export function responseEvents(
   interrupted: boolean,
 ): Event[] {
   const at = options.now().toISOString();
-  const events: Event[] = [];
+  const events: KnownEvent[] = [];
   if (collected.reasoning) {
     events.push({
       type: "chat_response",

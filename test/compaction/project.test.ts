@@ -1,15 +1,15 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { project, SUMMARY_REQUEST } from "../../src/compaction/index.js";
-import { groupTurns, type Event } from "../../src/events/index.js";
+import { groupTurns, kindOf, UnknownEvent, type Event } from "../../src/events/index.js";
 import { at, compaction, KEEP, OMIT, resetClock, STRIP, summary, turn, turns } from "../support/stream.js";
 
 beforeEach(resetClock);
 
 const kept = (...ts: number[]) => ts.map((t) => ({ kind: "kept", turn: t }));
 const texts = (events: Event[]) =>
-  events
-    .filter((e) => e.type === "chat_request" || (e.type === "chat_response" && e.message))
-    .map((e) => (e.type === "chat_request" ? e.content : e.message));
+  events.flatMap((e) =>
+    e.type === "chat_request" ? [e.content] : e.type === "chat_response" && e.message ? [e.message] : [],
+  );
 
 describe("project", () => {
   it("is a no-op without compactions and returns kept origins", () => {
@@ -98,7 +98,9 @@ describe("project", () => {
       }),
       compaction({ from_turn: 0, to_turn: 0, tool_calls: STRIP }),
     ];
-    const tools = project(events).events.filter((e) => e.type.startsWith("tool_call"));
+    const tools = project(events).events.filter(
+      (e) => e.type === "tool_call_request" || e.type === "tool_call_response",
+    );
     expect(tools.map((e) => ({ ...e, timestamp: undefined }))).toEqual([
       { type: "tool_call_request", id: "a", name: "grep", arguments: {}, timestamp: undefined },
       {
@@ -185,16 +187,16 @@ describe("project", () => {
       }),
     ];
     const p = project(events).events;
-    expect(p.find((e) => e.id === "a" && e.type === "tool_call_request")).toMatchObject({
+    expect(p.find((e) => e.type === "tool_call_request" && e.id === "a")).toMatchObject({
       arguments: { step: 1 },
     });
-    expect(p.find((e) => e.id === "a" && e.type === "tool_call_response")).toMatchObject({
+    expect(p.find((e) => e.type === "tool_call_response" && e.id === "a")).toMatchObject({
       content: "plan text",
     });
-    expect(p.find((e) => e.id === "b" && e.type === "tool_call_response")).toMatchObject({
+    expect(p.find((e) => e.type === "tool_call_response" && e.id === "b")).toMatchObject({
       content: "[compacted] grep: success",
     });
-    expect(p.some((e) => e.id === "c")).toBe(false);
+    expect(p.some((e) => "id" in e && e.id === "c")).toBe(false);
   });
 
   it("gives a compaction with only an override an opinion on that tool alone", () => {
@@ -210,10 +212,10 @@ describe("project", () => {
       compaction({ from_turn: 0, to_turn: 0, tool_overrides: { search: KEEP } }, 101),
     ];
     const p = project(events).events;
-    expect(p.find((e) => e.id === "a" && e.type === "tool_call_response")).toMatchObject({
+    expect(p.find((e) => e.type === "tool_call_response" && e.id === "a")).toMatchObject({
       content: "result of a",
     });
-    expect(p.find((e) => e.id === "b" && e.type === "tool_call_response")).toMatchObject({
+    expect(p.find((e) => e.type === "tool_call_response" && e.id === "b")).toMatchObject({
       content: "[compacted] grep: success",
     });
   });
@@ -327,7 +329,7 @@ describe("project", () => {
 
   it("passes config deltas and unknown entries through in place and consumes compaction entries", () => {
     const delta: Event = { type: "config_delta", timestamp: at(50), delta: { a: 1 } };
-    const unknown: Event = { type: "future", timestamp: at(51), x: [1] };
+    const unknown: Event = new UnknownEvent({ type: "future", timestamp: at(51), x: [1] });
     const events = [
       ...turn("t1"),
       delta,
@@ -336,7 +338,7 @@ describe("project", () => {
       compaction({ from_turn: 0, to_turn: 1, summary: summary("S") }),
     ];
     const p = project(events);
-    expect(p.events.map((e) => e.type)).toEqual([
+    expect(p.events.map(kindOf)).toEqual([
       "turn_start",
       "chat_request",
       "chat_response",

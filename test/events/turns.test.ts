@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { groupTurns, NO_TURN, turnCount, turnIndices, type Event } from "../../src/events/index.js";
+import {
+  groupTurns,
+  NO_TURN,
+  turnCount,
+  turnIndices,
+  UnknownEvent,
+  type Event,
+} from "../../src/events/index.js";
 
 const ts = "2026-01-01T00:00:00Z";
 const start: Event = { type: "turn_start", timestamp: ts };
@@ -14,7 +21,7 @@ const compaction: Event = {
   to_turn: 0,
   source: "user",
 };
-const unknown: Event = { type: "future_kind", timestamp: ts, x: 1 };
+const unknown: Event = new UnknownEvent({ type: "future_kind", timestamp: ts, x: 1 });
 
 describe("turn indexing", () => {
   it("puts events before the first turn_start in an implicit turn 0", () => {

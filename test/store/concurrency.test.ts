@@ -6,13 +6,14 @@ import { describe, expect, it } from "vitest";
 import { EventLog } from "../../src/store/log.js";
 import { acquireLock } from "../../src/store/lock.js";
 import { LockTimeoutError } from "../../src/store/errors.js";
-import { REPO_ROOT, tempDir } from "../support/workspace.js";
-
-const WORKER = path.join(REPO_ROOT, "test/support/append-worker.mjs");
+import { workerScript } from "../support/workers.js";
+import { tempDir } from "../support/workspace.js";
 
 function runWorker(dir: string, id: number, events: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WORKER, dir, String(id), String(events)], { stdio: "inherit" });
+    const child = spawn(process.execPath, [workerScript("append-worker"), dir, String(id), String(events)], {
+      stdio: "inherit",
+    });
     child.on("error", reject);
     child.on("exit", (code) => resolve(code ?? -1));
   });
@@ -51,7 +52,9 @@ describe("concurrent appends", () => {
     for (let round = 0; round < 20; round++) {
       const committed = await new Promise<number>((resolve) => {
         let count = 0;
-        const child = fork(WORKER, [dir, String(round), "100000", "40"], { stdio: "ignore" });
+        const child = fork(workerScript("append-worker"), [dir, String(round), "100000", "40"], {
+          stdio: "ignore",
+        });
         child.on("message", (m: { size: number }) => {
           count += m.size;
           // Kill at a varying point, usually while the next group is being written.
@@ -70,6 +73,62 @@ describe("concurrent appends", () => {
     const before = log.read().events.length;
     log.append([{ type: "turn_start", timestamp: "2026-01-01T00:00:00Z" }]);
     expect(log.read().events.length).toBe(before + 1);
+  });
+
+  it("a writer killed while its group is being written leaves a torn tail that readers skip and the next write quarantines", async () => {
+    const dir = tempDir();
+    const log = new EventLog(dir);
+    const file = path.join(dir, "events.jsonl");
+    const eventBytes = 4 * 1024 * 1024;
+    let torn = 0;
+    for (let round = 0; round < 6; round++) {
+      const committed = await new Promise<number>((resolve, reject) => {
+        let count = 0;
+        // Groups of 2 to 4 events of 4 MB: each group is one write of 8 to 16 MB.
+        const child = fork(
+          workerScript("append-worker"),
+          [dir, String(round), "1000", "4", String(eventBytes)],
+          {
+            stdio: "ignore",
+          },
+        );
+        child.on("message", (m: { size: number }) => {
+          count += m.size;
+          if (count < 2) return;
+          // Watch the file grow past what is committed, and kill the writer mid-write.
+          const committedSize = fs.statSync(file).size;
+          const deadline = Date.now() + 10_000;
+          while (fs.statSync(file).size <= committedSize && Date.now() < deadline) {
+            // Busy wait: the write lasts a few milliseconds.
+          }
+          child.kill("SIGKILL");
+        });
+        child.on("error", reject);
+        child.on("exit", () => resolve(count));
+      });
+      const read = log.read();
+      if (read.torn) torn += 1;
+      // Everything acknowledged is readable, and only whole groups are: never part of the torn one.
+      expect(read.events.length).toBeGreaterThanOrEqual(committed);
+      const metas = read.events.map((e) => (e.type === "chat_response" ? e.metadata : undefined) as Meta);
+      for (let i = 0; i < metas.length; i += metas[i]!.size) {
+        expect(metas[i]!.index).toBe(0);
+        expect(metas[i + metas[i]!.size - 1]).toMatchObject({ group: metas[i]!.group });
+      }
+      // The next locked write moves the torn bytes to the quarantine file; nothing committed is lost.
+      let quarantined = 0;
+      log.append([{ type: "turn_start", timestamp: "2026-01-01T00:00:00Z" }], {
+        onQuarantine: (bytes) => (quarantined = bytes),
+      });
+      expect(quarantined).toBe(read.torn?.bytes ?? 0);
+      const after = log.read();
+      expect(after.torn).toBeUndefined();
+      expect(after.events).toHaveLength(read.events.length + 1);
+      fs.rmSync(file);
+      fs.rmSync(path.join(dir, "events.quarantine"), { force: true });
+    }
+    // The kill lands inside the write: the trials did produce torn tails.
+    expect(torn).toBeGreaterThanOrEqual(3);
   });
 
   it("a second writer times out naming the holder's pid", () => {
@@ -114,7 +173,7 @@ describe("creating conversations concurrently", () => {
   it("16 processes creating at the same instant with the same clock get distinct ids, 3 rounds", async () => {
     const root = tempDir();
     fs.mkdirSync(path.join(root, ".jp"));
-    const worker = path.join(REPO_ROOT, "test/support/create-worker.mjs");
+    const worker = workerScript("create-worker");
     const ids: string[] = [];
     for (let round = 0; round < 3; round++) {
       const startAt = Date.now() + 1500;

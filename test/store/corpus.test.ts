@@ -2,6 +2,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { kindOf } from "../../src/events/index.js";
 import { ConversationStore } from "../../src/store/conversations.js";
 import { decodeJpString, findJpConversations, importJpConversation } from "../../src/store/import-jp.js";
 import { FIXTURES_DIR, tempWorkspace } from "../support/workspace.js";
@@ -38,7 +39,7 @@ describe.skipIf(!present)("JP corpus import", () => {
     const ref = store.resolve(result.id);
     const events = store.readEvents(ref);
     const actual: Record<string, number> = {};
-    for (const e of events) actual[e.type] = (actual[e.type] ?? 0) + 1;
+    for (const e of events) actual[kindOf(e)] = (actual[kindOf(e)] ?? 0) + 1;
     expect(actual).toEqual(expected);
 
     const requests = new Map<string, Record<string, unknown>>();

@@ -1,7 +1,7 @@
 // fast-check generators: random well-formed streams with random stacks of
 // compactions, resets and deferrals.
 import fc from "fast-check";
-import type { Compaction, Event, ToolPolicy } from "../../src/events/index.js";
+import { UnknownEvent, type Compaction, type Event, type ToolPolicy } from "../../src/events/index.js";
 
 const TOOL_NAMES = ["grep", "read", "write", "search"];
 const at = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString();
@@ -51,7 +51,8 @@ export const rawStream = fc
         events.push({ type: "chat_response", timestamp: at(clock++), message: `message ${t}` });
       if (shape.globalAfter === "config_delta")
         events.push({ type: "config_delta", timestamp: at(clock++), delta: { t } });
-      if (shape.globalAfter === "unknown") events.push({ type: "x_future", timestamp: at(clock++), t });
+      if (shape.globalAfter === "unknown")
+        events.push(new UnknownEvent({ type: "x_future", timestamp: at(clock++), t }));
     });
     return { events, turnCount: shapes.length };
   });

@@ -68,11 +68,10 @@ describe("jp q with Anthropic", () => {
       reasoning: expect.any(String),
       metadata: { anthropic_thinking_signature: "sig-count-1" },
     });
-    expect(events[4]!.metadata).toMatchObject({
-      model: "anthropic/claude-mock",
-      usage: { input_tokens: 420, output_tokens: 38 },
+    expect(events[4]).toMatchObject({
+      metadata: { model: "anthropic/claude-mock", usage: { input_tokens: 420, output_tokens: 38 } },
     });
-    expect(events[6]!.metadata).toMatchObject({ usage: { input_tokens: 480, output_tokens: 9 } });
+    expect(events[6]).toMatchObject({ metadata: { usage: { input_tokens: 480, output_tokens: 9 } } });
   });
 
   it("sends the first turn in the second request, and compacted placeholders after compact --keep-last 1", async () => {

@@ -24,7 +24,7 @@ import {
 } from "../../../compaction/index.js";
 import { UsageError } from "../../../errors.js";
 import type { ConversationRef } from "../../../store/conversations.js";
-import { compactConversation, rangeTokens } from "../../../turn/compaction.js";
+import { compactConversation, rangeTokens } from "../../../turn/compaction-service.js";
 import { renderTimeline, describePolicies } from "../../../render/compactions.js";
 import { turnsLabel } from "../../../events/index.js";
 import type { CompactionReset } from "../../../events/index.js";

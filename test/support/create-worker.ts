@@ -1,10 +1,10 @@
 // A separate process that creates one conversation at a given instant, with a
 // fixed clock, so that every worker picks the same first-choice id.
-// Usage: node create-worker.mjs WORKSPACE_ROOT START_AT_MS TITLE
-import { ConversationStore } from "../../dist/store/conversations.js";
-import { findWorkspace } from "../../dist/store/workspace.js";
+// Built from src by test/support/workers.ts; run as: node WORKER WORKSPACE_ROOT START_AT_MS TITLE
+import { ConversationStore } from "../../src/store/conversations.js";
+import { findWorkspace } from "../../src/store/workspace.js";
 
-const [root, startAt, title] = process.argv.slice(2);
+const [root = "", startAt = "0", title] = process.argv.slice(2);
 const store = new ConversationStore(
   findWorkspace({ explicit: root, env: {}, cwd: root }),
   { now: () => new Date("2026-11-01T10:00:00Z") },

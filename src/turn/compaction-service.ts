@@ -1,3 +1,4 @@
+// The compaction service that `jp conversation compact`, `fork` and `q --compact` share.
 // Owns carrying out compaction rules on a conversation: planning each rule
 // against the stream as extended by the previous ones, generating derived
 // summaries, and measuring tokens before and after. It appends nothing; the
