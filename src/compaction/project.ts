@@ -23,6 +23,14 @@ export interface ProjectionStats {
 
 export interface Projection {
   events: Event[];
+  /**
+   * Where each active compaction's reach ends in `events`, ascending and
+   * distinct: the count of leading events up to the last one it replaced or
+   * altered (or up to the one before the last it removed). A later compaction
+   * that reaches further leaves such a prefix as it is, so these are the
+   * stable points for a provider's prompt cache.
+   */
+  settled: number[];
   /** One entry per projected turn, in order. */
   origins: TurnOrigin[];
   stats: ProjectionStats;
@@ -137,6 +145,16 @@ export function project(events: readonly Event[]): Projection {
   let lastSummary: CompactionEntry | undefined;
   /** The summary origin the next turn may extend: the last origin, when it is a summary. */
   let openSummary: Extract<TurnOrigin, { kind: "summary" }> | undefined;
+  // Each compaction's reach in its own right, as if no newer one covered the same events:
+  // an auto compaction that reaches further keeps the prefix that the previous one settled.
+  const reach = new Map<Compaction, number>();
+  const settle = (t: number, position: number, has: (c: Compaction) => boolean) => {
+    for (const cov of covering[t] ?? [])
+      if (position <= cov.cutoff && has(cov.entry.event)) reach.set(cov.entry.event, out.length);
+  };
+  const summarizes = (c: Compaction) => c.summary !== undefined;
+  /** Raw position of each call's request: its response is settled as the request was decided. */
+  const callPosition = new Map<string, number>();
 
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
@@ -160,6 +178,7 @@ export function project(events: readonly Event[]): Projection {
           { type: "chat_request", timestamp: e.timestamp ?? "", content: SUMMARY_REQUEST },
           { type: "chat_response", timestamp: e.timestamp ?? "", message: summary.event.summary!.text },
         );
+        settle(t, i, summarizes);
       } else {
         openSummary.to = t;
       }
@@ -168,41 +187,59 @@ export function project(events: readonly Event[]): Projection {
     }
     if (summary !== undefined) {
       if (isKind(e, "tool_call_request")) callPolicy.set(e.id, "dropped");
+      settle(t, i, summarizes);
       continue;
     }
 
     if (isKind(e, "chat_response")) {
-      if (e.reasoning !== undefined && winner(t, i, (c) => c.reasoning === "strip")) {
+      const strips = (c: Compaction) => c.reasoning === "strip";
+      if (e.reasoning !== undefined && winner(t, i, strips)) {
         stats.reasoningStripped += 1;
+        settle(t, i, strips);
         continue;
       }
       out.push(e);
     } else if (isKind(e, "tool_call_request")) {
       callNames.set(e.id, e.name);
-      const c = winner(t, i, (c) => toolPolicyOf(c, e.name) !== undefined);
+      callPosition.set(e.id, i);
+      const decides = (c: Compaction) => toolPolicyOf(c, e.name) !== undefined;
+      const c = winner(t, i, decides);
       const policy = c ? toolPolicyOf(c, e.name) : undefined;
       callPolicy.set(e.id, policy);
       if (policy?.policy === "omit") {
         stats.toolCallsOmitted += 1;
+        settle(t, i, decides);
         continue;
       }
       if (policy && (policy.request || policy.response)) stats.toolCallsStripped += 1;
       out.push(policy?.request ? stripRequest(e) : e);
+      if (policy?.request) settle(t, i, decides);
     } else if (isKind(e, "tool_call_response")) {
       const name = callNames.get(e.id) ?? "unknown";
+      const decides = (c: Compaction) => toolPolicyOf(c, name) !== undefined;
+      const decidedAt = callPosition.get(e.id) ?? i;
       let policy: ToolPolicy | "dropped" | undefined;
       if (callPolicy.has(e.id)) {
         policy = callPolicy.get(e.id);
       } else {
-        const c = winner(t, i, (c) => toolPolicyOf(c, name) !== undefined);
+        const c = winner(t, i, decides);
         policy = c ? toolPolicyOf(c, name) : undefined;
       }
-      if (policy === "dropped" || policy?.policy === "omit") continue;
+      if (policy === "dropped") {
+        settle(t, i, summarizes);
+        continue;
+      }
+      if (policy?.policy === "omit") {
+        settle(t, decidedAt, decides);
+        continue;
+      }
       out.push(policy?.response ? stripResponse(e, name) : e);
+      if (policy?.response) settle(t, decidedAt, decides);
     } else {
       out.push(e);
     }
   }
   stats.projectedEvents = out.length;
-  return { events: out, origins, stats };
+  const settled = [...new Set(reach.values())].sort((a, b) => a - b);
+  return { events: out, origins, stats, settled };
 }

@@ -86,7 +86,19 @@ export function anthropicBody(request: ModelRequest): MessageCreateParamsStreami
       ? { type: "ephemeral", ttl: "1h" }
       : { type: "ephemeral" }
     : undefined;
-  if (control) addCacheBreakpoints(tools, messages, control);
+  if (control) {
+    // Blocks are mapped in event order, so a settled prefix's blocks lead the request's.
+    const settledBlocks = (request.settled ?? [])
+      .slice(-2)
+      .map((n) => toAnthropicMessages(request.events.slice(0, n)).reduce((k, m) => k + m.content.length, 0));
+    addCacheBreakpoints(
+      tools,
+      request.system !== undefined && request.system !== "",
+      messages,
+      control,
+      settledBlocks,
+    );
+  }
   const body: MessageCreateParamsStreaming = {
     model: request.model,
     max_tokens: request.maxTokens,
@@ -106,31 +118,54 @@ export function anthropicBody(request: ModelRequest): MessageCreateParamsStreami
 }
 
 /**
- * Prompt caching, with the 4 breakpoints Anthropic allows: the tool
- * definitions, the system prompt (set by anthropicBody), the user's request
- * that opened the current turn, and the newest message. The newest message's
+ * Prompt caching, with the 4 breakpoints Anthropic allows. The cached prefix
+ * runs tools → system → messages, so one breakpoint at the end of the system
+ * prompt (or of the tools, without one) covers both. The newest message's
  * breakpoint writes the whole request to the cache and the next request,
- * which only appends, reads it back (Anthropic looks for a cached prefix up to
- * 20 blocks before each breakpoint). The turn's request is a stable point:
- * when auto compaction strips results inside the turn, everything before the
- * turn is still read from the cache.
+ * which only appends, reads it back: Anthropic looks for a cached prefix up
+ * to 20 blocks before each breakpoint. The two left mark stable points, the
+ * latest of: the user's request that opened the current turn, and where the
+ * last two compactions' reach ends (`settledBlocks`, counted in blocks). The
+ * next compaction changes only what follows the newest of these, and its
+ * first request reads the prefix up to the one before from the cache, however
+ * many blocks back it lies, instead of writing the whole request again.
  */
 function addCacheBreakpoints(
   tools: AnthropicTool[],
+  hasSystem: boolean,
   messages: Message[],
   control: CacheControlEphemeral,
+  settledBlocks: readonly number[],
 ): void {
+  // anthropicBody marks the system prompt itself.
   const lastTool = tools.at(-1);
-  if (lastTool) lastTool.cache_control = control;
-  const newest = messages.at(-1)?.content;
-  // Thinking blocks cannot carry a breakpoint; the newest message is the user's in practice.
-  const block = newest?.findLast((b) => b.type !== "thinking" && b.type !== "redacted_thinking");
-  if (block) block.cache_control = control;
-  const turnRequest = messages
+  if (lastTool && !hasSystem) lastTool.cache_control = control;
+  // Thinking blocks cannot carry a breakpoint.
+  const canMark = (
+    b: ContentBlockParam,
+  ): b is Exclude<ContentBlockParam, { type: "thinking" | "redacted_thinking" }> =>
+    b.type !== "thinking" && b.type !== "redacted_thinking";
+  const blocks = messages.flatMap((m) => m.content);
+  const newest = messages.at(-1)?.content.findLast(canMark);
+  if (newest) newest.cache_control = control;
+  const newestAt = newest ? blocks.indexOf(newest) : blocks.length;
+  /** The last markable block among the first `count`, before the newest one. */
+  const lastMarkable = (count: number): number => {
+    for (let i = Math.min(count, newestAt) - 1; i >= 0; i--) if (canMark(blocks[i]!)) return i;
+    return -1;
+  };
+  const turnRequestMessage = messages
     .slice(0, -1)
-    .findLast((m) => m.role === "user" && m.content.at(-1)?.type === "text")
-    ?.content.at(-1);
-  if (turnRequest?.type === "text") turnRequest.cache_control = control;
+    .findLast((m) => m.role === "user" && m.content.at(-1)?.type === "text");
+  const turnRequest = turnRequestMessage ? blocks.indexOf(turnRequestMessage.content.at(-1)!) : -1;
+  const stable = [...new Set([turnRequest, ...settledBlocks.map(lastMarkable)])]
+    .filter((i) => i >= 0)
+    .sort((x, y) => x - y)
+    .slice(-2);
+  for (const i of stable) {
+    const block = blocks[i]!;
+    if (canMark(block)) block.cache_control = control;
+  }
 }
 
 const STOP: Record<string, StopReason> = {

@@ -22,6 +22,11 @@ export interface ModelRequest {
   reasoningBudget?: number;
   /** Ask the provider to cache the request prefix; `key` is stable per conversation. */
   cache?: RequestCache;
+  /**
+   * Where active compactions' reach ends in `events` (Projection.settled):
+   * prefixes that the next compaction reaching forward keeps, worth a cache breakpoint.
+   */
+  settled?: readonly number[];
 }
 
 export interface RequestCache {

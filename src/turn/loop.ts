@@ -98,7 +98,7 @@ export function approximateTokens(request: ModelRequest): number {
 
 /** Build the request from the projection, asserting the provider view is valid. */
 export function buildRequest(events: readonly Event[], options: TurnOptions, forced: boolean): ModelRequest {
-  const projected = project(events).events;
+  const { events: projected, settled } = project(events);
   const problems = checkProviderView(projected, { lastTurnFinished: true });
   if (problems.length) {
     throw new JpError(
@@ -117,7 +117,7 @@ export function buildRequest(events: readonly Event[], options: TurnOptions, for
     toolChoice: forced && options.forcedTool ? { name: options.forcedTool } : "auto",
     maxTokens: options.maxTokens,
     ...(options.reasoningBudget ? { reasoningBudget: options.reasoningBudget } : {}),
-    ...(options.cache ? { cache: options.cache } : {}),
+    ...(options.cache ? { cache: options.cache, settled } : {}),
   };
 }
 

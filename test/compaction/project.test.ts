@@ -19,6 +19,28 @@ describe("project", () => {
     expect(p.origins).toEqual(kept(0, 1, 2));
   });
 
+  it("says where each compaction's reach ends, each in its own right, for the prompt cache", () => {
+    expect(project(turns(3)).settled).toEqual([]);
+    // turns of 4 events: turn_start, request, tool call request, its response (then the message).
+    const tool = (n: number) =>
+      turn({ request: `q${n}`, tools: [{ id: `a${n}`, name: "grep" }], message: `m${n}` });
+    const raw = [...tool(1), ...tool(2), ...tool(3), ...tool(4)];
+    const first = compaction({ from_turn: 0, to_turn: 1, tool_calls: STRIP, id: "first" });
+    // The newer compaction covers what the first did and reaches further: the first's reach still counts.
+    const second = compaction({ from_turn: 0, to_turn: 2, tool_calls: STRIP, id: "second" });
+    const p = project([...raw, first, second]);
+    const responseAt = (id: string) =>
+      p.events.findIndex((e) => e.type === "tool_call_response" && e.id === id) + 1;
+    expect(p.settled).toEqual([responseAt("a2"), responseAt("a3")]);
+    // The prefix up to the first's reach is the same with or without the second.
+    const before = project([...raw, first]);
+    expect(before.settled).toEqual([responseAt("a2")]);
+    expect(p.events.slice(0, responseAt("a2"))).toEqual(before.events.slice(0, responseAt("a2")));
+    // A summary settles through its turns; nothing a compaction does not touch counts.
+    const summarized = project([...raw, compaction({ from_turn: 0, to_turn: 0, summary: summary("S") })]);
+    expect(summarized.settled).toEqual([3]);
+  });
+
   it("keeps raw numbers in summary origins: 6 turns, summary over 2..5", () => {
     const events = [...turns(6), compaction({ from_turn: 1, to_turn: 4, summary: summary("S"), id: "s1" })];
     const p = project(events);

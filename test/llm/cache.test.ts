@@ -7,7 +7,8 @@ import { openaiBody } from "../../src/llm/openai.js";
 import { createProvider } from "../../src/llm/providers.js";
 import { streamWithRetries, type RetryPart } from "../../src/llm/retry.js";
 import type { ModelRequest } from "../../src/llm/types.js";
-import { startMockLlm, type MockLlm } from "../support/mock-llm.js";
+import { PromptCache, startMockLlm, type MockLlm } from "../support/mock-llm.js";
+import { project } from "../../src/compaction/index.js";
 
 let mock: MockLlm | undefined;
 afterEach(async () => {
@@ -66,11 +67,14 @@ const breakpoints = (typed: object): string[] => {
 };
 
 describe("Anthropic cache breakpoints", () => {
-  it("mark the tools, the system prompt, the turn's request and the newest message; 4, moving forward", () => {
+  it("mark the system prompt (which covers the tools), the turn's request and the newest message, moving forward", () => {
     const first = anthropicBody(request(2));
     const second = anthropicBody(request(3));
-    expect(breakpoints(first)).toEqual(["tool 1", "system", "message 0", "message 4"]);
-    expect(breakpoints(second)).toEqual(["tool 1", "system", "message 0", "message 6"]);
+    expect(breakpoints(first)).toEqual(["system", "message 0", "message 4"]);
+    expect(breakpoints(second)).toEqual(["system", "message 0", "message 6"]);
+    // Without a system prompt, the tools' end is the prefix's breakpoint.
+    const bare = json(anthropicBody(request(2, { system: undefined })));
+    expect((bare.tools as Block[]).map((t) => Boolean(t.cache_control))).toEqual([false, true]);
     // In a later turn the turn's own request is marked, not the first one.
     const later = anthropicBody(
       request(1, {
@@ -84,19 +88,61 @@ describe("Anthropic cache breakpoints", () => {
         ],
       }),
     );
-    expect(breakpoints(later)).toEqual(["tool 1", "system", "message 4", "message 6"]);
+    expect(breakpoints(later)).toEqual(["system", "message 4", "message 6"]);
     expect((json(first).system as Block[])[0]).toEqual({
       type: "text",
       text: "be brief",
       cache_control: { type: "ephemeral" },
     });
     expect(
-      (json(anthropicBody(request(1, { cache: { key: "k", ttl: "1h" } }))).tools as Block[])[1]!
+      (json(anthropicBody(request(1, { cache: { key: "k", ttl: "1h" } }))).system as Block[])[0]!
         .cache_control,
     ).toEqual({
       type: "ephemeral",
       ttl: "1h",
     });
+  });
+
+  it("mark where the last two compactions' reach ends, so a compaction's first request reads the one before from the cache", () => {
+    // One long agent turn whose older results are stripped by a compaction every 12 steps,
+    // each reaching further than the one before (auto compaction's in-turn relief).
+    const cache = new PromptCache();
+    const strip = (id: string, toCall: string): Event => ({
+      type: "compaction",
+      timestamp: ts,
+      id,
+      from_turn: 0,
+      to_turn: 0,
+      to_call: toCall,
+      tool_calls: { policy: "strip", request: true, response: true },
+      source: "auto",
+    });
+    const compactions: Event[] = [];
+    const reads: { step: number; read: number }[] = [];
+    for (let step = 1; step <= 60; step++) {
+      if (step % 12 === 0) compactions.push(strip(`c${step}`, `t${step - 4}`));
+      const { events, settled } = project([...history(step), ...compactions]);
+      const body = anthropicBody(request(step, { events, settled }));
+      expect(breakpoints(body).length).toBeLessThanOrEqual(4);
+      const usage = cache.anthropic(json(body));
+      if (step % 12 === 0) reads.push({ step, read: usage.read });
+    }
+    // From the third compaction on, the prefix the previous one settled is over 1,024 tokens
+    // and far more than 20 blocks back: it is read from the cache, not written again.
+    const later = reads.filter((r) => r.step >= 36);
+    expect(later.length).toBeGreaterThan(1);
+    for (const r of later) expect(r.read).toBeGreaterThan(1024);
+    // Without the settled points, those requests would write everything again.
+    const blind = new PromptCache();
+    const blindReads: number[] = [];
+    compactions.length = 0;
+    for (let step = 1; step <= 60; step++) {
+      if (step % 12 === 0) compactions.push(strip(`c${step}`, `t${step - 4}`));
+      const { events } = project([...history(step), ...compactions]);
+      const usage = blind.anthropic(json(anthropicBody(request(step, { events }))));
+      if (step % 12 === 0 && step >= 36) blindReads.push(usage.read);
+    }
+    expect(Math.max(...blindReads)).toBeLessThan(Math.min(...later.map((r) => r.read)));
   });
 
   it("are absent when caching is off", () => {
