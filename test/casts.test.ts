@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./support/workspace.js";
 
 /** Lower it when casts go away; never raise it. */
-const CAST_BUDGET = 16;
+const CAST_BUDGET = 15;
 
 function sourceFiles(dir: string): string[] {
   return fs
