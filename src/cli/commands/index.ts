@@ -105,7 +105,7 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: "init",
     args: "[dir]",
-    summary: "create a jp workspace (.jp/) in DIR (default: the current folder)",
+    summary: "create a jp workspace (.jp/) in DIR (default: --workspace or the current folder)",
     load: () => import("./init.js"),
   },
   {

@@ -7,9 +7,10 @@ import { initWorkspace } from "../../store/workspace.js";
 export function register(program: Command, ctx: Context): void {
   program
     .command("init [dir]")
-    .description("create a jp workspace (.jp/) in DIR (default: the current folder)")
+    .description("create a jp workspace (.jp/) in DIR (default: --workspace or the current folder)")
     .action((dir: string | undefined) => {
-      const { workspace, created } = initWorkspace(path.resolve(ctx.cwd, dir ?? "."));
+      // `jp -w DIR init` means DIR, not the folder it was typed in.
+      const { workspace, created } = initWorkspace(path.resolve(ctx.cwd, dir ?? ctx.workspaceOption ?? "."));
       ctx.out(
         created
           ? `Initialized jp workspace in ${workspace.dir}`
