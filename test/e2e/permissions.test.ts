@@ -86,7 +86,7 @@ describe.skipIf(skip !== undefined)("jp run by a uid without a passwd entry", ()
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(path.basename(closed.dir));
     expect(warnings[0]).toContain("permission denied");
-    expect(result.stderr).not.toMatch(/internal error|    at /);
+    expect(result.stderr).not.toMatch(/internal error| {4}at /);
   });
 
   it("refuses to print a log it may not read with the path and what to do", async () => {
@@ -96,7 +96,7 @@ describe.skipIf(skip !== undefined)("jp run by a uid without a passwd entry", ()
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toContain(`${path.join(closed.dir, "events.jsonl")}: permission denied`);
     expect(result.stderr).toContain("hint: check the owner and mode of the path");
-    expect(result.stderr).not.toMatch(/internal error|    at /);
+    expect(result.stderr).not.toMatch(/internal error| {4}at /);
   });
 
   it("says which folder it may not write when creating a conversation, and leaves nothing behind", async () => {
@@ -104,7 +104,7 @@ describe.skipIf(skip !== undefined)("jp run by a uid without a passwd entry", ()
     const result = await jpAs(["conversation", "new", "--title", "mine"]);
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr.split("\n")[0]).toMatch(/^jp: error: cannot .*: permission denied$/);
-    expect(result.stderr).not.toMatch(/internal error|    at /);
+    expect(result.stderr).not.toMatch(/internal error| {4}at /);
     expect(fs.readdirSync(path.join(ws.dir, "conversations"))).toEqual(before);
   });
 
