@@ -3,9 +3,15 @@
 // fields survive a read and a write byte for byte.
 import * as z from "zod";
 import { isJsonObject, type JsonObject } from "./json.js";
-import { forbiddenKeyPath, mayHoldForbiddenKey } from "./keys.js";
+import { MAX_DEPTH, valueProblem } from "./keys.js";
 
-const Metadata = z.record(z.string(), z.unknown());
+/**
+ * A JSON object whose values may be anything. Checked, not rebuilt: a parsed
+ * line's keys are strings already, and validation keeps the line's own object,
+ * so copying every key (as `z.record` does) would be work thrown away.
+ */
+const JsonObjectSchema = z.custom<JsonObject>(isJsonObject, "must be a JSON object");
+const Metadata = JsonObjectSchema;
 
 const base = {
   timestamp: z.string(),
@@ -42,7 +48,7 @@ export const ToolCallRequest = z.looseObject({
   ...base,
   id: z.string(),
   name: z.string(),
-  arguments: z.record(z.string(), z.unknown()),
+  arguments: JsonObjectSchema,
 });
 export type ToolCallRequest = z.infer<typeof ToolCallRequest>;
 
@@ -64,7 +70,7 @@ export type InquiryResponse = z.infer<typeof InquiryResponse>;
 export const ConfigDelta = z.looseObject({
   type: z.literal("config_delta"),
   ...base,
-  delta: z.record(z.string(), z.unknown()),
+  delta: JsonObjectSchema,
 });
 export type ConfigDelta = z.infer<typeof ConfigDelta>;
 
@@ -216,14 +222,15 @@ export type ValidationResult = { ok: true; event: Event } | { ok: false; reason:
 /**
  * Check a parsed log line. Known kinds must match their schema; any other
  * object with a string `type` is an unknown kind and is accepted as is.
- * The returned event is the input object itself, never a copy. `text`, the
- * line it was parsed from, lets the search for forbidden keys be skipped
- * when the text cannot hold one.
+ * The returned event is the input object itself, never a copy. A value that
+ * nests deeper than MAX_DEPTH (serialising or cloning it would overflow the
+ * stack) or holds a forbidden key is refused.
  */
-export function validateEvent(value: unknown, text?: string): ValidationResult {
+export function validateEvent(value: unknown): ValidationResult {
   if (!isJsonObject(value)) return { ok: false, reason: "not a JSON object" };
-  const forbidden = text === undefined || mayHoldForbiddenKey(text) ? forbiddenKeyPath(value) : undefined;
-  if (forbidden !== undefined) return { ok: false, reason: `forbidden key \`${forbidden}\`` };
+  const problem = valueProblem(value);
+  if (problem?.kind === "too_deep") return { ok: false, reason: `nested more than ${MAX_DEPTH} levels deep` };
+  if (problem) return { ok: false, reason: `forbidden key \`${problem.path}\`` };
   if (!hasStringType(value)) return { ok: false, reason: "missing string field `type`" };
   const { type } = value;
   if (!isKnownKind(type)) return { ok: true, event: new UnknownEvent(value) };

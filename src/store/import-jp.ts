@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import { errnoCode, messageOf } from "../errors.js";
 import * as path from "node:path";
-import { isJsonObject, kindOf, MAX_DEPTH, nestsTooDeep, validateEvent, type Event } from "../events/index.js";
+import { isJsonObject, kindOf, MAX_DEPTH, validateEvent, valueProblem, type Event } from "../events/index.js";
 import type { ConversationStore } from "./conversations.js";
 import { LOG_FILE, readLog } from "./log.js";
 import { ImportError } from "./errors.js";
@@ -194,10 +194,12 @@ function readJson(file: string): unknown {
   } catch (error) {
     throw new ImportError(`${file}: not valid JSON (${messageOf(error)})`);
   }
-  // Converting and storing a deeper value would overflow the stack.
-  if (nestsTooDeep(value))
+  // Converting and storing a deeper value would overflow the stack; a forbidden key would reach
+  // Object.prototype once merged.
+  const problem = valueProblem(value);
+  if (problem)
     throw new ImportError(
-      `${file}: a value is nested more than ${MAX_DEPTH} levels deep`,
+      `${file}: ${problem.kind === "too_deep" ? `a value is nested more than ${MAX_DEPTH} levels deep` : `forbidden key \`${problem.path}\``}`,
       "this is not a conversation JP wrote; nothing was imported from it",
     );
   return value;

@@ -4,7 +4,7 @@
 import { errnoCode, messageOf } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { MAX_DEPTH, nestsTooDeep, validateEvent, type Event } from "../events/index.js";
+import { validateEvent, type Event } from "../events/index.js";
 import { LogWriteError, MalformedLogError, SymlinkRefusedError } from "./errors.js";
 import { acquireLock, type HeldLock, type LockOptions } from "./lock.js";
 
@@ -223,9 +223,8 @@ export function parseLine(text: string): Event | string | null {
   } catch (error) {
     return `not valid JSON (${messageOf(error)})`;
   }
-  // JSON.parse takes any depth, but serialising or cloning a deep value overflows the stack.
-  if (nestsTooDeep(value)) return `nested more than ${MAX_DEPTH} levels deep`;
-  const result = validateEvent(value, text);
+  // JSON.parse takes any depth; validateEvent refuses what would overflow the stack later.
+  const result = validateEvent(value);
   return result.ok ? result.event : result.reason;
 }
 

@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/errors.js";
 import { loadConfig } from "../../src/config/load.js";
-import { forbiddenKeyPath } from "../../src/events/index.js";
+import { forbiddenKeyPath, MAX_DEPTH, valueProblem } from "../../src/events/index.js";
 import { MalformedLogError } from "../../src/store/errors.js";
 import { EventLog } from "../../src/store/log.js";
 import { tempDir } from "../support/workspace.js";
@@ -32,6 +32,22 @@ describe("forbidden keys", () => {
     let deep: unknown = {};
     for (let i = 0; i < 200_000; i++) deep = { d: deep };
     expect(forbiddenKeyPath(deep)).toBeUndefined();
+  });
+
+  it("and nesting too deep are found in one walk over the values, not the text", () => {
+    expect(valueProblem({ text: "constructor ".repeat(1000), list: [1, { ok: true }] })).toBeUndefined();
+    expect(valueProblem(JSON.parse('{"a":[{"b":{"prototype":1}}]}'))).toEqual({
+      kind: "forbidden_key",
+      path: "a[0].b.prototype",
+    });
+    const nest = (levels: number, leaf: unknown) => {
+      let v = leaf;
+      for (let i = 0; i < levels; i++) v = i % 2 ? { d: v } : [v];
+      return v;
+    };
+    expect(valueProblem(nest(MAX_DEPTH, 1))).toBeUndefined();
+    expect(valueProblem(nest(MAX_DEPTH + 1, {}))).toEqual({ kind: "too_deep" });
+    expect(valueProblem("plain")).toBeUndefined();
   });
 
   it("make a log line malformed, naming the file, line and key", () => {
