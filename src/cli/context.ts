@@ -1,10 +1,10 @@
 // Owns the one context every command receives: where it runs, how it writes,
 // and lazily built services (workspace, store). No module singletons.
-import { isKind } from "../events/index.js";
 import type { Writable } from "node:stream";
 import type { ExitCode } from "../errors.js";
 import { Chalk, type ChalkInstance } from "chalk";
-import { ConversationStore, systemClock, type Clock } from "../store/conversations.js";
+import { systemClock, type Clock } from "../store/clock.js";
+import type { ConversationStore } from "../store/conversations.js";
 import { lockTimeoutFromEnv } from "../store/lock.js";
 import { findWorkspace, type Workspace } from "../store/workspace.js";
 import { megabytes, progressLine } from "../render/progress.js";
@@ -30,6 +30,13 @@ export interface Context {
   exitCode: ExitCode;
   color: ChalkInstance;
   workspace(): Workspace;
+  /**
+   * Load what commands need before they run (the store, and with it the event
+   * schemas): done once, before any action, so that `--help` and commander's
+   * own errors load neither.
+   */
+  prepare(): Promise<void>;
+  /** The conversation store; `prepare` has run by the time any command asks. */
   store(): ConversationStore;
   /** The workspace, or undefined when there is none (config still loads). */
   maybeWorkspace(): Workspace | undefined;
@@ -85,6 +92,7 @@ export function createContext(options: ContextOptions = {}): Context {
   };
   let workspace: Workspace | undefined;
   let store: ConversationStore | undefined;
+  let Store: typeof ConversationStore | undefined;
   const ctx: Context = {
     cwd: options.cwd ?? process.cwd(),
     env,
@@ -129,7 +137,7 @@ export function createContext(options: ContextOptions = {}): Context {
         ? ctx
             .store()
             .readEvents(configOptions.conversation)
-            .flatMap((e) => (isKind(e, "config_delta") ? [e.delta] : []))
+            .flatMap((e) => (e.type === "config_delta" ? [e.delta] : []))
         : undefined;
       return loadConfig({
         cwd: ctx.cwd,
@@ -147,8 +155,12 @@ export function createContext(options: ContextOptions = {}): Context {
         config.assistant?.tokens?.estimate ?? "tokenizer",
       );
     },
+    async prepare() {
+      Store ??= (await import("../store/conversations.js")).ConversationStore;
+    },
     store() {
-      store ??= new ConversationStore(ctx.workspace(), ctx.clock, {
+      if (!Store) throw new Error("the store was asked for before ctx.prepare()");
+      store ??= new Store(ctx.workspace(), ctx.clock, {
         timeoutMs: lockTimeoutFromEnv(env),
         command: "jp",
         onWait: (holder) => {

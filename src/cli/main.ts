@@ -23,6 +23,7 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
     )
     .exitOverride();
   program.hook("preAction", async () => {
+    await ctx.prepare();
     const { workspace, cfg } = program.opts<{ workspace?: string; cfg?: string[] }>();
     if (workspace) ctx.workspaceOption = workspace;
     ctx.cfg = cfg ?? [];

@@ -1,6 +1,7 @@
 // Owns the conversations of a workspace: ids, folders, metadata, the active
 // conversation, listing with cached counts, prefix lookup, fork and trash.
 import { errnoCode } from "../errors.js";
+import { systemClock, type Clock } from "./clock.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
@@ -75,11 +76,7 @@ export const TURN_LOCK_FILE = "turn.lock";
 const STATE_FILE = "state.json";
 const ID_PATTERN = /^(\d{8,})(?:-(.*))?$/;
 
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
+export { systemClock, type Clock } from "./clock.js";
 
 export function slugify(title: string): string {
   return title

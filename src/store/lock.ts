@@ -6,7 +6,8 @@
 // that the holder died (no such pid on this host) and take the lock over.
 // proper-lockfile and friends detect staleness by mtime only and cannot name
 // the holder, which is why this file exists.
-import { isJsonObject } from "../events/index.js";
+// The one module, not events/index.js: that would load the event schemas (zod) for every command.
+import { isJsonObject } from "../events/json.js";
 import { errnoCode } from "../errors.js";
 import * as fs from "node:fs";
 import * as os from "node:os";
