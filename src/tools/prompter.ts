@@ -34,7 +34,6 @@ export interface Prompter {
   say(text: string): void;
 }
 
-/** A private folder for jp's temporary files, readable only by this user. */
 /**
  * The user's private temp folder for spill files: `jp-<uid>` in the system
  * temp dir when it is a real folder owned by this user and closed to others;

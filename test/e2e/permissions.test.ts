@@ -50,11 +50,11 @@ afterEach(() => {
   fs.rmSync(ws.root, { recursive: true, force: true });
 });
 
-function jpAs(args: string[]) {
+function jpAs(args: string[], env: Record<string, string> = {}) {
   return execa(
     "/usr/bin/setpriv",
     [`--reuid=${NOBODY_KNOWN}`, `--regid=${NOBODY_KNOWN}`, "--clear-groups", process.execPath, JP, ...args],
-    { cwd: ws.root, env: { PATH: process.env.PATH, NO_COLOR: "1" }, reject: false, stdin: "ignore" },
+    { cwd: ws.root, env: { PATH: process.env.PATH, NO_COLOR: "1", ...env }, reject: false, stdin: "ignore" },
   );
 }
 
@@ -118,5 +118,17 @@ describe.skipIf(skip !== undefined)("jp run by a uid without a passwd entry", ()
     const listed = await jpAs(["conversation", "ls", "--json"]);
     expect(listed.exitCode).toBe(0);
     expect((JSON.parse(listed.stdout) as { id: string }[]).map((c) => c.id)).toEqual([id]);
+  });
+
+  it("keeps its temporary files in a folder of its own uid, closed to others", async () => {
+    const tmp = path.join(ws.root, "tmp");
+    fs.mkdirSync(tmp, { mode: 0o1777 });
+    fs.chmodSync(tmp, 0o1777);
+    const result = await jpAs(["conversation", "doctor", "--clean-spills"], { TMPDIR: tmp });
+    expect(result.stderr).toMatch(/^removed 0 spill files older than 7 days/);
+    expect(result.exitCode).toBe(0);
+    const own = fs.statSync(path.join(tmp, `jp-${NOBODY_KNOWN}`));
+    expect(own.uid).toBe(NOBODY_KNOWN);
+    expect(own.mode & 0o777).toBe(0o700);
   });
 });
