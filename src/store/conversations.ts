@@ -185,7 +185,15 @@ export class ConversationStore {
     // The folder is written in full under a temporary name (never listed) and renamed
     // into place at the end: a crash or a failed write leaves nothing half-imported.
     this.removeStaleStaging();
-    const staging = fs.mkdtempSync(path.join(this.workspace.conversationsDir, STAGING_PREFIX));
+    let staging: string;
+    try {
+      staging = fs.mkdtempSync(path.join(this.workspace.conversationsDir, STAGING_PREFIX));
+    } catch (error) {
+      // The error names mkdtemp's template (…/.new-XXXXXX); the folder it could not write in is the one to name.
+      if (error instanceof Error)
+        Object.assign(error, { syscall: "write", path: this.workspace.conversationsDir });
+      throw error;
+    }
     try {
       writeJsonAtomic(path.join(staging, METADATA_FILE), metadata);
       writeFileAtomic(path.join(staging, LOG_FILE), serialize(options.events ?? []));
