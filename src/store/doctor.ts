@@ -48,7 +48,7 @@ export function doctorConversation(
   const bad: { line: number; offset: number; text: string; reason: string }[] = [];
   let torn: { offset: number; bytes: number } | undefined;
   for (const raw of readLines(log.file, {
-    onTorn: (offset, bytes) => (torn = { offset, bytes: bytes.length }),
+    onTorn: (offset, bytes) => (torn = { offset, bytes }),
   })) {
     const parsed = parseLine(raw.text);
     if (typeof parsed === "string") bad.push({ ...raw, reason: parsed });
@@ -79,7 +79,7 @@ export function doctorConversation(
   if (torn) {
     findings.push({
       kind: "torn_tail",
-      detail: `${torn.bytes} bytes after the last complete line (an interrupted write)`,
+      detail: `${torn.bytes} bytes from byte ${torn.offset} on that an interrupted write left unfinished`,
       repaired: options.repair,
     });
   }

@@ -1,6 +1,14 @@
 // Owns the append-only JSONL event log of one conversation: chunked reading
 // that tolerates a torn last line, locked group appends with one write and one
 // fsync, and quarantine of torn or malformed bytes (never dropped).
+//
+// A group is all or nothing, even when its writer is killed in the middle of
+// the write: the writer first records where the group starts and ends (the
+// pending file), and removes the record once the group is written. While a
+// record says a group is unfinished, readers stop where it starts, and the
+// next writer moves its bytes to the quarantine file. Without the record, a
+// kill that lands between two lines of a group would leave its first lines
+// looking committed.
 import { errnoCode, messageOf } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -10,6 +18,7 @@ import { acquireLock, type HeldLock, type LockOptions } from "./lock.js";
 
 export const LOG_FILE = "events.jsonl";
 export const QUARANTINE_FILE = "events.quarantine";
+export const PENDING_FILE = "events.pending";
 const LOCK_FILE = "events.lock";
 const CHUNK_SIZE = 1 << 20;
 const NEWLINE = 0x0a;
@@ -28,13 +37,49 @@ export interface LogScan {
 }
 
 /**
+ * The record of a group being written: the log it belongs to (device and
+ * inode, so a record copied along with a folder, or left in a clone, names
+ * no log here) and where the group starts and ends.
+ */
+function pendingRecord(log: fs.Stats, start: number, end: number): string {
+  return `${log.dev} ${log.ino} ${start} ${end}\n`;
+}
+
+/**
+ * Where the committed part of a log ends: where a group whose write has not
+ * finished starts, else at the end of the file.
+ */
+function committedEnd(file: string, log: fs.Stats): number {
+  let text: string;
+  try {
+    const fd = fs.openSync(
+      path.join(path.dirname(file), PENDING_FILE),
+      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW,
+    );
+    try {
+      text = fs.readFileSync(fd, "utf8");
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return log.size;
+  }
+  const [dev, ino, start, end] = text.trim().split(" ").map(Number);
+  const mine = dev === log.dev && ino === log.ino;
+  return mine && start !== undefined && end !== undefined && start <= log.size && log.size < end
+    ? start
+    : log.size;
+}
+
+/**
  * Stream the complete lines of a file in fixed-size chunks, never building one
  * string of the whole file. A trailing fragment without a newline is a torn
- * append; it is reported through `onTorn` and not yielded.
+ * append, and so is a group whose write has not finished (see above); both are
+ * reported through `onTorn` (where they start, how many bytes) and not yielded.
  */
 export function* readLines(
   file: string,
-  options: { from?: number; onTorn?: (offset: number, bytes: Buffer) => void } = {},
+  options: { from?: number; onTorn?: (offset: number, bytes: number) => void } = {},
 ): Generator<RawLine> {
   let fd: number;
   try {
@@ -44,6 +89,9 @@ export function* readLines(
     throw error;
   }
   try {
+    const stat = fs.fstatSync(fd);
+    const size = stat.size;
+    const limit = committedEnd(file, stat);
     const chunk = Buffer.allocUnsafe(CHUNK_SIZE);
     let position = options.from ?? 0;
     // The start of a line that spans chunks, kept as parts and joined once at its newline.
@@ -55,11 +103,11 @@ export function* readLines(
       if (carryBytes > CHUNK_SIZE) {
         // A line longer than a chunk is read straight into one buffer: copying each
         // chunk and joining the copies touched every byte twice more.
-        const long = readLongLine(fd, carry, carryBytes, carryOffset);
+        const long = readLongLine(fd, carry, carryOffset, limit);
         carry = [];
         carryBytes = 0;
-        if (long.end === undefined) {
-          options.onTorn?.(carryOffset, long.bytes);
+        if (long === undefined) {
+          options.onTorn?.(carryOffset, size - carryOffset);
           return;
         }
         lineNumber += 1;
@@ -68,7 +116,8 @@ export function* readLines(
         carryOffset = position;
         continue;
       }
-      const read = fs.readSync(fd, chunk, 0, CHUNK_SIZE, position);
+      const read =
+        position < limit ? fs.readSync(fd, chunk, 0, Math.min(CHUNK_SIZE, limit - position), position) : 0;
       if (read === 0) break;
       const view = chunk.subarray(0, read);
       let start = 0;
@@ -97,7 +146,8 @@ export function* readLines(
       }
       position += read;
     }
-    if (carry.length > 0) options.onTorn?.(carryOffset, Buffer.concat(carry));
+    if (carry.length > 0) options.onTorn?.(carryOffset, size - carryOffset);
+    else if (position < size) options.onTorn?.(position, size - position);
   } catch (error) {
     throw withPath(error, file);
   } finally {
@@ -106,34 +156,29 @@ export function* readLines(
 }
 
 /**
- * The rest of a line whose first `carryBytes` bytes (in `carry`) start at
- * `offset`: its bytes without the newline and the newline's offset, or, at
- * the end of the file without one, the torn bytes and no end.
+ * The rest of a line whose first bytes (in `carry`) start at `offset`: its
+ * bytes without the newline and the newline's offset, or undefined when no
+ * newline comes before `limit`, the committed end of the file.
  */
 function readLongLine(
   fd: number,
   carry: readonly Buffer[],
-  carryBytes: number,
   offset: number,
-): { bytes: Buffer; end?: number } {
-  // The line ends by the end of the file; a file still growing grows the buffer.
-  let buffer = Buffer.allocUnsafe(Math.max(fs.fstatSync(fd).size - offset, carryBytes + CHUNK_SIZE));
+  limit: number,
+): { bytes: Buffer; end: number } | undefined {
+  const buffer = Buffer.allocUnsafe(limit - offset);
   let filled = 0;
   for (const part of carry) filled += part.copy(buffer, filled);
-  for (;;) {
-    if (filled === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
-    const read = fs.readSync(
-      fd,
-      buffer,
-      filled,
-      Math.min(buffer.length - filled, 16 * CHUNK_SIZE),
-      offset + filled,
-    );
-    if (read === 0) return { bytes: buffer.subarray(0, filled) };
+  while (offset + filled < limit) {
+    const want = Math.min(limit - offset - filled, 16 * CHUNK_SIZE);
+    const read = fs.readSync(fd, buffer, filled, want, offset + filled);
+    // The file was cut shorter while it was read.
+    if (read === 0) return undefined;
     const nl = buffer.subarray(filled, filled + read).indexOf(NEWLINE);
     if (nl !== -1) return { bytes: buffer.subarray(0, filled + nl), end: offset + filled + nl };
     filled += read;
   }
+  return undefined;
 }
 
 function statSize(file: string): number {
@@ -202,7 +247,7 @@ export function* streamLog(
 ): Generator<{ event: Event; end: number }> {
   for (const raw of readLines(file, {
     from: options.from,
-    onTorn: (offset, bytes) => options.onTorn?.(offset, bytes.length),
+    onTorn: options.onTorn,
   })) {
     const end = raw.offset + Buffer.byteLength(raw.text) + 1;
     const event = parseLine(raw.text);
@@ -263,6 +308,7 @@ export class EventLog {
   readonly file: string;
   readonly lockFile: string;
   readonly quarantineFile: string;
+  readonly pendingFile: string;
 
   constructor(
     readonly dir: string,
@@ -271,6 +317,7 @@ export class EventLog {
     this.file = path.join(dir, LOG_FILE);
     this.lockFile = path.join(dir, LOCK_FILE);
     this.quarantineFile = path.join(dir, QUARANTINE_FILE);
+    this.pendingFile = path.join(dir, PENDING_FILE);
   }
 
   read(from?: number): ReadResult {
@@ -282,7 +329,10 @@ export class EventLog {
     if (events.length === 0) return;
     const data = Buffer.from(serialize(events), "utf8");
     this.withLock(options, (fd) => {
-      const start = fs.fstatSync(fd).size;
+      const stat = fs.fstatSync(fd);
+      const start = stat.size;
+      // Until the record is gone, readers stop at `start` and a later writer rolls the group back.
+      this.writeFileNoFollow(this.pendingFile, pendingRecord(stat, start, start + data.length));
       try {
         // A short write (a full disk, a file size limit) is cut back to where it began,
         // before the lock is released: the log never keeps part of a group.
@@ -294,10 +344,13 @@ export class EventLog {
           fs.ftruncateSync(fd, start);
           fs.fsyncSync(fd);
         } catch {
-          // The truncation failed too; the next locked write quarantines the torn tail.
+          // The truncation failed too; the record stays, and the next locked write quarantines the group.
+          throw new LogWriteError(this.file, error);
         }
+        fs.rmSync(this.pendingFile, { force: true });
         throw new LogWriteError(this.file, error);
       }
+      fs.rmSync(this.pendingFile, { force: true });
     });
   }
 
@@ -330,9 +383,24 @@ export class EventLog {
     }
   }
 
-  /** Copy bytes after the last newline to the quarantine file, then cut them from the log. */
+  /**
+   * Copy what is not committed to the quarantine file, then cut it from the
+   * log: a group a killed writer left unfinished, and bytes after the last newline.
+   */
   private quarantineTornTail(fd: number): number {
-    const size = fs.fstatSync(fd).size;
+    const stat = fs.fstatSync(fd);
+    const size = stat.size;
+    const committed = committedEnd(this.file, stat);
+    // The record of a group that was written in full (or rolled back) is only left over.
+    fs.rmSync(this.pendingFile, { force: true });
+    if (committed < size) {
+      const unfinished = Buffer.allocUnsafe(size - committed);
+      fs.readSync(fd, unfinished, 0, unfinished.length, committed);
+      this.quarantine(unfinished, `unfinished group at byte ${committed}`);
+      fs.ftruncateSync(fd, committed);
+      fs.fsyncSync(fd);
+      return unfinished.length;
+    }
     if (size === 0) return 0;
     const probe = Buffer.allocUnsafe(Math.min(size, 64 * 1024));
     let end = size;
@@ -352,6 +420,25 @@ export class EventLog {
     fs.ftruncateSync(fd, keep);
     fs.fsyncSync(fd);
     return torn.length;
+  }
+
+  private writeFileNoFollow(file: string, text: string): void {
+    let fd: number;
+    try {
+      fd = fs.openSync(
+        file,
+        fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW,
+        0o644,
+      );
+    } catch (error) {
+      if (errnoCode(error) === "ELOOP") throw new SymlinkRefusedError(file);
+      throw error;
+    }
+    try {
+      fs.writeSync(fd, text);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   /** Append bytes to the quarantine file with a header line saying where they came from. */

@@ -49,6 +49,9 @@ export function initWorkspace(root: string): { workspace: Workspace; created: bo
   fs.mkdirSync(ws.conversationsDir, { recursive: true });
   const gitignore = path.join(ws.dir, ".gitignore");
   if (!fs.existsSync(gitignore))
-    fs.writeFileSync(gitignore, "# jp: per-machine state\nstate.json\n**/*.lock\n**/*.lock.*\n");
+    fs.writeFileSync(
+      gitignore,
+      "# jp: per-machine state\nstate.json\n**/*.lock\n**/*.lock.*\n**/events.pending\n",
+    );
   return { workspace: ws, created };
 }

@@ -170,7 +170,7 @@ describe("readLines", () => {
     const tail = "y".repeat(3 * 1024 * 1024 + 17);
     fs.writeFileSync(file, `first\n${tail}`);
     const torn: [number, number][] = [];
-    const read = [...readLines(file, { onTorn: (offset, bytes) => torn.push([offset, bytes.length]) })];
+    const read = [...readLines(file, { onTorn: (offset, bytes) => torn.push([offset, bytes]) })];
     expect(read.map((l) => l.text)).toEqual(["first"]);
     expect(torn).toEqual([[6, tail.length]]);
   });
@@ -188,5 +188,60 @@ describe("readLog progress", () => {
     expect(seen.every(([, total]) => total === size)).toBe(true);
     expect(seen.at(-1)).toEqual([size, size]);
     expect(seen.map(([done]) => done)).toEqual([...seen.map(([done]) => done)].sort((a, b) => a - b));
+  });
+});
+
+describe("a group whose writer was killed between two of its lines", () => {
+  const ts = "2026-01-01T00:00:00Z";
+  const line = (message: string) => JSON.stringify({ type: "chat_response", timestamp: ts, message }) + "\n";
+
+  /** A log whose committed group is followed by two complete lines of a three-line group. */
+  function killedMidGroup(): { dir: string; log: EventLog; committed: number } {
+    const dir = tempDir();
+    const log = new EventLog(dir);
+    log.append([{ type: "turn_start", timestamp: ts }]);
+    const committed = fs.statSync(log.file).size;
+    const group = [line("one"), line("two"), line("three")];
+    const stat = fs.statSync(log.file);
+    // What the writer recorded before its write, and the first two lines it got out.
+    fs.writeFileSync(
+      log.pendingFile,
+      `${stat.dev} ${stat.ino} ${committed} ${committed + Buffer.byteLength(group.join(""))}\n`,
+    );
+    fs.appendFileSync(log.file, group[0]! + group[1]!);
+    return { dir, log, committed };
+  }
+
+  it("is not read: readers stop where it starts and report it as torn", () => {
+    const { log, committed } = killedMidGroup();
+    const read = log.read();
+    expect(read.events.map((e) => e.type)).toEqual(["turn_start"]);
+    expect(read.size).toBe(committed);
+    expect(read.torn).toEqual({ offset: committed, bytes: Buffer.byteLength(line("one") + line("two")) });
+    expect([...readLines(log.file)].map((l) => l.line)).toEqual([1]);
+  });
+
+  it("is moved to the quarantine file by the next write, which then lands where it started", () => {
+    const { log, committed } = killedMidGroup();
+    let moved = 0;
+    log.append([{ type: "turn_start", timestamp: ts }], { onQuarantine: (bytes) => (moved = bytes) });
+    expect(moved).toBe(Buffer.byteLength(line("one") + line("two")));
+    expect(fs.readFileSync(log.quarantineFile, "utf8")).toContain(`unfinished group at byte ${committed}`);
+    expect(log.read().events.map((e) => e.type)).toEqual(["turn_start", "turn_start"]);
+    expect(fs.existsSync(log.pendingFile)).toBe(false);
+  });
+
+  it("is read in full when the record names another log (a folder copied with its record)", () => {
+    const { log } = killedMidGroup();
+    const [, , start, end] = fs.readFileSync(log.pendingFile, "utf8").trim().split(" ");
+    fs.writeFileSync(log.pendingFile, `1 2 ${start} ${end}\n`);
+    expect(log.read().events).toHaveLength(3);
+  });
+
+  it("leaves no record behind after a write that finished", () => {
+    const dir = tempDir();
+    const log = new EventLog(dir);
+    log.append([{ type: "turn_start", timestamp: ts }]);
+    expect(fs.existsSync(log.pendingFile)).toBe(false);
   });
 });
