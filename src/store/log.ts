@@ -393,14 +393,7 @@ export class EventLog {
     const committed = committedEnd(this.file, stat);
     // The record of a group that was written in full (or rolled back) is only left over.
     fs.rmSync(this.pendingFile, { force: true });
-    if (committed < size) {
-      const unfinished = Buffer.allocUnsafe(size - committed);
-      fs.readSync(fd, unfinished, 0, unfinished.length, committed);
-      this.quarantine(unfinished, `unfinished group at byte ${committed}`);
-      fs.ftruncateSync(fd, committed);
-      fs.fsyncSync(fd);
-      return unfinished.length;
-    }
+    if (committed < size) return this.cutTail(fd, committed, size, `unfinished group at byte ${committed}`);
     if (size === 0) return 0;
     const probe = Buffer.allocUnsafe(Math.min(size, 64 * 1024));
     let end = size;
@@ -413,13 +406,17 @@ export class EventLog {
       end = start;
     }
     const keep = lastNewline + 1;
-    if (keep === size) return 0;
-    const torn = Buffer.allocUnsafe(size - keep);
-    fs.readSync(fd, torn, 0, torn.length, keep);
-    this.quarantine(torn, `torn tail at byte ${keep}`);
-    fs.ftruncateSync(fd, keep);
+    return keep === size ? 0 : this.cutTail(fd, keep, size, `torn tail at byte ${keep}`);
+  }
+
+  /** Move the log's bytes from `from` to its end (`size`) to the quarantine file; returns how many. */
+  private cutTail(fd: number, from: number, size: number, origin: string): number {
+    const bytes = Buffer.allocUnsafe(size - from);
+    fs.readSync(fd, bytes, 0, bytes.length, from);
+    this.quarantine(bytes, origin);
+    fs.ftruncateSync(fd, from);
     fs.fsyncSync(fd);
-    return torn.length;
+    return bytes.length;
   }
 
   private writeFileNoFollow(file: string, text: string): void {
