@@ -28,15 +28,19 @@ export class UsageError extends JpError {
   }
 }
 
+const CHECK_MODE = "check the owner and mode of the path (`ls -l`)";
+const FREE_SPACE = "free some space and run the command again";
+const CHECK_PATH = "check the path";
+
 /** What the operating system said, in words, and what a user can do about it. */
 const SYSTEM_ERRORS: Record<string, { says: string; hint: string }> = {
-  EACCES: { says: "permission denied", hint: "check the owner and mode of the path (`ls -l`)" },
-  EPERM: { says: "operation not permitted", hint: "check the owner and mode of the path (`ls -l`)" },
+  EACCES: { says: "permission denied", hint: CHECK_MODE },
+  EPERM: { says: "operation not permitted", hint: CHECK_MODE },
   EISDIR: { says: "is a folder where a file belongs", hint: "move the folder out of the way" },
-  ENOTDIR: { says: "a part of the path is a file, not a folder", hint: "check the path" },
-  ENOENT: { says: "does not exist", hint: "check the path" },
-  ENOSPC: { says: "no space left on the device", hint: "free some space and run the command again" },
-  EDQUOT: { says: "disk quota exceeded", hint: "free some space and run the command again" },
+  ENOTDIR: { says: "a part of the path is a file, not a folder", hint: CHECK_PATH },
+  ENOENT: { says: "does not exist", hint: CHECK_PATH },
+  ENOSPC: { says: "no space left on the device", hint: FREE_SPACE },
+  EDQUOT: { says: "disk quota exceeded", hint: FREE_SPACE },
   EFBIG: { says: "file too large", hint: "check `ulimit -f` and the file system's limits" },
   EROFS: { says: "read-only file system", hint: "run jp where the workspace can be written" },
   EMFILE: { says: "too many open files", hint: "raise `ulimit -n` and run the command again" },

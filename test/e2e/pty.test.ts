@@ -23,10 +23,14 @@ type Body = {
 const lastToolResult = (n: number) =>
   (w!.mock.requests[n]!.body as unknown as Body).messages.at(-1)!.content[0]!;
 
+/** `jp q QUERY` in a pseudo-terminal, in the current workspace. */
+const jpQ = (query: string, env: Record<string, string> = {}) =>
+  runInPty([JP, "q", query], { cwd: w!.root, env: { ...w!.env, ...env } });
+
 describe.skipIf(!PTY_AVAILABLE)("approval prompt in a terminal", () => {
   it("runs the tool on y, and the second request carries its result", async () => {
     w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
-    const session = runInPty([JP, "q", "How many words are in notes.txt?"], { cwd: w.root, env: w.env });
+    const session = jpQ("How many words are in notes.txt?");
     await session.waitFor("Run tool count_words? [y,Y,n,N,p,r,e,?]");
     // A single key answers: no Enter.
     session.type("y");
@@ -36,7 +40,7 @@ describe.skipIf(!PTY_AVAILABLE)("approval prompt in a terminal", () => {
 
     // A second turn: its request carries the whole first turn.
     w.mock.push(...loadScript("second-turn"));
-    const second = runInPty([JP, "q", "What did I ask?"], { cwd: w.root, env: w.env });
+    const second = jpQ("What did I ask?");
     expect(await second.exit).toBe(0);
     const sent = JSON.stringify(w.mock.requests[2]!.body);
     expect(sent).toContain("How many words are in notes.txt?");
@@ -46,7 +50,7 @@ describe.skipIf(!PTY_AVAILABLE)("approval prompt in a terminal", () => {
 
   it("declines on n, and the model is told", async () => {
     w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
-    const session = runInPty([JP, "q", "count"], { cwd: w.root, env: w.env });
+    const session = jpQ("count");
     await session.waitFor("Run tool count_words?");
     session.type("?");
     await session.waitFor("edit the arguments as JSON");
@@ -60,7 +64,7 @@ describe.skipIf(!PTY_AVAILABLE)("approval prompt in a terminal", () => {
 
   it("declines on Ctrl-D, the model is told, and the next jp q works", async () => {
     w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
-    const session = runInPty([JP, "q", "count"], { cwd: w.root, env: w.env });
+    const session = jpQ("count");
     await session.waitFor("Run tool count_words?");
     session.type("\x04");
     expect(await session.exit).toBe(0);
@@ -86,7 +90,7 @@ describe.skipIf(!PTY_AVAILABLE)("approval prompt in a terminal", () => {
       { text: "Both counted." },
     ];
     w = await qWorkspace({ toolRun: "ask", script: [...twoCalls, ...loadScript("tool-then-answer")] });
-    const session = runInPty([JP, "q", "count twice"], { cwd: w.root, env: w.env });
+    const session = jpQ("count twice");
     await session.waitFor("Run tool count_words?");
     session.type("Y");
     expect(await session.exit).toBe(0);
@@ -97,7 +101,7 @@ describe.skipIf(!PTY_AVAILABLE)("approval prompt in a terminal", () => {
     expect(lastToolResult(1)).toMatchObject({ content: "5\n", is_error: false });
     expect(lastToolResult(2)).toMatchObject({ content: "5\n", is_error: false });
 
-    const next = runInPty([JP, "q", "count again"], { cwd: w.root, env: w.env });
+    const next = jpQ("count again");
     await next.waitFor("Run tool count_words?");
     next.type("n");
     expect(await next.exit).toBe(0);
@@ -106,7 +110,7 @@ describe.skipIf(!PTY_AVAILABLE)("approval prompt in a terminal", () => {
 
   it("r declines with a typed reason, which the model receives", async () => {
     w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
-    const session = runInPty([JP, "q", "count"], { cwd: w.root, env: w.env });
+    const session = jpQ("count");
     await session.waitFor("Run tool count_words?");
     session.type("r");
     await session.waitFor("Reason (sent to the assistant):");
@@ -128,7 +132,7 @@ describe.skipIf(!PTY_AVAILABLE)("approval prompt in a terminal", () => {
       `#!/bin/sh\nif grep -q 'invalid JSON' "$1"; then printf '{"path": "other.txt"}' > "$1"; else printf '{"path": ' > "$1"; fi\n`,
       { mode: 0o755 },
     );
-    const session = runInPty([JP, "q", "count"], { cwd: w.root, env: { ...w.env, EDITOR: editor } });
+    const session = jpQ("count", { EDITOR: editor });
     await session.waitFor("Run tool count_words?");
     session.type("e");
     const after = await session.waitFor('"other.txt"');
@@ -147,7 +151,7 @@ describe.skipIf(!PTY_AVAILABLE)("Ctrl-C", () => {
       toolRun: "ask",
       script: [...loadScript("tool-then-answer"), ...loadScript("second-turn")],
     });
-    const session = runInPty([JP, "q", "count"], { cwd: w.root, env: w.env });
+    const session = jpQ("count");
     await session.waitFor("Run tool count_words?");
     session.type("\x03");
     expect(await session.exit).toBe(130);
@@ -163,7 +167,7 @@ describe.skipIf(!PTY_AVAILABLE)("Ctrl-C", () => {
     const long =
       "This is a long answer that streams slowly, word by word, so that it can be interrupted. ".repeat(6);
     w = await qWorkspace({ script: [{ text: long, event_delay_ms: 60 }, ...loadScript("second-turn")] });
-    const session = runInPty([JP, "q", "tell me a long story"], { cwd: w.root, env: w.env });
+    const session = jpQ("tell me a long story");
     await session.waitFor("streams slowly");
     session.type("\x03");
     expect(await session.exit).toBe(130);
@@ -188,7 +192,7 @@ describe.skipIf(!PTY_AVAILABLE)("Ctrl-C", () => {
         ...loadScript("second-turn"),
       ],
     });
-    const session = runInPty([JP, "q", "wait"], { cwd: w.root, env: w.env });
+    const session = jpQ("wait");
     await session.waitFor(/⚙\S* \S*wait/);
     // Let the tool start before interrupting it.
     await new Promise((r) => setTimeout(r, 500));
