@@ -11,7 +11,7 @@ const UPWARD = [
 /** One provider's wire details: only llm/ knows them. */
 const PROVIDER_DETAILS = [
   {
-    group: ["anthropic", "anthropic-client", "openai", "sdk", "http-fetch"].map((f) => `**/llm/${f}.js`),
+    group: ["anthropic", "openai", "http", "sse"].map((f) => `**/llm/${f}.js`),
     message: "provider details stay in llm/; use llm/types, llm/providers or llm/errors",
   },
 ];

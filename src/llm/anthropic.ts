@@ -2,7 +2,15 @@
 // (thinking blocks with their signatures, tool_use/tool_result pairs, one role
 // per message) and the streamed events back to stream parts.
 import { isJsonObject, type Event } from "../events/index.js";
-import { clientOptions, parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
+import {
+  classifiedProvider,
+  endpoint,
+  eventData,
+  parseToolArguments,
+  postForEvents,
+  type ProviderOptions,
+} from "./http.js";
+import { StreamErrorEvent } from "./errors.js";
 import {
   REASONING_SIGNATURE_KEY,
   type ModelRequest,
@@ -269,19 +277,48 @@ export async function* anthropicParts(
   });
 }
 
-export function createAnthropicProvider(options: SdkOptions): Provider {
-  type Client = {
-    messages: { create(body: unknown, opts: unknown): Promise<AsyncIterable<RawMessageStreamEvent>> };
+/**
+ * The Messages API version whose shapes the SDK's types declare (the SDK sends
+ * the same); a newer SDK with new shapes comes with a new version here.
+ */
+export const ANTHROPIC_VERSION = "2026-10-21";
+
+/** The Messages API's stream, event by event: pings are dropped, an error event throws. */
+async function* messageEvents(
+  url: string,
+  options: ProviderOptions,
+  body: MessageCreateParamsStreaming,
+  signal: AbortSignal,
+): AsyncGenerator<RawMessageStreamEvent> {
+  const headers = {
+    accept: "application/json",
+    authorization: `Bearer ${options.apiKey}`,
+    "anthropic-version": ANTHROPIC_VERSION,
   };
-  return sdkProvider<Client>(
-    "anthropic",
-    options.baseURL ?? "https://api.anthropic.com",
-    async () => {
-      const { createMessagesClient } = await import("./anthropic-client.js");
-      return createMessagesClient(clientOptions(options));
-    },
-    async function* (client, request, signal) {
-      yield* anthropicParts(await client.messages.create(anthropicBody(request), { signal }));
-    },
+  for await (const event of postForEvents({ url, headers, body, signal, timeoutMs: options.timeoutMs })) {
+    switch (event.event) {
+      case "message_start":
+      case "message_delta":
+      case "message_stop":
+      case "content_block_start":
+      case "content_block_delta":
+      case "content_block_stop":
+        // Cast: the event's name says which of the API's stream shapes its data is.
+        yield eventData(event) as RawMessageStreamEvent;
+        break;
+      case "error":
+        throw new StreamErrorEvent(eventData(event));
+      default:
+        // ping, and events a newer API may add.
+        break;
+    }
+  }
+}
+
+export function createAnthropicProvider(options: ProviderOptions): Provider {
+  const baseUrl = options.baseURL ?? "https://api.anthropic.com";
+  const url = endpoint(baseUrl, "/v1/messages");
+  return classifiedProvider("anthropic", baseUrl, (request, signal) =>
+    anthropicParts(messageEvents(url, options, anthropicBody(request), signal)),
   );
 }

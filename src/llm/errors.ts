@@ -1,5 +1,6 @@
 // Owns provider failures: one class per kind, chosen in one place
 // (`classifyProviderError`), so retry decides by class.
+import { isJsonObject } from "../events/json.js";
 import { JpError } from "../errors.js";
 
 export class ProviderError extends JpError {
@@ -36,36 +37,50 @@ export class MissingKeyError extends JpError {
   }
 }
 
-interface HttpLikeError {
-  status?: number;
-  cause?: { code?: string; cause?: { code?: string } };
-  headers?: Headers | Record<string, string | null | undefined>;
-  message?: string;
-  name?: string;
-  error?: { error?: { message?: string; type?: string }; message?: string; type?: string };
+/** The server answered with a status other than 2xx. `body` is its JSON body, when it sent one. */
+export class HttpStatusError extends Error {
+  override readonly name = "HttpStatusError";
+  constructor(
+    readonly status: number,
+    readonly headers: Readonly<Record<string, string>>,
+    readonly body: unknown,
+    text: string,
+  ) {
+    super(text.replace(/\s+/g, " ").trim().slice(0, 300) || `HTTP ${status}`);
+  }
 }
 
-function header(headers: HttpLikeError["headers"], name: string): string | undefined {
-  if (!headers) return undefined;
-  // Casts: the SDKs hand over a Headers object or a plain record; `get` tells them apart without
-  // touching the global Headers (which would load undici).
-  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
-  const value = (headers as Record<string, string | null | undefined>)[name];
-  return value ?? undefined;
+/** The stream itself reported an error (an `error` event after a 200). */
+export class StreamErrorEvent extends Error {
+  override readonly name = "StreamErrorEvent";
+  constructor(readonly body: unknown) {
+    super(typeof body === "string" ? body : JSON.stringify(body));
+  }
 }
+
+/** No response began within the timeout. */
+export class ResponseTimeoutError extends Error {
+  override readonly name = "ResponseTimeoutError";
+  readonly code = "ETIMEDOUT";
+  constructor(ms: number) {
+    super(`no response within ${Math.round(ms / 1000)} s`);
+  }
+}
+
+/** A header of a failed response, by its lower-case name. */
+type ResponseHeaders = Readonly<Record<string, string | undefined>>;
 
 /** `retry-after` (seconds or an HTTP date) or `retry-after-ms`, in milliseconds. */
-export function retryAfterMs(headers: HttpLikeError["headers"], now = Date.now()): number | undefined {
-  const ms = header(headers, "retry-after-ms");
+export function retryAfterMs(headers: ResponseHeaders | undefined, now = Date.now()): number | undefined {
+  const ms = headers?.["retry-after-ms"];
   if (ms !== undefined && Number.isFinite(Number(ms))) return Number(ms);
-  const value = header(headers, "retry-after");
+  const value = headers?.["retry-after"];
   if (value === undefined) return undefined;
   if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Turn whatever an SDK or the network threw into one of our classes, with a one-line message. */
 /** What a network failure's code says, in words. */
 const NETWORK_CODES: Record<string, string> = {
   ECONNREFUSED: "connection refused (nothing is listening there)",
@@ -89,6 +104,31 @@ export function isLocalUrl(url: string): boolean {
   }
 }
 
+/** The message an API's error body carries: Anthropic's `{error: {message}}`, OpenAI's the same, or a bare `{message}`. */
+function apiErrorField(body: unknown, field: "message" | "type"): string | undefined {
+  if (!isJsonObject(body)) return undefined;
+  const from = (o: unknown) => (isJsonObject(o) && typeof o[field] === "string" ? o[field] : undefined);
+  return from(body.error) ?? from(body);
+}
+
+/** The status an error reported inside a stream stands for, by the API's error type. */
+const STREAM_ERROR_STATUS: Record<string, number> = {
+  overloaded_error: 529,
+  api_error: 500,
+  server_error: 500,
+  rate_limit_error: 429,
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+};
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim().slice(0, 300);
+}
+
+/** Turn whatever a request threw into one of our classes, with a one-line message. */
 export function classifyProviderError(
   error: unknown,
   provider: string,
@@ -96,14 +136,52 @@ export function classifyProviderError(
   baseUrl?: string,
 ): ProviderError {
   if (error instanceof ProviderError) return error;
-  // Cast: the SDKs throw their own error classes; only these optional fields are read.
-  const e = (error ?? {}) as HttpLikeError;
-  const apiMessage = e.error?.error?.message ?? e.error?.message ?? e.message ?? String(error);
-  const detail = apiMessage.replace(/\s+/g, " ").trim().slice(0, 300);
-  if (e.name === "AbortError" || /aborted|APIUserAbortError/i.test(e.name ?? "")) {
+  if (error instanceof Error && error.name === "AbortError") {
     return new AbortedError("llm.aborted", "the request was interrupted", { cause: error });
   }
-  const status = e.status;
+  if (error instanceof HttpStatusError) {
+    const detail = oneLine(apiErrorField(error.body, "message") ?? error.message);
+    return byStatus(error.status, detail, error.headers, { error, provider, model });
+  }
+  if (error instanceof StreamErrorEvent) {
+    const detail = oneLine(apiErrorField(error.body, "message") ?? error.message);
+    const type = apiErrorField(error.body, "type");
+    const status = type === undefined ? undefined : STREAM_ERROR_STATUS[type];
+    if (status !== undefined) return byStatus(status, detail, undefined, { error, provider, model });
+    return new ProviderError("llm.stream_error", `${provider} reported an error mid-stream: ${detail}`, {
+      retryable: true,
+      cause: error,
+    });
+  }
+  const code = networkCode(error);
+  const reason =
+    (code && NETWORK_CODES[code]) ?? oneLine(error instanceof Error ? error.message : String(error));
+  const where = baseUrl ? ` at ${baseUrl}` : "";
+  const Kind = code && UNREACHABLE.has(code) ? UnreachableError : ConnectionError;
+  return new Kind("llm.connection", `could not reach ${provider}${where}: ${reason}`, {
+    retryable: true,
+    hint:
+      baseUrl && isLocalUrl(baseUrl)
+        ? `start the server there, or set providers.${provider}.base_url to where it listens`
+        : `check the network and providers.${provider}.base_url`,
+    cause: error,
+  });
+}
+
+/** Node's error code (ECONNREFUSED…) on the error or on its cause. */
+function networkCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
+    if ("code" in e && typeof e.code === "string") return e.code;
+  }
+  return undefined;
+}
+
+function byStatus(
+  status: number,
+  detail: string,
+  headers: ResponseHeaders | undefined,
+  { error, provider, model }: { error: Error; provider: string; model: string },
+): ProviderError {
   if (status === 401 || status === 403) {
     return new AuthError("llm.auth", `${provider} rejected the API key (${status}): ${detail}`, {
       hint: `check the key in the environment variable for ${provider}`,
@@ -113,17 +191,17 @@ export function classifyProviderError(
   if (status === 429) {
     return new RateLimitError("llm.rate_limit", `${provider} is rate limiting requests (429): ${detail}`, {
       retryable: true,
-      retryAfterMs: retryAfterMs(e.headers),
+      retryAfterMs: retryAfterMs(headers),
       cause: error,
     });
   }
-  if (status === 529 || status === 503 || (status !== undefined && status >= 500)) {
+  if (status >= 500) {
     return new OverloadedError(
       "llm.overloaded",
       `${provider} failed or is overloaded (${status}): ${detail}`,
       {
         retryable: true,
-        retryAfterMs: retryAfterMs(e.headers),
+        retryAfterMs: retryAfterMs(headers),
         cause: error,
       },
     );
@@ -141,22 +219,8 @@ export function classifyProviderError(
       },
     );
   }
-  if (status !== undefined && status >= 400) {
-    return new BadRequestError("llm.bad_request", `${provider} refused the request (${status}): ${detail}`, {
-      hint: status === 404 ? `check the model id '${model}'` : "check the model id and the request settings",
-      cause: error,
-    });
-  }
-  const code = e.cause?.code ?? e.cause?.cause?.code;
-  const reason = (code && NETWORK_CODES[code]) ?? detail;
-  const where = baseUrl ? ` at ${baseUrl}` : "";
-  const Kind = code && UNREACHABLE.has(code) ? UnreachableError : ConnectionError;
-  return new Kind("llm.connection", `could not reach ${provider}${where}: ${reason}`, {
-    retryable: true,
-    hint:
-      baseUrl && isLocalUrl(baseUrl)
-        ? `start the server there, or set providers.${provider}.base_url to where it listens`
-        : `check the network and providers.${provider}.base_url`,
+  return new BadRequestError("llm.bad_request", `${provider} refused the request (${status}): ${detail}`, {
+    hint: status === 404 ? `check the model id '${model}'` : "check the model id and the request settings",
     cause: error,
   });
 }

@@ -1,8 +1,16 @@
 // Owns OpenAI Chat Completions and OpenAI-compatible servers (Ollama,
 // llama.cpp, OpenRouter): mapping the projection to messages and the streamed
 // chunks back to stream parts.
-import type { Event } from "../events/index.js";
-import { clientOptions, parseToolArguments, sdkProvider, type SdkOptions } from "./sdk.js";
+import { isJsonObject, type Event } from "../events/index.js";
+import {
+  classifiedProvider,
+  endpoint,
+  eventData,
+  parseToolArguments,
+  postForEvents,
+  type ProviderOptions,
+} from "./http.js";
+import { StreamErrorEvent } from "./errors.js";
 import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 
 // Chat Completions' own shapes, as the SDK declares them (types only: no code loads).
@@ -12,7 +20,6 @@ import type {
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import type OpenAI from "openai";
 
 type Message = ChatCompletionMessageParam;
 
@@ -160,16 +167,32 @@ export async function* openaiParts(chunks: AsyncIterable<Chunk>): AsyncGenerator
   yield { type: "stop", reason: stop };
 }
 
-export function createOpenAIProvider(options: SdkOptions & { name: string }): Provider {
-  return sdkProvider<OpenAI>(
-    options.name,
-    options.baseURL ?? "https://api.openai.com/v1",
-    async () => {
-      const { default: OpenAI } = await import("openai");
-      return new OpenAI(clientOptions(options));
-    },
-    async function* (client, request, signal) {
-      yield* openaiParts(await client.chat.completions.create(openaiBody(request), { signal }));
-    },
+/** Chat Completions' stream, chunk by chunk, up to `[DONE]`; a chunk that reports an error throws. */
+async function* completionChunks(
+  url: string,
+  options: ProviderOptions,
+  body: ChatCompletionCreateParamsStreaming,
+  signal: AbortSignal,
+): AsyncGenerator<Chunk> {
+  const headers = {
+    accept: "application/json",
+    authorization: `Bearer ${options.apiKey}`,
+  };
+  for await (const event of postForEvents({ url, headers, body, signal, timeoutMs: options.timeoutMs })) {
+    if (event.data.startsWith("[DONE]")) return;
+    if (event.event === "error") throw new StreamErrorEvent(eventData(event));
+    if (event.event !== undefined) continue;
+    const data = eventData(event);
+    if (isJsonObject(data) && data.error !== undefined) throw new StreamErrorEvent(data);
+    // Cast: an unnamed event's data is a chunk of the API's stream.
+    yield data as Chunk;
+  }
+}
+
+export function createOpenAIProvider(options: ProviderOptions & { name: string }): Provider {
+  const baseUrl = options.baseURL ?? "https://api.openai.com/v1";
+  const url = endpoint(baseUrl, "/chat/completions");
+  return classifiedProvider(options.name, baseUrl, (request, signal) =>
+    openaiParts(completionChunks(url, options, openaiBody(request), signal)),
   );
 }

@@ -1,5 +1,5 @@
 // Which parts of the bundle a command loads: `jp conversation ls` must not pay
-// for a provider SDK or the tokenizer. The bundle's metafile says which
+// for a provider's code or the tokenizer. The bundle's metafile says which
 // chunk holds which package; a preloaded hook records which chunks loaded.
 import { execa } from "execa";
 import * as fs from "node:fs";
@@ -11,6 +11,10 @@ import { REPO_ROOT, tempDir } from "../support/workspace.js";
 const JP = path.join(REPO_ROOT, "bin/jp");
 const BUNDLE = path.join(REPO_ROOT, "dist/cli.bundle");
 const HEAVY = {
+  "the provider wire (HTTP and SSE)": "src/llm/http.ts",
+  "the Anthropic mapping": "src/llm/anthropic.ts",
+  "the OpenAI mapping": "src/llm/openai.ts",
+  // Types only at run time: no chunk may hold their code.
   "the Anthropic SDK": "node_modules/@anthropic-ai/sdk/",
   "the OpenAI SDK": "node_modules/openai/",
   "the tokenizer": "node_modules/gpt-tokenizer/",
@@ -73,7 +77,7 @@ describe("start-up loads only what the command uses", () => {
     for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("jp conversation ls loads neither provider SDK nor the tokenizer", async () => {
+  it("jp conversation ls loads no provider code and not the tokenizer", async () => {
     // zod comes with the store, which checks any log lines its cached counts have not seen.
     expect(await heavyPackagesLoaded(["conversation", "ls"], cwd)).toEqual(["zod"]);
   });
@@ -82,9 +86,12 @@ describe("start-up loads only what the command uses", () => {
     expect(await heavyPackagesLoaded(["--help"], cwd)).toEqual([]);
   });
 
-  it("jp q loads the Anthropic SDK and nothing else heavy (the check can see a load)", async () => {
+  it("jp q loads the Anthropic provider and no SDK code (the check can see a load)", async () => {
     expect(await heavyPackagesLoaded(["q", "hello"], cwd, { MOCK_API_KEY: "sk-mock" })).toEqual([
-      "the Anthropic SDK",
+      "the provider wire (HTTP and SSE)",
+      "the Anthropic mapping",
+      // Small, and chosen by the model id in the same synchronous step.
+      "the OpenAI mapping",
       "zod",
     ]);
   });
