@@ -7,11 +7,11 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cfgLayer, readTomlFile, type Layer } from "./layers.js";
 import { knownContextWindow } from "../llm/models.js";
-import type { z } from "zod";
 import { ConfigError } from "./errors.js";
 import { forbiddenKeyPath } from "../events/keys.js";
-import { Config } from "./schema.js";
-import { closest, keysAt, scalarPaths, schemaAt, schemaType } from "./zod-walk.js";
+import { keyPath, valueAt } from "./paths.js";
+import { checkConfig, CONFIG_SCALAR_PATHS, isConfig } from "./schema.check.js";
+import type { Config } from "./schema.js";
 import { isPlain, restrictConversationDelta, toolNames, type Plain } from "./trust.js";
 
 export type { Layer } from "./layers.js";
@@ -28,41 +28,6 @@ export interface ResolvedConfig {
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DEFAULT_CONFIG_FILE = path.join(PACKAGE_ROOT, "config/default.toml");
 
-function describeAccepted(schema: z.ZodType | undefined): string {
-  const description = schema?.description;
-  // Cast: zod types an enum's `options` only on ZodEnum; any schema may be one here.
-  const values = (schema as unknown as { options?: unknown[] } | undefined)?.options;
-  if (Array.isArray(values) && values.every((v) => typeof v === "string")) return values.join(", ");
-  return description ?? (schema ? schemaType(schema) : "a known key");
-}
-
-function keyPath(p: readonly PropertyKey[]): string {
-  return p
-    .map((k) => (typeof k === "number" ? `[${k}]` : String(k)))
-    .join(".")
-    .replace(/\.\[/g, "[");
-}
-
-type Issue = z.core.$ZodIssue;
-
-/** The most specific issue: inside a union, the branch that got furthest. */
-function deepestIssue(issues: readonly Issue[]): Issue {
-  let best = issues[0]!;
-  for (const issue of issues) {
-    // Issues inside a union branch carry paths relative to the union.
-    const candidates =
-      issue.code === "invalid_union"
-        ? issue.errors.map((branch) => {
-            const inner = deepestIssue(branch);
-            return { ...inner, path: [...issue.path, ...inner.path] };
-          })
-        : [issue];
-    for (const c of candidates)
-      if (c.path.length > best.path.length || best.code === "invalid_union") best = c;
-  }
-  return best;
-}
-
 /** Validate one layer against the schema; the error names the file (or layer), the key path and what is accepted. */
 function rejectForbiddenKeys(layer: Layer): void {
   const forbidden = forbiddenKeyPath(layer.value);
@@ -74,51 +39,6 @@ function rejectForbiddenKeys(layer: Layer): void {
   }
 }
 
-/** Every problem of one layer, each one line naming the file (or layer), the key path and what is accepted. */
-export function layerProblems(layer: Layer): string[] {
-  const forbidden = forbiddenKeyPath(layer.value);
-  const where = layer.file ?? layer.name;
-  if (forbidden !== undefined) return [`${where}: key ${forbidden} is not allowed`];
-  const result = Config.safeParse(layer.value);
-  if (result.success) return [];
-  return result.error.issues.map((top) => {
-    const issue = deepestIssue([top]);
-    if (issue.code === "unrecognized_keys") {
-      const key = issue.keys[0]!;
-      const known = keysAt(Config, keysOf(issue.path));
-      const suggestion = closest(key, known);
-      return `${where}: unknown key ${keyPath([...issue.path, key])}${
-        suggestion
-          ? `; did you mean ${keyPath([...issue.path, suggestion])}?`
-          : known.length
-            ? ` (keys accepted here: ${known.join(", ")})`
-            : ""
-      }`;
-    }
-    const value = valueAt(layer.value, keysOf(issue.path));
-    const got = value === undefined ? "nothing" : JSON.stringify(value);
-    if (issue.code === "custom") return `${where}: ${keyPath(issue.path)}: ${issue.message}`;
-    const target = schemaAt(Config, keysOf(issue.path));
-    return `${where}: ${keyPath(issue.path)} must be ${expectation(issue, target)}; got ${got}`;
-  });
-}
-
-/** An issue's path as object keys and array indices (zod allows symbols, which config never has). */
-function keysOf(path: readonly PropertyKey[]): (string | number)[] {
-  return path.filter((k): k is string | number => typeof k !== "symbol");
-}
-
-/** The value at a path of keys and indices, if there is one. */
-function valueAt(root: unknown, keys: readonly (string | number)[]): unknown {
-  let node = root;
-  for (const key of keys) {
-    if (Array.isArray(node) && typeof key === "number") node = node[key];
-    else if (isPlain(node)) node = node[String(key)];
-    else return undefined;
-  }
-  return node;
-}
-
 /** The table at `key` of `parent`, made if it is missing (a value that is not a table is replaced). */
 function tableAt(parent: Plain, key: string): Plain {
   const existing = parent[key];
@@ -126,44 +46,6 @@ function tableAt(parent: Plain, key: string): Plain {
   const made: Plain = {};
   parent[key] = made;
   return made;
-}
-
-/** What an issue says the value must be, in words: `a whole number above 0`, `one of 5m, 1h`. */
-function expectation(issue: Issue, target: z.ZodType | undefined): string {
-  const whole = target !== undefined && isWholeNumber(target);
-  const number = whole ? "a whole number" : "a number";
-  switch (issue.code) {
-    case "too_small":
-      return issue.origin === "number"
-        ? `${number} ${issue.inclusive ? "of at least" : "above"} ${String(issue.minimum)}`
-        : `at least ${String(issue.minimum)} long`;
-    case "too_big":
-      return issue.origin === "number"
-        ? `${number} ${issue.inclusive ? "of at most" : "below"} ${String(issue.maximum)}`
-        : `at most ${String(issue.maximum)} long`;
-    case "invalid_value":
-      return `one of ${issue.values.map((v) => String(v)).join(", ")}`;
-    case "invalid_type":
-      if (issue.expected === "int" || (issue.expected === "number" && whole)) return "a whole number";
-      if (issue.expected === "number") return "a number";
-      if (issue.expected === "boolean") return "true or false";
-      if (issue.expected === "string") return "text (a quoted string)";
-      return describeAccepted(target);
-    default:
-      return describeAccepted(target);
-  }
-}
-
-function isWholeNumber(schema: z.ZodType): boolean {
-  // Cast: zod keeps a number's checks in its internal definition, which it does not type.
-  const checks = (schema as unknown as { def?: { checks?: { _zod?: { def?: { format?: string } } }[] } }).def
-    ?.checks;
-  return checks?.some((c) => c._zod?.def?.format === "safeint") ?? false;
-}
-
-export function validateLayer(layer: Layer): void {
-  const problems = layerProblems(layer);
-  if (problems.length) throw configProblems(problems);
 }
 
 /** One error listing every problem found, so a config is fixed in one pass. */
@@ -188,15 +70,14 @@ export function pruneToSchema(value: Plain): Plain {
     model.id = `${model.id.provider}/${model.id.name}`;
   }
   for (let attempt = 0; attempt < 200; attempt++) {
-    const result = Config.safeParse(copy);
-    if (result.success) return copy;
-    const issue = result.error.issues[0]!;
+    const issue = checkConfig(copy);
+    if (!issue) return copy;
     const parentPath = issue.code === "unrecognized_keys" ? issue.path : issue.path.slice(0, -1);
-    const parent = valueAt(copy, keysOf(parentPath));
+    const parent = valueAt(copy, parentPath);
     if (!isPlain(parent)) return {};
     // Pruning removes exactly the keys the schema named: computed by design.
     /* eslint-disable @typescript-eslint/no-dynamic-delete */
-    if (issue.code === "unrecognized_keys") for (const k of issue.keys) delete parent[k];
+    if (issue.code === "unrecognized_keys") for (const k of issue.keys ?? []) delete parent[k];
     else if (issue.path.length === 0) return {};
     else delete parent[String(issue.path.at(-1))];
     /* eslint-enable @typescript-eslint/no-dynamic-delete */
@@ -207,7 +88,7 @@ export function pruneToSchema(value: Plain): Plain {
 function envLayer(env: NodeJS.ProcessEnv): Layer | undefined {
   const value: Plain = {};
   const names: string[] = [];
-  for (const { path: keys, type } of scalarPaths(Config)) {
+  for (const { path: keys, type } of CONFIG_SCALAR_PATHS) {
     const name = `JP_${keys.join("_").toUpperCase()}`;
     const raw = env[name];
     if (raw === undefined || raw === "") continue;
@@ -311,18 +192,25 @@ export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools
   const compaction = tableAt(tableAt(merged, "conversation"), "compaction");
   compaction.rules = rules.map((r) => r.rule);
   rules.forEach((r, i) => origins.set(`conversation.compaction.rules[${i}]`, r.layer));
-  const result = Config.safeParse(merged);
-  if (!result.success)
+  if (!isConfig(merged)) {
+    const issue = checkConfig(merged);
     throw new ConfigError(
-      `the merged configuration is invalid at ${keyPath(result.error.issues[0]!.path)}: ${result.error.issues[0]!.message}`,
+      `the merged configuration is invalid at ${keyPath(issue?.path ?? [])}: ${issue?.message ?? "schema mismatch"}`,
     );
-  return { config: result.data, origins, layers };
+  }
+  return { config: merged, origins, layers };
 }
 
-export function loadConfig(options: LoadOptions): ResolvedConfig {
+/**
+ * Every layer, checked and merged. A layer with a problem is explained by
+ * problems.ts, which loads zod; a valid config never does.
+ */
+export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> {
   const { layers, leftOutTools } = collectLayers(options);
-  const problems = layers.flatMap(layerProblems);
-  if (problems.length) throw configProblems(problems);
+  if (layers.some((l) => forbiddenKeyPath(l.value) !== undefined || checkConfig(l.value) !== undefined)) {
+    const { layerProblems } = await import("./problems.js");
+    throw configProblems(layers.flatMap(layerProblems));
+  }
   const resolved = mergeLayers(layers);
   validateSemantics(resolved.config);
   return { ...resolved, leftOutTools };

@@ -1,20 +1,15 @@
 // The one place that names every configuration key, its accepted values and
 // its help text. Every key is optional here: layers are partial, and defaults
-// come from the lowest layer, config/default.toml.
-import { messageOf } from "../errors.js";
+// come from the lowest layer, config/default.toml. A valid config is checked
+// by the checker derived from this schema (schema.check.ts, written by
+// scripts/schema-checks.mjs); zod loads only to explain an invalid one.
 import * as z from "zod";
 import { TOOL_HINTS, TOOL_MODES } from "../compaction/policy.js";
-import { parseKeepBound } from "../compaction/rules.js";
+import { CONFIG_CHECKS } from "./checks.js";
 
 const KeepBound = z
   .union([z.number().int(), z.string()])
-  .superRefine((value, ctx) => {
-    try {
-      parseKeepBound(value);
-    } catch (error) {
-      ctx.addIssue({ code: "custom", message: messageOf(error).replace(/^keep bound /, "") });
-    }
-  })
+  .refine(CONFIG_CHECKS.keepBound.test, { error: (issue) => CONFIG_CHECKS.keepBound.message(issue.input) })
   .describe(
     "a count (4), a 1-based position (@5), a position from the end (-3), a duration (5h, 2days) or last-compaction",
   );

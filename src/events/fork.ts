@@ -1,5 +1,5 @@
 // Owns which events a fork copies.
-import type { Event } from "./schema.js";
+import type { Event } from "./kinds.js";
 import { NO_TURN, turnCount, turnIndices } from "./turns.js";
 
 /**

@@ -1,4 +1,6 @@
-export * from "./schema.js";
+export * from "./kinds.js";
+// The schemas' types only: the zod schemas themselves are not loaded at run time.
+export type * from "./schema.js";
 export * from "./turns.js";
 export * from "./fork.js";
 export * from "./usage.js";

@@ -1,16 +1,17 @@
-// Owns the shape of every event kind in a conversation log (DESIGN §3, §4).
-// Validation keeps the caller's object untouched, so unknown kinds and unknown
-// fields survive a read and a write byte for byte.
+// Owns the shape of every event kind in a conversation log (DESIGN §3, §4):
+// the one statement of it, in zod. Nothing loads this at run time: reading a
+// log uses the checkers derived from these schemas (schema.check.ts, written
+// by scripts/schema-checks.mjs), and the types below are erased.
 import * as z from "zod";
-import { isJsonObject, type JsonObject } from "./json.js";
-import { MAX_DEPTH, valueProblem } from "./keys.js";
+import { EVENT_CHECKS } from "./checks.js";
+import type { JsonObject } from "./json.js";
 
 /**
  * A JSON object whose values may be anything. Checked, not rebuilt: a parsed
  * line's keys are strings already, and validation keeps the line's own object,
  * so copying every key (as `z.record` does) would be work thrown away.
  */
-const JsonObjectSchema = z.custom<JsonObject>(isJsonObject, "must be a JSON object");
+const JsonObjectSchema = z.custom<JsonObject>(EVENT_CHECKS.jsonObject.test, EVENT_CHECKS.jsonObject.message);
 const Metadata = JsonObjectSchema;
 
 const base = {
@@ -37,10 +38,7 @@ export const ChatResponse = z
     reasoning: z.string().optional(),
     data: z.unknown().optional(),
   })
-  .refine(
-    (e) => [e.message, e.reasoning, e.data].filter((v) => v !== undefined).length === 1,
-    "a chat_response holds exactly one of message, reasoning or data",
-  );
+  .refine(EVENT_CHECKS.oneBody.test, EVENT_CHECKS.oneBody.message);
 export type ChatResponse = z.infer<typeof ChatResponse>;
 
 export const ToolCallRequest = z.looseObject({
@@ -135,30 +133,8 @@ export const RequestFailed = z.looseObject({
 });
 export type RequestFailed = z.infer<typeof RequestFailed>;
 
-/** The `type` of every event of a kind this version does not know. */
-export const UNKNOWN_KIND: unique symbol = Symbol("jp.unknown-kind");
-
-/**
- * An event of a kind this version does not know, wrapped so that it can never
- * pass for a known one: `switch (event.type)` narrows every known kind. The
- * line's object is kept as it was read and written back as is (`toJSON`).
- */
-export class UnknownEvent {
-  readonly type: typeof UNKNOWN_KIND = UNKNOWN_KIND;
-  constructor(readonly raw: JsonObject & { type: string }) {}
-  /** The kind the line names. */
-  get kind(): string {
-    return this.raw.type;
-  }
-  get timestamp(): string | undefined {
-    return typeof this.raw.timestamp === "string" ? this.raw.timestamp : undefined;
-  }
-  toJSON(): JsonObject {
-    return this.raw;
-  }
-}
-
-const knownSchemas = {
+/** The schema of each known kind. */
+export const KNOWN_SCHEMAS = {
   turn_start: TurnStart,
   chat_request: ChatRequest,
   chat_response: ChatResponse,
@@ -172,9 +148,7 @@ const knownSchemas = {
   request_failed: RequestFailed,
 } as const;
 
-export type EventKind = keyof typeof knownSchemas;
-// Cast: Object.keys types its result as string[]; these keys are exactly the kinds.
-export const EVENT_KINDS = Object.keys(knownSchemas) as EventKind[];
+export type EventKind = keyof typeof KNOWN_SCHEMAS;
 
 export type KnownEvent =
   | TurnStart
@@ -188,59 +162,3 @@ export type KnownEvent =
   | Compaction
   | CompactionReset
   | RequestFailed;
-
-/** Any line of a log: a known kind, or an unknown one kept verbatim. A closed union. */
-export type Event = KnownEvent | UnknownEvent;
-
-export function isKnownKind(type: unknown): type is EventKind {
-  return typeof type === "string" && Object.hasOwn(knownSchemas, type);
-}
-
-export function isKnown(event: Event): event is KnownEvent {
-  return event.type !== UNKNOWN_KIND;
-}
-
-/** The kind an event's line names, known or not. */
-export function kindOf(event: Event): string {
-  return event.type === UNKNOWN_KIND ? event.kind : event.type;
-}
-
-/** Narrow an event to one kind. */
-export function isKind<K extends EventKind>(
-  event: Event,
-  kind: K,
-): event is Extract<KnownEvent, { type: K }> {
-  return event.type === kind;
-}
-
-function hasStringType(value: JsonObject): value is JsonObject & { type: string } {
-  return typeof value.type === "string";
-}
-
-export type ValidationResult = { ok: true; event: Event } | { ok: false; reason: string };
-
-/**
- * Check a parsed log line. Known kinds must match their schema; any other
- * object with a string `type` is an unknown kind and is accepted as is.
- * The returned event is the input object itself, never a copy. A value that
- * nests deeper than MAX_DEPTH (serialising or cloning it would overflow the
- * stack) or holds a forbidden key is refused.
- */
-export function validateEvent(value: unknown): ValidationResult {
-  if (!isJsonObject(value)) return { ok: false, reason: "not a JSON object" };
-  const problem = valueProblem(value);
-  if (problem?.kind === "too_deep") return { ok: false, reason: `nested more than ${MAX_DEPTH} levels deep` };
-  if (problem) return { ok: false, reason: `forbidden key \`${problem.path}\`` };
-  if (!hasStringType(value)) return { ok: false, reason: "missing string field `type`" };
-  const { type } = value;
-  if (!isKnownKind(type)) return { ok: true, event: new UnknownEvent(value) };
-  const result = knownSchemas[type].safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` at \`${issue.path.join(".")}\`` : "";
-    return { ok: false, reason: `invalid ${type}${where}: ${issue?.message ?? "schema mismatch"}` };
-  }
-  // Cast: validation keeps the caller's object itself (its unknown fields pass byte
-  // for byte), so the checked value is returned as the type the schema proved.
-  return { ok: true, event: value as KnownEvent };
-}

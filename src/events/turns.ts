@@ -1,7 +1,7 @@
 // Owns turn indexing exactly as JP counts turns (DESIGN §3): events before the
 // first turn_start form an implicit turn 0; a turn_start opens a new turn only
 // when the current turn already holds an event; global entries belong to no turn.
-import type { Event } from "./schema.js";
+import type { Event } from "./kinds.js";
 
 /** The turn index given to global entries, which belong to no turn. */
 export const NO_TURN = -1;

@@ -1,7 +1,7 @@
 // Owns the token usage a response event records in its metadata
 // (`metadata.usage`, `metadata.model`) and how usage adds up.
 import { isJsonObject } from "./json.js";
-import { isKnown, type Event } from "./schema.js";
+import { isKnown, type Event } from "./kinds.js";
 
 /** Usage as recorded on the last event of a model response; input counts every prompt token, cached or not. */
 export interface UsageRecord {

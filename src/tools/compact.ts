@@ -4,12 +4,11 @@
 import { messageOf } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as z from "zod";
+import { checkCompactArgs, COMPACT_PARAMETERS, isCompactArgs, RULE_FIELDS } from "./compact-args.check.js";
 import {
   planAssistantRules,
   commonPrefixLength,
   project,
-  TOOL_MODES,
   type AssistantRule,
   type ToolHint,
 } from "../compaction/index.js";
@@ -19,24 +18,6 @@ import type { TokenCounter } from "../tokens/count.js";
 import { decideApproval, type Approval } from "./approval.js";
 import { privateTempDir, type Prompter } from "./prompter.js";
 import type { RunMode, Tool, ToolContext } from "./types.js";
-
-/** The one schema of the tool's arguments: validation, the JSON Schema the model sees, and the field list of errors. */
-const Rule = z.strictObject({
-  keep_first: z.number().int().nonnegative().optional().describe("turns at the start left untouched"),
-  keep_last: z
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .describe("turns at the end left untouched; the current turn always is"),
-  before_quote: z.string().min(1).optional().describe("verbatim passage from the turn right after the range"),
-  after_quote: z.string().min(1).optional().describe("verbatim passage from the turn right before the range"),
-  reasoning: z.literal("strip").optional().describe("strip the reasoning of the range"),
-  tool_calls: z.enum(TOOL_MODES).optional().describe("strip or omit the tool calls of the range"),
-  summary: z.string().min(1).optional().describe("text that replaces the range; stands alone"),
-  note: z.string().min(1).describe("one sentence on why (required)"),
-});
-const Args = z.strictObject({ rules: z.array(Rule).min(1) });
 
 const COMPACT_KEYS = ["y", "n", "e", "?"] as const;
 const COMPACT_HELP = [
@@ -56,11 +37,7 @@ Each rule chooses a range of whole turns and what to do with it:
 - note (required): one sentence on why, shown to the user (at most 200 characters).
 Quotes that are not found, match several turns, or fall inside an existing summary come back as errors; fix the quote and call again.`;
 
-/** The arguments' JSON Schema as the provider receives it, derived from Args. */
-export const COMPACT_PARAMETERS: Record<string, unknown> = (() => {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(Args);
-  return schema;
-})();
+export { COMPACT_PARAMETERS };
 
 /** How the preview and the spilled text are written; the CLI passes render/compact-preview.ts. */
 export interface CompactPreview {
@@ -81,17 +58,16 @@ export interface CompactToolDeps {
 function parseArgs(
   args: Record<string, unknown>,
 ): { ok: true; rules: AssistantRule[] } | { ok: false; error: string } {
-  const result = Args.safeParse(args);
-  if (result.success) return { ok: true, rules: result.data.rules };
-  const issue = result.error.issues[0]!;
+  if (isCompactArgs(args)) return { ok: true, rules: args.rules };
+  const issue = checkCompactArgs(args) ?? { path: [], code: "custom", message: "schema mismatch" };
   const where =
     issue.path
-      .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+      .map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`))
       .join("")
       .replace(/^\./, "") || "arguments";
   let fix = issue.message;
   if (issue.code === "unrecognized_keys")
-    fix = `unknown field ${issue.keys.join(", ")}; a rule accepts ${Object.keys(Rule.shape).join(", ")}`;
+    fix = `unknown field ${(issue.keys ?? []).join(", ")}; a rule accepts ${RULE_FIELDS.join(", ")}`;
   else if (where.endsWith(".note")) fix = "note is required: say in one sentence why";
   return {
     ok: false,

@@ -2,7 +2,6 @@
 // JSON on stdin and in `{{name}}` placeholders; stdout is the result; a
 // non-zero exit is an error result with stderr. No shell is involved.
 import { isJsonObject } from "../events/index.js";
-import * as z from "zod";
 import type { ToolConfig } from "../config/schema.js";
 import { JpError } from "../errors.js";
 import type { Tool, ToolOutcome } from "./types.js";
@@ -46,42 +45,6 @@ export function truncateOutput(text: string, max: number): string {
   return `${kept}\n[… ${bytes.length - Buffer.byteLength(kept)} more bytes cut]`;
 }
 
-/** The JSON type of a value, as messages name it. */
-function jsonType(value: unknown): string {
-  if (Array.isArray(value)) return "array";
-  if (value === null) return "null";
-  if (typeof value === "number" && Number.isInteger(value)) return "integer";
-  return typeof value;
-}
-
-/**
- * A checker of arguments against the tool's declared JSON Schema, compiled
- * once by zod from the schema itself; the first problem comes back in words.
- */
-export function argumentChecker(
-  schema: Record<string, unknown>,
-): (args: Record<string, unknown>) => string | undefined {
-  const validator = z.fromJSONSchema(schema);
-  const names = Object.keys(schema.properties ?? {});
-  return (args) => {
-    const result = validator.safeParse(args);
-    if (result.success) return undefined;
-    const issue = result.error.issues[0]!;
-    const name = String(issue.path[0] ?? "");
-    switch (issue.code) {
-      case "unrecognized_keys":
-        return `unknown argument '${issue.keys[0] ?? ""}'; expected ${names.join(", ") || "no arguments"}`;
-      case "invalid_type":
-        if (args[name] === undefined) return `missing required argument '${name}'`;
-        return `argument '${name}' must be ${issue.expected === "int" ? "integer" : issue.expected}, got ${jsonType(args[name])}`;
-      case "invalid_value":
-        return `argument '${name}' must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
-      default:
-        return `argument '${name}': ${issue.message}`;
-    }
-  };
-}
-
 /** Where a local tool's environment comes from. */
 export interface ToolEnvironment {
   /** jp's own environment. */
@@ -114,12 +77,13 @@ export function toolEnvironment(
   return out;
 }
 
-export function createLocalTool(
+/** A local tool from its config. Its arguments' checker is zod's (loaded here, when a config defines a local tool). */
+export async function createLocalTool(
   name: string,
   config: ToolConfig,
   defaults: ToolConfig = {},
   environment: ToolEnvironment = { env: process.env, workspace: process.cwd(), secrets: new Set() },
-): Tool {
+): Promise<Tool> {
   const command = config.command;
   if (command === undefined || (Array.isArray(command) && command.length === 0)) {
     throw new JpError("tools.invalid", `tool ${name} has source = "local" but no command`, {
@@ -129,6 +93,7 @@ export function createLocalTool(
   }
   const argv = Array.isArray(command) ? command : command.split(/\s+/).filter(Boolean);
   const parameters = parametersSchema(config.parameters);
+  const { argumentChecker } = await import("./argument-checker.js");
   let validate: (args: Record<string, unknown>) => string | undefined;
   try {
     validate = argumentChecker(parameters);

@@ -7,11 +7,11 @@ import type { Tool } from "./types.js";
 
 export type ToolSelection = { enable: boolean; name?: string };
 
-export function buildRegistry(
+export async function buildRegistry(
   config: Config,
   builtins: readonly Tool[] = [],
   environment: Omit<ToolEnvironment, "secrets"> = { env: process.env, workspace: process.cwd() },
-): Map<string, Tool> {
+): Promise<Map<string, Tool>> {
   // Provider keys never reach a tool, whatever its `env` lists.
   const secrets = new Set(
     Object.values(config.providers ?? {}).flatMap((p) => (p.api_key_env ? [p.api_key_env] : [])),
@@ -41,7 +41,7 @@ export function buildRegistry(
     }
     // Entries with only a compaction hint describe a tool jp does not run itself.
     if (tool.command === undefined && tool.source !== "local") continue;
-    registry.set(name, createLocalTool(name, tool, defaults, { ...environment, secrets }));
+    registry.set(name, await createLocalTool(name, tool, defaults, { ...environment, secrets }));
   }
   return registry;
 }

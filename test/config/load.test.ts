@@ -29,9 +29,9 @@ function setup(files: Record<string, string>) {
       deltas: extra.deltas,
       flags: extra.flags,
     });
-  const error = (extra: Parameters<typeof load>[0] = {}) => {
+  const error = async (extra: Parameters<typeof load>[0] = {}) => {
     try {
-      load(extra);
+      await load(extra);
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigError);
       return e as ConfigError;
@@ -42,68 +42,74 @@ function setup(files: Record<string, string>) {
 }
 
 describe("config layers", () => {
-  it("applies layers lowest first: default, user, workspace, environment, deltas, -c, flags", () => {
+  it("applies layers lowest first: default, user, workspace, environment, deltas, -c, flags", async () => {
     const { load } = setup({
       "xdg/jp/config.toml": `[assistant.model]\nid = "user/model"\ncontext_window = 1000\n`,
       ".jp/config.toml": `[assistant.model]\nid = "workspace/model"\n`,
       ".jp/config.d/fast.toml": `[assistant.model]\nid = "cfg/model"\n`,
     });
-    expect(load().config.assistant?.model).toEqual({ id: "workspace/model", context_window: 1000 });
-    expect(load({ env: { JP_ASSISTANT_MODEL_ID: "env/model" } }).config.assistant?.model?.id).toBe(
+    expect((await load()).config.assistant?.model).toEqual({ id: "workspace/model", context_window: 1000 });
+    expect((await load({ env: { JP_ASSISTANT_MODEL_ID: "env/model" } })).config.assistant?.model?.id).toBe(
       "env/model",
     );
     expect(
-      load({
-        env: { JP_ASSISTANT_MODEL_ID: "env/model" },
-        deltas: [{ assistant: { model: { id: "delta/model" } } }],
-      }).config.assistant?.model?.id,
+      (
+        await load({
+          env: { JP_ASSISTANT_MODEL_ID: "env/model" },
+          deltas: [{ assistant: { model: { id: "delta/model" } } }],
+        })
+      ).config.assistant?.model?.id,
     ).toBe("delta/model");
     expect(
-      load({ deltas: [{ assistant: { model: { id: "delta/model" } } }], cfg: ["fast"] }).config.assistant
-        ?.model?.id,
+      (await load({ deltas: [{ assistant: { model: { id: "delta/model" } } }], cfg: ["fast"] })).config
+        .assistant?.model?.id,
     ).toBe("cfg/model");
     expect(
-      load({ cfg: ["fast"], flags: { assistant: { model: { id: "flag/model" } } } }).config.assistant?.model
-        ?.id,
+      (await load({ cfg: ["fast"], flags: { assistant: { model: { id: "flag/model" } } } })).config.assistant
+        ?.model?.id,
     ).toBe("flag/model");
-    const origins = load({ env: { JP_ASSISTANT_MODEL_CONTEXT_WINDOW: "5000" } }).origins;
+    const origins = (await load({ env: { JP_ASSISTANT_MODEL_CONTEXT_WINDOW: "5000" } })).origins;
     expect(origins.get("assistant.model.id")).toBe("workspace (.jp/config.toml)");
     expect(origins.get("assistant.model.context_window")).toBe(
       "environment (JP_ASSISTANT_MODEL_CONTEXT_WINDOW)",
     );
   });
 
-  it("keeps the built-in default rule only while no layer defines rules; later layers append; replace replaces", () => {
+  it("keeps the built-in default rule only while no layer defines rules; later layers append; replace replaces", async () => {
     const { load } = setup({
       ".jp/config.toml": `[[conversation.compaction.rules]]\nkeep_last = 3\nreasoning = "strip"\n`,
       ".jp/config.d/more.toml": `[[conversation.compaction.rules]]\ntool_calls = "omit"\n`,
       ".jp/config.d/only.toml": `[conversation.compaction]\nrules = { strategy = "replace", value = [{ tool_calls = "strip-responses" }] }\n`,
     });
-    expect(load().config.conversation?.compaction?.rules).toEqual([{ keep_last: 3, reasoning: "strip" }]);
-    expect(load({ cfg: ["more"] }).config.conversation?.compaction?.rules).toEqual([
+    expect((await load()).config.conversation?.compaction?.rules).toEqual([
+      { keep_last: 3, reasoning: "strip" },
+    ]);
+    expect((await load({ cfg: ["more"] })).config.conversation?.compaction?.rules).toEqual([
       { keep_last: 3, reasoning: "strip" },
       { tool_calls: "omit" },
     ]);
-    expect(load({ cfg: ["more", "only"] }).config.conversation?.compaction?.rules).toEqual([
+    expect((await load({ cfg: ["more", "only"] })).config.conversation?.compaction?.rules).toEqual([
       { tool_calls: "strip-responses" },
     ]);
     const bare = setup({});
-    expect(bare.load().config.conversation?.compaction?.rules).toEqual([
+    expect((await bare.load()).config.conversation?.compaction?.rules).toEqual([
       { keep_first: 1, keep_last: 1, reasoning: "strip", tool_calls: "strip" },
     ]);
   });
 
-  it("takes -c as key=value, a file path, or a name in .jp/config.d/", () => {
+  it("takes -c as key=value, a file path, or a name in .jp/config.d/", async () => {
     const { load, root } = setup({
       "extra.toml": `[conversation.tools.search]\ncompaction = "strip-responses"\n`,
     });
-    const config = load({
-      cfg: [
-        "extra.toml",
-        "conversation.tools.write.compaction=strip-requests",
-        "assistant.model.context_window=4096",
-      ],
-    }).config;
+    const config = (
+      await load({
+        cfg: [
+          "extra.toml",
+          "conversation.tools.write.compaction=strip-requests",
+          "assistant.model.context_window=4096",
+        ],
+      })
+    ).config;
     expect(config.conversation?.tools).toMatchObject({
       search: { compaction: "strip-responses" },
       write: { compaction: "strip-requests" },
@@ -112,47 +118,49 @@ describe("config layers", () => {
     expect(fs.existsSync(path.join(root, "extra.toml"))).toBe(true);
   });
 
-  it("drops what this version does not know from config deltas (JP's own keys)", () => {
+  it("drops what this version does not know from config deltas (JP's own keys)", async () => {
     const { load } = setup({});
-    const config = load({
-      deltas: [
-        {
-          inherit: true,
-          style: { code: {} },
-          assistant: { model: { id: { provider: "anthropic", name: "claude-x" }, parameters: {} } },
-        },
-      ],
-    }).config;
+    const config = (
+      await load({
+        deltas: [
+          {
+            inherit: true,
+            style: { code: {} },
+            assistant: { model: { id: { provider: "anthropic", name: "claude-x" }, parameters: {} } },
+          },
+        ],
+      })
+    ).config;
     expect(config.assistant?.model?.id).toBe("anthropic/claude-x");
   });
 });
 
 describe("config errors name the file, line and column, or key path", () => {
-  it("reports a TOML syntax error with file:line:column", () => {
+  it("reports a TOML syntax error with file:line:column", async () => {
     const { error } = setup({ ".jp/config.toml": `[assistant.model]\nid = "x"\nbroken = \n` });
-    expect(error().message).toMatch(/^\.jp\/config\.toml:3:\d+: /);
+    expect((await error()).message).toMatch(/^\.jp\/config\.toml:3:\d+: /);
   });
 
-  it("reports a bad value with the key path and the accepted values", () => {
+  it("reports a bad value with the key path and the accepted values", async () => {
     const { error } = setup({ ".jp/config.toml": `[conversation.tools.search]\ncompaction = "bogus"\n` });
-    expect(error().message).toBe(
+    expect((await error()).message).toBe(
       '.jp/config.toml: conversation.tools.search.compaction must be one of keep, strip, strip-requests, strip-responses, omit; got "bogus"',
     );
   });
 
-  it("reports an unknown key with a did-you-mean", () => {
+  it("reports an unknown key with a did-you-mean", async () => {
     const { error } = setup({ ".jp/config.toml": `[conversation.compaction]\nrulez = []\n` });
-    const e = error();
+    const e = await error();
     expect(e.message).toBe(
       ".jp/config.toml: unknown key conversation.compaction.rulez; did you mean conversation.compaction.rules?",
     );
-    const without = setup({ ".jp/config.toml": `[conversation.compaction]\nxyzzy = 1\n` }).error();
+    const without = await setup({ ".jp/config.toml": `[conversation.compaction]\nxyzzy = 1\n` }).error();
     expect(without.message).toBe(
       ".jp/config.toml: unknown key conversation.compaction.xyzzy (keys accepted here: rules, auto)",
     );
   });
 
-  it("lists every problem at once, each with a message right for its type and range", () => {
+  it("lists every problem at once, each with a message right for its type and range", async () => {
     const { error } = setup({
       ".jp/config.toml": [
         "[conversation.compaction.auto]",
@@ -167,7 +175,7 @@ describe("config errors name the file, line and column, or key path", () => {
         "",
       ].join("\n"),
     });
-    expect(error().message).toBe(
+    expect((await error()).message).toBe(
       [
         "the configuration has 5 problems:",
         '  - .jp/config.toml: assistant.cache_ttl must be one of 5m, 1h; got "2h"',
@@ -179,45 +187,49 @@ describe("config errors name the file, line and column, or key path", () => {
     );
   });
 
-  it("takes keep_last = -3 as the position its message describes, and names what an env var held", () => {
+  it("takes keep_last = -3 as the position its message describes, and names what an env var held", async () => {
     const { load, error } = setup({
       ".jp/config.toml": `[[conversation.compaction.rules]]\nkeep_last = -3\nreasoning = "strip"\n`,
     });
-    expect(load().config.conversation?.compaction?.rules).toEqual([{ keep_last: -3, reasoning: "strip" }]);
-    expect(error({ env: { JP_ASSISTANT_REQUEST_MAX_RETRIES: "x" } }).message).toBe(
+    expect((await load()).config.conversation?.compaction?.rules).toEqual([
+      { keep_last: -3, reasoning: "strip" },
+    ]);
+    expect((await error({ env: { JP_ASSISTANT_REQUEST_MAX_RETRIES: "x" } })).message).toBe(
       'environment (JP_ASSISTANT_REQUEST_MAX_RETRIES): assistant.request.max_retries must be a whole number; got "x"',
     );
-    expect(error({ env: { JP_ASSISTANT_CACHE: "maybe" } }).message).toBe(
+    expect((await error({ env: { JP_ASSISTANT_CACHE: "maybe" } })).message).toBe(
       'environment (JP_ASSISTANT_CACHE): assistant.cache must be true or false; got "maybe"',
     );
   });
 
-  it("reports a bad value in a rule by its index", () => {
+  it("reports a bad value in a rule by its index", async () => {
     const { error } = setup({
       ".jp/config.toml": `[[conversation.compaction.rules]]\ntool_calls = "shred"\n`,
     });
-    expect(error().message).toContain(".jp/config.toml: conversation.compaction.rules[0].tool_calls must be");
+    expect((await error()).message).toContain(
+      ".jp/config.toml: conversation.compaction.rules[0].tool_calls must be",
+    );
   });
 
-  it("names the -c file and the environment in their errors", () => {
+  it("names the -c file and the environment in their errors", async () => {
     const { error } = setup({ ".jp/config.d/bad.toml": `[assistant]\nmodle = 1\n` });
-    expect(error({ cfg: ["bad"] }).message).toBe(
+    expect((await error({ cfg: ["bad"] })).message).toBe(
       ".jp/config.d/bad.toml: unknown key assistant.modle; did you mean assistant.model?",
     );
-    expect(error({ env: { JP_ASSISTANT_MODEL_CONTEXT_WINDOW: "lots" } }).message).toContain(
+    expect((await error({ env: { JP_ASSISTANT_MODEL_CONTEXT_WINDOW: "lots" } })).message).toContain(
       "environment (JP_ASSISTANT_MODEL_CONTEXT_WINDOW): assistant.model.context_window",
     );
-    expect(error({ cfg: ["missing"] }).message).toBe(
+    expect((await error({ cfg: ["missing"] })).message).toBe(
       "-c missing: no such file, and no missing.toml in .jp/config.d/",
     );
   });
 
-  it("requires a budget for automatic compaction", () => {
+  it("requires a budget for automatic compaction", async () => {
     const { error, load } = setup({ ".jp/config.toml": `[conversation.compaction.auto]\nenabled = true\n` });
-    expect(error({ env: { JP_ASSISTANT_MODEL_ID: "ollama/qwen3" } }).message).toContain(
+    expect((await error({ env: { JP_ASSISTANT_MODEL_ID: "ollama/qwen3" } })).message).toContain(
       "the context window of ollama/qwen3 is unknown and no max_tokens is set",
     );
-    expect(load().config.conversation?.compaction?.auto?.enabled).toBe(true);
+    expect((await load()).config.conversation?.compaction?.auto?.enabled).toBe(true);
   });
 });
 
@@ -249,7 +261,7 @@ describe("shipped example configs", () => {
     expect(files.length).toBeGreaterThanOrEqual(2);
     const { load } = setup({});
     for (const file of files) {
-      const config = load({ cfg: [path.join(dir, file)] }).config;
+      const config = (await load({ cfg: [path.join(dir, file)] })).config;
       expect(Object.keys(config.conversation?.tools ?? {}).length).toBeGreaterThan(1);
     }
   });

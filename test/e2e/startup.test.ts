@@ -77,22 +77,20 @@ describe("start-up loads only what the command uses", () => {
     for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("jp conversation ls loads no provider code and not the tokenizer", async () => {
-    // zod comes with the store, which checks any log lines its cached counts have not seen.
-    expect(await heavyPackagesLoaded(["conversation", "ls"], cwd)).toEqual(["zod"]);
+  it("jp conversation ls loads no provider code, not the tokenizer and not zod", async () => {
+    expect(await heavyPackagesLoaded(["conversation", "ls"], cwd)).toEqual([]);
   });
 
   it("jp --help loads none of them, not even the event schemas (zod)", async () => {
     expect(await heavyPackagesLoaded(["--help"], cwd)).toEqual([]);
   });
 
-  it("jp q loads the Anthropic provider and no SDK code (the check can see a load)", async () => {
+  it("jp q loads the Anthropic provider, no SDK code and no zod (the check can see a load)", async () => {
     expect(await heavyPackagesLoaded(["q", "hello"], cwd, { MOCK_API_KEY: "sk-mock" })).toEqual([
       "the provider wire (HTTP and SSE)",
       "the Anthropic mapping",
       // Small, and chosen by the model id in the same synchronous step.
       "the OpenAI mapping",
-      "zod",
     ]);
   });
 });

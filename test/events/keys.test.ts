@@ -63,19 +63,19 @@ describe("forbidden keys", () => {
     expect(read).toThrow(/events\.jsonl:2.*forbidden key `metadata\.__proto__`/);
   });
 
-  it("are rejected in TOML, in -c and in a conversation's config, naming where", () => {
+  it("are rejected in TOML, in -c and in a conversation's config, naming where", async () => {
     const root = dir();
     fs.mkdirSync(path.join(root, ".jp"));
     const load = (options: { cfg?: string[]; deltas?: Record<string, unknown>[] } = {}) =>
       loadConfig({ cwd: root, env: { HOME: root }, workspaceDir: path.join(root, ".jp"), ...options });
     fs.writeFileSync(path.join(root, ".jp/config.toml"), "[conversation.tools.__proto__]\npolluted = true\n");
-    expect(() => load()).toThrow(ConfigError);
-    expect(() => load()).toThrow(".jp/config.toml: key conversation.tools.__proto__ is not allowed");
+    await expect(load()).rejects.toThrow(ConfigError);
+    await expect(load()).rejects.toThrow(".jp/config.toml: key conversation.tools.__proto__ is not allowed");
     fs.writeFileSync(path.join(root, ".jp/config.toml"), "");
-    expect(() => load({ cfg: ["assistant.__proto__.polluted=true"] })).toThrow(
+    await expect(load({ cfg: ["assistant.__proto__.polluted=true"] })).rejects.toThrow(
       "key __proto__ is not allowed",
     );
-    expect(() =>
+    await expect(
       load({
         deltas: [
           JSON.parse('{"assistant":{"constructor":{"prototype":{"polluted":true}}}}') as Record<
@@ -84,6 +84,6 @@ describe("forbidden keys", () => {
           >,
         ],
       }),
-    ).toThrow("key assistant.constructor is not allowed");
+    ).rejects.toThrow("key assistant.constructor is not allowed");
   });
 });

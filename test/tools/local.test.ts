@@ -1,9 +1,9 @@
 // Local command tools: arguments in placeholders and on stdin, results, errors, limits; and tool selection.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { approveCall } from "../../src/tools/approval.js";
 import { buildRegistry, selectTools } from "../../src/tools/registry.js";
 import { createLocalTool, fillTemplate, parametersSchema, truncateOutput } from "../../src/tools/local.js";
-import type { ToolContext } from "../../src/tools/types.js";
+import type { Tool, ToolContext } from "../../src/tools/types.js";
 import { tempDir } from "../support/workspace.js";
 
 const ctx = (): ToolContext => ({
@@ -16,7 +16,7 @@ const node = (script: string, ...args: string[]) => ["node", "-e", script, ...ar
 
 describe("local tools", () => {
   it("fills {{name}} placeholders and sends the arguments as JSON on stdin, without a shell", async () => {
-    const tool = createLocalTool("echo", {
+    const tool = await createLocalTool("echo", {
       command: node(
         "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(process.argv[1]+'|'+s))",
         "{{word}} $HOME;",
@@ -28,14 +28,16 @@ describe("local tools", () => {
   });
 
   it("turns a non-zero exit into an error result with stderr", async () => {
-    const tool = createLocalTool("fail", { command: node("console.error('it broke'); process.exit(3)") });
+    const tool = await createLocalTool("fail", {
+      command: node("console.error('it broke'); process.exit(3)"),
+    });
     expect(await tool.execute({}, ctx())).toEqual({ content: "exit code 3\nit broke", isError: true });
   });
 
   it("stops a tool at its timeout and cuts long output with a marker", async () => {
-    const slow = createLocalTool("slow", { command: ["sleep", "5"], timeout_secs: 0.2 });
+    const slow = await createLocalTool("slow", { command: ["sleep", "5"], timeout_secs: 0.2 });
     expect(await slow.execute({}, ctx())).toEqual({ content: "slow timed out after 0.2s", isError: true });
-    const loud = createLocalTool("loud", {
+    const loud = await createLocalTool("loud", {
       command: node("process.stdout.write('x'.repeat(5000))"),
       max_output_bytes: 1000,
     });
@@ -45,14 +47,14 @@ describe("local tools", () => {
   });
 
   it("reports a program that cannot start", async () => {
-    const tool = createLocalTool("ghost", { command: ["/no/such/program"] });
+    const tool = await createLocalTool("ghost", { command: ["/no/such/program"] });
     const outcome = await tool.execute({}, ctx());
     expect(outcome.isError).toBe(true);
     expect(outcome.content).toContain("ghost could not run /no/such/program");
   });
 
-  it("validates arguments against the schema built from config", () => {
-    const tool = createLocalTool("t", {
+  it("validates arguments against the schema built from config", async () => {
+    const tool = await createLocalTool("t", {
       command: ["true"],
       parameters: { path: { type: "string", required: true }, n: { type: "integer" } },
     });
@@ -68,14 +70,16 @@ describe("local tools", () => {
     expect(tool.validate!({ path: "a", n: 2 }, ctx())).toBeUndefined();
     expect(tool.validate!({ path: "a", n: 1.5 }, ctx())).toBe("argument 'n' must be integer, got number");
     // The whole declared schema is checked, not a subset: an enum, say.
-    const modes = createLocalTool("m", {
+    const modes = await createLocalTool("m", {
       command: ["true"],
       parameters: { mode: { type: "string", enum: ["fast", "safe"], required: true } },
     });
     expect(modes.validate!({ mode: "reckless" }, ctx())).toBe(
       `argument 'mode' must be one of "fast", "safe"`,
     );
-    expect(() => createLocalTool("b", { command: ["true"], parameters: { x: { type: "bogus" } } })).toThrow(
+    await expect(
+      createLocalTool("b", { command: ["true"], parameters: { x: { type: "bogus" } } }),
+    ).rejects.toThrow(
       "conversation.tools.b.parameters is not a JSON Schema jp can check: Unsupported type: bogus",
     );
     expect(parametersSchema(undefined)).toEqual({
@@ -86,16 +90,17 @@ describe("local tools", () => {
     expect(fillTemplate("{{ a }}-{{b}}-{{c}}", { a: 1, b: { x: 2 } })).toBe('1-{"x":2}-');
   });
 
-  it("requires a command", () => {
-    expect(() => createLocalTool("x", { source: "local" })).toThrow(
+  it("requires a command", async () => {
+    await expect(createLocalTool("x", { source: "local" })).rejects.toThrow(
       'tool x has source = "local" but no command',
     );
   });
 });
 
 describe("tool selection", () => {
-  const registry = () =>
-    buildRegistry({
+  let built: Map<string, Tool>;
+  beforeAll(async () => {
+    built = await buildRegistry({
       conversation: {
         tools: {
           a: { command: ["true"] },
@@ -105,15 +110,17 @@ describe("tool selection", () => {
         },
       },
     });
+  });
+  const registry = () => built;
   const names = (sel: { enable: boolean; name?: string }[]) =>
     selectTools(registry(), sel).map((t) => t.name);
 
-  it("offers enabled tools by default; entries with only a hint are not tools", () => {
+  it("offers enabled tools by default; entries with only a hint are not tools", async () => {
     expect([...registry().keys()]).toEqual(["a", "b", "c"]);
     expect(names([])).toEqual(["a"]);
   });
 
-  it("applies -t and -T left to right; explicit tools join only when named", () => {
+  it("applies -t and -T left to right; explicit tools join only when named", async () => {
     expect(names([{ enable: true }])).toEqual(["a", "b"]);
     expect(names([{ enable: true }, { enable: false, name: "a" }])).toEqual(["b"]);
     expect(names([{ enable: false }, { enable: true, name: "c" }])).toEqual(["c"]);
@@ -124,7 +131,7 @@ describe("tool selection", () => {
 
 describe("p at the approval prompt", () => {
   it("shows what the tool runs, and says when only the conversation defined it", async () => {
-    const registry = buildRegistry(
+    const registry = await buildRegistry(
       {
         conversation: {
           tools: {
@@ -161,12 +168,15 @@ describe("p at the approval prompt", () => {
 });
 
 describe("answers at the approval prompt", () => {
-  const registry = buildRegistry(
-    { conversation: { tools: { echo: { command: ["echo", "{{x}}"], run: "ask" } } } },
-    [],
-    { env: {}, workspace: "/w" },
-  );
-  const tool = registry.get("echo")!;
+  let tool: Tool;
+  beforeAll(async () => {
+    const registry = await buildRegistry(
+      { conversation: { tools: { echo: { command: ["echo", "{{x}}"], run: "ask" } } } },
+      [],
+      { env: {}, workspace: "/w" },
+    );
+    tool = registry.get("echo")!;
+  });
   const prompter = (answers: string[], typed = "") => ({
     interactive: true,
     asked: 0,

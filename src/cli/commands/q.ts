@@ -242,7 +242,7 @@ async function offeredTools(
     config,
     ref.id,
   );
-  const registry = buildRegistry(config, builtins, {
+  const registry = await buildRegistry(config, builtins, {
     env: ctx.env,
     workspace: ctx.maybeWorkspace()?.root ?? ctx.cwd,
     fromConversation,

@@ -1,0 +1,446 @@
+// Derives plain-JavaScript checkers from zod schemas, so that reading a log
+// or a config file does not load zod (about 50 ms at start-up) when the input
+// is valid. The zod schemas stay the one source of truth: this reads their
+// definitions and writes src/events/schema.check.ts,
+// src/config/schema.check.ts and src/tools/compact-args.check.ts. test/schema-checks.test.ts fails when a written
+// file is not what the schemas give, and checks with random values that each
+// checker accepts exactly what zod accepts and reports zod's first issue.
+//
+//   node scripts/schema-checks.mjs --write
+//
+// A checker returns undefined for a valid value, or the first issue zod would
+// report: its path, its code, zod's message and, for unknown keys, the keys.
+// Checks zod cannot describe (refine, custom) must be functions of a registry
+// the caller passes, by which the written code calls them.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+const def = (schema) => schema._zod.def;
+const checksOf = (schema) => (def(schema).checks ?? []).map((c) => c._zod.def);
+const json = (value) => JSON.stringify(value);
+
+/**
+ * Writes one function per distinct schema: `(v) => SchemaIssue[] | undefined`,
+ * undefined when `v` is valid, else every issue zod reports, in zod's order
+ * and with zod's rules for what runs after what: an issue that aborts (a
+ * wrong type) stops its value's further checks; one that does not (unknown
+ * keys, a failed refinement or bound) lets them run; a union whose branches
+ * all fail reports the one branch that did not abort, if there is exactly one.
+ */
+class Writer {
+  /** @param {Map<Function, {expr: string, message: string}>} named  checks zod cannot describe, by function */
+  constructor(named) {
+    this.named = named;
+    this.functions = new Map(); // schema -> function name
+    this.byBody = new Map(); // function body -> function name
+    this.bodies = [];
+    this.keySets = [];
+  }
+
+  /** The name of the function that checks `schema`: one per schema object, and one per distinct body. */
+  fn(schema) {
+    let name = this.functions.get(schema);
+    if (name) return name;
+    const body = this.body(schema);
+    name = this.byBody.get(body);
+    if (!name) {
+      name = `check${this.byBody.size}`;
+      this.byBody.set(body, name);
+      this.bodies.push(
+        `function ${name}(v: unknown): SchemaIssue[] | undefined {\n  let out: SchemaIssue[] | undefined;\n${body}  return out;\n}\n`,
+      );
+    }
+    this.functions.set(schema, name);
+    return name;
+  }
+
+  /** Statements that gather the issues of `v` in `out` (or return them, when nothing more runs). */
+  body(schema) {
+    const d = def(schema);
+    switch (d.type) {
+      case "optional":
+        return `  if (v === undefined) return undefined;\n  out = ${this.fn(d.innerType)}(v);\n`;
+      case "unknown":
+      case "any":
+        return "";
+      case "string":
+        return `  if (typeof v !== "string") return [invalidType("string", v)];\n${this.lengthChecks(schema, "string", "characters")}`;
+      case "boolean":
+        return `  if (typeof v !== "boolean") return [invalidType("boolean", v)];\n`;
+      case "number":
+        return `  if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];\n${this.numberChecks(schema)}`;
+      case "literal":
+      case "enum": {
+        const values = d.type === "literal" ? d.values : Object.values(d.entries);
+        const message =
+          values.length === 1
+            ? `Invalid input: expected ${json(values[0])}`
+            : `Invalid option: expected one of ${values.map(json).join("|")}`;
+        return `  if (${values.map((x) => `v !== ${json(x)}`).join(" && ")}) return [{ path: [], code: "invalid_value", message: ${json(message)}, abort: true }];\n`;
+      }
+      case "custom": {
+        const named = this.namedCheck(d.fn);
+        return `  if (!${named.expr}.test(v)) out = add(out, custom(${named.message}));\n`;
+      }
+      case "object":
+        return this.object(schema) + this.refinements(schema);
+      case "record": {
+        if (def(d.keyType).type !== "string" || checksOf(d.keyType).length)
+          throw new Error("schema-checks: only records keyed by z.string() are supported");
+        return (
+          `  if (!isPlainRecord(v)) return [invalidType("record", v)];\n` +
+          `  for (const key of Object.keys(v)) out = merge(out, key, ${this.fn(d.valueType)}(v[key]));\n` +
+          this.refinements(schema)
+        );
+      }
+      case "array":
+        return (
+          `  if (!Array.isArray(v)) return [invalidType("array", v)];\n` +
+          `  for (let i = 0; i < v.length; i++) out = merge(out, i, ${this.fn(d.element)}(v[i]));\n` +
+          this.lengthChecks(schema, "array", "items") +
+          this.refinements(schema)
+        );
+      case "union": {
+        const branches = d.options.map((o) => this.fn(o));
+        // Each branch runs only while the ones before it failed: the first that passes wins.
+        let chain = "  out = pickBranch([";
+        chain += `${branches[0]}(v)`;
+        for (let i = 1; i < branches.length; i++) chain += `, () => ${branches[i]}(v)`;
+        chain += "]);\n";
+        return chain + this.refinements(schema);
+      }
+      default:
+        throw new Error(
+          `schema-checks: zod type '${d.type}' is not supported; add it to scripts/schema-checks.mjs`,
+        );
+    }
+  }
+
+  object(schema) {
+    const d = def(schema);
+    let out = `  if (!isObject(v)) return [invalidType("object", v)];\n`;
+    for (const [key, child] of Object.entries(d.shape)) {
+      const value = /^[A-Za-z_$][\w$]*$/.test(key) ? `v.${key}` : `v[${json(key)}]`;
+      const type = def(child).type;
+      if (type === "unknown" || type === "any")
+        out += `  if (!(${json(key)} in v)) out = merge(out, ${json(key)}, [invalidType("nonoptional", undefined)]);\n`;
+      else out += `  out = merge(out, ${json(key)}, ${this.fn(child)}(${value}));\n`;
+    }
+    const catchall = d.catchall && def(d.catchall).type;
+    if (catchall === "never") {
+      const set = `KEYS${this.keySets.length}`;
+      this.keySets.push(`const ${set} = new Set(${json(Object.keys(d.shape))});\n`);
+      out += `  const unknown = Object.keys(v).filter((k) => !${set}.has(k));\n  if (unknown.length) out = add(out, unrecognized(unknown));\n`;
+    } else if (catchall !== undefined && catchall !== "unknown") {
+      throw new Error(`schema-checks: an object catchall of '${catchall}' is not supported`);
+    }
+    return out;
+  }
+
+  /** refine() checks: they run unless an issue so far aborted. */
+  refinements(schema) {
+    return checksOf(schema)
+      .filter((c) => c.check === "custom")
+      .map((c) => {
+        const named = this.namedCheck(c.fn);
+        return `  if (!aborted(out) && !${named.expr}.test(v)) out = add(out, custom(${named.message}));\n`;
+      })
+      .join("");
+  }
+
+  namedCheck(fn) {
+    const named = fn && this.named.get(fn);
+    if (!named)
+      throw new Error(
+        "schema-checks: a refine or custom check whose function is not in the registry; name it there",
+      );
+    return named;
+  }
+
+  /** Length bounds run whatever came before (zod runs them on anything with a length). */
+  lengthChecks(schema, origin, unit) {
+    let out = "";
+    for (const c of checksOf(schema)) {
+      if (c.check === "min_length")
+        out += `  if (v.length < ${c.minimum}) out = add(out, { path: [], code: "too_small", message: ${json(`Too small: expected ${origin} to have >=${c.minimum} ${unit}`)} });\n`;
+      else if (c.check === "max_length")
+        out += `  if (v.length > ${c.maximum}) out = add(out, { path: [], code: "too_big", message: ${json(`Too big: expected ${origin} to have <=${c.maximum} ${unit}`)} });\n`;
+      else if (c.check !== "custom")
+        throw new Error(`schema-checks: ${origin} check '${c.check}' is not supported`);
+    }
+    return out;
+  }
+
+  /** Number checks in order; a non-integer aborts the rest. */
+  numberChecks(schema) {
+    let out = "";
+    for (const c of checksOf(schema)) {
+      if (c.check === "number_format" && c.format === "safeint") {
+        out +=
+          `  if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });\n` +
+          `  if (v > Number.MAX_SAFE_INTEGER) out = add(out, { path: [], code: "too_big", message: ${json(`Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}`)} });\n` +
+          `  if (v < Number.MIN_SAFE_INTEGER) out = add(out, { path: [], code: "too_small", message: ${json(`Too small: expected int to be >=${Number.MIN_SAFE_INTEGER}`)} });\n`;
+      } else if (c.check === "greater_than") {
+        const op = c.inclusive ? ">=" : ">";
+        out += `  if (!(v ${op} ${c.value})) out = add(out, { path: [], code: "too_small", message: ${json(`Too small: expected number to be ${op}${c.value}`)} });\n`;
+      } else if (c.check === "less_than") {
+        const op = c.inclusive ? "<=" : "<";
+        out += `  if (!(v ${op} ${c.value})) out = add(out, { path: [], code: "too_big", message: ${json(`Too big: expected number to be ${op}${c.value}`)} });\n`;
+      } else if (c.check !== "custom")
+        throw new Error(`schema-checks: number check '${c.check}' is not supported`);
+    }
+    return out + this.refinements(schema);
+  }
+}
+
+const PRELUDE = `export interface SchemaIssue {
+  /** Keys and indices from the checked value to the offending one. */
+  path: (string | number)[];
+  /** zod's issue code. */
+  code: string;
+  /** zod's message. */
+  message: string;
+  /** For unrecognized_keys: the keys. */
+  keys?: string[];
+  /** Whether zod stops checking this value here (a wrong type does; a bound or unknown keys do not). */
+  abort?: boolean;
+}
+
+type Issues = SchemaIssue[] | undefined;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** zod's test for a record: an object whose prototype is Object's (or none). */
+function isPlainRecord(v: unknown): v is Record<string, unknown> {
+  if (!isObject(v)) return false;
+  const ctor: unknown = v.constructor;
+  if (ctor === undefined) return true;
+  if (typeof ctor !== "function") return false;
+  const proto: unknown = ctor.prototype;
+  return isObject(proto) && Object.hasOwn(proto, "isPrototypeOf");
+}
+
+function received(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : Number.isFinite(v) ? "number" : "Infinity";
+  return typeof v;
+}
+
+function invalidType(expected: string, v: unknown): SchemaIssue {
+  return { path: [], code: "invalid_type", message: \`Invalid input: expected \${expected}, received \${received(v)}\`, abort: true };
+}
+
+function custom(message: string): SchemaIssue {
+  return { path: [], code: "custom", message };
+}
+
+function unrecognized(keys: string[]): SchemaIssue {
+  const list = keys.map((k) => \`"\${k}"\`).join(", ");
+  return { path: [], code: "unrecognized_keys", keys, message: \`Unrecognized key\${keys.length > 1 ? "s" : ""}: \${list}\` };
+}
+
+function add(out: Issues, issue: SchemaIssue): SchemaIssue[] {
+  if (!out) return [issue];
+  out.push(issue);
+  return out;
+}
+
+/** The issues of a part of the value, under its key. */
+function merge(out: Issues, key: string | number, issues: Issues): Issues {
+  if (!issues) return out;
+  for (const issue of issues) issue.path.unshift(key);
+  return out ? out.concat(issues) : issues;
+}
+
+function aborted(out: Issues): boolean {
+  return out !== undefined && out.some((issue) => issue.abort === true);
+}
+
+/** A union: the first branch without issues wins; else the one branch that did not abort; else invalid_union. */
+function pickBranch([first, ...rest]: [Issues, ...(() => Issues)[]]): Issues {
+  if (!first) return undefined;
+  const failed = [first];
+  for (const branch of rest) {
+    const issues = branch();
+    if (!issues) return undefined;
+    failed.push(issues);
+  }
+  const live = failed.filter((issues) => !aborted(issues));
+  if (live.length === 1) return live[0];
+  return [{ path: [], code: "invalid_union", message: "Invalid input", abort: true }];
+}
+`;
+
+/**
+ * The source of a checker module.
+ * @param {{ header: string, imports: string[], roots: Record<string, unknown>, named: Map<Function, {expr: string, message: string}>, extra?: string }} spec
+ */
+export function checkerSource({ header, imports, roots, named, extra = "" }) {
+  const writer = new Writer(named);
+  const exports = Object.entries(roots).map(([name, schema]) => {
+    const fn = writer.fn(schema);
+    return `/** The first issue zod would report for \`value\` against ${name}, or undefined when it is valid. */\nexport function ${name}(value: unknown): SchemaIssue | undefined {\n  return ${fn}(value)?.[0];\n}\n`;
+  });
+  return [
+    `// Written by scripts/schema-checks.mjs from the zod schemas: do not edit.\n${header}`,
+    imports.join("\n") + (imports.length ? "\n" : ""),
+    PRELUDE,
+    writer.keySets.join(""),
+    writer.bodies.join("\n"),
+    exports.join("\n"),
+    extra,
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+/** Every checker module, by its path in the repository, from the given schema modules, formatted as the repository formats code. */
+export async function checkerFiles(schemas) {
+  const prettier = await import("prettier");
+  const files = unformattedCheckerFiles(schemas);
+  for (const [file, source] of Object.entries(files)) {
+    const filepath = path.join(ROOT, file);
+    files[file] = await prettier.format(source, { ...(await prettier.resolveConfig(filepath)), filepath });
+  }
+  return files;
+}
+
+function unformattedCheckerFiles({ events, eventChecks, config, configChecks, compactArgs, toJSONSchema }) {
+  const kinds = Object.keys(events.KNOWN_SCHEMAS);
+  const checkerName = (kind) => `check${kind.replace(/(^|_)(\w)/g, (_, _sep, c) => c.toUpperCase())}`;
+  const eventNamed = registry("EVENT_CHECKS", eventChecks.EVENT_CHECKS);
+  const configNamed = registry("CONFIG_CHECKS", configChecks.CONFIG_CHECKS);
+  return {
+    "src/events/schema.check.ts": checkerSource({
+      header: "// The event kinds' checkers: reading a log needs no zod.\n",
+      imports: [
+        'import { EVENT_CHECKS } from "./checks.js";',
+        'import type { EventKind } from "./schema.js";',
+      ],
+      roots: Object.fromEntries(kinds.map((kind) => [checkerName(kind), events.KNOWN_SCHEMAS[kind]])),
+      named: eventNamed,
+      extra:
+        "/** The checker of each known kind. */\n" +
+        "export const KNOWN_EVENT_CHECKERS: Readonly<Record<EventKind, (value: unknown) => SchemaIssue | undefined>> = {\n" +
+        kinds.map((kind) => `  ${kind}: ${checkerName(kind)},\n`).join("") +
+        "};\n",
+    }),
+    "src/config/schema.check.ts": checkerSource({
+      header: "// The configuration's checker: loading a valid config needs no zod.\n",
+      imports: ['import { CONFIG_CHECKS } from "./checks.js";', 'import type { Config } from "./schema.js";'],
+      roots: { checkConfig: config.Config },
+      named: configNamed,
+      extra:
+        "/** Whether `value` is a valid configuration. */\n" +
+        "export function isConfig(value: unknown): value is Config {\n  return checkConfig(value) === undefined;\n}\n\n" +
+        `/** Every scalar key path reachable through tables only, with its leaf type (JP_* variables). */\nexport const CONFIG_SCALAR_PATHS: readonly { path: readonly string[]; type: string }[] = ${json(scalarPaths(config.Config))};\n`,
+    }),
+    "src/tools/compact-args.check.ts": checkerSource({
+      header: "// The compact tool's checker and JSON Schema: a call needs no zod.\n",
+      imports: ['import type { CompactArgs } from "./compact-args.js";'],
+      roots: { checkCompactArgs: compactArgs.Args },
+      named: new Map(),
+      extra:
+        "/** Whether `value` is a valid call. */\n" +
+        "export function isCompactArgs(value: unknown): value is CompactArgs {\n  return checkCompactArgs(value) === undefined;\n}\n\n" +
+        "/** The fields a rule accepts. */\n" +
+        `export const RULE_FIELDS: readonly string[] = ${json(Object.keys(compactArgs.Rule.shape))};\n\n` +
+        "/** The arguments' JSON Schema as the provider receives it. */\n" +
+        `export const COMPACT_PARAMETERS: Record<string, unknown> = ${json(withoutDialect(toJSONSchema(compactArgs.Args)))};\n`,
+    }),
+  };
+}
+
+/**
+ * A registry of checks (`{ name: { test, message } }`, the message a text or a
+ * function of the value) as the writer finds them: by their test function.
+ */
+function registry(name, checks) {
+  return new Map(
+    Object.entries(checks).map(([key, c]) => {
+      const expr = `${name}.${key}`;
+      const message =
+        typeof c.message === "function" ? `${expr}.message(v) ?? "Invalid input"` : json(c.message);
+      return [c.test, { expr, message }];
+    }),
+  );
+}
+
+function withoutDialect({ $schema: _dialect, ...schema }) {
+  return schema;
+}
+
+/** The schema without optional wrappers. */
+function unwrap(schema) {
+  let s = schema;
+  while (["optional", "default", "nullable", "prefault"].includes(def(s).type)) s = def(s).innerType;
+  return s;
+}
+
+function scalarPaths(root, prefix = []) {
+  const d = def(unwrap(root));
+  if (d.type !== "object") return [{ path: prefix, type: d.type }];
+  return Object.entries(d.shape).flatMap(([key, child]) => {
+    const type = def(unwrap(child)).type;
+    if (type === "record" || type === "array") return [];
+    return scalarPaths(child, [...prefix, key]);
+  });
+}
+
+/** The schema modules from src/, bundled by esbuild into one module (so each check function is one object). */
+async function loadSchemas() {
+  const { build } = await import("esbuild");
+  const entry =
+    ["events/schema", "events/checks", "config/schema", "config/checks", "tools/compact-args"]
+      .map((m, i) => `export * as m${i} from "./src/${m}.ts";`)
+      .join("\n") + '\nexport { toJSONSchema } from "zod";';
+  const out = await build({
+    stdin: { contents: entry, resolveDir: ROOT, loader: "ts" },
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "node",
+    logLevel: "warning",
+    // The schemas do not use the checkers written from them, but modules they import may:
+    // those imports get stand-ins, so that the checkers can be written before they exist.
+    plugins: [
+      {
+        name: "checkers-not-yet-written",
+        setup(b) {
+          b.onResolve({ filter: /schema\.check\.js$/ }, (args) => ({
+            path: args.path,
+            namespace: "stand-in",
+          }));
+          b.onLoad({ filter: /.*/, namespace: "stand-in" }, () => ({
+            contents:
+              "export const KNOWN_EVENT_CHECKERS = {}; export const checkConfig = () => undefined; export const CONFIG_SCALAR_PATHS = [];",
+          }));
+        },
+      },
+    ],
+  });
+  const dir = fs.mkdtempSync(path.join(ROOT, "node_modules/.schema-checks-"));
+  try {
+    const file = path.join(dir, "schemas.mjs");
+    fs.writeFileSync(file, out.outputFiles[0].text);
+    const { m0, m1, m2, m3, m4, toJSONSchema } = await import(file);
+    return { events: m0, eventChecks: m1, config: m2, configChecks: m3, compactArgs: m4, toJSONSchema };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const files = await checkerFiles(await loadSchemas());
+  for (const [file, source] of Object.entries(files)) {
+    const target = path.join(ROOT, file);
+    if (process.argv.includes("--write")) fs.writeFileSync(target, source);
+    else process.stdout.write(`// ${file}\n${source}\n`);
+  }
+}

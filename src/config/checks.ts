@@ -1,0 +1,23 @@
+// Owns the checks of the config schema that zod cannot state by itself. The
+// schema (schema.ts) and its derived checker (schema.check.ts) both call
+// these, so the two cannot drift apart.
+import { parseKeepBound } from "../compaction/rules.js";
+import { messageOf } from "../errors.js";
+
+/** What is wrong with a keep bound (a union member already made it a number or a string), if anything. */
+export function keepBoundProblem(value: unknown): string | undefined {
+  if (typeof value !== "number" && typeof value !== "string") return "must be a number or a string";
+  try {
+    parseKeepBound(value);
+    return undefined;
+  } catch (error) {
+    return messageOf(error).replace(/^keep bound /, "");
+  }
+}
+
+export const CONFIG_CHECKS = {
+  keepBound: {
+    test: (value: unknown): boolean => keepBoundProblem(value) === undefined,
+    message: keepBoundProblem,
+  },
+} as const;

@@ -1,0 +1,941 @@
+// Written by scripts/schema-checks.mjs from the zod schemas: do not edit.
+// The configuration's checker: loading a valid config needs no zod.
+
+import { CONFIG_CHECKS } from "./checks.js";
+import type { Config } from "./schema.js";
+
+export interface SchemaIssue {
+  /** Keys and indices from the checked value to the offending one. */
+  path: (string | number)[];
+  /** zod's issue code. */
+  code: string;
+  /** zod's message. */
+  message: string;
+  /** For unrecognized_keys: the keys. */
+  keys?: string[];
+  /** Whether zod stops checking this value here (a wrong type does; a bound or unknown keys do not). */
+  abort?: boolean;
+}
+
+type Issues = SchemaIssue[] | undefined;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** zod's test for a record: an object whose prototype is Object's (or none). */
+function isPlainRecord(v: unknown): v is Record<string, unknown> {
+  if (!isObject(v)) return false;
+  const ctor: unknown = v.constructor;
+  if (ctor === undefined) return true;
+  if (typeof ctor !== "function") return false;
+  const proto: unknown = ctor.prototype;
+  return isObject(proto) && Object.hasOwn(proto, "isPrototypeOf");
+}
+
+function received(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : Number.isFinite(v) ? "number" : "Infinity";
+  return typeof v;
+}
+
+function invalidType(expected: string, v: unknown): SchemaIssue {
+  return {
+    path: [],
+    code: "invalid_type",
+    message: `Invalid input: expected ${expected}, received ${received(v)}`,
+    abort: true,
+  };
+}
+
+function custom(message: string): SchemaIssue {
+  return { path: [], code: "custom", message };
+}
+
+function unrecognized(keys: string[]): SchemaIssue {
+  const list = keys.map((k) => `"${k}"`).join(", ");
+  return {
+    path: [],
+    code: "unrecognized_keys",
+    keys,
+    message: `Unrecognized key${keys.length > 1 ? "s" : ""}: ${list}`,
+  };
+}
+
+function add(out: Issues, issue: SchemaIssue): SchemaIssue[] {
+  if (!out) return [issue];
+  out.push(issue);
+  return out;
+}
+
+/** The issues of a part of the value, under its key. */
+function merge(out: Issues, key: string | number, issues: Issues): Issues {
+  if (!issues) return out;
+  for (const issue of issues) issue.path.unshift(key);
+  return out ? out.concat(issues) : issues;
+}
+
+function aborted(out: Issues): boolean {
+  return out !== undefined && out.some((issue) => issue.abort === true);
+}
+
+/** A union: the first branch without issues wins; else the one branch that did not abort; else invalid_union. */
+function pickBranch([first, ...rest]: [Issues, ...(() => Issues)[]]): Issues {
+  if (!first) return undefined;
+  const failed = [first];
+  for (const branch of rest) {
+    const issues = branch();
+    if (!issues) return undefined;
+    failed.push(issues);
+  }
+  const live = failed.filter((issues) => !aborted(issues));
+  if (live.length === 1) return live[0];
+  return [{ path: [], code: "invalid_union", message: "Invalid input", abort: true }];
+}
+
+const KEYS0 = new Set(["id", "context_window"]);
+const KEYS1 = new Set(["max_retries", "max_tokens", "timeout_secs", "backoff_ms"]);
+const KEYS2 = new Set(["budget_tokens", "display"]);
+const KEYS3 = new Set(["estimate"]);
+const KEYS4 = new Set(["model", "system_prompt", "cache", "cache_ttl", "request", "reasoning", "tokens"]);
+const KEYS5 = new Set(["policy", "request", "response"]);
+const KEYS6 = new Set(["policy"]);
+const KEYS7 = new Set(["id"]);
+const KEYS8 = new Set(["instructions", "context", "model"]);
+const KEYS9 = new Set(["keep_first", "keep_last", "reasoning", "tool_calls", "summary"]);
+const KEYS10 = new Set(["strategy", "value"]);
+const KEYS11 = new Set([
+  "enabled",
+  "max_tokens",
+  "trigger_ratio",
+  "keep_tail",
+  "min_saving",
+  "relief",
+  "min_turns",
+  "rule",
+]);
+const KEYS12 = new Set(["rules", "auto"]);
+const KEYS13 = new Set([
+  "compaction",
+  "source",
+  "command",
+  "summary",
+  "parameters",
+  "run",
+  "enable",
+  "env",
+  "timeout_secs",
+  "max_output_bytes",
+]);
+const KEYS14 = new Set(["compaction", "tools"]);
+const KEYS15 = new Set(["base_url", "api_key_env"]);
+const KEYS16 = new Set(["input", "output", "cache_read", "cache_write"]);
+const KEYS17 = new Set(["assistant", "conversation", "providers", "prices"]);
+
+function check0(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "string") return [invalidType("string", v)];
+  return out;
+}
+
+function check1(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check0(v);
+  return out;
+}
+
+function check2(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
+  if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
+  if (v > Number.MAX_SAFE_INTEGER)
+    out = add(out, { path: [], code: "too_big", message: "Too big: expected int to be <=9007199254740991" });
+  if (v < Number.MIN_SAFE_INTEGER)
+    out = add(out, {
+      path: [],
+      code: "too_small",
+      message: "Too small: expected int to be >=-9007199254740991",
+    });
+  if (!(v > 0))
+    out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >0" });
+  return out;
+}
+
+function check3(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check2(v);
+  return out;
+}
+
+function check4(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "id", check1(v.id));
+  out = merge(out, "context_window", check3(v.context_window));
+  const unknown = Object.keys(v).filter((k) => !KEYS0.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check5(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check4(v);
+  return out;
+}
+
+function check6(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "boolean") return [invalidType("boolean", v)];
+  return out;
+}
+
+function check7(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check6(v);
+  return out;
+}
+
+function check8(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "5m" && v !== "1h")
+    return [
+      { path: [], code: "invalid_value", message: 'Invalid option: expected one of "5m"|"1h"', abort: true },
+    ];
+  return out;
+}
+
+function check9(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check8(v);
+  return out;
+}
+
+function check10(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
+  if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
+  if (v > Number.MAX_SAFE_INTEGER)
+    out = add(out, { path: [], code: "too_big", message: "Too big: expected int to be <=9007199254740991" });
+  if (v < Number.MIN_SAFE_INTEGER)
+    out = add(out, {
+      path: [],
+      code: "too_small",
+      message: "Too small: expected int to be >=-9007199254740991",
+    });
+  if (!(v >= 0))
+    out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >=0" });
+  return out;
+}
+
+function check11(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check10(v);
+  return out;
+}
+
+function check12(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
+  if (!(v > 0))
+    out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >0" });
+  return out;
+}
+
+function check13(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check12(v);
+  return out;
+}
+
+function check14(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "max_retries", check11(v.max_retries));
+  out = merge(out, "max_tokens", check3(v.max_tokens));
+  out = merge(out, "timeout_secs", check13(v.timeout_secs));
+  out = merge(out, "backoff_ms", check11(v.backoff_ms));
+  const unknown = Object.keys(v).filter((k) => !KEYS1.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check15(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check14(v);
+  return out;
+}
+
+function check16(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "dim" && v !== "hidden")
+    return [
+      {
+        path: [],
+        code: "invalid_value",
+        message: 'Invalid option: expected one of "dim"|"hidden"',
+        abort: true,
+      },
+    ];
+  return out;
+}
+
+function check17(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check16(v);
+  return out;
+}
+
+function check18(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "budget_tokens", check11(v.budget_tokens));
+  out = merge(out, "display", check17(v.display));
+  const unknown = Object.keys(v).filter((k) => !KEYS2.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check19(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check18(v);
+  return out;
+}
+
+function check20(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "tokenizer" && v !== "chars")
+    return [
+      {
+        path: [],
+        code: "invalid_value",
+        message: 'Invalid option: expected one of "tokenizer"|"chars"',
+        abort: true,
+      },
+    ];
+  return out;
+}
+
+function check21(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check20(v);
+  return out;
+}
+
+function check22(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "estimate", check21(v.estimate));
+  const unknown = Object.keys(v).filter((k) => !KEYS3.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check23(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check22(v);
+  return out;
+}
+
+function check24(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "model", check5(v.model));
+  out = merge(out, "system_prompt", check1(v.system_prompt));
+  out = merge(out, "cache", check7(v.cache));
+  out = merge(out, "cache_ttl", check9(v.cache_ttl));
+  out = merge(out, "request", check15(v.request));
+  out = merge(out, "reasoning", check19(v.reasoning));
+  out = merge(out, "tokens", check23(v.tokens));
+  const unknown = Object.keys(v).filter((k) => !KEYS4.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check25(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check24(v);
+  return out;
+}
+
+function check26(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
+  if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
+  if (v > Number.MAX_SAFE_INTEGER)
+    out = add(out, { path: [], code: "too_big", message: "Too big: expected int to be <=9007199254740991" });
+  if (v < Number.MIN_SAFE_INTEGER)
+    out = add(out, {
+      path: [],
+      code: "too_small",
+      message: "Too small: expected int to be >=-9007199254740991",
+    });
+  return out;
+}
+
+function check27(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check26(v), () => check0(v)]);
+  if (!aborted(out) && !CONFIG_CHECKS.keepBound.test(v))
+    out = add(out, custom(CONFIG_CHECKS.keepBound.message(v) ?? "Invalid input"));
+  return out;
+}
+
+function check28(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check27(v);
+  return out;
+}
+
+function check29(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "strip")
+    return [{ path: [], code: "invalid_value", message: 'Invalid input: expected "strip"', abort: true }];
+  return out;
+}
+
+function check30(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check29(v);
+  return out;
+}
+
+function check31(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "strip" && v !== "strip-requests" && v !== "strip-responses" && v !== "omit")
+    return [
+      {
+        path: [],
+        code: "invalid_value",
+        message: 'Invalid option: expected one of "strip"|"strip-requests"|"strip-responses"|"omit"',
+        abort: true,
+      },
+    ];
+  return out;
+}
+
+function check32(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "policy", check29(v.policy));
+  out = merge(out, "request", check6(v.request));
+  out = merge(out, "response", check6(v.response));
+  const unknown = Object.keys(v).filter((k) => !KEYS5.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check33(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "omit")
+    return [{ path: [], code: "invalid_value", message: 'Invalid input: expected "omit"', abort: true }];
+  return out;
+}
+
+function check34(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "policy", check33(v.policy));
+  const unknown = Object.keys(v).filter((k) => !KEYS6.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check35(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check31(v), () => check32(v), () => check34(v)]);
+  return out;
+}
+
+function check36(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check35(v);
+  return out;
+}
+
+function check37(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "id", check1(v.id));
+  const unknown = Object.keys(v).filter((k) => !KEYS7.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check38(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check37(v);
+  return out;
+}
+
+function check39(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "instructions", check1(v.instructions));
+  out = merge(out, "context", check1(v.context));
+  out = merge(out, "model", check38(v.model));
+  const unknown = Object.keys(v).filter((k) => !KEYS8.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check40(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check39(v);
+  return out;
+}
+
+function check41(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "keep_first", check28(v.keep_first));
+  out = merge(out, "keep_last", check28(v.keep_last));
+  out = merge(out, "reasoning", check30(v.reasoning));
+  out = merge(out, "tool_calls", check36(v.tool_calls));
+  out = merge(out, "summary", check40(v.summary));
+  const unknown = Object.keys(v).filter((k) => !KEYS9.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check42(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check41(v[i]));
+  return out;
+}
+
+function check43(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "append" && v !== "replace")
+    return [
+      {
+        path: [],
+        code: "invalid_value",
+        message: 'Invalid option: expected one of "append"|"replace"',
+        abort: true,
+      },
+    ];
+  return out;
+}
+
+function check44(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "strategy", check43(v.strategy));
+  out = merge(out, "value", check42(v.value));
+  const unknown = Object.keys(v).filter((k) => !KEYS10.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check45(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check42(v), () => check44(v)]);
+  return out;
+}
+
+function check46(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check45(v);
+  return out;
+}
+
+function check47(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
+  if (!(v > 0))
+    out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >0" });
+  if (!(v <= 1)) out = add(out, { path: [], code: "too_big", message: "Too big: expected number to be <=1" });
+  return out;
+}
+
+function check48(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check47(v);
+  return out;
+}
+
+function check49(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "tail" && v !== "just_under_budget")
+    return [
+      {
+        path: [],
+        code: "invalid_value",
+        message: 'Invalid option: expected one of "tail"|"just_under_budget"',
+        abort: true,
+      },
+    ];
+  return out;
+}
+
+function check50(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check49(v);
+  return out;
+}
+
+function check51(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check41(v);
+  return out;
+}
+
+function check52(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "enabled", check7(v.enabled));
+  out = merge(out, "max_tokens", check3(v.max_tokens));
+  out = merge(out, "trigger_ratio", check48(v.trigger_ratio));
+  out = merge(out, "keep_tail", check11(v.keep_tail));
+  out = merge(out, "min_saving", check11(v.min_saving));
+  out = merge(out, "relief", check50(v.relief));
+  out = merge(out, "min_turns", check11(v.min_turns));
+  out = merge(out, "rule", check51(v.rule));
+  const unknown = Object.keys(v).filter((k) => !KEYS11.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check53(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check52(v);
+  return out;
+}
+
+function check54(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "rules", check46(v.rules));
+  out = merge(out, "auto", check53(v.auto));
+  const unknown = Object.keys(v).filter((k) => !KEYS12.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check55(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check54(v);
+  return out;
+}
+
+function check56(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "keep" && v !== "strip" && v !== "strip-requests" && v !== "strip-responses" && v !== "omit")
+    return [
+      {
+        path: [],
+        code: "invalid_value",
+        message: 'Invalid option: expected one of "keep"|"strip"|"strip-requests"|"strip-responses"|"omit"',
+        abort: true,
+      },
+    ];
+  return out;
+}
+
+function check57(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check56(v);
+  return out;
+}
+
+function check58(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "local" && v !== "builtin")
+    return [
+      {
+        path: [],
+        code: "invalid_value",
+        message: 'Invalid option: expected one of "local"|"builtin"',
+        abort: true,
+      },
+    ];
+  return out;
+}
+
+function check59(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check58(v);
+  return out;
+}
+
+function check60(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check0(v[i]));
+  return out;
+}
+
+function check61(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check0(v), () => check60(v)]);
+  return out;
+}
+
+function check62(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check61(v);
+  return out;
+}
+
+function check63(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  return out;
+}
+
+function check64(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check63(v[key]));
+  return out;
+}
+
+function check65(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check64(v);
+  return out;
+}
+
+function check66(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "ask" && v !== "unattended" && v !== "edit" && v !== "skip")
+    return [
+      {
+        path: [],
+        code: "invalid_value",
+        message: 'Invalid option: expected one of "ask"|"unattended"|"edit"|"skip"',
+        abort: true,
+      },
+    ];
+  return out;
+}
+
+function check67(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check66(v);
+  return out;
+}
+
+function check68(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "explicit")
+    return [{ path: [], code: "invalid_value", message: 'Invalid input: expected "explicit"', abort: true }];
+  return out;
+}
+
+function check69(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check6(v), () => check68(v)]);
+  return out;
+}
+
+function check70(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check69(v);
+  return out;
+}
+
+function check71(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check60(v);
+  return out;
+}
+
+function check72(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "compaction", check57(v.compaction));
+  out = merge(out, "source", check59(v.source));
+  out = merge(out, "command", check62(v.command));
+  out = merge(out, "summary", check1(v.summary));
+  out = merge(out, "parameters", check65(v.parameters));
+  out = merge(out, "run", check67(v.run));
+  out = merge(out, "enable", check70(v.enable));
+  out = merge(out, "env", check71(v.env));
+  out = merge(out, "timeout_secs", check13(v.timeout_secs));
+  out = merge(out, "max_output_bytes", check3(v.max_output_bytes));
+  const unknown = Object.keys(v).filter((k) => !KEYS13.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check73(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check72(v[key]));
+  return out;
+}
+
+function check74(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check73(v);
+  return out;
+}
+
+function check75(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "compaction", check55(v.compaction));
+  out = merge(out, "tools", check74(v.tools));
+  const unknown = Object.keys(v).filter((k) => !KEYS14.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check76(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check75(v);
+  return out;
+}
+
+function check77(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "base_url", check1(v.base_url));
+  out = merge(out, "api_key_env", check1(v.api_key_env));
+  const unknown = Object.keys(v).filter((k) => !KEYS15.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check78(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check77(v[key]));
+  return out;
+}
+
+function check79(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check78(v);
+  return out;
+}
+
+function check80(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
+  if (!(v >= 0))
+    out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >=0" });
+  return out;
+}
+
+function check81(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check80(v);
+  return out;
+}
+
+function check82(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "input", check80(v.input));
+  out = merge(out, "output", check80(v.output));
+  out = merge(out, "cache_read", check81(v.cache_read));
+  out = merge(out, "cache_write", check81(v.cache_write));
+  const unknown = Object.keys(v).filter((k) => !KEYS16.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check83(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check82(v[key]));
+  return out;
+}
+
+function check84(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check83(v);
+  return out;
+}
+
+function check85(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "assistant", check25(v.assistant));
+  out = merge(out, "conversation", check76(v.conversation));
+  out = merge(out, "providers", check79(v.providers));
+  out = merge(out, "prices", check84(v.prices));
+  const unknown = Object.keys(v).filter((k) => !KEYS17.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+/** The first issue zod would report for `value` against checkConfig, or undefined when it is valid. */
+export function checkConfig(value: unknown): SchemaIssue | undefined {
+  return check85(value)?.[0];
+}
+
+/** Whether `value` is a valid configuration. */
+export function isConfig(value: unknown): value is Config {
+  return checkConfig(value) === undefined;
+}
+
+/** Every scalar key path reachable through tables only, with its leaf type (JP_* variables). */
+export const CONFIG_SCALAR_PATHS: readonly { path: readonly string[]; type: string }[] = [
+  { path: ["assistant", "model", "id"], type: "string" },
+  { path: ["assistant", "model", "context_window"], type: "number" },
+  { path: ["assistant", "system_prompt"], type: "string" },
+  { path: ["assistant", "cache"], type: "boolean" },
+  { path: ["assistant", "cache_ttl"], type: "enum" },
+  { path: ["assistant", "request", "max_retries"], type: "number" },
+  { path: ["assistant", "request", "max_tokens"], type: "number" },
+  { path: ["assistant", "request", "timeout_secs"], type: "number" },
+  { path: ["assistant", "request", "backoff_ms"], type: "number" },
+  { path: ["assistant", "reasoning", "budget_tokens"], type: "number" },
+  { path: ["assistant", "reasoning", "display"], type: "enum" },
+  { path: ["assistant", "tokens", "estimate"], type: "enum" },
+  { path: ["conversation", "compaction", "rules"], type: "union" },
+  { path: ["conversation", "compaction", "auto", "enabled"], type: "boolean" },
+  { path: ["conversation", "compaction", "auto", "max_tokens"], type: "number" },
+  { path: ["conversation", "compaction", "auto", "trigger_ratio"], type: "number" },
+  { path: ["conversation", "compaction", "auto", "keep_tail"], type: "number" },
+  { path: ["conversation", "compaction", "auto", "min_saving"], type: "number" },
+  { path: ["conversation", "compaction", "auto", "relief"], type: "enum" },
+  { path: ["conversation", "compaction", "auto", "min_turns"], type: "number" },
+  { path: ["conversation", "compaction", "auto", "rule", "keep_first"], type: "union" },
+  { path: ["conversation", "compaction", "auto", "rule", "keep_last"], type: "union" },
+  { path: ["conversation", "compaction", "auto", "rule", "reasoning"], type: "literal" },
+  { path: ["conversation", "compaction", "auto", "rule", "tool_calls"], type: "union" },
+  { path: ["conversation", "compaction", "auto", "rule", "summary", "instructions"], type: "string" },
+  { path: ["conversation", "compaction", "auto", "rule", "summary", "context"], type: "string" },
+  { path: ["conversation", "compaction", "auto", "rule", "summary", "model", "id"], type: "string" },
+];

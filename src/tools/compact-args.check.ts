@@ -1,0 +1,294 @@
+// Written by scripts/schema-checks.mjs from the zod schemas: do not edit.
+// The compact tool's checker and JSON Schema: a call needs no zod.
+
+import type { CompactArgs } from "./compact-args.js";
+
+export interface SchemaIssue {
+  /** Keys and indices from the checked value to the offending one. */
+  path: (string | number)[];
+  /** zod's issue code. */
+  code: string;
+  /** zod's message. */
+  message: string;
+  /** For unrecognized_keys: the keys. */
+  keys?: string[];
+  /** Whether zod stops checking this value here (a wrong type does; a bound or unknown keys do not). */
+  abort?: boolean;
+}
+
+type Issues = SchemaIssue[] | undefined;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** zod's test for a record: an object whose prototype is Object's (or none). */
+function isPlainRecord(v: unknown): v is Record<string, unknown> {
+  if (!isObject(v)) return false;
+  const ctor: unknown = v.constructor;
+  if (ctor === undefined) return true;
+  if (typeof ctor !== "function") return false;
+  const proto: unknown = ctor.prototype;
+  return isObject(proto) && Object.hasOwn(proto, "isPrototypeOf");
+}
+
+function received(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : Number.isFinite(v) ? "number" : "Infinity";
+  return typeof v;
+}
+
+function invalidType(expected: string, v: unknown): SchemaIssue {
+  return {
+    path: [],
+    code: "invalid_type",
+    message: `Invalid input: expected ${expected}, received ${received(v)}`,
+    abort: true,
+  };
+}
+
+function custom(message: string): SchemaIssue {
+  return { path: [], code: "custom", message };
+}
+
+function unrecognized(keys: string[]): SchemaIssue {
+  const list = keys.map((k) => `"${k}"`).join(", ");
+  return {
+    path: [],
+    code: "unrecognized_keys",
+    keys,
+    message: `Unrecognized key${keys.length > 1 ? "s" : ""}: ${list}`,
+  };
+}
+
+function add(out: Issues, issue: SchemaIssue): SchemaIssue[] {
+  if (!out) return [issue];
+  out.push(issue);
+  return out;
+}
+
+/** The issues of a part of the value, under its key. */
+function merge(out: Issues, key: string | number, issues: Issues): Issues {
+  if (!issues) return out;
+  for (const issue of issues) issue.path.unshift(key);
+  return out ? out.concat(issues) : issues;
+}
+
+function aborted(out: Issues): boolean {
+  return out !== undefined && out.some((issue) => issue.abort === true);
+}
+
+/** A union: the first branch without issues wins; else the one branch that did not abort; else invalid_union. */
+function pickBranch([first, ...rest]: [Issues, ...(() => Issues)[]]): Issues {
+  if (!first) return undefined;
+  const failed = [first];
+  for (const branch of rest) {
+    const issues = branch();
+    if (!issues) return undefined;
+    failed.push(issues);
+  }
+  const live = failed.filter((issues) => !aborted(issues));
+  if (live.length === 1) return live[0];
+  return [{ path: [], code: "invalid_union", message: "Invalid input", abort: true }];
+}
+
+const KEYS0 = new Set([
+  "keep_first",
+  "keep_last",
+  "before_quote",
+  "after_quote",
+  "reasoning",
+  "tool_calls",
+  "summary",
+  "note",
+]);
+const KEYS1 = new Set(["rules"]);
+
+function check0(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
+  if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
+  if (v > Number.MAX_SAFE_INTEGER)
+    out = add(out, { path: [], code: "too_big", message: "Too big: expected int to be <=9007199254740991" });
+  if (v < Number.MIN_SAFE_INTEGER)
+    out = add(out, {
+      path: [],
+      code: "too_small",
+      message: "Too small: expected int to be >=-9007199254740991",
+    });
+  if (!(v >= 0))
+    out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >=0" });
+  return out;
+}
+
+function check1(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check0(v);
+  return out;
+}
+
+function check2(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "string") return [invalidType("string", v)];
+  if (v.length < 1)
+    out = add(out, {
+      path: [],
+      code: "too_small",
+      message: "Too small: expected string to have >=1 characters",
+    });
+  return out;
+}
+
+function check3(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check2(v);
+  return out;
+}
+
+function check4(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "strip")
+    return [{ path: [], code: "invalid_value", message: 'Invalid input: expected "strip"', abort: true }];
+  return out;
+}
+
+function check5(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check4(v);
+  return out;
+}
+
+function check6(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v !== "strip" && v !== "strip-requests" && v !== "strip-responses" && v !== "omit")
+    return [
+      {
+        path: [],
+        code: "invalid_value",
+        message: 'Invalid option: expected one of "strip"|"strip-requests"|"strip-responses"|"omit"',
+        abort: true,
+      },
+    ];
+  return out;
+}
+
+function check7(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check6(v);
+  return out;
+}
+
+function check8(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "keep_first", check1(v.keep_first));
+  out = merge(out, "keep_last", check1(v.keep_last));
+  out = merge(out, "before_quote", check3(v.before_quote));
+  out = merge(out, "after_quote", check3(v.after_quote));
+  out = merge(out, "reasoning", check5(v.reasoning));
+  out = merge(out, "tool_calls", check7(v.tool_calls));
+  out = merge(out, "summary", check3(v.summary));
+  out = merge(out, "note", check2(v.note));
+  const unknown = Object.keys(v).filter((k) => !KEYS0.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check9(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check8(v[i]));
+  if (v.length < 1)
+    out = add(out, { path: [], code: "too_small", message: "Too small: expected array to have >=1 items" });
+  return out;
+}
+
+function check10(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "rules", check9(v.rules));
+  const unknown = Object.keys(v).filter((k) => !KEYS1.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+/** The first issue zod would report for `value` against checkCompactArgs, or undefined when it is valid. */
+export function checkCompactArgs(value: unknown): SchemaIssue | undefined {
+  return check10(value)?.[0];
+}
+
+/** Whether `value` is a valid call. */
+export function isCompactArgs(value: unknown): value is CompactArgs {
+  return checkCompactArgs(value) === undefined;
+}
+
+/** The fields a rule accepts. */
+export const RULE_FIELDS: readonly string[] = [
+  "keep_first",
+  "keep_last",
+  "before_quote",
+  "after_quote",
+  "reasoning",
+  "tool_calls",
+  "summary",
+  "note",
+];
+
+/** The arguments' JSON Schema as the provider receives it. */
+export const COMPACT_PARAMETERS: Record<string, unknown> = {
+  type: "object",
+  properties: {
+    rules: {
+      minItems: 1,
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          keep_first: {
+            description: "turns at the start left untouched",
+            type: "integer",
+            minimum: 0,
+            maximum: 9007199254740991,
+          },
+          keep_last: {
+            description: "turns at the end left untouched; the current turn always is",
+            type: "integer",
+            minimum: 0,
+            maximum: 9007199254740991,
+          },
+          before_quote: {
+            description: "verbatim passage from the turn right after the range",
+            type: "string",
+            minLength: 1,
+          },
+          after_quote: {
+            description: "verbatim passage from the turn right before the range",
+            type: "string",
+            minLength: 1,
+          },
+          reasoning: { description: "strip the reasoning of the range", type: "string", const: "strip" },
+          tool_calls: {
+            description: "strip or omit the tool calls of the range",
+            type: "string",
+            enum: ["strip", "strip-requests", "strip-responses", "omit"],
+          },
+          summary: {
+            description: "text that replaces the range; stands alone",
+            type: "string",
+            minLength: 1,
+          },
+          note: { type: "string", minLength: 1, description: "one sentence on why (required)" },
+        },
+        required: ["note"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["rules"],
+  additionalProperties: false,
+};
