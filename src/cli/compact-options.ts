@@ -27,7 +27,7 @@ import type { OptionalValueFlag } from "./argv.js";
 import type { Context } from "./context.js";
 import type { ConversationRef } from "../store/conversations.js";
 import { toolHints } from "../config/rules.js";
-import type { PlannedCompaction } from "../turn/compaction-service.js";
+import { compactConversation, type PlannedCompaction } from "../turn/compaction-service.js";
 import { Option } from "commander";
 
 const SPEC_START = /^(r|s|t|reasoning|summarize|tools)([=+:]|$)/;
@@ -228,7 +228,6 @@ export async function compactWithSpecs(
 ): Promise<PlannedCompaction[]> {
   if (!opts.compact && !opts.compactSpec?.length) return [];
   const store = ctx.store();
-  const { compactConversation } = await import("../turn/compaction-service.js");
   const outcome = await compactConversation({
     events: store.readEvents(ref),
     rules: rulesFromSpecs(opts, config),

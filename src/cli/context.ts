@@ -104,7 +104,7 @@ export function createContext(options: ContextOptions = {}): Context {
     exitCode: 0,
     summarizer: {
       async summarize(request) {
-        const { createSummarizer } = await import("../llm/summarize.js");
+        const { createSummarizer } = await import("./runtime.js");
         const { config } = await ctx.config();
         const started = ctx.clock.now().getTime();
         ctx.info(ctx.color.dim(`summarizing ${request.events.length} events with ${request.model}…`));
@@ -131,7 +131,7 @@ export function createContext(options: ContextOptions = {}): Context {
       }
     },
     async config(configOptions = {}) {
-      const { loadConfig } = await import("../config/load.js");
+      const { loadConfig } = await import("./runtime.js");
       const ws = ctx.maybeWorkspace();
       const deltas = configOptions.conversation
         ? ctx
@@ -149,14 +149,14 @@ export function createContext(options: ContextOptions = {}): Context {
       });
     },
     async tokenCounter(config) {
-      const { createTokenCounter } = await import("../tokens/count.js");
+      const { createTokenCounter } = await import("./runtime.js");
       return createTokenCounter(
         config.assistant?.model?.id ?? "",
         config.assistant?.tokens?.estimate ?? "tokenizer",
       );
     },
     async prepare() {
-      Store ??= (await import("../store/conversations.js")).ConversationStore;
+      Store ??= (await import("./runtime.js")).ConversationStore;
     },
     store() {
       if (!Store) throw new Error("the store was asked for before ctx.prepare()");

@@ -11,7 +11,6 @@
 // The SDKs still define the wire shapes jp sends and reads: their types are
 // imported, their code is not.
 import * as http from "node:http";
-import * as https from "node:https";
 import { isJsonObject } from "../events/json.js";
 import { classifyProviderError, HttpStatusError, ResponseTimeoutError, StreamErrorEvent } from "./errors.js";
 import { SseDecoder, type ServerSentEvent } from "./sse.js";
@@ -61,9 +60,11 @@ async function failure(message: http.IncomingMessage, status: number): Promise<H
   );
 }
 
-function respond(request: EventStreamRequest): Promise<http.IncomingMessage> {
+async function respond(request: EventStreamRequest): Promise<http.IncomingMessage> {
   const url = new URL(request.url);
-  const transport = url.protocol === "https:" ? https : url.protocol === "http:" ? http : undefined;
+  // TLS loads only for https (a local server speaks plain http): some 5 ms of Node's own modules.
+  const transport =
+    url.protocol === "https:" ? await import("node:https") : url.protocol === "http:" ? http : undefined;
   if (!transport) throw new TypeError(`unsupported protocol ${url.protocol} in ${url.href}`);
   const body = JSON.stringify(request.body);
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;

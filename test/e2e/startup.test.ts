@@ -1,5 +1,6 @@
 // Which parts of the bundle a command loads: `jp conversation ls` must not pay
-// for a provider's code or the tokenizer. The bundle's metafile says which
+// for the tokenizer, zod or any other heavy package, `jp --help` not even for
+// the commands. The bundle's metafile says which
 // chunk holds which package; a preloaded hook records which chunks loaded.
 import { execa } from "execa";
 import * as fs from "node:fs";
@@ -11,14 +12,14 @@ import { REPO_ROOT, tempDir } from "../support/workspace.js";
 const JP = path.join(REPO_ROOT, "bin/jp");
 const BUNDLE = path.join(REPO_ROOT, "dist/cli.bundle");
 const HEAVY = {
-  "the provider wire (HTTP and SSE)": "src/llm/http.ts",
-  "the Anthropic mapping": "src/llm/anthropic.ts",
-  "the OpenAI mapping": "src/llm/openai.ts",
   // Types only at run time: no chunk may hold their code.
   "the Anthropic SDK": "node_modules/@anthropic-ai/sdk/",
   "the OpenAI SDK": "node_modules/openai/",
   "the tokenizer": "node_modules/gpt-tokenizer/",
   zod: "node_modules/zod/",
+  execa: "node_modules/execa/",
+  "the prompt library": "node_modules/@inquirer/core/",
+  "jp's commands": "src/cli/runtime.ts",
 };
 
 interface Metafile {
@@ -77,20 +78,26 @@ describe("start-up loads only what the command uses", () => {
     for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("jp conversation ls loads no provider code, not the tokenizer and not zod", async () => {
-    expect(await heavyPackagesLoaded(["conversation", "ls"], cwd)).toEqual([]);
+  it("jp conversation ls loads no heavy package: not the tokenizer, not zod, no SDK code", async () => {
+    expect(await heavyPackagesLoaded(["conversation", "ls"], cwd)).toEqual(["jp's commands"]);
   });
 
-  it("jp --help loads none of them, not even the event schemas (zod)", async () => {
+  it("jp --help loads none of them, not even the commands", async () => {
     expect(await heavyPackagesLoaded(["--help"], cwd)).toEqual([]);
   });
 
-  it("jp q loads the Anthropic provider, no SDK code and no zod (the check can see a load)", async () => {
-    expect(await heavyPackagesLoaded(["q", "hello"], cwd, { MOCK_API_KEY: "sk-mock" })).toEqual([
-      "the provider wire (HTTP and SSE)",
-      "the Anthropic mapping",
-      // Small, and chosen by the model id in the same synchronous step.
-      "the OpenAI mapping",
+  it("jp q loads no SDK code and no zod; the tokenizer only to keep a budget (the check can see a load)", async () => {
+    const env = { MOCK_API_KEY: "sk-mock" };
+    expect(await heavyPackagesLoaded(["q", "hello"], cwd, env)).toEqual(["jp's commands"]);
+    const budget = [
+      "-c",
+      "conversation.compaction.auto.enabled=true",
+      "-c",
+      "conversation.compaction.auto.max_tokens=50000",
+    ];
+    expect(await heavyPackagesLoaded([...budget, "q", "again"], cwd, env)).toEqual([
+      "the tokenizer",
+      "jp's commands",
     ]);
   });
 });

@@ -1,8 +1,7 @@
 // Owns the list of commands, in the order `jp --help` shows them, and how
-// each one's module is loaded. A command's module (and everything it imports)
-// loads only when that command runs or shows its own help; every other
-// command is listed by name and summary alone. `jp conversation ls` so never
-// loads the compaction engine, the config schema or a provider SDK.
+// each one's module is loaded. The commands load (together: see runtime.ts)
+// only when one of them runs or shows its own help; `jp --help` lists them by
+// name and summary alone.
 import type { Command } from "commander";
 import type { Context } from "../context.js";
 import type { OptionalValueFlag } from "../argv.js";
@@ -31,66 +30,66 @@ const conversation: CommandEntry[] = [
   {
     name: "new",
     summary: "start a new conversation and make it the active one",
-    load: () => import("./conversation/new.js"),
+    load: async () => (await import("../runtime.js")).conversationNew,
   },
   {
     name: "ls",
     summary: "list the conversations of the workspace, oldest first",
-    load: () => import("./conversation/ls.js"),
+    load: async () => (await import("../runtime.js")).conversationLs,
   },
   {
     name: "use",
     args: "<id>",
     summary: "make a conversation the active one",
-    load: () => import("./conversation/use.js"),
+    load: async () => (await import("../runtime.js")).conversationUse,
   },
   {
     name: "show",
     args: "[id]",
     summary: "show a conversation's details and compactions",
-    load: () => import("./conversation/show.js"),
+    load: async () => (await import("../runtime.js")).conversationShow,
   },
   {
     name: "print",
     args: "[id]",
     summary: "print the history, or with --compacted what the model sees",
-    load: () => import("./conversation/print.js"),
+    load: async () => (await import("../runtime.js")).conversationPrint,
   },
   {
     name: "fork",
     args: "[id]",
     summary: "copy a conversation into a new one",
-    load: () => import("./conversation/fork.js"),
+    load: async () => (await import("../runtime.js")).conversationFork,
   },
   {
     name: "rm",
     args: "<id>",
     summary: "move a conversation to the trash (nothing is deleted)",
-    load: () => import("./conversation/rm.js"),
+    load: async () => (await import("../runtime.js")).conversationRm,
   },
   {
     name: "restore",
     args: "<id>",
     summary: "move a conversation back from the trash",
-    load: () => import("./conversation/restore.js"),
+    load: async () => (await import("../runtime.js")).conversationRestore,
   },
   {
     name: "import",
     args: "<paths...>",
     summary: "import JP conversations, or jp conversation folders from another workspace",
-    load: () => import("./conversation/import.js"),
+    load: async () => (await import("../runtime.js")).conversationImport,
   },
   {
     name: "doctor",
     args: "[id]",
     summary: "check logs and repair what can be repaired",
-    load: () => import("./conversation/doctor.js"),
+    load: async () => (await import("../runtime.js")).conversationDoctor,
   },
   {
     name: "compact",
     args: "[ids...]",
     summary: "compact conversations (or undo with --reset)",
-    load: () => import("./conversation/compact.js"),
+    load: async () => (await import("../runtime.js")).conversationCompact,
   },
 ];
 
@@ -100,13 +99,13 @@ export const COMMANDS: CommandEntry[] = [
     aliases: ["query"],
     args: "[query...]",
     summary: "ask in the active conversation (or a new one); the model may call tools",
-    load: () => import("./q.js"),
+    load: async () => (await import("../runtime.js")).q,
   },
   {
     name: "init",
     args: "[dir]",
     summary: "create a jp workspace (.jp/) in DIR (default: --workspace or the current folder)",
-    load: () => import("./init.js"),
+    load: async () => (await import("../runtime.js")).init,
   },
   {
     name: "conversation",
@@ -121,7 +120,7 @@ export const COMMANDS: CommandEntry[] = [
       {
         name: "show",
         summary: "show the resolved configuration and where each value came from",
-        load: () => import("./config/index.js"),
+        load: async () => (await import("../runtime.js")).configShow,
       },
     ],
   },

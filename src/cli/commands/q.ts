@@ -7,8 +7,20 @@ import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions }
 import { toolHints } from "../../config/rules.js";
 import { contextWindow } from "../../config/load.js";
 import { JpError, UsageError } from "../../errors.js";
-import { isKind, turnsLabel, type Event } from "../../events/index.js";
+import { repairInterruptedTurn, failedTurns } from "../../compaction/index.js";
+import { isKind, sumUsage, turnIndices, turnsLabel, usageByModel, type Event } from "../../events/index.js";
+import { estimateTotalCost } from "../../llm/pricing.js";
+import { createProvider, requestSettings } from "../../llm/providers.js";
+import { droppedText, renderCompactPreview } from "../../render/compact-preview.js";
+import { createStreamRenderer } from "../../render/stream.js";
+import { usageLine } from "../../render/usage.js";
 import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/conversations.js";
+import { acquireLock } from "../../store/lock.js";
+import { builtinTools } from "../../tools/builtins.js";
+import { createTerminalPrompter } from "../../tools/prompter.js";
+import { buildRegistry, selectTools } from "../../tools/registry.js";
+import { createAutoCompaction } from "../../turn/auto.js";
+import { runTurn } from "../../turn/loop.js";
 import type { Config } from "../../config/schema.js";
 import type { Tool } from "../../tools/types.js";
 
@@ -83,7 +95,6 @@ export function register(program: Command, ctx: Context): void {
       ctx.warn(`left out tools this conversation names but jp cannot run: ${leftOutTools.join(", ")}`);
     }
     const modelId = config.assistant?.model?.id ?? "";
-    const { createProvider, requestSettings } = await import("../../llm/providers.js");
     const { provider, model } = createProvider(modelId, config, ctx.env);
     // --no-persist leaves nothing behind: a new conversation then exists only in memory.
     const ref = existing ?? (opts.persist ? store.create() : unsavedConversation(ctx));
@@ -106,10 +117,6 @@ export function register(program: Command, ctx: Context): void {
       ctx.info(ctx.color.dim(`compacted ${range}: ${p.tokens.before} → ${p.tokens.after} tokens`));
     }
 
-    const { runTurn } = await import("../../turn/loop.js");
-    const { createStreamRenderer } = await import("../../render/stream.js");
-    const { createTerminalPrompter } = await import("../../tools/prompter.js");
-    const { acquireLock } = await import("../../store/lock.js");
     // The conversation is ours for the whole turn; a second `jp q` on it is told who holds it.
     const turnLock = opts.persist
       ? acquireLock(path.join(ref.dir, TURN_LOCK_FILE), { timeoutMs: 1000, command: "jp q" })
@@ -119,7 +126,6 @@ export function register(program: Command, ctx: Context): void {
       // The turn works on a copy of the stream; every group is also appended to the log unless --no-persist.
       const memory: Event[] = unsaved ? [] : [...store.readEvents(ref)];
       // A process killed while a tool ran left its call unanswered: answer it, visibly, so the turn can go on.
-      const { repairInterruptedTurn } = await import("../../compaction/index.js");
       const repairs = repairInterruptedTurn(memory, ctx.clock.now().toISOString());
       if (repairs.length > 0) {
         if (opts.persist) store.append(ref, repairs);
@@ -189,8 +195,6 @@ async function failedQuery(ctx: Context, words: string[], ref: ConversationRef |
     throw new UsageError("--retry asks the failed question again; give no new one with it");
   if (!ref) throw new UsageError("--retry needs a conversation", "give --id ID, or make one active");
   const events = ctx.store().readEvents(ref);
-  const { failedTurns } = await import("../../compaction/index.js");
-  const { turnIndices } = await import("../../events/index.js");
   const turns = turnIndices(events);
   const failed = failedTurns(events, turns);
   const last = Math.max(-1, ...failed);
@@ -208,7 +212,6 @@ async function readQuery(ctx: Context, words: string[], opts: QOptions): Promise
     if (piped.trim()) query = query ? `${query}\n\n${piped}` : piped;
   }
   if (opts.edit) {
-    const { createTerminalPrompter } = await import("../../tools/prompter.js");
     const prompter = createTerminalPrompter({ stdin: ctx.stdin, stderr: ctx.stderr, env: ctx.env });
     query = (await prompter.editText(query ? `${query}\n` : "", ".md")).trim();
   }
@@ -229,9 +232,6 @@ async function offeredTools(
   opts: QOptions,
   fromConversation: ReadonlySet<string>,
 ): Promise<Tool[]> {
-  const { buildRegistry, selectTools } = await import("../../tools/registry.js");
-  const { builtinTools } = await import("../../tools/builtins.js");
-  const { droppedText, renderCompactPreview } = await import("../../render/compact-preview.js");
   const builtins = builtinTools(
     {
       now: () => ctx.clock.now(),
@@ -258,7 +258,6 @@ async function offeredTools(
 /** The before-request hook of automatic compaction, when it is enabled. */
 async function autoCompactionHook(ctx: Context, config: Config, tools: readonly Tool[]) {
   if (!config.conversation?.compaction?.auto?.enabled) return undefined;
-  const { createAutoCompaction } = await import("../../turn/auto.js");
   const counter = await ctx.tokenCounter(config);
   const definitions = tools.map((t) => ({
     name: t.name,
@@ -315,12 +314,9 @@ function interruptHandler(ctx: Context, beforeExit: () => void): { signal: Abort
 
 /** One dim line after the turn: what its requests cost, cached input included. */
 async function reportUsage(ctx: Context, events: readonly Event[], config: Config): Promise<void> {
-  const { usageByModel, sumUsage } = await import("../../events/index.js");
   const byModel = usageByModel(events);
   const total = sumUsage(Object.values(byModel));
   if (total.requests === 0) return;
-  const { estimateTotalCost } = await import("../../llm/pricing.js");
-  const { usageLine } = await import("../../render/usage.js");
   ctx.info(ctx.color.dim(usageLine(total, estimateTotalCost(byModel, config.prices))));
 }
 

@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { doctorConversation, type DoctorReport } from "../../../store/doctor.js";
+import { cleanSpillFiles } from "../../../tools/prompter.js";
 
 const SPILL_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
@@ -29,7 +30,6 @@ export function register(parent: Command, ctx: Context): void {
     .action(
       async (id: string | undefined, opts: { check?: boolean; json?: boolean; cleanSpills?: boolean }) => {
         if (opts.cleanSpills) {
-          const { cleanSpillFiles } = await import("../../../tools/prompter.js");
           const removed = cleanSpillFiles(ctx.clock.now().getTime(), SPILL_MAX_AGE_MS);
           ctx.info(`removed ${removed} spill file${removed === 1 ? "" : "s"} older than 7 days`);
         }

@@ -1,0 +1,28 @@
+// Owns what jp loads once it knows it will run a command (not only list
+// them): every command and the modules they share, as one unit. The bundle
+// makes each `import()` target a chunk of its own, and modules shared by
+// several targets chunks of their own again; a file costs about 0.4 ms to
+// load, so fifteen lazily loaded commands meant some fifty files for `jp q`.
+// With one target for all of jp's own code, a command loads a handful, and
+// `--help` still none of them. Heavy dependencies stay behind their own
+// `import()` where they are used: the tokenizer, execa, the prompt library,
+// and zod (which only explains an invalid config or checks a local tool).
+export * as configShow from "./commands/config/index.js";
+export * as conversationCompact from "./commands/conversation/compact.js";
+export * as conversationDoctor from "./commands/conversation/doctor.js";
+export * as conversationFork from "./commands/conversation/fork.js";
+export * as conversationImport from "./commands/conversation/import.js";
+export * as conversationLs from "./commands/conversation/ls.js";
+export * as conversationNew from "./commands/conversation/new.js";
+export * as conversationPrint from "./commands/conversation/print.js";
+export * as conversationRestore from "./commands/conversation/restore.js";
+export * as conversationRm from "./commands/conversation/rm.js";
+export * as conversationShow from "./commands/conversation/show.js";
+export * as conversationUse from "./commands/conversation/use.js";
+export * as init from "./commands/init.js";
+export * as q from "./commands/q.js";
+export { cfgLayer } from "../config/layers.js";
+export { loadConfig } from "../config/load.js";
+export { createSummarizer } from "../llm/summarize.js";
+export { ConversationStore } from "../store/conversations.js";
+export { createTokenCounter } from "../tokens/count.js";
