@@ -11,6 +11,29 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = path.join(root, "dist/cli.bundle");
 fs.rmSync(outdir, { recursive: true, force: true });
 
+/**
+ * commander requires node:child_process when it loads, for subcommands that
+ * are separate executables, which jp does not have: loading it costs every
+ * command some 3 ms. commander gets a stand-in that loads it on first use.
+ */
+function lazyChildProcessForCommander() {
+  return {
+    name: "lazy-child-process-for-commander",
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+        args.importer.includes(`${path.sep}node_modules${path.sep}commander${path.sep}`)
+          ? { path: "lazy-child-process", namespace: "jp-lazy" }
+          : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: "jp-lazy" }, () => ({
+        contents:
+          'let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });',
+        loader: "js",
+      }));
+    },
+  };
+}
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: { main: "src/cli/main.ts" },
@@ -31,6 +54,7 @@ const result = await build({
     js: 'import { createRequire as __jpCreateRequire } from "node:module"; const require = __jpCreateRequire(import.meta.url);',
   },
   logLevel: "warning",
+  plugins: [lazyChildProcessForCommander()],
 });
 // The metafile says which chunk holds which module; the start-up test reads it.
 fs.writeFileSync(path.join(outdir, "meta.json"), JSON.stringify(result.metafile));

@@ -360,6 +360,8 @@ export class ConversationStore {
   setActive(id: string | undefined): void {
     const file = path.join(this.workspace.dir, STATE_FILE);
     const state = readJsonFile<Record<string, unknown>>(file) ?? {};
+    // Every `jp q` names its conversation active: rewriting (and syncing) an unchanged file is work for nothing.
+    if (state.active === id) return;
     writeJsonAtomic(file, { ...state, active: id });
   }
 
