@@ -75,11 +75,7 @@ class Writer {
       case "literal":
       case "enum": {
         const values = d.type === "literal" ? d.values : Object.values(d.entries);
-        const message =
-          values.length === 1
-            ? `Invalid input: expected ${json(values[0])}`
-            : `Invalid option: expected one of ${values.map(json).join("|")}`;
-        return `  if (${values.map((x) => `v !== ${json(x)}`).join(" && ")}) return [{ path: [], code: "invalid_value", message: ${json(message)}, abort: true }];\n`;
+        return `  if (${values.map((x) => `v !== ${json(x)}`).join(" && ")}) return [${this.invalidValue(values)}];\n`;
       }
       case "custom": {
         const named = this.namedCheck(d.fn);
@@ -125,8 +121,12 @@ class Writer {
     for (const [key, child] of Object.entries(d.shape)) {
       const value = /^[A-Za-z_$][\w$]*$/.test(key) ? `v.${key}` : `v[${json(key)}]`;
       const type = def(child).type;
+      const simple = this.simple(child, "x");
       if (type === "unknown" || type === "any")
         out += `  if (!(${json(key)} in v)) out = merge(out, ${json(key)}, [invalidType("nonoptional", undefined)]);\n`;
+      else if (simple === "undefined") continue;
+      else if (simple)
+        out += `  {\n    const x = ${value};\n    out = merge(out, ${json(key)}, ${simple});\n  }\n`;
       else out += `  out = merge(out, ${json(key)}, ${this.fn(child)}(${value}));\n`;
     }
     const catchall = d.catchall && def(d.catchall).type;
@@ -138,6 +138,45 @@ class Writer {
       throw new Error(`schema-checks: an object catchall of '${catchall}' is not supported`);
     }
     return out;
+  }
+
+  /**
+   * For a field of a plain type without checks (most of them): an expression
+   * of its issues, written in the object's own function. Fewer functions are
+   * less code to load and to compile on first use.
+   */
+  simple(schema, x) {
+    const d = def(schema);
+    if (checksOf(schema).length) return undefined;
+    switch (d.type) {
+      case "optional": {
+        const inner = this.simple(d.innerType, x);
+        return inner === undefined || inner === "undefined"
+          ? inner
+          : `${x} === undefined ? undefined : ${inner}`;
+      }
+      case "unknown":
+      case "any":
+        return "undefined";
+      case "string":
+      case "boolean":
+        return `typeof ${x} === "${d.type}" ? undefined : [invalidType("${d.type}", ${x})]`;
+      case "literal":
+      case "enum": {
+        const values = d.type === "literal" ? d.values : Object.values(d.entries);
+        return `${values.map((v) => `${x} !== ${json(v)}`).join(" && ")} ? [${this.invalidValue(values)}] : undefined`;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  invalidValue(values) {
+    const message =
+      values.length === 1
+        ? `Invalid input: expected ${json(values[0])}`
+        : `Invalid option: expected one of ${values.map(json).join("|")}`;
+    return `{ path: [], code: "invalid_value", message: ${json(message)}, abort: true }`;
   }
 
   /** refine() checks: they run unless an issue so far aborted. */

@@ -135,19 +135,6 @@ const KEYS17 = new Set(["assistant", "conversation", "providers", "prices"]);
 
 function check0(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (typeof v !== "string") return [invalidType("string", v)];
-  return out;
-}
-
-function check1(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check0(v);
-  return out;
-}
-
-function check2(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
   if (v > Number.MAX_SAFE_INTEGER)
@@ -163,6 +150,30 @@ function check2(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
+function check1(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check0(v);
+  return out;
+}
+
+function check2(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.id;
+    out = merge(
+      out,
+      "id",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
+  out = merge(out, "context_window", check1(v.context_window));
+  const unknown = Object.keys(v).filter((k) => !KEYS0.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
 function check3(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (v === undefined) return undefined;
@@ -171,52 +182,6 @@ function check3(v: unknown): SchemaIssue[] | undefined {
 }
 
 function check4(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "id", check1(v.id));
-  out = merge(out, "context_window", check3(v.context_window));
-  const unknown = Object.keys(v).filter((k) => !KEYS0.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
-  return out;
-}
-
-function check5(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check4(v);
-  return out;
-}
-
-function check6(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (typeof v !== "boolean") return [invalidType("boolean", v)];
-  return out;
-}
-
-function check7(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check6(v);
-  return out;
-}
-
-function check8(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v !== "5m" && v !== "1h")
-    return [
-      { path: [], code: "invalid_value", message: 'Invalid option: expected one of "5m"|"1h"', abort: true },
-    ];
-  return out;
-}
-
-function check9(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check8(v);
-  return out;
-}
-
-function check10(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
@@ -233,6 +198,75 @@ function check10(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
+function check5(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check4(v);
+  return out;
+}
+
+function check6(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
+  if (!(v > 0))
+    out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >0" });
+  return out;
+}
+
+function check7(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check6(v);
+  return out;
+}
+
+function check8(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "max_retries", check5(v.max_retries));
+  out = merge(out, "max_tokens", check1(v.max_tokens));
+  out = merge(out, "timeout_secs", check7(v.timeout_secs));
+  out = merge(out, "backoff_ms", check5(v.backoff_ms));
+  const unknown = Object.keys(v).filter((k) => !KEYS1.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check9(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check8(v);
+  return out;
+}
+
+function check10(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "budget_tokens", check5(v.budget_tokens));
+  {
+    const x = v.display;
+    out = merge(
+      out,
+      "display",
+      x === undefined
+        ? undefined
+        : x !== "dim" && x !== "hidden"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message: 'Invalid option: expected one of "dim"|"hidden"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
+  const unknown = Object.keys(v).filter((k) => !KEYS2.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
 function check11(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (v === undefined) return undefined;
@@ -242,9 +276,28 @@ function check11(v: unknown): SchemaIssue[] | undefined {
 
 function check12(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
-  if (!(v > 0))
-    out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >0" });
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.estimate;
+    out = merge(
+      out,
+      "estimate",
+      x === undefined
+        ? undefined
+        : x !== "tokenizer" && x !== "chars"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message: 'Invalid option: expected one of "tokenizer"|"chars"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
+  const unknown = Object.keys(v).filter((k) => !KEYS3.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
@@ -258,11 +311,46 @@ function check13(v: unknown): SchemaIssue[] | undefined {
 function check14(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "max_retries", check11(v.max_retries));
-  out = merge(out, "max_tokens", check3(v.max_tokens));
-  out = merge(out, "timeout_secs", check13(v.timeout_secs));
-  out = merge(out, "backoff_ms", check11(v.backoff_ms));
-  const unknown = Object.keys(v).filter((k) => !KEYS1.has(k));
+  out = merge(out, "model", check3(v.model));
+  {
+    const x = v.system_prompt;
+    out = merge(
+      out,
+      "system_prompt",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
+  {
+    const x = v.cache;
+    out = merge(
+      out,
+      "cache",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  {
+    const x = v.cache_ttl;
+    out = merge(
+      out,
+      "cache_ttl",
+      x === undefined
+        ? undefined
+        : x !== "5m" && x !== "1h"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message: 'Invalid option: expected one of "5m"|"1h"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
+  out = merge(out, "request", check9(v.request));
+  out = merge(out, "reasoning", check11(v.reasoning));
+  out = merge(out, "tokens", check13(v.tokens));
+  const unknown = Object.keys(v).filter((k) => !KEYS4.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
@@ -275,103 +363,6 @@ function check15(v: unknown): SchemaIssue[] | undefined {
 }
 
 function check16(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v !== "dim" && v !== "hidden")
-    return [
-      {
-        path: [],
-        code: "invalid_value",
-        message: 'Invalid option: expected one of "dim"|"hidden"',
-        abort: true,
-      },
-    ];
-  return out;
-}
-
-function check17(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check16(v);
-  return out;
-}
-
-function check18(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "budget_tokens", check11(v.budget_tokens));
-  out = merge(out, "display", check17(v.display));
-  const unknown = Object.keys(v).filter((k) => !KEYS2.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
-  return out;
-}
-
-function check19(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check18(v);
-  return out;
-}
-
-function check20(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v !== "tokenizer" && v !== "chars")
-    return [
-      {
-        path: [],
-        code: "invalid_value",
-        message: 'Invalid option: expected one of "tokenizer"|"chars"',
-        abort: true,
-      },
-    ];
-  return out;
-}
-
-function check21(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check20(v);
-  return out;
-}
-
-function check22(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "estimate", check21(v.estimate));
-  const unknown = Object.keys(v).filter((k) => !KEYS3.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
-  return out;
-}
-
-function check23(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check22(v);
-  return out;
-}
-
-function check24(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "model", check5(v.model));
-  out = merge(out, "system_prompt", check1(v.system_prompt));
-  out = merge(out, "cache", check7(v.cache));
-  out = merge(out, "cache_ttl", check9(v.cache_ttl));
-  out = merge(out, "request", check15(v.request));
-  out = merge(out, "reasoning", check19(v.reasoning));
-  out = merge(out, "tokens", check23(v.tokens));
-  const unknown = Object.keys(v).filter((k) => !KEYS4.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
-  return out;
-}
-
-function check25(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check24(v);
-  return out;
-}
-
-function check26(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
@@ -386,36 +377,28 @@ function check26(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check27(v: unknown): SchemaIssue[] | undefined {
+function check17(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check26(v), () => check0(v)]);
+  if (typeof v !== "string") return [invalidType("string", v)];
+  return out;
+}
+
+function check18(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check16(v), () => check17(v)]);
   if (!aborted(out) && !CONFIG_CHECKS.keepBound.test(v))
     out = add(out, custom(CONFIG_CHECKS.keepBound.message(v) ?? "Invalid input"));
   return out;
 }
 
-function check28(v: unknown): SchemaIssue[] | undefined {
+function check19(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (v === undefined) return undefined;
-  out = check27(v);
+  out = check18(v);
   return out;
 }
 
-function check29(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v !== "strip")
-    return [{ path: [], code: "invalid_value", message: 'Invalid input: expected "strip"', abort: true }];
-  return out;
-}
-
-function check30(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check29(v);
-  return out;
-}
-
-function check31(v: unknown): SchemaIssue[] | undefined {
+function check20(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (v !== "strip" && v !== "strip-requests" && v !== "strip-responses" && v !== "omit")
     return [
@@ -429,51 +412,248 @@ function check31(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check32(v: unknown): SchemaIssue[] | undefined {
+function check21(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "policy", check29(v.policy));
-  out = merge(out, "request", check6(v.request));
-  out = merge(out, "response", check6(v.response));
+  {
+    const x = v.policy;
+    out = merge(
+      out,
+      "policy",
+      x !== "strip"
+        ? [{ path: [], code: "invalid_value", message: 'Invalid input: expected "strip"', abort: true }]
+        : undefined,
+    );
+  }
+  {
+    const x = v.request;
+    out = merge(out, "request", typeof x === "boolean" ? undefined : [invalidType("boolean", x)]);
+  }
+  {
+    const x = v.response;
+    out = merge(out, "response", typeof x === "boolean" ? undefined : [invalidType("boolean", x)]);
+  }
   const unknown = Object.keys(v).filter((k) => !KEYS5.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check33(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v !== "omit")
-    return [{ path: [], code: "invalid_value", message: 'Invalid input: expected "omit"', abort: true }];
-  return out;
-}
-
-function check34(v: unknown): SchemaIssue[] | undefined {
+function check22(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "policy", check33(v.policy));
+  {
+    const x = v.policy;
+    out = merge(
+      out,
+      "policy",
+      x !== "omit"
+        ? [{ path: [], code: "invalid_value", message: 'Invalid input: expected "omit"', abort: true }]
+        : undefined,
+    );
+  }
   const unknown = Object.keys(v).filter((k) => !KEYS6.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
+function check23(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check20(v), () => check21(v), () => check22(v)]);
+  return out;
+}
+
+function check24(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check23(v);
+  return out;
+}
+
+function check25(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.id;
+    out = merge(
+      out,
+      "id",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
+  const unknown = Object.keys(v).filter((k) => !KEYS7.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check26(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check25(v);
+  return out;
+}
+
+function check27(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.instructions;
+    out = merge(
+      out,
+      "instructions",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
+  {
+    const x = v.context;
+    out = merge(
+      out,
+      "context",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
+  out = merge(out, "model", check26(v.model));
+  const unknown = Object.keys(v).filter((k) => !KEYS8.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check28(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check27(v);
+  return out;
+}
+
+function check29(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "keep_first", check19(v.keep_first));
+  out = merge(out, "keep_last", check19(v.keep_last));
+  {
+    const x = v.reasoning;
+    out = merge(
+      out,
+      "reasoning",
+      x === undefined
+        ? undefined
+        : x !== "strip"
+          ? [{ path: [], code: "invalid_value", message: 'Invalid input: expected "strip"', abort: true }]
+          : undefined,
+    );
+  }
+  out = merge(out, "tool_calls", check24(v.tool_calls));
+  out = merge(out, "summary", check28(v.summary));
+  const unknown = Object.keys(v).filter((k) => !KEYS9.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check30(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check29(v[i]));
+  return out;
+}
+
+function check31(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.strategy;
+    out = merge(
+      out,
+      "strategy",
+      x !== "append" && x !== "replace"
+        ? [
+            {
+              path: [],
+              code: "invalid_value",
+              message: 'Invalid option: expected one of "append"|"replace"',
+              abort: true,
+            },
+          ]
+        : undefined,
+    );
+  }
+  out = merge(out, "value", check30(v.value));
+  const unknown = Object.keys(v).filter((k) => !KEYS10.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check32(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check30(v), () => check31(v)]);
+  return out;
+}
+
+function check33(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (v === undefined) return undefined;
+  out = check32(v);
+  return out;
+}
+
+function check34(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
+  if (!(v > 0))
+    out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >0" });
+  if (!(v <= 1)) out = add(out, { path: [], code: "too_big", message: "Too big: expected number to be <=1" });
+  return out;
+}
+
 function check35(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check31(v), () => check32(v), () => check34(v)]);
+  if (v === undefined) return undefined;
+  out = check34(v);
   return out;
 }
 
 function check36(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (v === undefined) return undefined;
-  out = check35(v);
+  out = check29(v);
   return out;
 }
 
 function check37(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "id", check1(v.id));
-  const unknown = Object.keys(v).filter((k) => !KEYS7.has(k));
+  {
+    const x = v.enabled;
+    out = merge(
+      out,
+      "enabled",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  out = merge(out, "max_tokens", check1(v.max_tokens));
+  out = merge(out, "trigger_ratio", check35(v.trigger_ratio));
+  out = merge(out, "keep_tail", check5(v.keep_tail));
+  out = merge(out, "min_saving", check5(v.min_saving));
+  {
+    const x = v.relief;
+    out = merge(
+      out,
+      "relief",
+      x === undefined
+        ? undefined
+        : x !== "tail" && x !== "just_under_budget"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message: 'Invalid option: expected one of "tail"|"just_under_budget"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
+  out = merge(out, "min_turns", check5(v.min_turns));
+  out = merge(out, "rule", check36(v.rule));
+  const unknown = Object.keys(v).filter((k) => !KEYS11.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
@@ -488,10 +668,9 @@ function check38(v: unknown): SchemaIssue[] | undefined {
 function check39(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "instructions", check1(v.instructions));
-  out = merge(out, "context", check1(v.context));
-  out = merge(out, "model", check38(v.model));
-  const unknown = Object.keys(v).filter((k) => !KEYS8.has(k));
+  out = merge(out, "rules", check33(v.rules));
+  out = merge(out, "auto", check38(v.auto));
+  const unknown = Object.keys(v).filter((k) => !KEYS12.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
@@ -505,51 +684,33 @@ function check40(v: unknown): SchemaIssue[] | undefined {
 
 function check41(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "keep_first", check28(v.keep_first));
-  out = merge(out, "keep_last", check28(v.keep_last));
-  out = merge(out, "reasoning", check30(v.reasoning));
-  out = merge(out, "tool_calls", check36(v.tool_calls));
-  out = merge(out, "summary", check40(v.summary));
-  const unknown = Object.keys(v).filter((k) => !KEYS9.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check17(v[i]));
   return out;
 }
 
 function check42(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check41(v[i]));
+  out = pickBranch([check17(v), () => check41(v)]);
   return out;
 }
 
 function check43(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (v !== "append" && v !== "replace")
-    return [
-      {
-        path: [],
-        code: "invalid_value",
-        message: 'Invalid option: expected one of "append"|"replace"',
-        abort: true,
-      },
-    ];
+  if (v === undefined) return undefined;
+  out = check42(v);
   return out;
 }
 
 function check44(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "strategy", check43(v.strategy));
-  out = merge(out, "value", check42(v.value));
-  const unknown = Object.keys(v).filter((k) => !KEYS10.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 function check45(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check42(v), () => check44(v)]);
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check44(v[key]));
   return out;
 }
 
@@ -562,31 +723,20 @@ function check46(v: unknown): SchemaIssue[] | undefined {
 
 function check47(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
-  if (!(v > 0))
-    out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >0" });
-  if (!(v <= 1)) out = add(out, { path: [], code: "too_big", message: "Too big: expected number to be <=1" });
+  if (typeof v !== "boolean") return [invalidType("boolean", v)];
   return out;
 }
 
 function check48(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check47(v);
+  if (v !== "explicit")
+    return [{ path: [], code: "invalid_value", message: 'Invalid input: expected "explicit"', abort: true }];
   return out;
 }
 
 function check49(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (v !== "tail" && v !== "just_under_budget")
-    return [
-      {
-        path: [],
-        code: "invalid_value",
-        message: 'Invalid option: expected one of "tail"|"just_under_budget"',
-        abort: true,
-      },
-    ];
+  out = pickBranch([check47(v), () => check48(v)]);
   return out;
 }
 
@@ -607,75 +757,142 @@ function check51(v: unknown): SchemaIssue[] | undefined {
 function check52(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "enabled", check7(v.enabled));
-  out = merge(out, "max_tokens", check3(v.max_tokens));
-  out = merge(out, "trigger_ratio", check48(v.trigger_ratio));
-  out = merge(out, "keep_tail", check11(v.keep_tail));
-  out = merge(out, "min_saving", check11(v.min_saving));
-  out = merge(out, "relief", check50(v.relief));
-  out = merge(out, "min_turns", check11(v.min_turns));
-  out = merge(out, "rule", check51(v.rule));
-  const unknown = Object.keys(v).filter((k) => !KEYS11.has(k));
+  {
+    const x = v.compaction;
+    out = merge(
+      out,
+      "compaction",
+      x === undefined
+        ? undefined
+        : x !== "keep" && x !== "strip" && x !== "strip-requests" && x !== "strip-responses" && x !== "omit"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message:
+                  'Invalid option: expected one of "keep"|"strip"|"strip-requests"|"strip-responses"|"omit"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
+  {
+    const x = v.source;
+    out = merge(
+      out,
+      "source",
+      x === undefined
+        ? undefined
+        : x !== "local" && x !== "builtin"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message: 'Invalid option: expected one of "local"|"builtin"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
+  out = merge(out, "command", check43(v.command));
+  {
+    const x = v.summary;
+    out = merge(
+      out,
+      "summary",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
+  out = merge(out, "parameters", check46(v.parameters));
+  {
+    const x = v.run;
+    out = merge(
+      out,
+      "run",
+      x === undefined
+        ? undefined
+        : x !== "ask" && x !== "unattended" && x !== "edit" && x !== "skip"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message: 'Invalid option: expected one of "ask"|"unattended"|"edit"|"skip"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
+  out = merge(out, "enable", check50(v.enable));
+  out = merge(out, "env", check51(v.env));
+  out = merge(out, "timeout_secs", check7(v.timeout_secs));
+  out = merge(out, "max_output_bytes", check1(v.max_output_bytes));
+  const unknown = Object.keys(v).filter((k) => !KEYS13.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 function check53(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check52(v);
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check52(v[key]));
   return out;
 }
 
 function check54(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "rules", check46(v.rules));
-  out = merge(out, "auto", check53(v.auto));
-  const unknown = Object.keys(v).filter((k) => !KEYS12.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
+  if (v === undefined) return undefined;
+  out = check53(v);
   return out;
 }
 
 function check55(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check54(v);
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "compaction", check40(v.compaction));
+  out = merge(out, "tools", check54(v.tools));
+  const unknown = Object.keys(v).filter((k) => !KEYS14.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 function check56(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (v !== "keep" && v !== "strip" && v !== "strip-requests" && v !== "strip-responses" && v !== "omit")
-    return [
-      {
-        path: [],
-        code: "invalid_value",
-        message: 'Invalid option: expected one of "keep"|"strip"|"strip-requests"|"strip-responses"|"omit"',
-        abort: true,
-      },
-    ];
+  if (v === undefined) return undefined;
+  out = check55(v);
   return out;
 }
 
 function check57(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check56(v);
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.base_url;
+    out = merge(
+      out,
+      "base_url",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
+  {
+    const x = v.api_key_env;
+    out = merge(
+      out,
+      "api_key_env",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
+  const unknown = Object.keys(v).filter((k) => !KEYS15.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 function check58(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (v !== "local" && v !== "builtin")
-    return [
-      {
-        path: [],
-        code: "invalid_value",
-        message: 'Invalid option: expected one of "local"|"builtin"',
-        abort: true,
-      },
-    ];
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check57(v[key]));
   return out;
 }
 
@@ -688,212 +905,52 @@ function check59(v: unknown): SchemaIssue[] | undefined {
 
 function check60(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check0(v[i]));
-  return out;
-}
-
-function check61(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  out = pickBranch([check0(v), () => check60(v)]);
-  return out;
-}
-
-function check62(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check61(v);
-  return out;
-}
-
-function check63(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  return out;
-}
-
-function check64(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check63(v[key]));
-  return out;
-}
-
-function check65(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check64(v);
-  return out;
-}
-
-function check66(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v !== "ask" && v !== "unattended" && v !== "edit" && v !== "skip")
-    return [
-      {
-        path: [],
-        code: "invalid_value",
-        message: 'Invalid option: expected one of "ask"|"unattended"|"edit"|"skip"',
-        abort: true,
-      },
-    ];
-  return out;
-}
-
-function check67(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check66(v);
-  return out;
-}
-
-function check68(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v !== "explicit")
-    return [{ path: [], code: "invalid_value", message: 'Invalid input: expected "explicit"', abort: true }];
-  return out;
-}
-
-function check69(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  out = pickBranch([check6(v), () => check68(v)]);
-  return out;
-}
-
-function check70(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check69(v);
-  return out;
-}
-
-function check71(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check60(v);
-  return out;
-}
-
-function check72(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "compaction", check57(v.compaction));
-  out = merge(out, "source", check59(v.source));
-  out = merge(out, "command", check62(v.command));
-  out = merge(out, "summary", check1(v.summary));
-  out = merge(out, "parameters", check65(v.parameters));
-  out = merge(out, "run", check67(v.run));
-  out = merge(out, "enable", check70(v.enable));
-  out = merge(out, "env", check71(v.env));
-  out = merge(out, "timeout_secs", check13(v.timeout_secs));
-  out = merge(out, "max_output_bytes", check3(v.max_output_bytes));
-  const unknown = Object.keys(v).filter((k) => !KEYS13.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
-  return out;
-}
-
-function check73(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check72(v[key]));
-  return out;
-}
-
-function check74(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check73(v);
-  return out;
-}
-
-function check75(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "compaction", check55(v.compaction));
-  out = merge(out, "tools", check74(v.tools));
-  const unknown = Object.keys(v).filter((k) => !KEYS14.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
-  return out;
-}
-
-function check76(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check75(v);
-  return out;
-}
-
-function check77(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "base_url", check1(v.base_url));
-  out = merge(out, "api_key_env", check1(v.api_key_env));
-  const unknown = Object.keys(v).filter((k) => !KEYS15.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
-  return out;
-}
-
-function check78(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check77(v[key]));
-  return out;
-}
-
-function check79(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check78(v);
-  return out;
-}
-
-function check80(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!(v >= 0))
     out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >=0" });
   return out;
 }
 
-function check81(v: unknown): SchemaIssue[] | undefined {
+function check61(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (v === undefined) return undefined;
-  out = check80(v);
+  out = check60(v);
   return out;
 }
 
-function check82(v: unknown): SchemaIssue[] | undefined {
+function check62(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "input", check80(v.input));
-  out = merge(out, "output", check80(v.output));
-  out = merge(out, "cache_read", check81(v.cache_read));
-  out = merge(out, "cache_write", check81(v.cache_write));
+  out = merge(out, "input", check60(v.input));
+  out = merge(out, "output", check60(v.output));
+  out = merge(out, "cache_read", check61(v.cache_read));
+  out = merge(out, "cache_write", check61(v.cache_write));
   const unknown = Object.keys(v).filter((k) => !KEYS16.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check83(v: unknown): SchemaIssue[] | undefined {
+function check63(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check82(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check62(v[key]));
   return out;
 }
 
-function check84(v: unknown): SchemaIssue[] | undefined {
+function check64(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (v === undefined) return undefined;
-  out = check83(v);
+  out = check63(v);
   return out;
 }
 
-function check85(v: unknown): SchemaIssue[] | undefined {
+function check65(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "assistant", check25(v.assistant));
-  out = merge(out, "conversation", check76(v.conversation));
-  out = merge(out, "providers", check79(v.providers));
-  out = merge(out, "prices", check84(v.prices));
+  out = merge(out, "assistant", check15(v.assistant));
+  out = merge(out, "conversation", check56(v.conversation));
+  out = merge(out, "providers", check59(v.providers));
+  out = merge(out, "prices", check64(v.prices));
   const unknown = Object.keys(v).filter((k) => !KEYS17.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
@@ -901,7 +958,7 @@ function check85(v: unknown): SchemaIssue[] | undefined {
 
 /** The first issue zod would report for `value` against checkConfig, or undefined when it is valid. */
 export function checkConfig(value: unknown): SchemaIssue | undefined {
-  return check85(value)?.[0];
+  return check65(value)?.[0];
 }
 
 /** Whether `value` is a valid configuration. */

@@ -150,48 +150,42 @@ function check3(v: unknown): SchemaIssue[] | undefined {
 
 function check4(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (v !== "strip")
-    return [{ path: [], code: "invalid_value", message: 'Invalid input: expected "strip"', abort: true }];
-  return out;
-}
-
-function check5(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check4(v);
-  return out;
-}
-
-function check6(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v !== "strip" && v !== "strip-requests" && v !== "strip-responses" && v !== "omit")
-    return [
-      {
-        path: [],
-        code: "invalid_value",
-        message: 'Invalid option: expected one of "strip"|"strip-requests"|"strip-responses"|"omit"',
-        abort: true,
-      },
-    ];
-  return out;
-}
-
-function check7(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check6(v);
-  return out;
-}
-
-function check8(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "keep_first", check1(v.keep_first));
   out = merge(out, "keep_last", check1(v.keep_last));
   out = merge(out, "before_quote", check3(v.before_quote));
   out = merge(out, "after_quote", check3(v.after_quote));
-  out = merge(out, "reasoning", check5(v.reasoning));
-  out = merge(out, "tool_calls", check7(v.tool_calls));
+  {
+    const x = v.reasoning;
+    out = merge(
+      out,
+      "reasoning",
+      x === undefined
+        ? undefined
+        : x !== "strip"
+          ? [{ path: [], code: "invalid_value", message: 'Invalid input: expected "strip"', abort: true }]
+          : undefined,
+    );
+  }
+  {
+    const x = v.tool_calls;
+    out = merge(
+      out,
+      "tool_calls",
+      x === undefined
+        ? undefined
+        : x !== "strip" && x !== "strip-requests" && x !== "strip-responses" && x !== "omit"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message: 'Invalid option: expected one of "strip"|"strip-requests"|"strip-responses"|"omit"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
   out = merge(out, "summary", check3(v.summary));
   out = merge(out, "note", check2(v.note));
   const unknown = Object.keys(v).filter((k) => !KEYS0.has(k));
@@ -199,19 +193,19 @@ function check8(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check9(v: unknown): SchemaIssue[] | undefined {
+function check5(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check8(v[i]));
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check4(v[i]));
   if (v.length < 1)
     out = add(out, { path: [], code: "too_small", message: "Too small: expected array to have >=1 items" });
   return out;
 }
 
-function check10(v: unknown): SchemaIssue[] | undefined {
+function check6(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "rules", check9(v.rules));
+  out = merge(out, "rules", check5(v.rules));
   const unknown = Object.keys(v).filter((k) => !KEYS1.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
@@ -219,7 +213,7 @@ function check10(v: unknown): SchemaIssue[] | undefined {
 
 /** The first issue zod would report for `value` against checkCompactArgs, or undefined when it is valid. */
 export function checkCompactArgs(value: unknown): SchemaIssue | undefined {
-  return check10(value)?.[0];
+  return check6(value)?.[0];
 }
 
 /** Whether `value` is a valid call. */

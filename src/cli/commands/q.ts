@@ -88,7 +88,7 @@ export function register(program: Command, ctx: Context): void {
         : store.activeId()
           ? store.resolve()
           : undefined;
-    const query = opts.retry ? await failedQuery(ctx, words, existing) : await readQuery(ctx, words, opts);
+    const query = opts.retry ? failedQuery(ctx, words, existing) : await readQuery(ctx, words, opts);
     const flags = opts.model ? { assistant: { model: { id: opts.model } } } : undefined;
     const { config, leftOutTools, origins } = await ctx.config({ conversation: existing, flags });
     if (leftOutTools.length > 0) {
@@ -176,7 +176,7 @@ export function register(program: Command, ctx: Context): void {
         // Auto compaction keeps requests under its budget; without it, one far too big is named before it goes.
         ...(config.conversation?.compaction?.auto?.enabled ? {} : { contextWindow: contextWindow(config) }),
       });
-      await reportUsage(ctx, memory.slice(turnStart), config);
+      reportUsage(ctx, memory.slice(turnStart), config);
       if (result.interrupted) {
         throw new JpError("turn.interrupted", "the turn was interrupted; what arrived is kept", {
           exitCode: 130,
@@ -190,7 +190,7 @@ export function register(program: Command, ctx: Context): void {
 }
 
 /** The question of the conversation's last failed request, for --retry. */
-async function failedQuery(ctx: Context, words: string[], ref: ConversationRef | undefined): Promise<string> {
+function failedQuery(ctx: Context, words: string[], ref: ConversationRef | undefined): string {
   if (words.length > 0)
     throw new UsageError("--retry asks the failed question again; give no new one with it");
   if (!ref) throw new UsageError("--retry needs a conversation", "give --id ID, or make one active");
@@ -313,7 +313,7 @@ function interruptHandler(ctx: Context, beforeExit: () => void): { signal: Abort
 }
 
 /** One dim line after the turn: what its requests cost, cached input included. */
-async function reportUsage(ctx: Context, events: readonly Event[], config: Config): Promise<void> {
+function reportUsage(ctx: Context, events: readonly Event[], config: Config): void {
   const byModel = usageByModel(events);
   const total = sumUsage(Object.values(byModel));
   if (total.requests === 0) return;

@@ -27,36 +27,34 @@ export function register(parent: Command, ctx: Context): void {
       "--clean-spills",
       "also remove the compact tool's spill files older than 7 days from your private temp folder",
     )
-    .action(
-      async (id: string | undefined, opts: { check?: boolean; json?: boolean; cleanSpills?: boolean }) => {
-        if (opts.cleanSpills) {
-          const removed = cleanSpillFiles(ctx.clock.now().getTime(), SPILL_MAX_AGE_MS);
-          ctx.info(`removed ${removed} spill file${removed === 1 ? "" : "s"} older than 7 days`);
+    .action((id: string | undefined, opts: { check?: boolean; json?: boolean; cleanSpills?: boolean }) => {
+      if (opts.cleanSpills) {
+        const removed = cleanSpillFiles(ctx.clock.now().getTime(), SPILL_MAX_AGE_MS);
+        ctx.info(`removed ${removed} spill file${removed === 1 ? "" : "s"} older than 7 days`);
+      }
+      const store = ctx.store();
+      const refs = id === undefined ? store.list() : [store.resolve(id)];
+      const reports: DoctorReport[] = refs.map((ref) =>
+        doctorConversation(store, ref, { repair: !opts.check, now: ctx.clock.now() }),
+      );
+      // For scripts and CI: a check that finds anything fails.
+      if (opts.check && reports.some((r) => r.findings.length > 0)) ctx.exitCode = 1;
+      if (opts.json) {
+        ctx.out(JSON.stringify(reports, null, 2));
+        return;
+      }
+      for (const report of reports) {
+        if (report.findings.length === 0) {
+          ctx.out(`${report.id}: ok`);
+          continue;
         }
-        const store = ctx.store();
-        const refs = id === undefined ? store.list() : [store.resolve(id)];
-        const reports: DoctorReport[] = refs.map((ref) =>
-          doctorConversation(store, ref, { repair: !opts.check, now: ctx.clock.now() }),
-        );
-        // For scripts and CI: a check that finds anything fails.
-        if (opts.check && reports.some((r) => r.findings.length > 0)) ctx.exitCode = 1;
-        if (opts.json) {
-          ctx.out(JSON.stringify(reports, null, 2));
-          return;
+        for (const f of report.findings) {
+          const where = f.line !== undefined ? ` line ${f.line}` : "";
+          ctx.out(
+            `${report.id}:${where} ${f.kind.replaceAll("_", " ")}: ${f.detail}${f.repaired ? REPAIRED[f.kind] : ""}`,
+          );
         }
-        for (const report of reports) {
-          if (report.findings.length === 0) {
-            ctx.out(`${report.id}: ok`);
-            continue;
-          }
-          for (const f of report.findings) {
-            const where = f.line !== undefined ? ` line ${f.line}` : "";
-            ctx.out(
-              `${report.id}:${where} ${f.kind.replaceAll("_", " ")}: ${f.detail}${f.repaired ? REPAIRED[f.kind] : ""}`,
-            );
-          }
-          if (report.backup) ctx.out(`${report.id}: the previous log is kept as ${report.backup}`);
-        }
-      },
-    );
+        if (report.backup) ctx.out(`${report.id}: the previous log is kept as ${report.backup}`);
+      }
+    });
 }
