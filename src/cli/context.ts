@@ -5,7 +5,7 @@ import type { ExitCode } from "../errors.js";
 import { Chalk, type ChalkInstance } from "chalk";
 import { systemClock, type Clock } from "../store/clock.js";
 import type { ConversationStore } from "../store/conversations.js";
-import { lockTimeoutFromEnv } from "../store/lock.js";
+import type * as StoreRuntime from "./store-runtime.js";
 import { findWorkspace, type Workspace } from "../store/workspace.js";
 import { megabytes, progressLine } from "../render/progress.js";
 import type { ConversationRef } from "../store/conversations.js";
@@ -13,7 +13,6 @@ import type { ResolvedConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import type { TokenCounter } from "../tokens/count.js";
 import type { Summarizer } from "../llm/summarize.js";
-import { randomBytes } from "node:crypto";
 
 export interface Context {
   cwd: string;
@@ -92,7 +91,7 @@ export function createContext(options: ContextOptions = {}): Context {
   };
   let workspace: Workspace | undefined;
   let store: ConversationStore | undefined;
-  let Store: typeof ConversationStore | undefined;
+  let storeRuntime: typeof StoreRuntime | undefined;
   const ctx: Context = {
     cwd: options.cwd ?? process.cwd(),
     env,
@@ -117,7 +116,8 @@ export function createContext(options: ContextOptions = {}): Context {
         return result;
       },
     },
-    newId: () => `k${randomBytes(4).toString("hex")}`,
+    // The Web Crypto global loads Node's crypto modules on first use, not with every command.
+    newId: () => `k${Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex")}`,
     color: new Chalk({ level: colorEnabled(env, stdout) ? 1 : 0 }),
     workspace() {
       workspace ??= findWorkspace({ explicit: ctx.workspaceOption, env, cwd: ctx.cwd });
@@ -156,12 +156,12 @@ export function createContext(options: ContextOptions = {}): Context {
       );
     },
     async prepare() {
-      Store ??= (await import("./runtime.js")).ConversationStore;
+      storeRuntime ??= await import("./store-runtime.js");
     },
     store() {
-      if (!Store) throw new Error("the store was asked for before ctx.prepare()");
-      store ??= new Store(ctx.workspace(), ctx.clock, {
-        timeoutMs: lockTimeoutFromEnv(env),
+      if (!storeRuntime) throw new Error("the store was asked for before ctx.prepare()");
+      store ??= new storeRuntime.ConversationStore(ctx.workspace(), ctx.clock, {
+        timeoutMs: storeRuntime.lockTimeoutFromEnv(env),
         command: "jp",
         onWait: (holder) => {
           ctx.info(

@@ -4,15 +4,15 @@
 // several targets chunks of their own again; a file costs about 0.4 ms to
 // load, so fifteen lazily loaded commands meant some fifty files for `jp q`.
 // With one target for all of jp's own code, a command loads a handful, and
-// `--help` still none of them. Heavy dependencies stay behind their own
-// `import()` where they are used: the tokenizer, execa, the prompt library,
-// and zod (which only explains an invalid config or checks a local tool).
+// `--help` still none of them. The store (and `ls`) load ahead of it, as
+// store-runtime.ts. Heavy dependencies stay behind their own `import()`
+// where they are used: the tokenizer, execa, the prompt library, and zod
+// (which only explains an invalid config or checks a local tool).
 export * as configShow from "./commands/config/index.js";
 export * as conversationCompact from "./commands/conversation/compact.js";
 export * as conversationDoctor from "./commands/conversation/doctor.js";
 export * as conversationFork from "./commands/conversation/fork.js";
 export * as conversationImport from "./commands/conversation/import.js";
-export * as conversationLs from "./commands/conversation/ls.js";
 export * as conversationNew from "./commands/conversation/new.js";
 export * as conversationPrint from "./commands/conversation/print.js";
 export * as conversationRestore from "./commands/conversation/restore.js";
@@ -24,5 +24,4 @@ export * as q from "./commands/q.js";
 export { cfgLayer } from "../config/layers.js";
 export { loadConfig } from "../config/load.js";
 export { createSummarizer } from "../llm/summarize.js";
-export { ConversationStore } from "../store/conversations.js";
 export { createTokenCounter } from "../tokens/count.js";

@@ -100,6 +100,14 @@ export function timeOfId(id: string): string {
   return Number.isNaN(time.getTime()) ? new Date(0).toISOString() : time.toISOString();
 }
 
+/**
+ * A file of a conversation's folder. Not path.join: the name is one segment
+ * and the folder is already normal, and `ls` asks this twice per conversation.
+ */
+function inFolder(ref: ConversationRef, name: string): string {
+  return `${ref.dir}${path.sep}${name}`;
+}
+
 /** The names in a folder; none when it does not exist yet. */
 function folderNames(dir: string): string[] {
   try {
@@ -288,7 +296,7 @@ export class ConversationStore {
    * tool may lack `created_at`; the id says when the conversation began.
    */
   metadata(ref: ConversationRef): ConversationMetadata {
-    const file = path.join(ref.dir, METADATA_FILE);
+    const file = inFolder(ref, METADATA_FILE);
     const stored = readJsonFile<unknown>(file);
     if (stored !== undefined && (typeof stored !== "object" || stored === null || Array.isArray(stored)))
       throw new MetadataError(file);
@@ -308,7 +316,7 @@ export class ConversationStore {
    * cached counts stay valid up to their byte length and only the new lines are read.
    */
   stats(ref: ConversationRef, metadata: ConversationMetadata = this.metadata(ref)): LogStats {
-    const file = path.join(ref.dir, LOG_FILE);
+    const file = inFolder(ref, LOG_FILE);
     let size = 0;
     try {
       size = fs.statSync(file).size;

@@ -35,7 +35,7 @@ const conversation: CommandEntry[] = [
   {
     name: "ls",
     summary: "list the conversations of the workspace, oldest first",
-    load: async () => (await import("../runtime.js")).conversationLs,
+    load: async () => (await import("../store-runtime.js")).conversationLs,
   },
   {
     name: "use",
