@@ -97,7 +97,10 @@ export function createContext(options: ContextOptions = {}): Context {
     env,
     stdout,
     stderr,
-    stdin: options.stdin ?? process.stdin,
+    // process.stdin builds its stream on first use: only commands that read it pay for that.
+    get stdin() {
+      return options.stdin ?? process.stdin;
+    },
     clock: options.clock ?? systemClock,
     cfg: [],
     exitCode: 0,

@@ -1,5 +1,4 @@
 // Owns sending long output through $PAGER when stdout is a terminal.
-import { spawn } from "node:child_process";
 /** What paging needs of the command's context. */
 export interface PagerContext {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; rows?: number };
@@ -15,6 +14,8 @@ export async function page(ctx: PagerContext, text: string): Promise<void> {
     ctx.out(text);
     return;
   }
+  // Loaded here: child_process costs every command that never pages some 3 ms.
+  const { spawn } = await import("node:child_process");
   await new Promise<void>((resolve) => {
     const child = spawn(pager, { shell: true, stdio: ["pipe", "inherit", "inherit"] });
     child.on("error", () => {
