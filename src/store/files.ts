@@ -2,12 +2,12 @@
 import { errnoCode } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { randomBytes } from "node:crypto";
+import { uniqueToken } from "./unique.js";
 import { LogWriteError } from "./errors.js";
 
 /** Replace `file` atomically: write a temp file beside it, fsync, rename, fsync the folder. */
 export function writeFileAtomic(file: string, data: string | Buffer): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${uniqueToken()}.tmp`);
   const fd = fs.openSync(tmp, "w", 0o644);
   try {
     const bytes = typeof data === "string" ? Buffer.from(data) : data;

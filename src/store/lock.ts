@@ -11,7 +11,7 @@ import { isJsonObject } from "../events/json.js";
 import { errnoCode } from "../errors.js";
 import * as fs from "node:fs";
 import * as os from "node:os";
-import { randomBytes } from "node:crypto";
+import { uniqueToken } from "./unique.js";
 import { LockTimeoutError, type LockHolder } from "./errors.js";
 
 export interface LockOptions {
@@ -119,7 +119,7 @@ export function acquireLock(path: string, options: LockOptions = {}): HeldLock {
     pid: process.pid,
     hostname: os.hostname(),
     acquired_at: new Date().toISOString(),
-    token: randomBytes(8).toString("hex"),
+    token: uniqueToken(),
     ...(options.command ? { command: options.command } : {}),
   };
   // A monotonic clock that needs none of Node's perf_hooks modules (performance.now loads eight).
