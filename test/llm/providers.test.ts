@@ -1,4 +1,5 @@
 // Both providers over real HTTP against the local mock server.
+import * as http from "node:http";
 import * as net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Event } from "../../src/events/index.js";
@@ -6,6 +7,7 @@ import {
   AuthError,
   isLocalUrl,
   MissingKeyError,
+  OverloadedError,
   RateLimitError,
   UnreachableError,
 } from "../../src/llm/errors.js";
@@ -310,5 +312,68 @@ describe("OpenAI and compatible providers", () => {
     );
     expect(() => createProvider("mystery/model", {}, {})).toThrow("unknown provider 'mystery'");
     expect(() => createProvider("nonsense", {}, {})).toThrow("model id 'nonsense' is not provider/name");
+  });
+});
+
+describe("what a server says wrong on the wire", () => {
+  let server: http.Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+    server = undefined;
+  });
+
+  /** A server that answers every request with `status`, `headers` and `body`, as given. */
+  async function answering(status: number, headers: Record<string, string>, body: string): Promise<string> {
+    server = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(status, headers);
+        res.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  }
+
+  it("an error event in the middle of an Anthropic stream is the error it names, and retryable when overloaded", async () => {
+    const stream = [
+      'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":3,"output_tokens":0}}}\n\n',
+      ": a keep-alive comment\n\n",
+      'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+    ].join("");
+    const url = await answering(200, { "content-type": "text/event-stream" }, stream);
+    const { provider } = createProvider("anthropic/claude-test", config("anthropic", url), env);
+    const error = await collect(
+      streamWithRetries(provider, request("claude-test"), { ...options, maxRetries: 0 }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OverloadedError);
+    expect((error as OverloadedError).retryable).toBe(true);
+    expect((error as Error).message).toBe("anthropic failed or is overloaded (529): Overloaded");
+  });
+
+  it("a proxy's HTML error page is named by its status and its first words", async () => {
+    const url = await answering(
+      502,
+      { "content-type": "text/html" },
+      "<html><body>Bad   gateway</body></html>",
+    );
+    const { provider } = createProvider("openai/gpt-4.1", config("openai", url), env);
+    const error = await collect(
+      streamWithRetries(provider, request("gpt-4.1"), { ...options, maxRetries: 0 }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OverloadedError);
+    expect((error as Error).message).toBe(
+      "openai failed or is overloaded (502): <html><body>Bad gateway</body></html>",
+    );
+  });
+
+  it("a stream that sends something other than JSON is refused, not half-read", async () => {
+    const url = await answering(200, { "content-type": "text/event-stream" }, "data: {not json\n\n");
+    const { provider } = createProvider("openai/gpt-4.1", config("openai", url), env);
+    const error = await collect(
+      streamWithRetries(provider, request("gpt-4.1"), { ...options, maxRetries: 0 }),
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^openai reported an error mid-stream: .*not JSON: \{not json/);
   });
 });
