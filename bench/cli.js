@@ -6,7 +6,8 @@
 //   log plus the 2-turn figure;
 // - `jp conversation print --compacted` of a 20 MB conversation to a file vs read+parse+project of
 //   the same log in-process (bench/project's measure).
-// Every figure is a median of at least 7 runs; the runs of a command and its baseline alternate.
+// Every figure is a median of at least 7 runs (15 for the short commands, whose figures a burst of
+// machine noise moves most); the runs of a command and its baseline alternate.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -182,7 +183,7 @@ export async function cliBench() {
         jp("ls", ["conversation", "ls"], many),
         jp("help", ["--help"], many),
       ],
-      9,
+      15,
     );
     const large = await roundRobin(
       [
