@@ -235,103 +235,40 @@ class Writer {
   }
 }
 
-const PRELUDE = `export interface SchemaIssue {
-  /** Keys and indices from the checked value to the offending one. */
-  path: (string | number)[];
-  /** zod's issue code. */
-  code: string;
-  /** zod's message. */
-  message: string;
-  /** For unrecognized_keys: the keys. */
-  keys?: string[];
-  /** Whether zod stops checking this value here (a wrong type does; a bound or unknown keys do not). */
-  abort?: boolean;
-}
-
-type Issues = SchemaIssue[] | undefined;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** zod's test for a record: an object whose prototype is Object's (or none). */
-function isPlainRecord(v: unknown): v is Record<string, unknown> {
-  if (!isObject(v)) return false;
-  const ctor: unknown = v.constructor;
-  if (ctor === undefined) return true;
-  if (typeof ctor !== "function") return false;
-  const proto: unknown = ctor.prototype;
-  return isObject(proto) && Object.hasOwn(proto, "isPrototypeOf");
-}
-
-function received(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "array";
-  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : Number.isFinite(v) ? "number" : "Infinity";
-  return typeof v;
-}
-
-function invalidType(expected: string, v: unknown): SchemaIssue {
-  return { path: [], code: "invalid_type", message: \`Invalid input: expected \${expected}, received \${received(v)}\`, abort: true };
-}
-
-function custom(message: string): SchemaIssue {
-  return { path: [], code: "custom", message };
-}
-
-function unrecognized(keys: string[]): SchemaIssue {
-  const list = keys.map((k) => \`"\${k}"\`).join(", ");
-  return { path: [], code: "unrecognized_keys", keys, message: \`Unrecognized key\${keys.length > 1 ? "s" : ""}: \${list}\` };
-}
-
-function add(out: Issues, issue: SchemaIssue): SchemaIssue[] {
-  if (!out) return [issue];
-  out.push(issue);
-  return out;
-}
-
-/** The issues of a part of the value, under its key. */
-function merge(out: Issues, key: string | number, issues: Issues): Issues {
-  if (!issues) return out;
-  for (const issue of issues) issue.path.unshift(key);
-  return out ? out.concat(issues) : issues;
-}
-
-function aborted(out: Issues): boolean {
-  return out !== undefined && out.some((issue) => issue.abort === true);
-}
-
-/** A union: the first branch without issues wins; else the one branch that did not abort; else invalid_union. */
-function pickBranch([first, ...rest]: [Issues, ...(() => Issues)[]]): Issues {
-  if (!first) return undefined;
-  const failed = [first];
-  for (const branch of rest) {
-    const issues = branch();
-    if (!issues) return undefined;
-    failed.push(issues);
-  }
-  const live = failed.filter((issues) => !aborted(issues));
-  if (live.length === 1) return live[0];
-  return [{ path: [], code: "invalid_union", message: "Invalid input", abort: true }];
-}
-`;
-
 /**
  * The source of a checker module.
- * @param {{ header: string, imports: string[], roots: Record<string, unknown>, named: Map<Function, {expr: string, message: string}>, extra?: string }} spec
+ * @param {{ header: string, imports: string[], issues: string, roots: Record<string, unknown>, named: Map<Function, {expr: string, message: string}>, extra?: string }} spec
  */
-export function checkerSource({ header, imports, roots, named, extra = "" }) {
+/** What the written checkers call, from src/events/schema-issues.ts. */
+const HELPERS = [
+  "add",
+  "aborted",
+  "custom",
+  "invalidType",
+  "isObject",
+  "isPlainRecord",
+  "merge",
+  "pickBranch",
+  "unrecognized",
+];
+
+export function checkerSource({ header, imports, issues, roots, named, extra = "" }) {
   const writer = new Writer(named);
   const exports = Object.entries(roots).map(([name, schema]) => {
     const fn = writer.fn(schema);
     return `/** The first issue zod would report for \`value\` against ${name}, or undefined when it is valid. */\nexport function ${name}(value: unknown): SchemaIssue | undefined {\n  return ${fn}(value)?.[0];\n}\n`;
   });
+  const code = writer.bodies.join("\n");
+  const used = HELPERS.filter((name) => new RegExp(`\\b${name}\\(`).test(code));
   return [
     `// Written by scripts/schema-checks.mjs from the zod schemas: do not edit.\n${header}`,
-    imports.join("\n") + (imports.length ? "\n" : ""),
-    PRELUDE,
+    [
+      `import { ${[...used, "type SchemaIssue"].join(", ")} } from "${issues}";`,
+      ...imports,
+      `export type { SchemaIssue } from "${issues}";`,
+    ].join("\n") + "\n",
     writer.keySets.join(""),
-    writer.bodies.join("\n"),
+    code,
     exports.join("\n"),
     extra,
   ]
@@ -362,6 +299,7 @@ function unformattedCheckerFiles({ events, eventChecks, config, configChecks, co
         'import { EVENT_CHECKS } from "./checks.js";',
         'import type { EventKind } from "./schema.js";',
       ],
+      issues: "./schema-issues.js",
       roots: Object.fromEntries(kinds.map((kind) => [checkerName(kind), events.KNOWN_SCHEMAS[kind]])),
       named: eventNamed,
       extra:
@@ -373,6 +311,7 @@ function unformattedCheckerFiles({ events, eventChecks, config, configChecks, co
     "src/config/schema.check.ts": checkerSource({
       header: "// The configuration's checker: loading a valid config needs no zod.\n",
       imports: ['import { CONFIG_CHECKS } from "./checks.js";', 'import type { Config } from "./schema.js";'],
+      issues: "../events/schema-issues.js",
       roots: { checkConfig: config.Config },
       named: configNamed,
       extra:
@@ -383,6 +322,7 @@ function unformattedCheckerFiles({ events, eventChecks, config, configChecks, co
     "src/tools/compact-args.check.ts": checkerSource({
       header: "// The compact tool's checker and JSON Schema: a call needs no zod.\n",
       imports: ['import type { CompactArgs } from "./compact-args.js";'],
+      issues: "../events/schema-issues.js",
       roots: { checkCompactArgs: compactArgs.Args },
       named: new Map(),
       extra:

@@ -1,98 +1,21 @@
 // Written by scripts/schema-checks.mjs from the zod schemas: do not edit.
 // The configuration's checker: loading a valid config needs no zod.
 
+import {
+  add,
+  aborted,
+  custom,
+  invalidType,
+  isObject,
+  isPlainRecord,
+  merge,
+  pickBranch,
+  unrecognized,
+  type SchemaIssue,
+} from "../events/schema-issues.js";
 import { CONFIG_CHECKS } from "./checks.js";
 import type { Config } from "./schema.js";
-
-export interface SchemaIssue {
-  /** Keys and indices from the checked value to the offending one. */
-  path: (string | number)[];
-  /** zod's issue code. */
-  code: string;
-  /** zod's message. */
-  message: string;
-  /** For unrecognized_keys: the keys. */
-  keys?: string[];
-  /** Whether zod stops checking this value here (a wrong type does; a bound or unknown keys do not). */
-  abort?: boolean;
-}
-
-type Issues = SchemaIssue[] | undefined;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** zod's test for a record: an object whose prototype is Object's (or none). */
-function isPlainRecord(v: unknown): v is Record<string, unknown> {
-  if (!isObject(v)) return false;
-  const ctor: unknown = v.constructor;
-  if (ctor === undefined) return true;
-  if (typeof ctor !== "function") return false;
-  const proto: unknown = ctor.prototype;
-  return isObject(proto) && Object.hasOwn(proto, "isPrototypeOf");
-}
-
-function received(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "array";
-  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : Number.isFinite(v) ? "number" : "Infinity";
-  return typeof v;
-}
-
-function invalidType(expected: string, v: unknown): SchemaIssue {
-  return {
-    path: [],
-    code: "invalid_type",
-    message: `Invalid input: expected ${expected}, received ${received(v)}`,
-    abort: true,
-  };
-}
-
-function custom(message: string): SchemaIssue {
-  return { path: [], code: "custom", message };
-}
-
-function unrecognized(keys: string[]): SchemaIssue {
-  const list = keys.map((k) => `"${k}"`).join(", ");
-  return {
-    path: [],
-    code: "unrecognized_keys",
-    keys,
-    message: `Unrecognized key${keys.length > 1 ? "s" : ""}: ${list}`,
-  };
-}
-
-function add(out: Issues, issue: SchemaIssue): SchemaIssue[] {
-  if (!out) return [issue];
-  out.push(issue);
-  return out;
-}
-
-/** The issues of a part of the value, under its key. */
-function merge(out: Issues, key: string | number, issues: Issues): Issues {
-  if (!issues) return out;
-  for (const issue of issues) issue.path.unshift(key);
-  return out ? out.concat(issues) : issues;
-}
-
-function aborted(out: Issues): boolean {
-  return out !== undefined && out.some((issue) => issue.abort === true);
-}
-
-/** A union: the first branch without issues wins; else the one branch that did not abort; else invalid_union. */
-function pickBranch([first, ...rest]: [Issues, ...(() => Issues)[]]): Issues {
-  if (!first) return undefined;
-  const failed = [first];
-  for (const branch of rest) {
-    const issues = branch();
-    if (!issues) return undefined;
-    failed.push(issues);
-  }
-  const live = failed.filter((issues) => !aborted(issues));
-  if (live.length === 1) return live[0];
-  return [{ path: [], code: "invalid_union", message: "Invalid input", abort: true }];
-}
+export type { SchemaIssue } from "../events/schema-issues.js";
 
 const KEYS0 = new Set(["id", "context_window"]);
 const KEYS1 = new Set(["max_retries", "max_tokens", "timeout_secs", "backoff_ms"]);
