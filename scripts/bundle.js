@@ -49,9 +49,10 @@ const result = await build({
   legalComments: "none",
   chunkNames: "chunk-[hash]",
   // CommonJS dependencies (commander) call require() for Node's built-ins;
-  // an ESM bundle has no require of its own.
+  // an ESM bundle has no require of its own. Made on first use: every chunk
+  // carries this line, and most never require anything.
   banner: {
-    js: 'import { createRequire as __jpCreateRequire } from "node:module"; const require = __jpCreateRequire(import.meta.url);',
+    js: 'import { createRequire as __jpCreateRequire } from "node:module"; let __jpRequire; const require = (id) => (__jpRequire ??= __jpCreateRequire(import.meta.url))(id);',
   },
   logLevel: "warning",
   plugins: [lazyChildProcessForCommander()],
