@@ -78,6 +78,8 @@ async function respond(request: EventStreamRequest): Promise<http.IncomingMessag
         headers: {
           "user-agent": "jp",
           ...request.headers,
+          // node:http does not decompress, and a request without this header accepts any coding.
+          "accept-encoding": "identity",
           "content-type": "application/json",
           "content-length": String(body.length),
         },

@@ -116,6 +116,8 @@ describe("Anthropic provider", () => {
     expect(sent.path).toBe("/v1/messages");
     expect(sent.headers.authorization).toBe("Bearer sk-test-secret");
     expect(sent.headers["anthropic-version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // The answer must come back as it is: node:http does not decompress.
+    expect(sent.headers["accept-encoding"]).toBe("identity");
     expect(sent.body).toMatchObject({
       model: "claude-test",
       system: "be brief",
