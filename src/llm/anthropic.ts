@@ -10,7 +10,7 @@ import {
   postForEvents,
   type ProviderOptions,
 } from "./http.js";
-import { StreamErrorEvent } from "./errors.js";
+import { StreamCutError, StreamErrorEvent } from "./errors.js";
 import {
   REASONING_SIGNATURE_KEY,
   type ModelRequest,
@@ -272,9 +272,7 @@ export async function* anthropicParts(
     }
   }
   // The stream ended without message_stop: the connection dropped mid-message.
-  throw Object.assign(new Error("the stream ended before the message was complete"), {
-    name: "StreamDropped",
-  });
+  throw new StreamCutError();
 }
 
 /**

@@ -58,6 +58,14 @@ export class StreamErrorEvent extends Error {
   }
 }
 
+/** The stream ended before the answer did (no final event): the connection was cut mid-answer. */
+export class StreamCutError extends Error {
+  override readonly name = "StreamCutError";
+  constructor(cause?: unknown) {
+    super("the stream ended before the answer was complete", { cause });
+  }
+}
+
 /** No response began within the timeout. */
 export class ResponseTimeoutError extends Error {
   override readonly name = "ResponseTimeoutError";
@@ -153,10 +161,21 @@ export function classifyProviderError(
       cause: error,
     });
   }
+  const where = baseUrl ? ` at ${baseUrl}` : "";
+  if (error instanceof StreamCutError) {
+    return new ConnectionError(
+      "llm.stream_cut",
+      `the answer from ${provider}${where} was cut off before it was complete`,
+      {
+        retryable: true,
+        hint: "asking again usually works; if it keeps happening, check the network or the server's logs",
+        cause: error,
+      },
+    );
+  }
   const code = networkCode(error);
   const reason =
     (code && NETWORK_CODES[code]) ?? oneLine(error instanceof Error ? error.message : String(error));
-  const where = baseUrl ? ` at ${baseUrl}` : "";
   const Kind = code && UNREACHABLE.has(code) ? UnreachableError : ConnectionError;
   return new Kind("llm.connection", `could not reach ${provider}${where}: ${reason}`, {
     retryable: true,

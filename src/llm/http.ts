@@ -12,7 +12,13 @@
 // imported, their code is not.
 import * as http from "node:http";
 import { isJsonObject } from "../events/json.js";
-import { classifyProviderError, HttpStatusError, ResponseTimeoutError, StreamErrorEvent } from "./errors.js";
+import {
+  classifyProviderError,
+  HttpStatusError,
+  ResponseTimeoutError,
+  StreamCutError,
+  StreamErrorEvent,
+} from "./errors.js";
 import { SseDecoder, type ServerSentEvent } from "./sse.js";
 import type { ModelRequest, Provider, StreamPart } from "./types.js";
 
@@ -113,6 +119,10 @@ export async function* postForEvents(request: EventStreamRequest): AsyncGenerato
   const decoder = new SseDecoder();
   try {
     for await (const piece of message) yield* decoder.push(String(piece));
+  } catch (error) {
+    // The server answered, so a network error now (a reset, a dropped socket) cut the answer short.
+    if (request.signal.aborted) throw error;
+    throw new StreamCutError(error);
   } finally {
     decoder.end();
     // Leaving early (an error below, a break) must not leave the response open.

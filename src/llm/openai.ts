@@ -10,7 +10,7 @@ import {
   postForEvents,
   type ProviderOptions,
 } from "./http.js";
-import { StreamErrorEvent } from "./errors.js";
+import { StreamCutError, StreamErrorEvent } from "./errors.js";
 import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 
 // Chat Completions' own shapes, as the SDK declares them (types only: no code loads).
@@ -158,10 +158,7 @@ export async function* openaiParts(chunks: AsyncIterable<Chunk>): AsyncGenerator
       }
     }
   }
-  if (stop === undefined)
-    throw Object.assign(new Error("the stream ended before the message was complete"), {
-      name: "StreamDropped",
-    });
+  if (stop === undefined) throw new StreamCutError();
   yield* flush();
   if (usage) yield usage;
   yield { type: "stop", reason: stop };

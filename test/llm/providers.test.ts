@@ -187,7 +187,14 @@ describe("Anthropic provider", () => {
       { text: "whole answer" },
     ]);
     const { provider } = createProvider("anthropic/claude-test", config("anthropic", mock.url), env);
-    const parts = await collect(streamWithRetries(provider, request("claude-test"), options));
+    const retried: string[] = [];
+    const parts = await collect(
+      streamWithRetries(provider, request("claude-test"), {
+        ...options,
+        onRetry: (error) => retried.push(error.message),
+      }),
+    );
+    expect(retried).toEqual([`the answer from anthropic at ${mock.url} was cut off before it was complete`]);
     const restart = parts.findIndex((p) => p.type === "restart");
     expect(restart).toBeGreaterThan(0);
     expect(
