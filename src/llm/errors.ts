@@ -70,8 +70,8 @@ export class StreamCutError extends Error {
 export class ResponseTimeoutError extends Error {
   override readonly name = "ResponseTimeoutError";
   readonly code = "ETIMEDOUT";
-  constructor(ms: number) {
-    super(`no response within ${Math.round(ms / 1000)} s`);
+  constructor(readonly ms: number) {
+    super(`no response within ${ms / 1000} s`);
   }
 }
 
@@ -162,6 +162,17 @@ export function classifyProviderError(
     });
   }
   const where = baseUrl ? ` at ${baseUrl}` : "";
+  if (error instanceof ResponseTimeoutError) {
+    return new ConnectionError(
+      "llm.timeout",
+      `${provider}${where} did not answer within ${error.ms / 1000} s`,
+      {
+        retryable: true,
+        hint: "check the server; a slow one may need a larger assistant.request.timeout_secs",
+        cause: error,
+      },
+    );
+  }
   if (error instanceof StreamCutError) {
     return new ConnectionError(
       "llm.stream_cut",

@@ -225,6 +225,18 @@ describe("Anthropic provider", () => {
   });
 });
 
+describe("a server that is slow to answer", () => {
+  it("gives up after assistant.request.timeout_secs, saying how long it waited", async () => {
+    mock = await startMockLlm([{ text: "late", delay_first_byte_ms: 2000 }]);
+    const slow = { ...config("anthropic", mock.url), assistant: { request: { timeout_secs: 0.2 } } };
+    const { provider } = createProvider("anthropic/claude-test", slow, env);
+    const error = await collect(
+      streamWithRetries(provider, request("claude-test"), { ...options, maxRetries: 0 }),
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(`anthropic at ${mock.url} did not answer within 0.2 s`);
+  });
+});
+
 describe("a server that cannot be reached", () => {
   /** A port on this machine where nothing listens. */
   async function closedPort(): Promise<number> {
