@@ -2,16 +2,20 @@
 // or a config file does not load zod (about 50 ms at start-up) when the input
 // is valid. The zod schemas stay the one source of truth: this reads their
 // definitions and writes src/events/schema.check.ts,
-// src/config/schema.check.ts and src/tools/compact-args.check.ts. test/schema-checks.test.ts fails when a written
-// file is not what the schemas give, and checks with random values that each
-// checker accepts exactly what zod accepts and reports zod's first issue.
+// src/config/schema.check.ts and src/tools/compact-args.check.ts (helpers they
+// share: src/events/schema-issues.ts). test/schema-checks.test.ts fails when
+// a written file is not what the schemas give, and checks with random values
+// that each checker accepts exactly what zod accepts and reports zod's first
+// issue.
 //
-//   node scripts/schema-checks.mjs --write
+//   node scripts/schema-checks.mjs --write     (after changing a schema)
 //
 // A checker returns undefined for a valid value, or the first issue zod would
 // report: its path, its code, zod's message and, for unknown keys, the keys.
-// Checks zod cannot describe (refine, custom) must be functions of a registry
-// the caller passes, by which the written code calls them.
+// Checks zod cannot describe (refine, custom) must be test functions of a
+// registry (events/checks.ts, config/checks.ts), by which the written code
+// calls them; a schema with an unnamed one, or with a zod type this does not
+// know, makes the script fail rather than write a checker that differs.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
