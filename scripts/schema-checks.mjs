@@ -131,6 +131,9 @@ class Writer {
       else if (simple === "undefined") continue;
       else if (simple)
         out += `  {\n    const x = ${value};\n    out = merge(out, ${json(key)}, ${simple});\n  }\n`;
+      else if (type === "optional" && !checksOf(child).length)
+        // An optional field checks its inner schema here, not in a function of its own.
+        out += `  out = merge(out, ${json(key)}, optional(${this.fn(def(child).innerType)}, ${value}));\n`;
       else out += `  out = merge(out, ${json(key)}, ${this.fn(child)}(${value}));\n`;
     }
     const catchall = d.catchall && def(d.catchall).type;
@@ -224,8 +227,7 @@ class Writer {
       if (c.check === "number_format" && c.format === "safeint") {
         out +=
           `  if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });\n` +
-          `  if (v > Number.MAX_SAFE_INTEGER) out = add(out, { path: [], code: "too_big", message: ${json(`Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}`)} });\n` +
-          `  if (v < Number.MIN_SAFE_INTEGER) out = add(out, { path: [], code: "too_small", message: ${json(`Too small: expected int to be >=${Number.MIN_SAFE_INTEGER}`)} });\n`;
+          `  out = safeIntRange(out, v);\n`;
       } else if (c.check === "greater_than") {
         const op = c.inclusive ? ">=" : ">";
         out += `  if (!(v ${op} ${c.value})) out = add(out, { path: [], code: "too_small", message: ${json(`Too small: expected number to be ${op}${c.value}`)} });\n`;
@@ -241,10 +243,13 @@ class Writer {
 
 /**
  * The source of a checker module.
- * @param {{ header: string, imports: string[], issues: string, roots: Record<string, unknown>, named: Map<Function, {expr: string, message: string}>, extra?: string }} spec
+ * @param {{ header: string, imports: string[], issues: string, roots: Record<string, unknown>, exportRoots?: boolean, named: Map<Function, {expr: string, message: string}>, extra?: (fns: Record<string, string>) => string }} spec
  */
 /** What the written checkers call, from src/events/schema-issues.ts. */
 const HELPERS = [
+  "firstIssue",
+  "optional",
+  "safeIntRange",
   "add",
   "aborted",
   "custom",
@@ -256,14 +261,26 @@ const HELPERS = [
   "unrecognized",
 ];
 
-export function checkerSource({ header, imports, issues, roots, named, extra = "" }) {
+export function checkerSource({
+  header,
+  imports,
+  issues,
+  roots,
+  exportRoots = true,
+  named,
+  extra = () => "",
+}) {
   const writer = new Writer(named);
-  const exports = Object.entries(roots).map(([name, schema]) => {
-    const fn = writer.fn(schema);
-    return `/** The first issue zod would report for \`value\` against ${name}, or undefined when it is valid. */\nexport function ${name}(value: unknown): SchemaIssue | undefined {\n  return ${fn}(value)?.[0];\n}\n`;
-  });
+  const fns = Object.fromEntries(Object.entries(roots).map(([name, schema]) => [name, writer.fn(schema)]));
+  const exports = exportRoots
+    ? Object.entries(fns).map(
+        ([name, fn]) =>
+          `/** The first issue zod would report for \`value\` against ${name}, or undefined when it is valid. */\nexport const ${name} = firstIssue(${fn});\n`,
+      )
+    : [];
   const code = writer.bodies.join("\n");
-  const used = HELPERS.filter((name) => new RegExp(`\\b${name}\\(`).test(code));
+  const rest = [exports.join("\n"), extra(fns)].filter(Boolean).join("\n");
+  const used = HELPERS.filter((name) => new RegExp(`\\b${name}\\(`).test(code + rest));
   return [
     `// Written by scripts/schema-checks.mjs from the zod schemas: do not edit.\n${header}`,
     [
@@ -273,8 +290,7 @@ export function checkerSource({ header, imports, issues, roots, named, extra = "
     ].join("\n") + "\n",
     writer.keySets.join(""),
     code,
-    exports.join("\n"),
-    extra,
+    rest,
   ]
     .filter(Boolean)
     .join("\n");
@@ -293,7 +309,6 @@ export async function checkerFiles(schemas) {
 
 function unformattedCheckerFiles({ events, eventChecks, config, configChecks, compactArgs, toJSONSchema }) {
   const kinds = Object.keys(events.KNOWN_SCHEMAS);
-  const checkerName = (kind) => `check${kind.replace(/(^|_)(\w)/g, (_, _sep, c) => c.toUpperCase())}`;
   const eventNamed = registry("EVENT_CHECKS", eventChecks.EVENT_CHECKS);
   const configNamed = registry("CONFIG_CHECKS", configChecks.CONFIG_CHECKS);
   return {
@@ -304,12 +319,14 @@ function unformattedCheckerFiles({ events, eventChecks, config, configChecks, co
         'import type { EventKind } from "./schema.js";',
       ],
       issues: "./schema-issues.js",
-      roots: Object.fromEntries(kinds.map((kind) => [checkerName(kind), events.KNOWN_SCHEMAS[kind]])),
+      roots: events.KNOWN_SCHEMAS,
+      // Reached through KNOWN_EVENT_CHECKERS only.
+      exportRoots: false,
       named: eventNamed,
-      extra:
-        "/** The checker of each known kind. */\n" +
+      extra: (fns) =>
+        "/** The checker of each known kind: the first issue zod would report, or undefined when valid. */\n" +
         "export const KNOWN_EVENT_CHECKERS: Readonly<Record<EventKind, (value: unknown) => SchemaIssue | undefined>> = {\n" +
-        kinds.map((kind) => `  ${kind}: ${checkerName(kind)},\n`).join("") +
+        kinds.map((kind) => `  ${kind}: firstIssue(${fns[kind]}),\n`).join("") +
         "};\n",
     }),
     "src/config/schema.check.ts": checkerSource({
@@ -318,7 +335,7 @@ function unformattedCheckerFiles({ events, eventChecks, config, configChecks, co
       issues: "../events/schema-issues.js",
       roots: { checkConfig: config.Config },
       named: configNamed,
-      extra:
+      extra: () =>
         "/** Whether `value` is a valid configuration. */\n" +
         "export function isConfig(value: unknown): value is Config {\n  return checkConfig(value) === undefined;\n}\n\n" +
         `/** Every scalar key path reachable through tables only, with its leaf type (JP_* variables). */\nexport const CONFIG_SCALAR_PATHS: readonly { path: readonly string[]; type: string }[] = ${json(scalarPaths(config.Config))};\n`,
@@ -329,7 +346,7 @@ function unformattedCheckerFiles({ events, eventChecks, config, configChecks, co
       issues: "../events/schema-issues.js",
       roots: { checkCompactArgs: compactArgs.Args },
       named: new Map(),
-      extra:
+      extra: () =>
         "/** Whether `value` is a valid call. */\n" +
         "export function isCompactArgs(value: unknown): value is CompactArgs {\n  return checkCompactArgs(value) === undefined;\n}\n\n" +
         "/** The fields a rule accepts. */\n" +

@@ -2,6 +2,9 @@
 // The configuration's checker: loading a valid config needs no zod.
 
 import {
+  firstIssue,
+  optional,
+  safeIntRange,
   add,
   aborted,
   custom,
@@ -60,27 +63,13 @@ function check0(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
-  if (v > Number.MAX_SAFE_INTEGER)
-    out = add(out, { path: [], code: "too_big", message: "Too big: expected int to be <=9007199254740991" });
-  if (v < Number.MIN_SAFE_INTEGER)
-    out = add(out, {
-      path: [],
-      code: "too_small",
-      message: "Too small: expected int to be >=-9007199254740991",
-    });
+  out = safeIntRange(out, v);
   if (!(v > 0))
     out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >0" });
   return out;
 }
 
 function check1(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check0(v);
-  return out;
-}
-
-function check2(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -91,44 +80,23 @@ function check2(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "context_window", check1(v.context_window));
+  out = merge(out, "context_window", optional(check0, v.context_window));
   const unknown = Object.keys(v).filter((k) => !KEYS0.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check3(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check2(v);
-  return out;
-}
-
-function check4(v: unknown): SchemaIssue[] | undefined {
+function check2(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
-  if (v > Number.MAX_SAFE_INTEGER)
-    out = add(out, { path: [], code: "too_big", message: "Too big: expected int to be <=9007199254740991" });
-  if (v < Number.MIN_SAFE_INTEGER)
-    out = add(out, {
-      path: [],
-      code: "too_small",
-      message: "Too small: expected int to be >=-9007199254740991",
-    });
+  out = safeIntRange(out, v);
   if (!(v >= 0))
     out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >=0" });
   return out;
 }
 
-function check5(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check4(v);
-  return out;
-}
-
-function check6(v: unknown): SchemaIssue[] | undefined {
+function check3(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!(v > 0))
@@ -136,36 +104,22 @@ function check6(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check7(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check6(v);
-  return out;
-}
-
-function check8(v: unknown): SchemaIssue[] | undefined {
+function check4(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "max_retries", check5(v.max_retries));
-  out = merge(out, "max_tokens", check1(v.max_tokens));
-  out = merge(out, "timeout_secs", check7(v.timeout_secs));
-  out = merge(out, "backoff_ms", check5(v.backoff_ms));
+  out = merge(out, "max_retries", optional(check2, v.max_retries));
+  out = merge(out, "max_tokens", optional(check0, v.max_tokens));
+  out = merge(out, "timeout_secs", optional(check3, v.timeout_secs));
+  out = merge(out, "backoff_ms", optional(check2, v.backoff_ms));
   const unknown = Object.keys(v).filter((k) => !KEYS1.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check9(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check8(v);
-  return out;
-}
-
-function check10(v: unknown): SchemaIssue[] | undefined {
+function check5(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "budget_tokens", check5(v.budget_tokens));
+  out = merge(out, "budget_tokens", optional(check2, v.budget_tokens));
   {
     const x = v.display;
     out = merge(
@@ -190,14 +144,7 @@ function check10(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check11(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check10(v);
-  return out;
-}
-
-function check12(v: unknown): SchemaIssue[] | undefined {
+function check6(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -224,17 +171,10 @@ function check12(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check13(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check12(v);
-  return out;
-}
-
-function check14(v: unknown): SchemaIssue[] | undefined {
+function check7(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "model", check3(v.model));
+  out = merge(out, "model", optional(check1, v.model));
   {
     const x = v.system_prompt;
     out = merge(
@@ -270,58 +210,37 @@ function check14(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "request", check9(v.request));
-  out = merge(out, "reasoning", check11(v.reasoning));
-  out = merge(out, "tokens", check13(v.tokens));
+  out = merge(out, "request", optional(check4, v.request));
+  out = merge(out, "reasoning", optional(check5, v.reasoning));
+  out = merge(out, "tokens", optional(check6, v.tokens));
   const unknown = Object.keys(v).filter((k) => !KEYS4.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check15(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check14(v);
-  return out;
-}
-
-function check16(v: unknown): SchemaIssue[] | undefined {
+function check8(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
-  if (v > Number.MAX_SAFE_INTEGER)
-    out = add(out, { path: [], code: "too_big", message: "Too big: expected int to be <=9007199254740991" });
-  if (v < Number.MIN_SAFE_INTEGER)
-    out = add(out, {
-      path: [],
-      code: "too_small",
-      message: "Too small: expected int to be >=-9007199254740991",
-    });
+  out = safeIntRange(out, v);
   return out;
 }
 
-function check17(v: unknown): SchemaIssue[] | undefined {
+function check9(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "string") return [invalidType("string", v)];
   return out;
 }
 
-function check18(v: unknown): SchemaIssue[] | undefined {
+function check10(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check16(v), () => check17(v)]);
+  out = pickBranch([check8(v), () => check9(v)]);
   if (!aborted(out) && !CONFIG_CHECKS.keepBound.test(v))
     out = add(out, custom(CONFIG_CHECKS.keepBound.message(v) ?? "Invalid input"));
   return out;
 }
 
-function check19(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check18(v);
-  return out;
-}
-
-function check20(v: unknown): SchemaIssue[] | undefined {
+function check11(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (v !== "strip" && v !== "strip-requests" && v !== "strip-responses" && v !== "omit")
     return [
@@ -335,7 +254,7 @@ function check20(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check21(v: unknown): SchemaIssue[] | undefined {
+function check12(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -361,7 +280,7 @@ function check21(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check22(v: unknown): SchemaIssue[] | undefined {
+function check13(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -379,20 +298,13 @@ function check22(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check23(v: unknown): SchemaIssue[] | undefined {
+function check14(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check20(v), () => check21(v), () => check22(v)]);
+  out = pickBranch([check11(v), () => check12(v), () => check13(v)]);
   return out;
 }
 
-function check24(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check23(v);
-  return out;
-}
-
-function check25(v: unknown): SchemaIssue[] | undefined {
+function check15(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -408,14 +320,7 @@ function check25(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check26(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check25(v);
-  return out;
-}
-
-function check27(v: unknown): SchemaIssue[] | undefined {
+function check16(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -434,24 +339,17 @@ function check27(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "model", check26(v.model));
+  out = merge(out, "model", optional(check15, v.model));
   const unknown = Object.keys(v).filter((k) => !KEYS8.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check28(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check27(v);
-  return out;
-}
-
-function check29(v: unknown): SchemaIssue[] | undefined {
+function check17(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "keep_first", check19(v.keep_first));
-  out = merge(out, "keep_last", check19(v.keep_last));
+  out = merge(out, "keep_first", optional(check10, v.keep_first));
+  out = merge(out, "keep_last", optional(check10, v.keep_last));
   {
     const x = v.reasoning;
     out = merge(
@@ -464,21 +362,21 @@ function check29(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "tool_calls", check24(v.tool_calls));
-  out = merge(out, "summary", check28(v.summary));
+  out = merge(out, "tool_calls", optional(check14, v.tool_calls));
+  out = merge(out, "summary", optional(check16, v.summary));
   const unknown = Object.keys(v).filter((k) => !KEYS9.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check30(v: unknown): SchemaIssue[] | undefined {
+function check18(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check29(v[i]));
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check17(v[i]));
   return out;
 }
 
-function check31(v: unknown): SchemaIssue[] | undefined {
+function check19(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -498,26 +396,19 @@ function check31(v: unknown): SchemaIssue[] | undefined {
         : undefined,
     );
   }
-  out = merge(out, "value", check30(v.value));
+  out = merge(out, "value", check18(v.value));
   const unknown = Object.keys(v).filter((k) => !KEYS10.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check32(v: unknown): SchemaIssue[] | undefined {
+function check20(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check30(v), () => check31(v)]);
+  out = pickBranch([check18(v), () => check19(v)]);
   return out;
 }
 
-function check33(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check32(v);
-  return out;
-}
-
-function check34(v: unknown): SchemaIssue[] | undefined {
+function check21(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!(v > 0))
@@ -526,21 +417,7 @@ function check34(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check35(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check34(v);
-  return out;
-}
-
-function check36(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check29(v);
-  return out;
-}
-
-function check37(v: unknown): SchemaIssue[] | undefined {
+function check22(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -551,10 +428,10 @@ function check37(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
     );
   }
-  out = merge(out, "max_tokens", check1(v.max_tokens));
-  out = merge(out, "trigger_ratio", check35(v.trigger_ratio));
-  out = merge(out, "keep_tail", check5(v.keep_tail));
-  out = merge(out, "min_saving", check5(v.min_saving));
+  out = merge(out, "max_tokens", optional(check0, v.max_tokens));
+  out = merge(out, "trigger_ratio", optional(check21, v.trigger_ratio));
+  out = merge(out, "keep_tail", optional(check2, v.keep_tail));
+  out = merge(out, "min_saving", optional(check2, v.min_saving));
   {
     const x = v.relief;
     out = merge(
@@ -574,110 +451,68 @@ function check37(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "min_turns", check5(v.min_turns));
-  out = merge(out, "rule", check36(v.rule));
+  out = merge(out, "min_turns", optional(check2, v.min_turns));
+  out = merge(out, "rule", optional(check17, v.rule));
   const unknown = Object.keys(v).filter((k) => !KEYS11.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check38(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check37(v);
-  return out;
-}
-
-function check39(v: unknown): SchemaIssue[] | undefined {
+function check23(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "rules", check33(v.rules));
-  out = merge(out, "auto", check38(v.auto));
+  out = merge(out, "rules", optional(check20, v.rules));
+  out = merge(out, "auto", optional(check22, v.auto));
   const unknown = Object.keys(v).filter((k) => !KEYS12.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check40(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check39(v);
-  return out;
-}
-
-function check41(v: unknown): SchemaIssue[] | undefined {
+function check24(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check17(v[i]));
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check9(v[i]));
   return out;
 }
 
-function check42(v: unknown): SchemaIssue[] | undefined {
+function check25(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check17(v), () => check41(v)]);
+  out = pickBranch([check9(v), () => check24(v)]);
   return out;
 }
 
-function check43(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check42(v);
-  return out;
-}
-
-function check44(v: unknown): SchemaIssue[] | undefined {
+function check26(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   return out;
 }
 
-function check45(v: unknown): SchemaIssue[] | undefined {
+function check27(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check44(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check26(v[key]));
   return out;
 }
 
-function check46(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check45(v);
-  return out;
-}
-
-function check47(v: unknown): SchemaIssue[] | undefined {
+function check28(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "boolean") return [invalidType("boolean", v)];
   return out;
 }
 
-function check48(v: unknown): SchemaIssue[] | undefined {
+function check29(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (v !== "explicit")
     return [{ path: [], code: "invalid_value", message: 'Invalid input: expected "explicit"', abort: true }];
   return out;
 }
 
-function check49(v: unknown): SchemaIssue[] | undefined {
+function check30(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check47(v), () => check48(v)]);
+  out = pickBranch([check28(v), () => check29(v)]);
   return out;
 }
 
-function check50(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check49(v);
-  return out;
-}
-
-function check51(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check41(v);
-  return out;
-}
-
-function check52(v: unknown): SchemaIssue[] | undefined {
+function check31(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -719,7 +554,7 @@ function check52(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "command", check43(v.command));
+  out = merge(out, "command", optional(check25, v.command));
   {
     const x = v.summary;
     out = merge(
@@ -728,7 +563,7 @@ function check52(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "parameters", check46(v.parameters));
+  out = merge(out, "parameters", optional(check27, v.parameters));
   {
     const x = v.run;
     out = merge(
@@ -748,47 +583,33 @@ function check52(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "enable", check50(v.enable));
-  out = merge(out, "env", check51(v.env));
-  out = merge(out, "timeout_secs", check7(v.timeout_secs));
-  out = merge(out, "max_output_bytes", check1(v.max_output_bytes));
+  out = merge(out, "enable", optional(check30, v.enable));
+  out = merge(out, "env", optional(check24, v.env));
+  out = merge(out, "timeout_secs", optional(check3, v.timeout_secs));
+  out = merge(out, "max_output_bytes", optional(check0, v.max_output_bytes));
   const unknown = Object.keys(v).filter((k) => !KEYS13.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check53(v: unknown): SchemaIssue[] | undefined {
+function check32(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check52(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check31(v[key]));
   return out;
 }
 
-function check54(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check53(v);
-  return out;
-}
-
-function check55(v: unknown): SchemaIssue[] | undefined {
+function check33(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "compaction", check40(v.compaction));
-  out = merge(out, "tools", check54(v.tools));
+  out = merge(out, "compaction", optional(check23, v.compaction));
+  out = merge(out, "tools", optional(check32, v.tools));
   const unknown = Object.keys(v).filter((k) => !KEYS14.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check56(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check55(v);
-  return out;
-}
-
-function check57(v: unknown): SchemaIssue[] | undefined {
+function check34(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -812,21 +633,14 @@ function check57(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check58(v: unknown): SchemaIssue[] | undefined {
+function check35(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check57(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check34(v[key]));
   return out;
 }
 
-function check59(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check58(v);
-  return out;
-}
-
-function check60(v: unknown): SchemaIssue[] | undefined {
+function check36(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!(v >= 0))
@@ -834,55 +648,39 @@ function check60(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check61(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check60(v);
-  return out;
-}
-
-function check62(v: unknown): SchemaIssue[] | undefined {
+function check37(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "input", check60(v.input));
-  out = merge(out, "output", check60(v.output));
-  out = merge(out, "cache_read", check61(v.cache_read));
-  out = merge(out, "cache_write", check61(v.cache_write));
+  out = merge(out, "input", check36(v.input));
+  out = merge(out, "output", check36(v.output));
+  out = merge(out, "cache_read", optional(check36, v.cache_read));
+  out = merge(out, "cache_write", optional(check36, v.cache_write));
   const unknown = Object.keys(v).filter((k) => !KEYS16.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check63(v: unknown): SchemaIssue[] | undefined {
+function check38(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check62(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check37(v[key]));
   return out;
 }
 
-function check64(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check63(v);
-  return out;
-}
-
-function check65(v: unknown): SchemaIssue[] | undefined {
+function check39(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "assistant", check15(v.assistant));
-  out = merge(out, "conversation", check56(v.conversation));
-  out = merge(out, "providers", check59(v.providers));
-  out = merge(out, "prices", check64(v.prices));
+  out = merge(out, "assistant", optional(check7, v.assistant));
+  out = merge(out, "conversation", optional(check33, v.conversation));
+  out = merge(out, "providers", optional(check35, v.providers));
+  out = merge(out, "prices", optional(check38, v.prices));
   const unknown = Object.keys(v).filter((k) => !KEYS17.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 /** The first issue zod would report for `value` against checkConfig, or undefined when it is valid. */
-export function checkConfig(value: unknown): SchemaIssue | undefined {
-  return check65(value)?.[0];
-}
+export const checkConfig = firstIssue(check39);
 
 /** Whether `value` is a valid configuration. */
 export function isConfig(value: unknown): value is Config {

@@ -60,6 +60,33 @@ export function unrecognized(keys: string[]): SchemaIssue {
   };
 }
 
+/** A checker of an optional value: undefined passes. */
+export function optional(check: (v: unknown) => Issues, v: unknown): Issues {
+  return v === undefined ? undefined : check(v);
+}
+
+/** What a root checker reports: zod's first issue, or undefined for a valid value. */
+export function firstIssue(check: (v: unknown) => Issues): (value: unknown) => SchemaIssue | undefined {
+  return (value) => check(value)?.[0];
+}
+
+/** An integer outside the range doubles hold exactly: zod's safeint bounds (they do not abort). */
+export function safeIntRange(out: Issues, v: number): Issues {
+  if (v > Number.MAX_SAFE_INTEGER)
+    return add(out, {
+      path: [],
+      code: "too_big",
+      message: `Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}`,
+    });
+  if (v < Number.MIN_SAFE_INTEGER)
+    return add(out, {
+      path: [],
+      code: "too_small",
+      message: `Too small: expected int to be >=${Number.MIN_SAFE_INTEGER}`,
+    });
+  return out;
+}
+
 export function add(out: Issues, issue: SchemaIssue): SchemaIssue[] {
   if (!out) return [issue];
   out.push(issue);

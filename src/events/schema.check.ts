@@ -2,6 +2,9 @@
 // The event kinds' checkers: reading a log needs no zod.
 
 import {
+  firstIssue,
+  optional,
+  safeIntRange,
   add,
   aborted,
   custom,
@@ -24,13 +27,6 @@ function check0(v: unknown): SchemaIssue[] | undefined {
 
 function check1(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check0(v);
-  return out;
-}
-
-function check2(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
     const x = v.type;
@@ -46,11 +42,11 @@ function check2(v: unknown): SchemaIssue[] | undefined {
     const x = v.timestamp;
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "metadata", check1(v.metadata));
+  out = merge(out, "metadata", optional(check0, v.metadata));
   return out;
 }
 
-function check3(v: unknown): SchemaIssue[] | undefined {
+function check2(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -74,7 +70,7 @@ function check3(v: unknown): SchemaIssue[] | undefined {
     const x = v.timestamp;
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "metadata", check1(v.metadata));
+  out = merge(out, "metadata", optional(check0, v.metadata));
   {
     const x = v.content;
     out = merge(out, "content", typeof x === "string" ? undefined : [invalidType("string", x)]);
@@ -90,7 +86,7 @@ function check3(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check4(v: unknown): SchemaIssue[] | undefined {
+function check3(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -114,7 +110,7 @@ function check4(v: unknown): SchemaIssue[] | undefined {
     const x = v.timestamp;
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "metadata", check1(v.metadata));
+  out = merge(out, "metadata", optional(check0, v.metadata));
   {
     const x = v.message;
     out = merge(
@@ -136,7 +132,7 @@ function check4(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check5(v: unknown): SchemaIssue[] | undefined {
+function check4(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -160,7 +156,7 @@ function check5(v: unknown): SchemaIssue[] | undefined {
     const x = v.timestamp;
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "metadata", check1(v.metadata));
+  out = merge(out, "metadata", optional(check0, v.metadata));
   {
     const x = v.id;
     out = merge(out, "id", typeof x === "string" ? undefined : [invalidType("string", x)]);
@@ -173,7 +169,7 @@ function check5(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check6(v: unknown): SchemaIssue[] | undefined {
+function check5(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -197,7 +193,7 @@ function check6(v: unknown): SchemaIssue[] | undefined {
     const x = v.timestamp;
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "metadata", check1(v.metadata));
+  out = merge(out, "metadata", optional(check0, v.metadata));
   {
     const x = v.id;
     out = merge(out, "id", typeof x === "string" ? undefined : [invalidType("string", x)]);
@@ -213,7 +209,7 @@ function check6(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check7(v: unknown): SchemaIssue[] | undefined {
+function check6(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -237,11 +233,11 @@ function check7(v: unknown): SchemaIssue[] | undefined {
     const x = v.timestamp;
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "metadata", check1(v.metadata));
+  out = merge(out, "metadata", optional(check0, v.metadata));
   return out;
 }
 
-function check8(v: unknown): SchemaIssue[] | undefined {
+function check7(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -265,11 +261,11 @@ function check8(v: unknown): SchemaIssue[] | undefined {
     const x = v.timestamp;
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "metadata", check1(v.metadata));
+  out = merge(out, "metadata", optional(check0, v.metadata));
   return out;
 }
 
-function check9(v: unknown): SchemaIssue[] | undefined {
+function check8(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -293,12 +289,12 @@ function check9(v: unknown): SchemaIssue[] | undefined {
     const x = v.timestamp;
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "metadata", check1(v.metadata));
+  out = merge(out, "metadata", optional(check0, v.metadata));
   out = merge(out, "delta", check0(v.delta));
   return out;
 }
 
-function check10(v: unknown): SchemaIssue[] | undefined {
+function check9(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "string") return [invalidType("string", v)];
   if (v.length < 1)
@@ -310,24 +306,17 @@ function check10(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check11(v: unknown): SchemaIssue[] | undefined {
+function check10(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
-  if (v > Number.MAX_SAFE_INTEGER)
-    out = add(out, { path: [], code: "too_big", message: "Too big: expected int to be <=9007199254740991" });
-  if (v < Number.MIN_SAFE_INTEGER)
-    out = add(out, {
-      path: [],
-      code: "too_small",
-      message: "Too small: expected int to be >=-9007199254740991",
-    });
+  out = safeIntRange(out, v);
   if (!(v >= 0))
     out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >=0" });
   return out;
 }
 
-function check12(v: unknown): SchemaIssue[] | undefined {
+function check11(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -381,14 +370,7 @@ function check12(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check13(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check12(v);
-  return out;
-}
-
-function check14(v: unknown): SchemaIssue[] | undefined {
+function check12(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -412,7 +394,7 @@ function check14(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check15(v: unknown): SchemaIssue[] | undefined {
+function check13(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -428,41 +410,20 @@ function check15(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check16(v: unknown): SchemaIssue[] | undefined {
+function check14(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check14(v), () => check15(v)]);
+  out = pickBranch([check12(v), () => check13(v)]);
   return out;
 }
 
-function check17(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check16(v);
-  return out;
-}
-
-function check18(v: unknown): SchemaIssue[] | undefined {
+function check15(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check16(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check14(v[key]));
   return out;
 }
 
-function check19(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check18(v);
-  return out;
-}
-
-function check20(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check11(v);
-  return out;
-}
-
-function check21(v: unknown): SchemaIssue[] | undefined {
+function check16(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "string") return [invalidType("string", v)];
   if (v.length > 200)
@@ -474,42 +435,21 @@ function check21(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check22(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check21(v);
-  return out;
-}
-
-function check23(v: unknown): SchemaIssue[] | undefined {
+function check17(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   return out;
 }
 
-function check24(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check23(v);
-  return out;
-}
-
-function check25(v: unknown): SchemaIssue[] | undefined {
+function check18(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "tokens_before", check24(v.tokens_before));
-  out = merge(out, "tokens_after", check24(v.tokens_after));
+  out = merge(out, "tokens_before", optional(check17, v.tokens_before));
+  out = merge(out, "tokens_after", optional(check17, v.tokens_after));
   return out;
 }
 
-function check26(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check25(v);
-  return out;
-}
-
-function check27(v: unknown): SchemaIssue[] | undefined {
+function check19(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -526,10 +466,10 @@ function check27(v: unknown): SchemaIssue[] | undefined {
     const x = v.timestamp;
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "metadata", check1(v.metadata));
-  out = merge(out, "id", check10(v.id));
-  out = merge(out, "from_turn", check11(v.from_turn));
-  out = merge(out, "to_turn", check11(v.to_turn));
+  out = merge(out, "metadata", optional(check0, v.metadata));
+  out = merge(out, "id", check9(v.id));
+  out = merge(out, "from_turn", check10(v.from_turn));
+  out = merge(out, "to_turn", check10(v.to_turn));
   {
     const x = v.to_call;
     out = merge(
@@ -538,7 +478,7 @@ function check27(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "summary", check13(v.summary));
+  out = merge(out, "summary", optional(check11, v.summary));
   {
     const x = v.reasoning;
     out = merge(
@@ -551,9 +491,9 @@ function check27(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "tool_calls", check17(v.tool_calls));
-  out = merge(out, "tool_overrides", check19(v.tool_overrides));
-  out = merge(out, "deferred_until_turn", check20(v.deferred_until_turn));
+  out = merge(out, "tool_calls", optional(check14, v.tool_calls));
+  out = merge(out, "tool_overrides", optional(check15, v.tool_overrides));
+  out = merge(out, "deferred_until_turn", optional(check10, v.deferred_until_turn));
   {
     const x = v.source;
     out = merge(
@@ -571,32 +511,25 @@ function check27(v: unknown): SchemaIssue[] | undefined {
         : undefined,
     );
   }
-  out = merge(out, "note", check22(v.note));
-  out = merge(out, "stats", check26(v.stats));
+  out = merge(out, "note", optional(check16, v.note));
+  out = merge(out, "stats", optional(check18, v.stats));
   return out;
 }
 
-function check28(v: unknown): SchemaIssue[] | undefined {
+function check20(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "string") return [invalidType("string", v)];
   return out;
 }
 
-function check29(v: unknown): SchemaIssue[] | undefined {
+function check21(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check28(v[i]));
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check20(v[i]));
   return out;
 }
 
-function check30(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check29(v);
-  return out;
-}
-
-function check31(v: unknown): SchemaIssue[] | undefined {
+function check22(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -620,12 +553,12 @@ function check31(v: unknown): SchemaIssue[] | undefined {
     const x = v.timestamp;
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "metadata", check1(v.metadata));
-  out = merge(out, "ids", check30(v.ids));
+  out = merge(out, "metadata", optional(check0, v.metadata));
+  out = merge(out, "ids", optional(check21, v.ids));
   return out;
 }
 
-function check32(v: unknown): SchemaIssue[] | undefined {
+function check23(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -649,8 +582,8 @@ function check32(v: unknown): SchemaIssue[] | undefined {
     const x = v.timestamp;
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "metadata", check1(v.metadata));
-  out = merge(out, "turn", check11(v.turn));
+  out = merge(out, "metadata", optional(check0, v.metadata));
+  out = merge(out, "turn", check10(v.turn));
   {
     const x = v.reason;
     out = merge(out, "reason", typeof x === "string" ? undefined : [invalidType("string", x)]);
@@ -658,73 +591,18 @@ function check32(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-/** The first issue zod would report for `value` against checkTurnStart, or undefined when it is valid. */
-export function checkTurnStart(value: unknown): SchemaIssue | undefined {
-  return check2(value)?.[0];
-}
-
-/** The first issue zod would report for `value` against checkChatRequest, or undefined when it is valid. */
-export function checkChatRequest(value: unknown): SchemaIssue | undefined {
-  return check3(value)?.[0];
-}
-
-/** The first issue zod would report for `value` against checkChatResponse, or undefined when it is valid. */
-export function checkChatResponse(value: unknown): SchemaIssue | undefined {
-  return check4(value)?.[0];
-}
-
-/** The first issue zod would report for `value` against checkToolCallRequest, or undefined when it is valid. */
-export function checkToolCallRequest(value: unknown): SchemaIssue | undefined {
-  return check5(value)?.[0];
-}
-
-/** The first issue zod would report for `value` against checkToolCallResponse, or undefined when it is valid. */
-export function checkToolCallResponse(value: unknown): SchemaIssue | undefined {
-  return check6(value)?.[0];
-}
-
-/** The first issue zod would report for `value` against checkInquiryRequest, or undefined when it is valid. */
-export function checkInquiryRequest(value: unknown): SchemaIssue | undefined {
-  return check7(value)?.[0];
-}
-
-/** The first issue zod would report for `value` against checkInquiryResponse, or undefined when it is valid. */
-export function checkInquiryResponse(value: unknown): SchemaIssue | undefined {
-  return check8(value)?.[0];
-}
-
-/** The first issue zod would report for `value` against checkConfigDelta, or undefined when it is valid. */
-export function checkConfigDelta(value: unknown): SchemaIssue | undefined {
-  return check9(value)?.[0];
-}
-
-/** The first issue zod would report for `value` against checkCompaction, or undefined when it is valid. */
-export function checkCompaction(value: unknown): SchemaIssue | undefined {
-  return check27(value)?.[0];
-}
-
-/** The first issue zod would report for `value` against checkCompactionReset, or undefined when it is valid. */
-export function checkCompactionReset(value: unknown): SchemaIssue | undefined {
-  return check31(value)?.[0];
-}
-
-/** The first issue zod would report for `value` against checkRequestFailed, or undefined when it is valid. */
-export function checkRequestFailed(value: unknown): SchemaIssue | undefined {
-  return check32(value)?.[0];
-}
-
-/** The checker of each known kind. */
+/** The checker of each known kind: the first issue zod would report, or undefined when valid. */
 export const KNOWN_EVENT_CHECKERS: Readonly<Record<EventKind, (value: unknown) => SchemaIssue | undefined>> =
   {
-    turn_start: checkTurnStart,
-    chat_request: checkChatRequest,
-    chat_response: checkChatResponse,
-    tool_call_request: checkToolCallRequest,
-    tool_call_response: checkToolCallResponse,
-    inquiry_request: checkInquiryRequest,
-    inquiry_response: checkInquiryResponse,
-    config_delta: checkConfigDelta,
-    compaction: checkCompaction,
-    compaction_reset: checkCompactionReset,
-    request_failed: checkRequestFailed,
+    turn_start: firstIssue(check1),
+    chat_request: firstIssue(check2),
+    chat_response: firstIssue(check3),
+    tool_call_request: firstIssue(check4),
+    tool_call_response: firstIssue(check5),
+    inquiry_request: firstIssue(check6),
+    inquiry_response: firstIssue(check7),
+    config_delta: firstIssue(check8),
+    compaction: firstIssue(check19),
+    compaction_reset: firstIssue(check22),
+    request_failed: firstIssue(check23),
   };

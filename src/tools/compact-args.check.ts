@@ -2,6 +2,9 @@
 // The compact tool's checker and JSON Schema: a call needs no zod.
 
 import {
+  firstIssue,
+  optional,
+  safeIntRange,
   add,
   invalidType,
   isObject,
@@ -28,27 +31,13 @@ function check0(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
-  if (v > Number.MAX_SAFE_INTEGER)
-    out = add(out, { path: [], code: "too_big", message: "Too big: expected int to be <=9007199254740991" });
-  if (v < Number.MIN_SAFE_INTEGER)
-    out = add(out, {
-      path: [],
-      code: "too_small",
-      message: "Too small: expected int to be >=-9007199254740991",
-    });
+  out = safeIntRange(out, v);
   if (!(v >= 0))
     out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >=0" });
   return out;
 }
 
 function check1(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check0(v);
-  return out;
-}
-
-function check2(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "string") return [invalidType("string", v)];
   if (v.length < 1)
@@ -60,20 +49,13 @@ function check2(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check3(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (v === undefined) return undefined;
-  out = check2(v);
-  return out;
-}
-
-function check4(v: unknown): SchemaIssue[] | undefined {
+function check2(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "keep_first", check1(v.keep_first));
-  out = merge(out, "keep_last", check1(v.keep_last));
-  out = merge(out, "before_quote", check3(v.before_quote));
-  out = merge(out, "after_quote", check3(v.after_quote));
+  out = merge(out, "keep_first", optional(check0, v.keep_first));
+  out = merge(out, "keep_last", optional(check0, v.keep_last));
+  out = merge(out, "before_quote", optional(check1, v.before_quote));
+  out = merge(out, "after_quote", optional(check1, v.after_quote));
   {
     const x = v.reasoning;
     out = merge(
@@ -105,35 +87,33 @@ function check4(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "summary", check3(v.summary));
-  out = merge(out, "note", check2(v.note));
+  out = merge(out, "summary", optional(check1, v.summary));
+  out = merge(out, "note", check1(v.note));
   const unknown = Object.keys(v).filter((k) => !KEYS0.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check5(v: unknown): SchemaIssue[] | undefined {
+function check3(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check4(v[i]));
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check2(v[i]));
   if (v.length < 1)
     out = add(out, { path: [], code: "too_small", message: "Too small: expected array to have >=1 items" });
   return out;
 }
 
-function check6(v: unknown): SchemaIssue[] | undefined {
+function check4(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "rules", check5(v.rules));
+  out = merge(out, "rules", check3(v.rules));
   const unknown = Object.keys(v).filter((k) => !KEYS1.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 /** The first issue zod would report for `value` against checkCompactArgs, or undefined when it is valid. */
-export function checkCompactArgs(value: unknown): SchemaIssue | undefined {
-  return check6(value)?.[0];
-}
+export const checkCompactArgs = firstIssue(check4);
 
 /** Whether `value` is a valid call. */
 export function isCompactArgs(value: unknown): value is CompactArgs {
