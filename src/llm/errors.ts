@@ -69,7 +69,6 @@ export class StreamCutError extends Error {
 /** No response began within the timeout. */
 export class ResponseTimeoutError extends Error {
   override readonly name = "ResponseTimeoutError";
-  readonly code = "ETIMEDOUT";
   constructor(readonly ms: number) {
     super(`no response within ${ms / 1000} s`);
   }

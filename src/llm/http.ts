@@ -1,5 +1,6 @@
-// Owns the wire both providers share: one JSON POST over node:http(s) whose
-// answer streams back as server-sent events.
+// Owns what both providers share: the wire (one JSON POST over node:http(s)
+// whose answer streams back as server-sent events), streamed tool arguments,
+// and the shell that classifies every failure in one place.
 //
 // Why not the providers' SDKs at run time: for jp's one call per provider
 // (create a message, stream it) they cost more than the rest of `jp q` put
