@@ -332,7 +332,7 @@ export class ConversationStore {
       : { bytes: 0, events: 0, turns: 0, current_turn: 0, holds_event: false, kinds: {}, usage: {} };
     const counter = new TurnCounter({ current: stats.current_turn, holdsEvent: stats.holds_event });
     for (const raw of readLines(file, { from: stats.bytes })) {
-      stats.bytes = raw.offset + Buffer.byteLength(raw.text) + 1;
+      stats.bytes = raw.end;
       const event = parseLine(raw.text);
       if (event === null || typeof event === "string") continue;
       stats.events += 1;

@@ -28,6 +28,8 @@ export interface RawLine {
   line: number;
   /** Byte offset of the line's first byte. */
   offset: number;
+  /** Byte offset just past the line's newline: where the next line starts. */
+  end: number;
   text: string;
 }
 
@@ -111,7 +113,7 @@ export function* readLines(
           return;
         }
         lineNumber += 1;
-        yield { line: lineNumber, offset: carryOffset, text: long.bytes.toString("utf8") };
+        yield { line: lineNumber, offset: carryOffset, end: long.end + 1, text: long.bytes.toString("utf8") };
         position = long.end + 1;
         carryOffset = position;
         continue;
@@ -135,7 +137,7 @@ export function* readLines(
           offset = position + start;
         }
         lineNumber += 1;
-        yield { line: lineNumber, offset, text };
+        yield { line: lineNumber, offset, end: position + nl + 1, text };
         start = nl + 1;
         nl = view.indexOf(NEWLINE, start);
       }
@@ -249,11 +251,10 @@ export function* streamLog(
     from: options.from,
     onTorn: options.onTorn,
   })) {
-    const end = raw.offset + Buffer.byteLength(raw.text) + 1;
     const event = parseLine(raw.text);
     if (event === null) continue;
     if (typeof event === "string") throw new MalformedLogError(file, raw.line, event, options.conversationId);
-    yield { event, end };
+    yield { event, end: raw.end };
   }
 }
 

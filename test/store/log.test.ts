@@ -161,6 +161,7 @@ describe("readLines", () => {
     read.forEach((l, i) => {
       expect(l.offset).toBe(offset);
       offset += Buffer.byteLength(lines[i]!) + 1;
+      expect(l.end).toBe(offset);
     });
   });
 
