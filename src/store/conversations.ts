@@ -56,6 +56,8 @@ export interface ConversationMetadata {
   imported_from?: { path: string; original_id: string };
   /** Counts of the log up to `bytes`, so `ls` need not re-read unchanged logs. */
   stats_cache?: LogStats;
+  /** The tools `jp q` last said it leaves out of this conversation, so it says so once, not every turn. */
+  left_out_tools_noticed?: string[];
   [key: string]: unknown;
 }
 

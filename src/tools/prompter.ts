@@ -54,19 +54,19 @@ export function privateTempDir(): string {
 }
 
 /** Spill files older than `maxAgeMs` in the private temp folder are removed; returns how many. */
-export function cleanSpillFiles(now: number, maxAgeMs: number): number {
+export function cleanSpillFiles(now: number, maxAgeMs: number, options: { dryRun?: boolean } = {}): number {
   const dir = privateTempDir();
-  let removed = 0;
+  let old = 0;
   for (const name of fs.readdirSync(dir)) {
     if (!/^compact-.*\.md$/.test(name)) continue;
     const file = path.join(dir, name);
     const stat = fs.lstatSync(file);
     if (stat.isFile() && now - stat.mtimeMs > maxAgeMs) {
-      fs.rmSync(file, { force: true });
-      removed++;
+      if (!options.dryRun) fs.rmSync(file, { force: true });
+      old++;
     }
   }
-  return removed;
+  return old;
 }
 
 export function editorCommand(env: NodeJS.ProcessEnv): string[] {

@@ -1,5 +1,6 @@
 // Drives the real bin/jp as a user would.
 import { execa } from "execa";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT, tempDir } from "../support/workspace.js";
@@ -39,5 +40,27 @@ describe("bin/jp", () => {
       `"${JP}" --workspace "${REPO_ROOT}/fixtures/sample" c print | head -1`,
     ]);
     expect(piped.stderr).toBe("");
+  });
+
+  it("doctor --clean-spills removes spill files older than 7 days, and with --check only counts them", async () => {
+    const cwd = tempDir();
+    await execa(JP, ["init"], { cwd });
+    const tmp = tempDir();
+    const spills = path.join(tmp, `jp-${process.getuid?.() ?? 0}`);
+    fs.mkdirSync(spills, { mode: 0o700 });
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    for (const name of ["compact-old-1.md", "compact-old-2.md", "compact-new.md", "notes-old.md"]) {
+      fs.writeFileSync(path.join(spills, name), "dropped");
+      if (name.includes("old")) fs.utimesSync(path.join(spills, name), eightDaysAgo, eightDaysAgo);
+    }
+    const env = { NO_COLOR: "1", TMPDIR: tmp };
+    const check = await execa(JP, ["c", "doctor", "--check", "--clean-spills"], { cwd, env });
+    expect(check.stdout).toBe(
+      "2 spill files older than 7 days (--check leaves them; without it they are removed)",
+    );
+    expect(fs.readdirSync(spills)).toHaveLength(4);
+    const clean = await execa(JP, ["c", "doctor", "--clean-spills"], { cwd, env });
+    expect(clean.stdout).toBe("removed 2 spill files older than 7 days");
+    expect(fs.readdirSync(spills).sort()).toEqual(["compact-new.md", "notes-old.md"]);
   });
 });

@@ -127,7 +127,7 @@ describe.skipIf(skip !== undefined)("jp run by a uid without a passwd entry", ()
     fs.mkdirSync(tmp, { mode: 0o1777 });
     fs.chmodSync(tmp, 0o1777);
     const result = await jpAs(["conversation", "doctor", "--clean-spills"], { TMPDIR: tmp });
-    expect(result.stderr).toMatch(/^removed 0 spill files older than 7 days/);
+    expect(result.stdout).toMatch(/^removed 0 spill files older than 7 days/);
     expect(result.exitCode).toBe(0);
     const own = fs.statSync(path.join(tmp, `jp-${NOBODY_KNOWN}`));
     expect(own.uid).toBe(NOBODY_KNOWN);

@@ -91,9 +91,7 @@ export function register(program: Command, ctx: Context): void {
     const query = opts.retry ? failedQuery(ctx, words, existing) : await readQuery(ctx, words, opts);
     const flags = opts.model ? { assistant: { model: { id: opts.model } } } : undefined;
     const { config, leftOutTools, origins } = await ctx.config({ conversation: existing, flags });
-    if (leftOutTools.length > 0) {
-      ctx.warn(`left out tools this conversation names but jp cannot run: ${leftOutTools.join(", ")}`);
-    }
+    noticeLeftOutTools(ctx, existing, leftOutTools, opts.persist);
     const modelId = config.assistant?.model?.id ?? "";
     const { provider, model } = createProvider(modelId, config, ctx.env);
     // --no-persist leaves nothing behind: a new conversation then exists only in memory.
@@ -187,6 +185,29 @@ export function register(program: Command, ctx: Context): void {
       turnLock?.release();
     }
   });
+}
+
+/**
+ * Say which tools the conversation's recorded config names but jp cannot run
+ * (an imported conversation's MCP tools), once per conversation and again only
+ * when the list changes; `jp conversation show` always lists them.
+ */
+function noticeLeftOutTools(
+  ctx: Context,
+  ref: ConversationRef | undefined,
+  leftOut: readonly string[],
+  persist: boolean,
+): void {
+  if (leftOut.length === 0) return;
+  const store = ctx.store();
+  const metadata = ref ? store.metadata(ref) : undefined;
+  const noticed = new Set(metadata?.left_out_tools_noticed ?? []);
+  if (leftOut.every((tool) => noticed.has(tool))) return;
+  ctx.warn(
+    `left out ${leftOut.length} tool${leftOut.length === 1 ? "" : "s"} this conversation names but jp cannot run: ${leftOut.join(", ")} (said once; \`jp conversation show\` lists them)`,
+  );
+  if (ref && metadata && persist)
+    store.writeMetadata(ref, { ...metadata, left_out_tools_noticed: [...leftOut] });
 }
 
 /** The question of the conversation's last failed request, for --retry. */

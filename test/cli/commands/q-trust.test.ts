@@ -101,3 +101,41 @@ describe("the environment of a local tool", () => {
     expect(response!.content).not.toContain(API_KEY);
   });
 });
+
+describe("tools a conversation names but jp cannot run", () => {
+  it("are named on the first `jp q` and again only when they change; show always lists them", async () => {
+    w = await qWorkspace({ script: [{ text: "one" }, { text: "two" }, { text: "three" }] });
+    await plantConversation(w, {
+      conversation: { tools: { crate_readme: { source: "mcp.bookworm", enable: true } } },
+    });
+    const first = await w.jp("q", "hello");
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain(
+      "left out 1 tool this conversation names but jp cannot run: crate_readme (mcp.bookworm)",
+    );
+    const second = await w.jp("q", "again");
+    expect(second.code).toBe(0);
+    expect(second.stderr).not.toContain("left out");
+
+    const show = await w.jp("conversation", "show");
+    expect(show.stdout).toMatch(/left out: {4}crate_readme \(mcp\.bookworm\)/);
+    expect(show.stdout).toMatch(/usage: {7}2 requests, /);
+    const json = JSON.parse((await w.jp("conversation", "show", "--json")).stdout) as {
+      left_out_tools: string[];
+    };
+    expect(json.left_out_tools).toEqual(["crate_readme (mcp.bookworm)"]);
+
+    // A newly recorded tool it cannot run is named again, with the whole list.
+    const store = new ConversationStore(findWorkspace({ explicit: w.root, env: {}, cwd: w.root }));
+    store.append(store.resolve(), [
+      {
+        type: "config_delta",
+        timestamp: "2026-11-01T10:00:01Z",
+        delta: { conversation: { tools: { web_search: { source: "mcp.kagi", enable: true } } } },
+      },
+    ]);
+    const third = await w.jp("q", "once more");
+    expect(third.stderr).toContain("left out 2 tools");
+    expect(third.stderr).toContain("crate_readme (mcp.bookworm), web_search (mcp.kagi)");
+  });
+});

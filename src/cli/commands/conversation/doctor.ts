@@ -25,12 +25,18 @@ export function register(parent: Command, ctx: Context): void {
     .option("--json", "print one report per conversation: { id, findings, backup }")
     .option(
       "--clean-spills",
-      "also remove the compact tool's spill files older than 7 days from your private temp folder",
+      "also remove the compact tool's spill files older than 7 days from your private temp folder (with --check, only count them)",
     )
     .action((id: string | undefined, opts: { check?: boolean; json?: boolean; cleanSpills?: boolean }) => {
+      // Part of the report on stdout; beside --json, whose output stays one report per conversation, on stderr.
       if (opts.cleanSpills) {
-        const removed = cleanSpillFiles(ctx.clock.now().getTime(), SPILL_MAX_AGE_MS);
-        ctx.info(`removed ${removed} spill file${removed === 1 ? "" : "s"} older than 7 days`);
+        const old = cleanSpillFiles(ctx.clock.now().getTime(), SPILL_MAX_AGE_MS, { dryRun: opts.check });
+        const files = `${old} spill file${old === 1 ? "" : "s"} older than 7 days`;
+        const line = opts.check
+          ? `${files} (--check leaves them; without it they are removed)`
+          : `removed ${files}`;
+        if (opts.json) ctx.info(line);
+        else ctx.out(line);
       }
       const store = ctx.store();
       const refs = id === undefined ? store.list() : [store.resolve(id)];

@@ -13,7 +13,7 @@ export function register(parent: Command, ctx: Context): void {
     .description("show a conversation's details (default: the active one)")
     .option(
       "--json",
-      'print { "id", "title", "turns", "events", "path", "usage", "estimated_cost_usd", "compactions" }',
+      'print { "id", "title", "turns", "events", "path", "usage", "estimated_cost_usd", "compactions", "left_out_tools" }',
     )
     .action(async (id: string | undefined, opts: { json?: boolean }) => {
       const store = ctx.store();
@@ -21,8 +21,9 @@ export function register(parent: Command, ctx: Context): void {
       const metadata = store.metadata(ref);
       const stats = store.stats(ref);
       const usage = sumUsage(Object.values(stats.usage));
-      // Prices come from config; the estimate is null when a model used has no price.
-      const cost = estimateTotalCost(stats.usage, (await ctx.config({})).config.prices);
+      // Prices come from config, the conversation's included; the estimate is null when a model used has no price.
+      const { config, leftOutTools } = await ctx.config({ conversation: ref });
+      const cost = estimateTotalCost(stats.usage, config.prices);
       const compactions = stats.kinds.compaction
         ? compactionItems(indexCompactions(store.readEvents(ref)).entries)
         : [];
@@ -39,6 +40,7 @@ export function register(parent: Command, ctx: Context): void {
         usage: { ...usage, by_model: stats.usage },
         estimated_cost_usd: cost ?? null,
         compactions,
+        left_out_tools: leftOutTools,
       };
       if (opts.json) {
         ctx.out(JSON.stringify(details, null, 2));
@@ -56,7 +58,14 @@ export function register(parent: Command, ctx: Context): void {
           `  last event:  ${details.last_event_at ?? "(none)"}`,
           `  turns:       ${stats.turns}`,
           `  events:      ${stats.events}${kinds ? ` (${kinds})` : ""}`,
-          ...(usage.requests ? [`  usage:       ${usage.requests} requests, ${usageLine(usage, cost)}`] : []),
+          ...(usage.requests
+            ? [
+                `  usage:       ${usage.requests} request${usage.requests === 1 ? "" : "s"}, ${usageLine(usage, cost)}`,
+              ]
+            : []),
+          ...(leftOutTools.length
+            ? [`  left out:    ${leftOutTools.join(", ")} (named by its config; jp cannot run them)`]
+            : []),
           ...renderCompactionItems(compactions),
         ].join("\n"),
       );
