@@ -6,6 +6,7 @@ import { groupTurns, turnsLabel, isKind } from "../events/index.js";
 import { Chalk } from "chalk";
 import { renderHistory } from "./history.js";
 import { policyNames } from "./compactions.js";
+import { counted } from "./words.js";
 
 export interface PreviewRule {
   compaction: Compaction;
@@ -87,7 +88,7 @@ function replacement(c: Compaction): string {
 const fmt = (n: number, approximate: boolean) => `${approximate ? "≈" : ""}${n.toLocaleString("en-US")}`;
 
 export function renderCompactPreview(events: readonly Event[], rules: readonly PreviewRule[]): string {
-  const lines = [`compact — ${rules.length} rule${rules.length === 1 ? "" : "s"} proposed`, ""];
+  const lines = [`compact — ${counted(rules.length, "rule")} proposed`, ""];
   rules.forEach((r, i) => {
     const c = r.compaction;
     const range = turnsLabel(c.from_turn, c.to_turn);

@@ -3,6 +3,7 @@ import type { CompactionEntry, TurnRange } from "../compaction/index.js";
 import { describeToolPolicy } from "../compaction/index.js";
 import { turnsLabel, type Compaction } from "../events/index.js";
 import { formatTokens } from "../tokens/count.js";
+import { counted } from "./words.js";
 
 /** The policies of a compaction as words: `summary`, `reasoning`, `tools`, `tools (omit)`. */
 export function policyNames(c: Compaction): string[] {
@@ -14,7 +15,7 @@ export function policyNames(c: Compaction): string[] {
     names.push(mode === "strip" ? "tools" : `tools (${mode})`);
   }
   const overrides = Object.keys(c.tool_overrides ?? {}).length;
-  if (overrides) names.push(`${overrides} tool hint${overrides === 1 ? "" : "s"}`);
+  if (overrides) names.push(counted(overrides, "tool hint"));
   return names;
 }
 

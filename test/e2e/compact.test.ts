@@ -79,6 +79,9 @@ describe("jp conversation compact end to end", () => {
     ]);
     const text = (await jp("c", "print", "--compacted")).stdout;
     expect(text).toContain("── turns 1–2 (summary, written by user, user compaction)");
+    expect(text.split("\n")[0]).toMatch(
+      /^What the model sees: \d+ active compactions?; 4 raw turns → 3 projected turns\.$/,
+    );
   });
 
   it("freezes per-tool hints from the workspace config into the compaction", async () => {

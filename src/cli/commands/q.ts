@@ -23,6 +23,7 @@ import { createAutoCompaction } from "../../turn/auto.js";
 import { runTurn } from "../../turn/loop.js";
 import type { Config } from "../../config/schema.js";
 import type { Tool } from "../../tools/types.js";
+import { counted } from "../../render/words.js";
 
 export const optionalValues: OptionalValueFlag[] = [
   COMPACT_SPEC_FLAG,
@@ -131,7 +132,7 @@ export function register(program: Command, ctx: Context): void {
         const calls = repairs.filter((r) => r.type === "tool_call_response").length;
         if (calls > 0)
           ctx.warn(
-            `${calls} tool call${calls === 1 ? "" : "s"} of an interrupted turn had no result; recorded as interrupted`,
+            `${counted(calls, "tool call")} of an interrupted turn had no result; recorded as interrupted`,
           );
         if (calls < repairs.length)
           ctx.warn(
@@ -204,7 +205,7 @@ function noticeLeftOutTools(
   const noticed = new Set(metadata?.left_out_tools_noticed ?? []);
   if (leftOut.every((tool) => noticed.has(tool))) return;
   ctx.warn(
-    `left out ${leftOut.length} tool${leftOut.length === 1 ? "" : "s"} this conversation names but jp cannot run: ${leftOut.join(", ")} (said once; \`jp conversation show\` lists them)`,
+    `left out ${counted(leftOut.length, "tool")} this conversation names but jp cannot run: ${leftOut.join(", ")} (said once; \`jp conversation show\` lists them)`,
   );
   if (ref && metadata && persist)
     store.writeMetadata(ref, { ...metadata, left_out_tools_noticed: [...leftOut] });

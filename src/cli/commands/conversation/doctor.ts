@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { doctorConversation, type DoctorReport } from "../../../store/doctor.js";
 import { cleanSpillFiles } from "../../../tools/prompter.js";
+import { counted } from "../../../render/words.js";
 
 const SPILL_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
@@ -31,7 +32,7 @@ export function register(parent: Command, ctx: Context): void {
       // Part of the report on stdout; beside --json, whose output stays one report per conversation, on stderr.
       if (opts.cleanSpills) {
         const old = cleanSpillFiles(ctx.clock.now().getTime(), SPILL_MAX_AGE_MS, { dryRun: opts.check });
-        const files = `${old} spill file${old === 1 ? "" : "s"} older than 7 days`;
+        const files = `${counted(old, "spill file")} older than 7 days`;
         const line = opts.check
           ? `${files} (--check leaves them; without it they are removed)`
           : `removed ${files}`;

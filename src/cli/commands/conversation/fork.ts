@@ -10,6 +10,7 @@ import {
   type SpecOptions,
 } from "../../compact-options.js";
 import type { OptionalValueFlag } from "../../argv.js";
+import { counted } from "../../../render/words.js";
 
 export const optionalValues: OptionalValueFlag[] = [COMPACT_SPEC_FLAG];
 
@@ -51,7 +52,7 @@ export function register(parent: Command, ctx: Context): void {
           }),
         );
       } else {
-        const extra = compactions ? `, ${compactions} compaction(s)` : "";
+        const extra = compactions ? `, ${counted(compactions, "compaction")}` : "";
         ctx.out(`Forked ${source.id} into ${ref.id} (${events.length} events${extra}); it is now active.`);
       }
     },

@@ -19,6 +19,7 @@ import { page } from "../../../render/pager.js";
 import { UsageError } from "../../../errors.js";
 import type { OptionalValueFlag } from "../../argv.js";
 import { isTurnCount } from "./compact.js";
+import { counted } from "../../../render/words.js";
 
 export const optionalValues: OptionalValueFlag[] = [
   { flags: ["--first"], hidden: "--first-value", takesNextToken: isTurnCount },
@@ -157,7 +158,7 @@ export function register(parent: Command, ctx: Context): void {
         ? `\n${deferred.map((e) => `Deferred: #${e.number} ${e.event.id} by ${e.event.source}, ${turnsLabel(e.event.from_turn, e.event.to_turn)}, takes effect at turn ${e.event.deferred_until_turn! + 1}${e.event.note ? ` — ${e.event.note}` : ""}`).join("\n")}`
         : "";
       const header = ctx.color.dim(
-        `What the model sees: ${projection.stats.activeCompactions} active compaction(s); ${turnCount(events)} raw turns → ${projectedTurns.length} projected turns.${pending}`,
+        `What the model sees: ${counted(projection.stats.activeCompactions, "active compaction")}; ${counted(turnCount(events), "raw turn")} → ${counted(projectedTurns.length, "projected turn")}.${pending}`,
       );
       await page(ctx, `${header}\n\n${text}`);
     });

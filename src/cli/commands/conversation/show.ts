@@ -6,6 +6,7 @@ import { compactionItems, renderCompactionItems } from "../../../render/compacti
 import { sumUsage } from "../../../events/index.js";
 import { estimateTotalCost } from "../../../llm/pricing.js";
 import { usageLine } from "../../../render/usage.js";
+import { counted } from "../../../render/words.js";
 
 export function register(parent: Command, ctx: Context): void {
   parent
@@ -59,9 +60,7 @@ export function register(parent: Command, ctx: Context): void {
           `  turns:       ${stats.turns}`,
           `  events:      ${stats.events}${kinds ? ` (${kinds})` : ""}`,
           ...(usage.requests
-            ? [
-                `  usage:       ${usage.requests} request${usage.requests === 1 ? "" : "s"}, ${usageLine(usage, cost)}`,
-              ]
+            ? [`  usage:       ${counted(usage.requests, "request")}, ${usageLine(usage, cost)}`]
             : []),
           ...(leftOutTools.length
             ? [`  left out:    ${leftOutTools.join(", ")} (named by its config; jp cannot run them)`]
