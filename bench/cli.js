@@ -7,7 +7,9 @@
 // - `jp conversation print --compacted` of a 20 MB conversation to a file vs read+parse+project of
 //   the same log in-process (bench/project's measure).
 // Every figure is a median of at least 7 runs (15 for the short commands, whose figures a burst of
-// machine noise moves most); the runs of a command and its baseline alternate.
+// machine noise moves most); the runs of a command and its baseline alternate. The two large
+// figures also report their floor (bench/floor.js): a bare node process doing only the reading
+// (and for q100 the serialising) of the same log, against the same baseline.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -17,7 +19,9 @@ import { readLog } from "../dist/store/log.js";
 import { bareRead } from "./read.js";
 import { DATA_DIR, median, startBenchMock, syntheticLog } from "./lib.js";
 
-const JP = path.join(path.dirname(fileURLToPath(import.meta.url)), "../bin/jp");
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const JP = path.join(HERE, "../bin/jp");
+const FLOOR = path.join(HERE, "floor.js");
 const CONVERSATION_ID = "17000000000";
 
 /** Wall time of one run of `file args` in ms; stdin is empty, output goes to `stdout` (a path) or nowhere. */
@@ -185,9 +189,12 @@ export async function cliBench() {
       ],
       15,
     );
+    const floor = (what, log) => timeRun(process.execPath, [FLOOR, what, log], { env });
     const large = await roundRobin(
       [
         { name: "read", run: async () => time(() => bareRead(bigLog)) },
+        { name: "sendFloor", run: () => floor("send", bigLog) },
+        { name: "readFloor", run: () => floor("read", printLog) },
         jp("q100", ["q", "again"], big.root, { before: big.restore }),
         { name: "project", run: async () => time(() => project(readLog(printLog).events)) },
         jp("print", ["conversation", "print", CONVERSATION_ID, "--compacted"], printWs, {
@@ -211,19 +218,30 @@ export async function cliBench() {
         large.q100,
         large.read + startup.q,
         1.3,
-        `jp q on a 100 MB conversation vs read+parse (${large.read.toFixed(0)} ms) + the 2-turn jp q`,
+        `jp q on a 100 MB conversation vs read+parse (${large.read.toFixed(0)} ms) + the 2-turn jp q; ` +
+          floorNote(
+            large.sendFloor,
+            large.read + startup.q,
+            "reading the log and serialising it as a request",
+          ),
       ),
       result(
         "cli print",
         large.print,
         large.project,
         2.0,
-        "print --compacted of 20 MB to a file vs read+parse+project",
+        "print --compacted of 20 MB to a file vs read+parse+project; " +
+          floorNote(large.readFloor, large.project, "reading and parsing the log"),
       ),
     ];
   } finally {
     await mock.close();
   }
+}
+
+/** What a bare node process doing only `what` takes, as a ratio of the same baseline (bench/floor.js). */
+function floorNote(ms, baseline, what) {
+  return `a bare node process only ${what}: ${ms.toFixed(0)} ms (${(ms / baseline).toFixed(2)}×)`;
 }
 
 function time(fn) {

@@ -22,8 +22,11 @@ export function register(parent: Command, ctx: Context): void {
       const metadata = store.metadata(ref);
       const stats = store.stats(ref);
       const usage = sumUsage(Object.values(stats.usage));
-      // Prices come from config, the conversation's included; the estimate is null when a model used has no price.
-      const { config, leftOutTools } = await ctx.config({ conversation: ref });
+      // Prices come from config, the conversation's own included (its deltas, read only when it has
+      // any: the log of a large conversation is otherwise not read); null when a model has no price.
+      const { config, leftOutTools } = await ctx.config(
+        stats.kinds.config_delta ? { conversation: ref } : {},
+      );
       const cost = estimateTotalCost(stats.usage, config.prices);
       const compactions = stats.kinds.compaction
         ? compactionItems(indexCompactions(store.readEvents(ref)).entries)
