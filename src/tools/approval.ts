@@ -71,7 +71,9 @@ export async function approveCall(
   if (decision === "no_terminal") {
     prompter.say(
       `jp: ${tool.name} needs approval, but there is no terminal to ask on; it was not run. ` +
-        `To allow it without asking, set conversation.tools.${tool.name}.run = "unattended".`,
+        (tool.warning
+          ? "It cannot run unattended as configured (see the warning above)."
+          : `To allow it without asking, set conversation.tools.${tool.name}.run = "unattended".`),
     );
     return { run: false, reason: `${tool.name} needs the user's approval and no one was there to give it` };
   }

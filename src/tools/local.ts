@@ -26,8 +26,45 @@ export function parametersSchema(parameters: Record<string, unknown> | undefined
   };
 }
 
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]+)\s*\}\}/g;
+
+/** The flags that make each interpreter run its next argument as a program. */
+const INLINE_SCRIPT_FLAGS: Readonly<Record<string, (flag: string) => boolean>> = {
+  ...Object.fromEntries(
+    // `-c` alone or in a cluster of short options: `bash -lc`, `sh -ec`.
+    ["sh", "bash", "zsh", "dash", "ksh", "fish"].map((shell) => [
+      shell,
+      (f: string) => /^-[a-z]*c[a-z]*$/.test(f),
+    ]),
+  ),
+  node: (f) => ["-e", "--eval", "-p", "--print"].includes(f),
+  python: (f) => f === "-c",
+  perl: (f) => f === "-e" || f === "-E",
+  ruby: (f) => f === "-e",
+};
+
+/**
+ * Where a command puts placeholders into a script an interpreter runs
+ * (`["sh", "-c", "grep {{pattern}} src"]`): a placeholder is filled in as
+ * text, so there the model's argument would become code. Its own argument
+ * (`["sh", "-c", "grep \"$1\" src", "sh", "{{pattern}}"]`) stays data.
+ */
+export function placeholdersInScript(
+  argv: readonly string[],
+): { interpreter: string; flag: string; names: string[] } | undefined {
+  const interpreter = (argv[0] ?? "").replace(/^.*\//, "").replace(/[\d.]+$/, "");
+  const isScriptFlag = INLINE_SCRIPT_FLAGS[interpreter];
+  if (!isScriptFlag) return undefined;
+  for (let i = 1; i < argv.length - 1; i++) {
+    if (!isScriptFlag(argv[i]!)) continue;
+    const names = [...argv[i + 1]!.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+    if (names.length > 0) return { interpreter: argv[0]!, flag: argv[i]!, names: [...new Set(names)] };
+  }
+  return undefined;
+}
+
 export function fillTemplate(argument: string, args: Record<string, unknown>): string {
-  return argument.replace(/\{\{\s*([A-Za-z0-9_-]+)\s*\}\}/g, (_, name: string) => {
+  return argument.replace(PLACEHOLDER, (_, name: string) => {
     const value = args[name];
     if (value === undefined || value === null) return "";
     return typeof value === "string" ? value : JSON.stringify(value);
@@ -104,6 +141,13 @@ export async function createLocalTool(
       { hint: 'give each parameter a JSON Schema such as { type = "string" }', exitCode: 2 },
     );
   }
+  // A placeholder inside an interpreter's script lets the model write code: never run it unasked.
+  const injected = placeholdersInScript(argv);
+  const configuredRun = config.run ?? defaults.run ?? "ask";
+  const run = injected && configuredRun === "unattended" ? "ask" : configuredRun;
+  const injectedNote = injected
+    ? `puts ${injected.names.map((n) => `{{${n}}}`).join(", ")} into the script \`${injected.interpreter} ${injected.flag}\` runs, so the model's text would run as code: it is always asked for; pass each as an argument of its own (for a shell, "$1" in the script and ["…", "sh", "{{${injected.names[0]}}}"] after it)`
+    : undefined;
   const timeoutMs = (config.timeout_secs ?? defaults.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000;
   const maxBytes = config.max_output_bytes ?? defaults.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   return {
@@ -111,14 +155,18 @@ export async function createLocalTool(
     description: config.summary ?? `Run ${argv[0]}`,
     definition: [
       `runs: ${JSON.stringify(argv)} (no shell)`,
+      ...(injectedNote ? [injectedNote] : []),
       ...(environment.fromConversation?.has(name)
         ? ["defined by this conversation's recorded config, not by your own files: it is always asked for"]
         : []),
     ].join("\n"),
     parameters,
     source: "local",
-    run: config.run ?? defaults.run ?? "ask",
+    run,
     enable: config.enable ?? true,
+    ...(injected && configuredRun === "unattended"
+      ? { warning: `tool ${name} is asked for though run = "unattended": it ${injectedNote}` }
+      : {}),
     validate,
     async execute(args, ctx): Promise<ToolOutcome> {
       const { execa } = await import("execa");

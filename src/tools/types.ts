@@ -41,6 +41,8 @@ export interface Tool {
   validate?(args: Record<string, unknown>, ctx: ToolContext): string | undefined;
   /** What the tool runs and who defined it, shown on `p` at the approval prompt. */
   definition?: string;
+  /** Why the tool does not run as its config says, told when it is offered. */
+  warning?: string;
   /** What the approval prompt shows; defaults to the arguments as JSON. */
   renderArguments?(args: Record<string, unknown>, ctx: ToolContext): Promise<string> | string;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;

@@ -2,7 +2,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { approveCall } from "../../src/tools/approval.js";
 import { buildRegistry, selectTools } from "../../src/tools/registry.js";
-import { createLocalTool, fillTemplate, parametersSchema, truncateOutput } from "../../src/tools/local.js";
+import {
+  createLocalTool,
+  fillTemplate,
+  parametersSchema,
+  placeholdersInScript,
+  truncateOutput,
+} from "../../src/tools/local.js";
 import type { Tool, ToolContext } from "../../src/tools/types.js";
 import { tempDir } from "../support/workspace.js";
 
@@ -232,6 +238,56 @@ describe("answers at the approval prompt", () => {
     expect(await approveCall(tool, { x: 1 }, context(), prompter(["r"], ""))).toEqual({
       run: false,
       reason: "the user declined to run this tool call",
+    });
+  });
+});
+
+describe("placeholders inside an interpreter's script", () => {
+  it("are found after each interpreter's script flag, and nowhere else", () => {
+    expect(placeholdersInScript(["sh", "-c", "grep {{pattern}} src; wc {{path}} {{pattern}}"])).toEqual({
+      interpreter: "sh",
+      flag: "-c",
+      names: ["pattern", "path"],
+    });
+    expect(placeholdersInScript(["/bin/bash", "-lc", "cat {{ path }}"])?.names).toEqual(["path"]);
+    expect(placeholdersInScript(["python3.12", "-c", "print('{{x}}')"])?.interpreter).toBe("python3.12");
+    expect(placeholdersInScript(["node", "--eval", "console.log({{x}})"])?.flag).toBe("--eval");
+    expect(placeholdersInScript(["perl", "-e", "print {{x}}"])?.names).toEqual(["x"]);
+    // As an argument of its own the value stays data.
+    expect(placeholdersInScript(["sh", "-c", 'grep "$1" src', "sh", "{{pattern}}"])).toBeUndefined();
+    expect(placeholdersInScript(["node", "-e", "console.log(process.argv[1])", "{{x}}"])).toBeUndefined();
+    expect(placeholdersInScript(["sh", "script.sh", "{{x}}"])).toBeUndefined();
+    expect(placeholdersInScript(["grep", "-c", "{{pattern}}"])).toBeUndefined();
+    expect(placeholdersInScript(["sh", "-c"])).toBeUndefined();
+  });
+
+  it("make an unattended tool ask, say why when offered, and show it in the definition", async () => {
+    const shout = await createLocalTool("shout", {
+      command: ["sh", "-c", "echo {{text}} | tr a-z A-Z"],
+      run: "unattended",
+      parameters: { text: { type: "string", required: true } },
+    });
+    expect(shout.run).toBe("ask");
+    expect(shout.warning).toMatch(
+      /^tool shout is asked for though run = "unattended": it puts \{\{text\}\} into the script `sh -c` runs/,
+    );
+    expect(shout.definition).toContain("so the model's text would run as code");
+    // Asked for anyway, or skipped, it says so in its definition only.
+    for (const run of ["ask", "skip"] as const) {
+      const tool = await createLocalTool("shout", { command: ["sh", "-c", "echo {{text}}"], run });
+      expect(tool.run).toBe(run);
+      expect(tool.warning).toBeUndefined();
+      expect(tool.definition).toContain("into the script `sh -c` runs");
+    }
+    const safe = await createLocalTool("shout", {
+      command: ["sh", "-c", 'echo "$1" | tr a-z A-Z', "sh", "{{text}}"],
+      run: "unattended",
+    });
+    expect(safe.run).toBe("unattended");
+    expect(safe.warning).toBeUndefined();
+    expect(await safe.execute({ text: "hi; echo pwned" }, ctx())).toEqual({
+      content: "HI; ECHO PWNED\n",
+      isError: false,
     });
   });
 });

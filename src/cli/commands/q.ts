@@ -274,7 +274,9 @@ async function offeredTools(
     ...(op.length > 1 ? { name: op.slice(1) } : {}),
   }));
   if (opts.toolUse) selections.push({ enable: true, name: opts.toolUse });
-  return selectTools(registry, selections);
+  const offered = selectTools(registry, selections);
+  for (const tool of offered) if (tool.warning) ctx.warn(tool.warning);
+  return offered;
 }
 
 /** The before-request hook of automatic compaction, when it is enabled. */

@@ -139,3 +139,34 @@ describe("tools a conversation names but jp cannot run", () => {
     expect(third.stderr).toContain("crate_readme (mcp.bookworm), web_search (mcp.kagi)");
   });
 });
+
+describe("a tool whose placeholders sit inside a shell script", () => {
+  it("is asked for though configured unattended, and jp q says why", async () => {
+    const marker = "PWNED";
+    w = await qWorkspace({
+      script: [
+        { tool_calls: [{ id: "toolu_sh", name: "shout", arguments: { text: `hi; touch ${marker}` } }] },
+        { text: "done" },
+      ],
+      extraConfig: [
+        "[conversation.tools.shout]",
+        'source = "local"',
+        'summary = "Shout the text."',
+        'command = ["sh", "-c", "echo {{text}} | tr a-z A-Z"]',
+        'run = "unattended"',
+        "[conversation.tools.shout.parameters.text]",
+        'type = "string"',
+        "required = true",
+      ].join("\n"),
+    });
+    const result = await w.jp("q", "shout");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      'tool shout is asked for though run = "unattended": it puts {{text}} into the script `sh -c` runs',
+    );
+    expect(result.stderr).toContain("It cannot run unattended as configured (see the warning above).");
+    expect(fs.existsSync(path.join(w.root, marker))).toBe(false);
+    const response = w.events().find((e) => e.type === "tool_call_response");
+    expect(response).toMatchObject({ id: "toolu_sh", is_error: true });
+  });
+});
