@@ -144,9 +144,9 @@ export async function createLocalTool(
   // A placeholder inside an interpreter's script lets the model write code: never run it unasked.
   const injected = placeholdersInScript(argv);
   const configuredRun = config.run ?? defaults.run ?? "ask";
-  const run = injected && configuredRun === "unattended" ? "ask" : configuredRun;
-  const injectedNote = injected
-    ? `puts ${injected.names.map((n) => `{{${n}}}`).join(", ")} into the script \`${injected.interpreter} ${injected.flag}\` runs, so the model's text would run as code: it is always asked for; pass each as an argument of its own (for a shell, "$1" in the script and ["…", "sh", "{{${injected.names[0]}}}"] after it)`
+  const downgraded = injected !== undefined && configuredRun === "unattended";
+  const injection = injected
+    ? `it puts ${injected.names.map((n) => `{{${n}}}`).join(", ")} into the script \`${injected.interpreter} ${injected.flag}\` runs, so the model's text would run as code; pass each as an argument of its own (for a shell, "$1" in the script and ["…", "sh", "{{${injected.names[0]}}}"] after it)`
     : undefined;
   const timeoutMs = (config.timeout_secs ?? defaults.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000;
   const maxBytes = config.max_output_bytes ?? defaults.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
@@ -155,18 +155,16 @@ export async function createLocalTool(
     description: config.summary ?? `Run ${argv[0]}`,
     definition: [
       `runs: ${JSON.stringify(argv)} (no shell)`,
-      ...(injectedNote ? [injectedNote] : []),
+      ...(injection ? [`always asked for: ${injection}`] : []),
       ...(environment.fromConversation?.has(name)
         ? ["defined by this conversation's recorded config, not by your own files: it is always asked for"]
         : []),
     ].join("\n"),
     parameters,
     source: "local",
-    run,
+    run: downgraded ? "ask" : configuredRun,
     enable: config.enable ?? true,
-    ...(injected && configuredRun === "unattended"
-      ? { warning: `tool ${name} is asked for though run = "unattended": it ${injectedNote}` }
-      : {}),
+    ...(downgraded ? { warning: `tool ${name} is asked for though run = "unattended": ${injection}` } : {}),
     validate,
     async execute(args, ctx): Promise<ToolOutcome> {
       const { execa } = await import("execa");

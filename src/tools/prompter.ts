@@ -53,7 +53,7 @@ export function privateTempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "jp-"));
 }
 
-/** Spill files older than `maxAgeMs` in the private temp folder are removed; returns how many. */
+/** Spill files older than `maxAgeMs` in the private temp folder are removed (with `dryRun`, only counted); returns how many. */
 export function cleanSpillFiles(now: number, maxAgeMs: number, options: { dryRun?: boolean } = {}): number {
   const dir = privateTempDir();
   let old = 0;
