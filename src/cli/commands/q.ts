@@ -341,7 +341,9 @@ function reportUsage(ctx: Context, events: readonly Event[], config: Config): vo
   const byModel = usageByModel(events);
   const total = sumUsage(Object.values(byModel));
   if (total.requests === 0) return;
-  ctx.info(ctx.color.dim(usageLine(total, estimateTotalCost(byModel, config.prices))));
+  // The model is named: a conversation's recorded config may choose another than the user's, at another price.
+  const models = Object.keys(byModel).join(", ");
+  ctx.info(ctx.color.dim(`${models} · ${usageLine(total, estimateTotalCost(byModel, config.prices))}`));
 }
 
 /** A conversation that is never written: what `jp q -n --no-persist` talks in. */

@@ -311,7 +311,9 @@ describe("usage and cost", () => {
     // The second turn reads the whole first request back from the cache.
     expect(usage[1]!.cache_read_tokens).toBe(usage[0]!.input_tokens);
     const lastLine = second.stderr.trim().split("\n").at(-1)!;
-    expect(lastLine).toMatch(/^in [\d.]+k? \([\d.]+k? cached\) · out 20 · ≈\$0\.\d+$/);
+    expect(lastLine).toMatch(
+      /^anthropic\/claude-mock · in [\d.]+k? \([\d.]+k? cached\) · out 20 · ≈\$0\.\d+$/,
+    );
 
     const show = JSON.parse((await w.jp("conversation", "show", "--json")).stdout) as {
       usage: Record<string, number>;
