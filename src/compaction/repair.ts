@@ -16,15 +16,28 @@ export const UNANSWERED_REQUEST = "interrupted before any response arrived";
  * right after the call); doctor reports it.
  */
 export function repairInterruptedTurn(events: readonly Event[], at: string): Event[] {
+  // Only the last turn's events matter, and what answers them (results, a failure mark) can only
+  // come after its start: look at the tail from there, not at the whole log.
   const counter = new TurnCounter();
-  const turns = events.map((e) => counter.next(e));
+  let start = events.length;
+  let current = NO_TURN;
+  for (let i = 0; i < events.length; i++) {
+    const t = counter.next(events[i]!);
+    if (t !== NO_TURN && t !== current) {
+      current = t;
+      start = i;
+    }
+  }
   const last = counter.count - 1;
+  const tail = events.slice(start);
+  // No turn follows the last, so every turn event of the tail is the last turn's.
+  const tailCounter = new TurnCounter();
+  const inLast = tail.map((e) => tailCounter.next(e) !== NO_TURN);
   const answered = new Set<string>();
-  for (const e of events) if (isKind(e, "tool_call_response")) answered.add(e.id);
+  for (const e of tail) if (isKind(e, "tool_call_response")) answered.add(e.id);
   const repairs: Event[] = [];
-  for (const [i, e] of events.entries()) {
-    if (turns[i] !== last || turns[i] === NO_TURN) continue;
-    if (!isKind(e, "tool_call_request") || answered.has(e.id)) continue;
+  for (const [i, e] of tail.entries()) {
+    if (!inLast[i] || !isKind(e, "tool_call_request") || answered.has(e.id)) continue;
     answered.add(e.id);
     repairs.push({
       type: "tool_call_response",
@@ -36,10 +49,10 @@ export function repairInterruptedTurn(events: readonly Event[], at: string): Eve
     });
   }
   // A question with no answer at all: the process died waiting for the first response.
-  const lastEvents = events.filter((_, i) => turns[i] === last);
+  const lastEvents = tail.filter((_, i) => inLast[i]);
   const asked = lastEvents.some((e) => e.type === "chat_request");
   const replied = lastEvents.some((e) => e.type !== "turn_start" && e.type !== "chat_request");
-  const marked = events.some((e) => isKind(e, "request_failed") && e.turn === last);
+  const marked = tail.some((e) => isKind(e, "request_failed") && e.turn === last);
   if (asked && !replied && !marked)
     repairs.push({ type: "request_failed", timestamp: at, turn: last, reason: UNANSWERED_REQUEST });
   return repairs;

@@ -36,13 +36,30 @@ interface Message {
 
 /** Map projected events to Messages API messages; consecutive blocks of one role share a message. */
 export function toAnthropicMessages(events: readonly Event[]): Message[] {
+  return mapMessages(events, []).messages;
+}
+
+/**
+ * The messages, and for each of `marks` (event positions) how many blocks the
+ * events before it make: what mapping only `events.slice(0, mark)` would give.
+ */
+export function mapMessages(
+  events: readonly Event[],
+  marks: readonly number[],
+): { messages: Message[]; blocksBefore: number[] } {
   const messages: Message[] = [];
+  let blocks = 0;
   const push = (role: Message["role"], block: ContentBlockParam) => {
+    blocks += 1;
     const last = messages.at(-1);
     if (last && last.role === role) last.content.push(block);
     else messages.push({ role, content: [block] });
   };
-  for (const e of events) {
+  // -1 until the mark is passed: a mark at or beyond the end counts every block.
+  const pushedBefore: number[] = marks.map((mark) => (mark <= 0 ? 0 : -1));
+  for (let i = 0; i < events.length; i++) {
+    for (let m = 0; m < marks.length; m++) if (marks[m] === i) pushedBefore[m] = blocks;
+    const e = events[i]!;
     // Kinds this version does not know fall to the default: they are not sent.
     switch (e.type) {
       case "chat_request":
@@ -76,14 +93,24 @@ export function toAnthropicMessages(events: readonly Event[]): Message[] {
         break;
     }
   }
-  if (messages[0]?.role === "assistant")
+  const opensWithAssistant = messages[0]?.role === "assistant";
+  if (opensWithAssistant)
     messages.unshift({ role: "user", content: [{ type: "text", text: "(conversation continues)" }] });
-  return messages;
+  // A prefix that maps to any block opens as the whole does, so it gets the same first user block.
+  const blocksBefore = pushedBefore.map((pushed) => {
+    const count = pushed === -1 ? blocks : pushed;
+    return count > 0 && opensWithAssistant ? count + 1 : count;
+  });
+  return { messages, blocksBefore };
 }
 
 export function anthropicBody(request: ModelRequest): MessageCreateParamsStreaming {
   const choice = request.toolChoice;
-  const messages = toAnthropicMessages(request.events);
+  // Blocks are mapped in event order, so a settled prefix's blocks lead the request's.
+  const { messages, blocksBefore: settledBlocks } = mapMessages(
+    request.events,
+    (request.settled ?? []).slice(-2),
+  );
   const tools: AnthropicTool[] = request.tools.map((t) => ({
     name: t.name,
     description: t.description,
@@ -95,10 +122,6 @@ export function anthropicBody(request: ModelRequest): MessageCreateParamsStreami
       : { type: "ephemeral" }
     : undefined;
   if (control) {
-    // Blocks are mapped in event order, so a settled prefix's blocks lead the request's.
-    const settledBlocks = (request.settled ?? [])
-      .slice(-2)
-      .map((n) => toAnthropicMessages(request.events.slice(0, n)).reduce((k, m) => k + m.content.length, 0));
     addCacheBreakpoints(
       tools,
       request.system !== undefined && request.system !== "",

@@ -1,11 +1,13 @@
 // Repairing what an interruption leaves: the last turn's unanswered tool calls.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   INTERRUPTED_TOOL_CALL,
   repairInterruptedTurn,
   UNANSWERED_REQUEST,
 } from "../../src/compaction/index.js";
-import type { Event } from "../../src/events/index.js";
+import { isKind, NO_TURN, turnIndices, type Event } from "../../src/events/index.js";
+import { compactedStream } from "../support/arbitrary.js";
 
 const at = "2026-01-01T00:00:09Z";
 const call = (id: string): Event => ({
@@ -59,5 +61,47 @@ describe("repairInterruptedTurn", () => {
     expect(
       repairInterruptedTurn([{ type: "turn_start", timestamp: at }, call("a"), result("a")], at),
     ).toEqual([]);
+  });
+});
+
+/** The definition, over the whole log: what the tail-only repair must give. */
+function repairsByDefinition(events: readonly Event[]): Event[] {
+  const turns = turnIndices(events);
+  const last = Math.max(-1, ...turns);
+  const answered = new Set(events.flatMap((e) => (isKind(e, "tool_call_response") ? [e.id] : [])));
+  const inLast = (i: number) => turns[i] === last && last !== NO_TURN;
+  const unanswered = events.filter(
+    (e, i) => inLast(i) && isKind(e, "tool_call_request") && !answered.has(e.id),
+  ) as Extract<Event, { type: "tool_call_request" }>[];
+  const repairs: Event[] = [...new Set(unanswered.map((e) => e.id))].map((id) => ({
+    type: "tool_call_response",
+    timestamp: at,
+    id,
+    content: INTERRUPTED_TOOL_CALL,
+    is_error: true,
+    metadata: { repair: "interrupted" },
+  }));
+  const lastEvents = events.filter((_, i) => inLast(i));
+  const asked = lastEvents.some((e) => e.type === "chat_request");
+  const replied = lastEvents.some((e) => e.type !== "turn_start" && e.type !== "chat_request");
+  const marked = events.some((e) => isKind(e, "request_failed") && e.turn === last);
+  if (asked && !replied && !marked)
+    repairs.push({ type: "request_failed", timestamp: at, turn: last, reason: UNANSWERED_REQUEST });
+  return repairs;
+}
+
+describe("repairInterruptedTurn on any log cut anywhere", () => {
+  it("repairs what the whole log says is unanswered, looking only at the last turn", () => {
+    fc.assert(
+      fc.property(compactedStream, fc.nat(), fc.boolean(), ({ events }, cut, failed) => {
+        // A kill can land between any two events; a failure mark may follow the cut.
+        const log = events.slice(0, cut % (events.length + 1));
+        const turns = turnIndices(log);
+        const last = Math.max(-1, ...turns);
+        if (failed && last >= 0) log.push({ type: "request_failed", timestamp: at, turn: last, reason: "x" });
+        expect(repairInterruptedTurn(log, at)).toEqual(repairsByDefinition(log));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

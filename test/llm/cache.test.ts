@@ -2,7 +2,9 @@
 // and the usage both providers report, against the mock's caching rules.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Event } from "../../src/events/index.js";
-import { anthropicBody } from "../../src/llm/anthropic.js";
+import fc from "fast-check";
+import { anthropicBody, mapMessages, toAnthropicMessages } from "../../src/llm/anthropic.js";
+import { compactedStream } from "../support/arbitrary.js";
 import { openaiBody } from "../../src/llm/openai.js";
 import { createProvider } from "../../src/llm/providers.js";
 import { streamWithRetries, type RetryPart } from "../../src/llm/retry.js";
@@ -189,5 +191,27 @@ describe.each(["anthropic", "openai"] as const)("usage from %s with caching", (p
     // The second request appends one step: everything before it comes from the cache.
     expect(second!.cacheReadTokens).toBeGreaterThan(0.8 * first!.inputTokens!);
     expect(second!.inputTokens).toBeGreaterThan(first!.inputTokens!);
+  });
+});
+
+describe("blocks before a settled point", () => {
+  it("count what mapping only the events before it would give, in one pass", () => {
+    const blocks = (events: readonly Event[]) =>
+      toAnthropicMessages(events).reduce((n, m) => n + m.content.length, 0);
+    fc.assert(
+      fc.property(
+        compactedStream,
+        fc.nat(),
+        fc.array(fc.integer({ min: -1, max: 60 }), { maxLength: 3 }),
+        ({ events }, cut, marks) => {
+          // A suffix of the view may open with the assistant, which gets a user block in front.
+          const view = project(events).events.slice(cut % 4);
+          const { messages, blocksBefore } = mapMessages(view, marks);
+          expect(messages).toEqual(toAnthropicMessages(view));
+          expect(blocksBefore).toEqual(marks.map((mark) => blocks(view.slice(0, Math.max(0, mark)))));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
