@@ -52,13 +52,19 @@ const INLINE_SCRIPT_FLAGS: Readonly<Record<string, (flag: string) => boolean>> =
 export function placeholdersInScript(
   argv: readonly string[],
 ): { interpreter: string; flag: string; names: string[] } | undefined {
-  const interpreter = (argv[0] ?? "").replace(/^.*\//, "").replace(/[\d.]+$/, "");
-  const isScriptFlag = INLINE_SCRIPT_FLAGS[interpreter];
+  const base = (program: string) => program.replace(/^.*\//, "").replace(/[\d.]+$/, "");
+  // `env [-i] [NAME=value…] program …` runs the program after it.
+  let at = 0;
+  if (base(argv[0] ?? "") === "env") {
+    at = 1;
+    while (at < argv.length && /^-|=/.test(argv[at]!)) at++;
+  }
+  const isScriptFlag = INLINE_SCRIPT_FLAGS[base(argv[at] ?? "")];
   if (!isScriptFlag) return undefined;
-  for (let i = 1; i < argv.length - 1; i++) {
+  for (let i = at + 1; i < argv.length - 1; i++) {
     if (!isScriptFlag(argv[i]!)) continue;
     const names = [...argv[i + 1]!.matchAll(PLACEHOLDER)].map((m) => m[1]!);
-    if (names.length > 0) return { interpreter: argv[0]!, flag: argv[i]!, names: [...new Set(names)] };
+    if (names.length > 0) return { interpreter: argv[at]!, flag: argv[i]!, names: [...new Set(names)] };
   }
   return undefined;
 }

@@ -253,6 +253,12 @@ describe("placeholders inside an interpreter's script", () => {
     expect(placeholdersInScript(["python3.12", "-c", "print('{{x}}')"])?.interpreter).toBe("python3.12");
     expect(placeholdersInScript(["node", "--eval", "console.log({{x}})"])?.flag).toBe("--eval");
     expect(placeholdersInScript(["perl", "-e", "print {{x}}"])?.names).toEqual(["x"]);
+    expect(placeholdersInScript(["/usr/bin/env", "-i", "LANG=C", "bash", "-c", "ls {{dir}}"])).toEqual({
+      interpreter: "bash",
+      flag: "-c",
+      names: ["dir"],
+    });
+    expect(placeholdersInScript(["env", "grep", "-c", "{{pattern}}"])).toBeUndefined();
     // As an argument of its own the value stays data.
     expect(placeholdersInScript(["sh", "-c", 'grep "$1" src', "sh", "{{pattern}}"])).toBeUndefined();
     expect(placeholdersInScript(["node", "-e", "console.log(process.argv[1])", "{{x}}"])).toBeUndefined();
