@@ -21,7 +21,7 @@ import type { Config } from "./schema.js";
 export type { SchemaIssue } from "../events/schema-issues.js";
 
 const KEYS0 = new Set(["id", "context_window"]);
-const KEYS1 = new Set(["max_retries", "max_tokens", "timeout_secs", "backoff_ms"]);
+const KEYS1 = new Set(["max_retries", "max_tokens", "timeout_secs", "idle_timeout_secs", "backoff_ms"]);
 const KEYS2 = new Set(["budget_tokens", "display"]);
 const KEYS3 = new Set(["estimate"]);
 const KEYS4 = new Set(["model", "system_prompt", "cache", "cache_ttl", "request", "reasoning", "tokens"]);
@@ -55,8 +55,8 @@ const KEYS13 = new Set([
   "max_output_bytes",
 ]);
 const KEYS14 = new Set(["compaction", "tools"]);
-const KEYS15 = new Set(["base_url", "api_key_env"]);
-const KEYS16 = new Set(["input", "output", "cache_read", "cache_write"]);
+const KEYS15 = new Set(["base_url", "api_key_env", "proxy"]);
+const KEYS16 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h"]);
 const KEYS17 = new Set(["assistant", "conversation", "providers", "prices"]);
 
 function check0(v: unknown): SchemaIssue[] | undefined {
@@ -110,6 +110,7 @@ function check4(v: unknown): SchemaIssue[] | undefined {
   out = merge(out, "max_retries", optional(check2, v.max_retries));
   out = merge(out, "max_tokens", optional(check0, v.max_tokens));
   out = merge(out, "timeout_secs", optional(check3, v.timeout_secs));
+  out = merge(out, "idle_timeout_secs", optional(check3, v.idle_timeout_secs));
   out = merge(out, "backoff_ms", optional(check2, v.backoff_ms));
   const unknown = Object.keys(v).filter((k) => !KEYS1.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
@@ -628,6 +629,14 @@ function check34(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
+  {
+    const x = v.proxy;
+    out = merge(
+      out,
+      "proxy",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
   const unknown = Object.keys(v).filter((k) => !KEYS15.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
@@ -655,6 +664,7 @@ function check37(v: unknown): SchemaIssue[] | undefined {
   out = merge(out, "output", check36(v.output));
   out = merge(out, "cache_read", optional(check36, v.cache_read));
   out = merge(out, "cache_write", optional(check36, v.cache_write));
+  out = merge(out, "cache_write_1h", optional(check36, v.cache_write_1h));
   const unknown = Object.keys(v).filter((k) => !KEYS16.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
@@ -697,6 +707,7 @@ export const CONFIG_SCALAR_PATHS: readonly { path: readonly string[]; type: stri
   { path: ["assistant", "request", "max_retries"], type: "number" },
   { path: ["assistant", "request", "max_tokens"], type: "number" },
   { path: ["assistant", "request", "timeout_secs"], type: "number" },
+  { path: ["assistant", "request", "idle_timeout_secs"], type: "number" },
   { path: ["assistant", "request", "backoff_ms"], type: "number" },
   { path: ["assistant", "reasoning", "budget_tokens"], type: "number" },
   { path: ["assistant", "reasoning", "display"], type: "enum" },

@@ -117,6 +117,10 @@ export type ToolConfig = z.infer<typeof ToolConfig>;
 export const ProviderConfig = z.strictObject({
   base_url: z.string().optional().describe("API base URL (OpenAI-compatible servers, proxies)"),
   api_key_env: z.string().optional().describe("environment variable holding the API key"),
+  proxy: z
+    .string()
+    .optional()
+    .describe('proxy URL for this provider ("" for none); absent, HTTPS_PROXY / HTTP_PROXY / NO_PROXY decide'),
 });
 
 export const Price = z.strictObject({
@@ -124,6 +128,11 @@ export const Price = z.strictObject({
   output: z.number().nonnegative().describe("output tokens"),
   cache_read: z.number().nonnegative().optional().describe("input tokens read from the cache"),
   cache_write: z.number().nonnegative().optional().describe("input tokens written to the cache"),
+  cache_write_1h: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe("input tokens written to the cache for an hour (default: 1.6 x cache_write)"),
 });
 export type Price = z.infer<typeof Price>;
 
@@ -161,7 +170,16 @@ export const Config = z.strictObject({
             .optional()
             .describe("retries of transient provider failures"),
           max_tokens: z.number().int().positive().optional().describe("the most tokens a response may have"),
-          timeout_secs: z.number().positive().optional().describe("give up on a request after this long"),
+          timeout_secs: z
+            .number()
+            .positive()
+            .optional()
+            .describe("give up on a request whose answer has not begun after this long"),
+          idle_timeout_secs: z
+            .number()
+            .positive()
+            .optional()
+            .describe("give up on (and retry) an answer that stops arriving for this long"),
           backoff_ms: z
             .number()
             .int()

@@ -9,7 +9,15 @@ export interface UsageRecord {
   output_tokens?: number;
   cache_read_tokens?: number;
   cache_write_tokens?: number;
+  /** Of the cache writes, those kept an hour (priced above five-minute ones). */
+  cache_write_1h_tokens?: number;
 }
+
+/**
+ * Metadata key of the usage of attempts a retry threw away (or that failed
+ * the request): billed, so counted, though they left no response.
+ */
+export const DISCARDED_ATTEMPTS_KEY = "discarded_attempts";
 
 export interface UsageTotals {
   requests: number;
@@ -17,6 +25,7 @@ export interface UsageTotals {
   output_tokens: number;
   cache_read_tokens: number;
   cache_write_tokens: number;
+  cache_write_1h_tokens: number;
 }
 
 export const emptyUsage = (): UsageTotals => ({
@@ -25,16 +34,27 @@ export const emptyUsage = (): UsageTotals => ({
   output_tokens: 0,
   cache_read_tokens: 0,
   cache_write_tokens: 0,
+  cache_write_1h_tokens: 0,
 });
 
 const count = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
 
-/** The usage and model an event records, if it is the last event of a model response. */
-export function recordedUsage(event: Event): { model: string; usage: UsageRecord } | undefined {
-  if (!isKnown(event)) return undefined;
+/**
+ * The usage and model an event records: on the last event of a model
+ * response, its own usage and that of the attempts retries threw away; on a
+ * failed request, those attempts'. One entry per billed request.
+ */
+export function recordedUsages(event: Event): { model: string; usage: UsageRecord }[] {
+  if (!isKnown(event)) return [];
   const metadata: unknown = event.metadata;
-  if (!isJsonObject(metadata) || !isJsonObject(metadata.usage)) return undefined;
-  return { model: typeof metadata.model === "string" ? metadata.model : "", usage: metadata.usage };
+  if (!isJsonObject(metadata)) return [];
+  const model = typeof metadata.model === "string" ? metadata.model : "";
+  const out: { model: string; usage: UsageRecord }[] = [];
+  const discarded = metadata[DISCARDED_ATTEMPTS_KEY];
+  if (Array.isArray(discarded))
+    for (const usage of discarded) if (isJsonObject(usage)) out.push({ model, usage });
+  if (isJsonObject(metadata.usage)) out.push({ model, usage: metadata.usage });
+  return out;
 }
 
 /** Add one response's usage to `totals` (in place). */
@@ -44,6 +64,7 @@ export function addUsage(totals: UsageTotals, usage: UsageRecord): UsageTotals {
   totals.output_tokens += count(usage.output_tokens);
   totals.cache_read_tokens += count(usage.cache_read_tokens);
   totals.cache_write_tokens += count(usage.cache_write_tokens);
+  totals.cache_write_1h_tokens += count(usage.cache_write_1h_tokens);
   return totals;
 }
 
@@ -51,8 +72,7 @@ export function addUsage(totals: UsageTotals, usage: UsageRecord): UsageTotals {
 export function usageByModel(events: readonly Event[]): Record<string, UsageTotals> {
   const byModel: Record<string, UsageTotals> = {};
   for (const e of events) {
-    const recorded = recordedUsage(e);
-    if (recorded) addUsage((byModel[recorded.model] ??= emptyUsage()), recorded.usage);
+    for (const { model, usage } of recordedUsages(e)) addUsage((byModel[model] ??= emptyUsage()), usage);
   }
   return byModel;
 }
@@ -66,6 +86,7 @@ export function sumUsage(all: readonly UsageTotals[]): UsageTotals {
     sum.output_tokens += t.output_tokens;
     sum.cache_read_tokens += t.cache_read_tokens;
     sum.cache_write_tokens += t.cache_write_tokens;
+    sum.cache_write_1h_tokens += t.cache_write_1h_tokens;
   }
   return sum;
 }

@@ -1,18 +1,23 @@
 // Owns the Anthropic Messages API: mapping the projection to messages
 // (thinking blocks with their signatures, tool_use/tool_result pairs, one role
 // per message) and the streamed events back to stream parts.
-import { isJsonObject, type Event } from "../events/index.js";
+import { isJsonObject, type ChatResponse, type Event, type JsonObject } from "../events/index.js";
 import {
   classifiedProvider,
   endpoint,
   eventData,
-  parseToolArguments,
+  malformedArguments,
   postForEvents,
+  transportOptions,
+  tryToolArguments,
   type ProviderOptions,
 } from "./http.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
 import {
+  CITATIONS_KEY,
+  PROVIDER_BLOCK_KEY,
   REASONING_SIGNATURE_KEY,
+  REDACTED_REASONING_KEY,
   type ModelRequest,
   type Provider,
   type StopReason,
@@ -22,10 +27,12 @@ import {
 // The Messages API's own shapes, as the SDK declares them (types only: no code loads).
 import type {
   CacheControlEphemeral,
+  ContentBlock,
   ContentBlockParam,
   MessageCreateParamsStreaming,
   MessageDeltaUsage,
   RawMessageStreamEvent,
+  TextCitationParam,
   Tool as AnthropicTool,
 } from "@anthropic-ai/sdk/resources/messages";
 
@@ -66,16 +73,8 @@ export function mapMessages(
         push("user", { type: "text", text: e.content });
         break;
       case "chat_response": {
-        if (typeof e.message === "string") {
-          if (e.message !== "") push("assistant", { type: "text", text: e.message });
-        } else if (typeof e.reasoning === "string") {
-          // Thinking goes back only with its signature; the API rejects it otherwise.
-          const signature = isJsonObject(e.metadata) ? e.metadata[REASONING_SIGNATURE_KEY] : undefined;
-          if (typeof signature === "string" && signature)
-            push("assistant", { type: "thinking", thinking: e.reasoning, signature });
-        } else {
-          push("assistant", { type: "text", text: JSON.stringify(e.data) });
-        }
+        const block = responseBlock(e);
+        if (block) push("assistant", block);
         break;
       }
       case "tool_call_request":
@@ -102,6 +101,31 @@ export function mapMessages(
     return count > 0 && opensWithAssistant ? count + 1 : count;
   });
   return { messages, blocksBefore };
+}
+
+/** The block a response event was, as the API wants it back; undefined for what it would refuse. */
+function responseBlock(e: ChatResponse): ContentBlockParam | undefined {
+  const metadata = isJsonObject(e.metadata) ? e.metadata : {};
+  if (typeof e.message === "string") {
+    if (e.message === "") return undefined;
+    const citations = metadata[CITATIONS_KEY];
+    // Cast: citations are kept as the API sent them, and go back the same.
+    if (Array.isArray(citations) && citations.length)
+      return { type: "text", text: e.message, citations: citations as TextCitationParam[] };
+    return { type: "text", text: e.message };
+  }
+  if (typeof e.reasoning === "string") {
+    const redacted = metadata[REDACTED_REASONING_KEY];
+    if (typeof redacted === "string" && redacted) return { type: "redacted_thinking", data: redacted };
+    // Thinking goes back only with its signature; the API rejects it otherwise.
+    const signature = metadata[REASONING_SIGNATURE_KEY];
+    if (typeof signature === "string" && signature)
+      return { type: "thinking", thinking: e.reasoning, signature };
+    return undefined;
+  }
+  // Cast: a block of a type jp does not interpret goes back exactly as the API sent it.
+  if (metadata[PROVIDER_BLOCK_KEY] === true && isJsonObject(e.data)) return e.data as unknown as ContentBlockParam;
+  return { type: "text", text: JSON.stringify(e.data) };
 }
 
 export function anthropicBody(request: ModelRequest): MessageCreateParamsStreaming {
@@ -142,8 +166,8 @@ export function anthropicBody(request: ModelRequest): MessageCreateParamsStreami
     body.tools = tools;
     body.tool_choice = choice === "auto" ? { type: "auto" } : { type: "tool", name: choice.name };
   }
-  // Extended thinking cannot be combined with a forced tool call.
-  if (request.reasoningBudget && choice === "auto")
+  // The turn loop decides thinking once per turn (never with a forced tool call, which the API refuses).
+  if (request.reasoningBudget)
     body.thinking = { type: "enabled", budget_tokens: request.reasoningBudget };
   return body;
 }
@@ -213,7 +237,7 @@ type RawUsage = Partial<
     MessageDeltaUsage,
     "input_tokens" | "output_tokens" | "cache_read_input_tokens" | "cache_creation_input_tokens"
   >
->;
+> & { cache_creation?: { ephemeral_1h_input_tokens?: number | null } | null };
 
 const USAGE_KEYS = [
   "input_tokens",
@@ -223,7 +247,7 @@ const USAGE_KEYS = [
 ] as const satisfies readonly (keyof RawUsage)[];
 
 /** Anthropic counts fresh, cache-read and cache-written input apart; jp's input is all three. */
-function usagePart(raw: RawUsage): StreamPart {
+function usagePart(raw: RawUsage, write1h: number): StreamPart {
   const read = raw.cache_read_input_tokens ?? 0;
   const write = raw.cache_creation_input_tokens ?? 0;
   return {
@@ -232,62 +256,128 @@ function usagePart(raw: RawUsage): StreamPart {
     ...(raw.output_tokens != null ? { outputTokens: raw.output_tokens } : {}),
     ...(read ? { cacheReadTokens: read } : {}),
     ...(write ? { cacheWriteTokens: write } : {}),
+    ...(write1h ? { cacheWrite1hTokens: write1h } : {}),
   };
 }
 
-/** Stream parts from raw Messages API stream events. */
+/** A block in progress, by its stream index. */
+type OpenBlock =
+  | { kind: "text" | "thinking" }
+  | { kind: "tool"; id: string; name: string; json: string }
+  /** A block of a type jp does not interpret: kept as it started, its streamed input gathered. */
+  | { kind: "other"; block: JsonObject; json: string };
+
+function openBlock(block: ContentBlock): { open: OpenBlock; parts: StreamPart[] } {
+  switch (block.type) {
+    case "text": {
+      const b = block;
+      const parts: StreamPart[] = b.text ? [{ type: "text", text: b.text }] : [];
+      for (const citation of b.citations ?? []) parts.push({ type: "citation", citation: { ...citation } });
+      return { open: { kind: "text" }, parts };
+    }
+    case "thinking": {
+      const b = block;
+      const parts: StreamPart[] = b.thinking ? [{ type: "reasoning", text: b.thinking }] : [];
+      if (b.signature) parts.push({ type: "reasoning_signature", signature: b.signature });
+      return { open: { kind: "thinking" }, parts };
+    }
+    case "redacted_thinking": {
+      const b = block;
+      return { open: { kind: "other", block: {}, json: "" }, parts: [{ type: "redacted_reasoning", data: b.data }] };
+    }
+    case "tool_use": {
+      const b = block;
+      return { open: { kind: "tool", id: b.id, name: b.name, json: "" }, parts: [] };
+    }
+    default:
+      return { open: { kind: "other", block: { ...block }, json: "" }, parts: [] };
+  }
+}
+
+/** The parts that close a block: its end, the call it made, or the block itself. */
+function closeBlock(open: OpenBlock, cut: (call: OpenBlock & { kind: "tool" }) => void): StreamPart[] {
+  switch (open.kind) {
+    case "text":
+    case "thinking":
+      return [{ type: "block_end" }];
+    case "tool": {
+      const args = tryToolArguments(open.json);
+      if (args === undefined) {
+        cut(open);
+        return [];
+      }
+      return [{ type: "tool_call", id: open.id, name: open.name, arguments: args }];
+    }
+    case "other": {
+      // A redacted block was whole at its start; anything else is handed back as it came.
+      if (!open.block.type) return [];
+      const block = { ...open.block };
+      if (open.json) block.input = tryToolArguments(open.json) ?? block.input;
+      return [{ type: "provider_block", block }];
+    }
+  }
+}
+
+/** Stream parts from raw Messages API stream events, block by block in the order they came. */
 export async function* anthropicParts(
   events: AsyncIterable<RawMessageStreamEvent>,
 ): AsyncGenerator<StreamPart> {
-  const tools = new Map<number, { id: string; name: string; json: string }>();
+  const blocks = new Map<number, OpenBlock>();
   // message_start carries the input counts; message_delta the final output (and, lately, input) counts.
   const usage: RawUsage = {};
-  const mergeUsage = (raw: RawUsage | undefined) => {
+  let write1h = 0;
+  const mergeUsage = (raw: RawUsage | undefined | null) => {
     for (const key of USAGE_KEYS) {
       const value = raw?.[key];
       if (typeof value === "number") usage[key] = value;
     }
+    const hour = raw?.cache_creation?.ephemeral_1h_input_tokens;
+    if (typeof hour === "number") write1h = hour;
   };
   let stop: StopReason | undefined;
+  let unparsed: (OpenBlock & { kind: "tool" }) | undefined;
   for await (const ev of events) {
     switch (ev.type) {
       case "message_start":
         mergeUsage(ev.message.usage);
+        // Counted now: an answer cut off or retried was still billed for its input.
+        yield usagePart(usage, write1h);
         break;
       case "content_block_start": {
-        const block = ev.content_block;
-        if (block.type === "tool_use") tools.set(ev.index, { id: block.id, name: block.name, json: "" });
-        else if (block.type === "text" && block.text) yield { type: "text", text: block.text };
-        else if (block.type === "thinking" && block.thinking)
-          yield { type: "reasoning", text: block.thinking };
+        const { open, parts } = openBlock(ev.content_block);
+        blocks.set(ev.index, open);
+        yield* parts;
         break;
       }
       case "content_block_delta": {
         const d = ev.delta;
+        const open = blocks.get(ev.index);
         if (d.type === "text_delta" && d.text) yield { type: "text", text: d.text };
         else if (d.type === "thinking_delta" && d.thinking) yield { type: "reasoning", text: d.thinking };
         else if (d.type === "signature_delta" && d.signature)
           yield { type: "reasoning_signature", signature: d.signature };
-        else if (d.type === "input_json_delta") {
-          const tool = tools.get(ev.index);
-          if (tool) tool.json += d.partial_json;
-        }
+        else if (d.type === "citations_delta") yield { type: "citation", citation: { ...d.citation } };
+        else if (d.type === "input_json_delta" && (open?.kind === "tool" || open?.kind === "other"))
+          open.json += d.partial_json;
         break;
       }
       case "content_block_stop": {
-        const tool = tools.get(ev.index);
-        if (tool) {
-          tools.delete(ev.index);
-          yield { type: "tool_call", id: tool.id, name: tool.name, arguments: parseToolArguments(tool.json) };
-        }
+        const open = blocks.get(ev.index);
+        blocks.delete(ev.index);
+        if (open) yield* closeBlock(open, (call) => (unparsed = call));
         break;
       }
       case "message_delta":
         if (ev.delta.stop_reason) stop = STOP[ev.delta.stop_reason] ?? "other";
         mergeUsage(ev.usage);
+        yield usagePart(usage, write1h);
         break;
       case "message_stop":
-        yield usagePart(usage);
+        if (unparsed) {
+          // Arguments that are not JSON are a cut-off only when the output limit ended the answer.
+          if (stop !== "max_tokens") throw new StreamErrorEvent(malformedArguments(unparsed.name, unparsed.json));
+          yield { type: "cut_tool_call", id: unparsed.id, name: unparsed.name, partialArguments: unparsed.json };
+        }
         yield { type: "stop", reason: stop ?? "end" };
         return;
       default:
@@ -316,7 +406,7 @@ async function* messageEvents(
     authorization: `Bearer ${options.apiKey}`,
     "anthropic-version": ANTHROPIC_VERSION,
   };
-  for await (const event of postForEvents({ url, headers, body, signal, timeoutMs: options.timeoutMs })) {
+  for await (const event of postForEvents({ url, headers, body, signal, ...transportOptions(options) })) {
     switch (event.event) {
       case "message_start":
       case "message_delta":

@@ -66,6 +66,42 @@ export class StreamCutError extends Error {
   }
 }
 
+/** A 2xx answer whose body is JSON instead of a stream: an OpenAI-compatible server's error. */
+export class ErrorBodyError extends Error {
+  override readonly name = "ErrorBodyError";
+  constructor(readonly body: unknown) {
+    super(typeof body === "string" ? body : JSON.stringify(body));
+  }
+}
+
+/** The stream went silent for longer than the idle timeout after it began. */
+export class IdleTimeoutError extends Error {
+  override readonly name = "IdleTimeoutError";
+  constructor(readonly ms: number) {
+    super(`no data for ${ms / 1000} s`);
+  }
+}
+
+/** A redirect jp does not follow: to another origin (it would be handed the key), or one too many. */
+export class RedirectError extends Error {
+  override readonly name = "RedirectError";
+  constructor(
+    readonly from: string,
+    readonly to: string,
+    readonly tooMany: boolean,
+  ) {
+    super(tooMany ? `too many redirects, the last to ${to}` : `redirected from ${from} to ${to}`);
+  }
+}
+
+/** The server compressed the body with a coding jp cannot decode. */
+export class UnsupportedEncodingError extends Error {
+  override readonly name = "UnsupportedEncodingError";
+  constructor(readonly coding: string) {
+    super(`the answer is compressed as '${coding}', which jp cannot decode`);
+  }
+}
+
 /** No response began within the timeout. */
 export class ResponseTimeoutError extends Error {
   override readonly name = "ResponseTimeoutError";
@@ -77,15 +113,26 @@ export class ResponseTimeoutError extends Error {
 /** A header of a failed response, by its lower-case name. */
 type ResponseHeaders = Readonly<Record<string, string | undefined>>;
 
-/** `retry-after` (seconds or an HTTP date) or `retry-after-ms`, in milliseconds. */
+/**
+ * `retry-after-ms`, else `retry-after` (seconds or an HTTP date), in
+ * milliseconds, as the SDKs read them: a value that is missing, not a
+ * number, zero or negative is no advice (the caller backs off by itself).
+ */
 export function retryAfterMs(headers: ResponseHeaders | undefined, now = Date.now()): number | undefined {
+  const positive = (ms: number) => (Number.isFinite(ms) && ms > 0 ? ms : undefined);
   const ms = headers?.["retry-after-ms"];
-  if (ms !== undefined && Number.isFinite(Number(ms))) return Number(ms);
-  const value = headers?.["retry-after"];
-  if (value === undefined) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value) * 1000;
+  if (ms !== undefined && ms.trim() !== "" && !Number.isNaN(Number(ms))) return positive(Number(ms));
+  const value = headers?.["retry-after"]?.trim();
+  if (value === undefined || value === "") return undefined;
+  if (/^-?\d+(\.\d+)?$/.test(value)) return positive(Number(value) * 1000);
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : positive(date - now);
+}
+
+/** The server's own word on retrying (`x-should-retry`), which the SDKs put before the status. */
+function shouldRetryHeader(headers: ResponseHeaders | undefined): boolean | undefined {
+  const value = headers?.["x-should-retry"];
+  return value === "true" ? true : value === "false" ? false : undefined;
 }
 
 /** What a network failure's code says, in words. */
@@ -160,7 +207,42 @@ export function classifyProviderError(
       cause: error,
     });
   }
+  if (error instanceof ErrorBodyError) {
+    const detail = oneLine(apiErrorField(error.body, "message") ?? error.message);
+    const type = apiErrorField(error.body, "type");
+    const status = type === undefined ? undefined : STREAM_ERROR_STATUS[type];
+    if (status !== undefined) return byStatus(status, detail, undefined, { error, provider, model });
+    return new BadRequestError("llm.error_body", `${provider} answered with an error: ${detail}`, {
+      hint: "the server sent an error instead of a stream; check the model id and the server's logs",
+      cause: error,
+    });
+  }
   const where = baseUrl ? ` at ${baseUrl}` : "";
+  if (error instanceof IdleTimeoutError) {
+    return new ConnectionError(
+      "llm.idle_timeout",
+      `the answer from ${provider}${where} stopped arriving: ${error.message}`,
+      {
+        retryable: true,
+        hint: "a slow server may need a larger assistant.request.idle_timeout_secs",
+        cause: error,
+      },
+    );
+  }
+  if (error instanceof RedirectError) {
+    return new BadRequestError("llm.redirect", `${provider}${where} ${error.message}`, {
+      hint: error.tooMany
+        ? `check providers.${provider}.base_url`
+        : `jp follows redirects only on the same origin, so the key goes nowhere else; set providers.${provider}.base_url to ${new URL(error.to).origin} if that is where it lives`,
+      cause: error,
+    });
+  }
+  if (error instanceof UnsupportedEncodingError) {
+    return new BadRequestError("llm.encoding", `${provider}${where}: ${error.message}`, {
+      hint: "a proxy between jp and the server may be compressing answers; ask it not to",
+      cause: error,
+    });
+  }
   if (error instanceof ResponseTimeoutError) {
     return new ConnectionError(
       "llm.timeout",
@@ -211,6 +293,24 @@ function byStatus(
   headers: ResponseHeaders | undefined,
   { error, provider, model }: { error: Error; provider: string; model: string },
 ): ProviderError {
+  const kind = statusError(status, detail, headers, { error, provider, model });
+  // The server's own word wins over the status, both ways, as in the SDKs.
+  const advice = shouldRetryHeader(headers);
+  if (advice === undefined || advice === kind.retryable) return kind;
+  return new ProviderError(kind.code, kind.message, {
+    hint: kind.hint,
+    cause: error,
+    retryable: advice,
+    retryAfterMs: retryAfterMs(headers),
+  });
+}
+
+function statusError(
+  status: number,
+  detail: string,
+  headers: ResponseHeaders | undefined,
+  { error, provider, model }: { error: Error; provider: string; model: string },
+): ProviderError {
   if (status === 401 || status === 403) {
     return new AuthError("llm.auth", `${provider} rejected the API key (${status}): ${detail}`, {
       hint: `check the key in the environment variable for ${provider}`,
@@ -224,16 +324,14 @@ function byStatus(
       cause: error,
     });
   }
-  if (status >= 500) {
-    return new OverloadedError(
-      "llm.overloaded",
-      `${provider} failed or is overloaded (${status}): ${detail}`,
-      {
-        retryable: true,
-        retryAfterMs: retryAfterMs(headers),
-        cause: error,
-      },
-    );
+  if (status >= 500 || status === 408 || status === 409) {
+    // 408: the server timed the request out; 409: a conflict the SDKs retry (a lock on the server's side).
+    const what = status >= 500 ? "failed or is overloaded" : status === 408 ? "timed the request out" : "reported a conflict";
+    return new OverloadedError("llm.overloaded", `${provider} ${what} (${status}): ${detail}`, {
+      retryable: true,
+      retryAfterMs: retryAfterMs(headers),
+      cause: error,
+    });
   }
   if (
     status === 413 ||

@@ -12,21 +12,32 @@
 // The SDKs still define the wire shapes jp sends and reads: their types are
 // imported, their code is not.
 import * as http from "node:http";
+import type { Readable, Transform } from "node:stream";
 import { isJsonObject } from "../events/json.js";
 import {
   classifyProviderError,
+  ErrorBodyError,
   HttpStatusError,
+  IdleTimeoutError,
+  RedirectError,
   ResponseTimeoutError,
   StreamCutError,
   StreamErrorEvent,
+  UnsupportedEncodingError,
 } from "./errors.js";
 import { SseDecoder, type ServerSentEvent } from "./sse.js";
 import type { ModelRequest, Provider, StreamPart } from "./types.js";
 
 /** The SDKs' default: how long to wait for the response to begin. */
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+/** How long a stream may stay silent once it began (Anthropic pings every few seconds while it thinks). */
+const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 /** An error body worth reading is short; a proxy's HTML page is cut here. */
 const MAX_ERROR_BODY = 64 * 1024;
+/** Redirects followed for one request, as fetch allows many more: a loop ends here. */
+const MAX_REDIRECTS = 5;
+/** After the final event, how long the rest of a response may take to arrive before its connection is given up. */
+const DRAIN_MS = 2000;
 
 export interface EventStreamRequest {
   url: string;
@@ -35,6 +46,10 @@ export interface EventStreamRequest {
   body: unknown;
   signal: AbortSignal;
   timeoutMs?: number;
+  /** Silence allowed between two pieces of the stream. */
+  idleTimeoutMs?: number;
+  /** A proxy URL from config; absent, the environment's HTTPS_PROXY / HTTP_PROXY / NO_PROXY decide. */
+  proxy?: string;
 }
 
 function flatHeaders(message: http.IncomingMessage): Record<string, string> {
@@ -53,12 +68,20 @@ function parseJson(text: string): unknown {
   }
 }
 
-async function failure(message: http.IncomingMessage, status: number): Promise<HttpStatusError> {
-  message.setEncoding("utf8");
-  let text = "";
-  for await (const piece of message) {
-    if (text.length < MAX_ERROR_BODY) text += String(piece);
+/** A short body (an error, a JSON answer where a stream was asked for), decoded and cut at MAX_ERROR_BODY. */
+async function shortBody(message: http.IncomingMessage): Promise<string> {
+  const pieces: Buffer[] = [];
+  let size = 0;
+  for await (const piece of await decoded(message)) {
+    const buffer = piece as Buffer;
+    if (size < MAX_ERROR_BODY) pieces.push(buffer);
+    size += buffer.length;
   }
+  return Buffer.concat(pieces).toString("utf8").slice(0, MAX_ERROR_BODY);
+}
+
+async function failure(message: http.IncomingMessage, status: number): Promise<HttpStatusError> {
+  const text = await shortBody(message);
   return new HttpStatusError(
     status,
     flatHeaders(message),
@@ -67,15 +90,53 @@ async function failure(message: http.IncomingMessage, status: number): Promise<H
   );
 }
 
-async function respond(request: EventStreamRequest): Promise<http.IncomingMessage> {
-  const url = new URL(request.url);
+/**
+ * The body as it was meant: jp asks for no coding, but a server or proxy
+ * may compress anyway. zlib loads only then.
+ */
+async function decoded(message: http.IncomingMessage): Promise<Readable> {
+  const coding = (message.headers["content-encoding"] ?? "identity").trim().toLowerCase();
+  if (coding === "identity" || coding === "") return message;
+  const zlib = await import("node:zlib");
+  const make: Record<string, (() => Transform) | undefined> = {
+    gzip: () => zlib.createGunzip(),
+    "x-gzip": () => zlib.createGunzip(),
+    deflate: () => zlib.createInflate(),
+    br: () => zlib.createBrotliDecompress(),
+  };
+  const decoder = make[coding];
+  if (!decoder) {
+    message.destroy();
+    throw new UnsupportedEncodingError(coding);
+  }
+  const stream = decoder();
+  message.on("error", (error) => stream.emit("error", error));
+  return message.pipe(stream);
+}
+
+/** Where to connect: straight to the host, or through the proxy that applies (its agent loads only then). */
+async function agentFor(url: URL, proxy: string | undefined): Promise<http.Agent | undefined> {
+  const through =
+    proxy !== undefined ? proxy : (await import("proxy-from-env")).getProxyForUrl(url.href);
+  if (!through) return undefined;
+  let agent = proxyAgents.get(through);
+  if (!agent) {
+    const { HttpsProxyAgent } = await import("https-proxy-agent");
+    // CONNECT for every target, plain or TLS: one kind of proxy serves both.
+    // The type parameter only picks which connect options apply; a TLS proxy takes none more here.
+    agent = new HttpsProxyAgent<`http://${string}`>(new URL(through), { keepAlive: true });
+    proxyAgents.set(through, agent);
+  }
+  return agent;
+}
+const proxyAgents = new Map<string, http.Agent>();
+
+async function send(url: URL, body: Buffer, request: EventStreamRequest): Promise<http.IncomingMessage> {
   // TLS loads only for https (a local server speaks plain http): some 5 ms of Node's own modules.
   const transport =
     url.protocol === "https:" ? await import("node:https") : url.protocol === "http:" ? http : undefined;
   if (!transport) throw new TypeError(`unsupported protocol ${url.protocol} in ${url.href}`);
-  // Encoded once: measuring a string's UTF-8 length and then writing it walks it twice
-  // (some 90 ms for a 100 MB request), and a Buffer goes to the socket as it is.
-  const body = Buffer.from(JSON.stringify(request.body), "utf8");
+  const agent = await agentFor(url, request.proxy);
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const outgoing = transport.request(
@@ -85,12 +146,13 @@ async function respond(request: EventStreamRequest): Promise<http.IncomingMessag
         headers: {
           "user-agent": "jp",
           ...request.headers,
-          // node:http does not decompress, and a request without this header accepts any coding.
+          // Asked for plainly; a body compressed anyway is decoded (see decoded).
           "accept-encoding": "identity",
           "content-type": "application/json",
           "content-length": String(body.length),
         },
         signal: request.signal,
+        ...(agent ? { agent } : {}),
       },
       (message) => {
         clearTimeout(timer);
@@ -106,28 +168,95 @@ async function respond(request: EventStreamRequest): Promise<http.IncomingMessag
   });
 }
 
+/** Send the request, following same-origin 307/308 redirects (they keep the method and body). */
+async function respond(request: EventStreamRequest): Promise<http.IncomingMessage> {
+  let url = new URL(request.url);
+  // Encoded once: measuring a string's UTF-8 length and then writing it walks it twice
+  // (some 90 ms for a 100 MB request), and a Buffer goes to the socket as it is.
+  const body = Buffer.from(JSON.stringify(request.body), "utf8");
+  for (let hops = 0; ; hops++) {
+    const message = await send(url, body, request);
+    const status = message.statusCode ?? 0;
+    const location = message.headers.location;
+    if ((status !== 307 && status !== 308) || !location) return message;
+    message.resume();
+    const next = new URL(location, url);
+    // Another origin would be handed the API key: fetch drops it there, jp does not follow.
+    if (next.origin !== url.origin || hops >= MAX_REDIRECTS)
+      throw new RedirectError(url.href, next.href, hops >= MAX_REDIRECTS);
+    url = next;
+  }
+}
+
+/** Ends the stream with IdleTimeoutError when no piece arrives for `ms`. */
+function watchIdle(message: http.IncomingMessage, ms: number): { stop(): void } {
+  let timer = setTimeout(fire, ms);
+  function fire() {
+    message.destroy(new IdleTimeoutError(ms));
+  }
+  const reset = () => {
+    clearTimeout(timer);
+    timer = setTimeout(fire, ms);
+  };
+  message.on("data", reset);
+  return {
+    stop() {
+      clearTimeout(timer);
+      message.off("data", reset);
+    },
+  };
+}
+
+/**
+ * Read what is left of a response whose last event arrived, so its
+ * keep-alive connection serves the next request of the turn; one that does
+ * not end soon is given up.
+ */
+function drain(message: http.IncomingMessage): void {
+  if (message.complete || message.destroyed) return;
+  const timer = setTimeout(() => message.destroy(), DRAIN_MS);
+  timer.unref();
+  const stop = () => {
+    clearTimeout(timer);
+  };
+  message.on("end", stop);
+  message.on("error", stop);
+  message.resume();
+}
+
 /**
  * POST `body` as JSON and yield the server-sent events of the answer as they
  * arrive. A status other than 2xx throws HttpStatusError with the server's
- * error body; an aborted signal, a refused or dropped connection throw Node's
- * own errors (classified by llm/errors).
+ * error body; a 2xx with a JSON body (an error where a stream was asked for)
+ * throws ErrorBodyError; an aborted signal, a refused or dropped connection
+ * throw Node's own errors (classified by llm/errors).
  */
 export async function* postForEvents(request: EventStreamRequest): AsyncGenerator<ServerSentEvent> {
   const message = await respond(request);
   const status = message.statusCode ?? 0;
   if (status < 200 || status >= 300) throw await failure(message, status);
-  message.setEncoding("utf8");
+  if (/^application\/(problem\+)?json/i.test(message.headers["content-type"] ?? "")) {
+    const text = await shortBody(message);
+    throw new ErrorBodyError(parseJson(text) ?? text);
+  }
+  const body = await decoded(message);
   const decoder = new SseDecoder();
+  const idle = watchIdle(message, request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  let finished = false;
   try {
-    for await (const piece of message) yield* decoder.push(String(piece));
+    // Leaving the loop early must not destroy the response: drain() may keep its connection.
+    for await (const piece of body.iterator({ destroyOnReturn: false })) yield* decoder.push(piece as Buffer);
+    yield* decoder.end();
+    finished = true;
   } catch (error) {
     // The server answered, so a network error now (a reset, a dropped socket) cut the answer short.
-    if (request.signal.aborted) throw error;
+    if (request.signal.aborted || error instanceof IdleTimeoutError) throw error;
     throw new StreamCutError(error);
   } finally {
-    decoder.end();
-    // Leaving early (an error below, a break) must not leave the response open.
-    if (!message.complete) message.destroy();
+    idle.stop();
+    // Left early after its last event (the caller stops there): read the rest so the connection stays open.
+    if (!finished && !request.signal.aborted && body === message) drain(message);
+    else if (!message.complete) message.destroy();
   }
 }
 
@@ -149,13 +278,39 @@ export interface ProviderOptions {
   apiKey: string;
   baseURL?: string;
   timeoutMs?: number;
+  idleTimeoutMs?: number;
+  /** A proxy from config (empty: none, whatever the environment says); absent, the environment decides. */
+  proxy?: string;
 }
 
-/** Tool arguments streamed as JSON text; an empty text is no arguments. */
-export function parseToolArguments(json: string): Record<string, unknown> {
+/** The transport settings of a provider's requests. */
+export function transportOptions(
+  options: ProviderOptions,
+): Pick<EventStreamRequest, "timeoutMs" | "idleTimeoutMs" | "proxy"> {
+  return {
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+    ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
+  };
+}
+
+/**
+ * Tool arguments streamed as JSON text; an empty text is no arguments.
+ * Undefined when the text is not JSON: cut off at the output limit, or malformed.
+ */
+export function tryToolArguments(json: string): Record<string, unknown> | undefined {
   if (!json.trim()) return {};
-  const parsed: unknown = JSON.parse(json);
-  return isJsonObject(parsed) ? parsed : {};
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return isJsonObject(parsed) ? parsed : {};
+  } catch {
+    return undefined;
+  }
+}
+
+/** What to say of a call whose arguments are not JSON though the answer was not cut off. */
+export function malformedArguments(name: string, json: string): string {
+  return `the model sent arguments for ${name || "a tool"} that are not JSON: ${json.slice(0, 80)}`;
 }
 
 /** A provider whose every failure leaves it as one of llm/errors' classes. */

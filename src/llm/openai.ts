@@ -1,17 +1,27 @@
 // Owns OpenAI Chat Completions and OpenAI-compatible servers (Ollama,
 // llama.cpp, OpenRouter): mapping the projection to messages and the streamed
 // chunks back to stream parts.
-import { isJsonObject, type Event } from "../events/index.js";
+import { isJsonObject, type ChatResponse, type Event } from "../events/index.js";
 import {
   classifiedProvider,
   endpoint,
   eventData,
-  parseToolArguments,
+  malformedArguments,
   postForEvents,
+  transportOptions,
+  tryToolArguments,
   type ProviderOptions,
 } from "./http.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
-import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
+import {
+  PROVIDER_BLOCK_KEY,
+  REASONING_FIELD_KEY,
+  REFUSAL_KEY,
+  type ModelRequest,
+  type Provider,
+  type StopReason,
+  type StreamPart,
+} from "./types.js";
 
 // Chat Completions' own shapes, as the SDK declares them (types only: no code loads).
 import type {
@@ -23,12 +33,15 @@ import type {
 
 type Message = ChatCompletionMessageParam;
 
+/** An assistant message, with the reasoning field a compatible server wants back (DeepSeek's `reasoning_content`). */
+type AssistantMessage = ChatCompletionAssistantMessageParam & { reasoning_content?: string; reasoning?: string };
+
 export function toOpenAIMessages(system: string | undefined, events: readonly Event[]): Message[] {
   const messages: Message[] = system ? [{ role: "system", content: system }] : [];
-  const assistant = (): ChatCompletionAssistantMessageParam => {
+  const assistant = (): AssistantMessage => {
     const last = messages.at(-1);
     if (last?.role === "assistant") return last;
-    const created: ChatCompletionAssistantMessageParam = { role: "assistant", content: null };
+    const created: AssistantMessage = { role: "assistant", content: null };
     messages.push(created);
     return created;
   };
@@ -37,15 +50,9 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
       case "chat_request":
         messages.push({ role: "user", content: e.content });
         break;
-      case "chat_response": {
-        // Reasoning is not sent back: Chat Completions has no place for it.
-        if (typeof e.reasoning === "string") break;
-        const text = typeof e.message === "string" ? e.message : JSON.stringify(e.data);
-        const a = assistant();
-        // jp's own assistant messages hold text only, never content parts.
-        a.content = typeof a.content === "string" && a.content ? `${a.content}${text}` : text;
+      case "chat_response":
+        addResponse(assistant, e);
         break;
-      }
       case "tool_call_request": {
         const a = assistant();
         const calls = a.tool_calls ?? [];
@@ -69,6 +76,29 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
     }
   }
   return messages;
+}
+
+/** One response event onto the assistant message it belongs to. */
+function addResponse(assistant: () => AssistantMessage, e: ChatResponse): void {
+  const metadata = isJsonObject(e.metadata) ? e.metadata : {};
+  if (typeof e.reasoning === "string") {
+    // Reasoning goes back only to a server that sent it in a field of its own (and wants it back there).
+    const field = metadata[REASONING_FIELD_KEY];
+    if ((field !== "reasoning_content" && field !== "reasoning") || !e.reasoning) return;
+    const a = assistant();
+    a[field] = `${a[field] ?? ""}${e.reasoning}`;
+    return;
+  }
+  // Another provider's own blocks (Anthropic server tools) have no place here.
+  if (metadata[PROVIDER_BLOCK_KEY] === true) return;
+  const text = typeof e.message === "string" ? e.message : JSON.stringify(e.data);
+  const a = assistant();
+  if (metadata[REFUSAL_KEY] === true) {
+    a.refusal = a.refusal ? `${a.refusal}${text}` : text;
+    return;
+  }
+  // jp's own assistant messages hold text only, never content parts.
+  a.content = typeof a.content === "string" && a.content ? `${a.content}${text}` : text;
 }
 
 export function openaiBody(request: ModelRequest): ChatCompletionCreateParamsStreaming {
@@ -117,51 +147,85 @@ type Chunk = Omit<ChatCompletionChunk, "choices"> & {
   choices?: (Omit<ChatCompletionChunk.Choice, "delta"> & { delta?: Delta })[];
 };
 
-export async function* openaiParts(chunks: AsyncIterable<Chunk>): AsyncGenerator<StreamPart> {
-  const calls = new Map<number, { id: string; name: string; json: string }>();
+/** Marks the end of the stream (`data: [DONE]`), as opposed to a connection that just closed. */
+export const DONE = Symbol("openai.done");
+
+interface ToolCallState {
+  id: string;
+  name: string;
+  json: string;
+}
+
+/** A tool call id where the server sent none (some compatible servers do not): recorded, so it matches its result. */
+function generatedCallId(): string {
+  return `call_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`;
+}
+
+/**
+ * Stream parts from Chat Completions chunks, accumulated as forgivingly as
+ * the SDK's ChatCompletionStream: a tool call's id and name are assigned
+ * (servers that repeat the name in every chunk do not double it), its
+ * arguments appended; a missing id is generated.
+ */
+export async function* openaiParts(chunks: AsyncIterable<Chunk | typeof DONE>): AsyncGenerator<StreamPart> {
+  const calls = new Map<number, ToolCallState>();
   let stop: StopReason | undefined;
-  let usage: StreamPart | undefined;
-  const flush = function* (): Generator<StreamPart> {
-    for (const call of [...calls.values()]) {
-      yield { type: "tool_call", id: call.id, name: call.name, arguments: parseToolArguments(call.json) };
-    }
-    calls.clear();
-  };
+  let done = false;
+  let reasoningField: string | undefined;
   for await (const chunk of chunks) {
-    if (chunk.usage)
-      usage = {
-        type: "usage",
-        inputTokens: chunk.usage.prompt_tokens,
-        outputTokens: chunk.usage.completion_tokens,
-        // prompt_tokens already includes the cached ones.
-        ...(chunk.usage.prompt_tokens_details?.cached_tokens
-          ? { cacheReadTokens: chunk.usage.prompt_tokens_details.cached_tokens }
-          : {}),
-      };
+    if (chunk === DONE) {
+      done = true;
+      break;
+    }
+    // The usage chunk comes last, but an interrupted stream may never reach it: counted when it comes.
+    if (chunk.usage) yield usagePart(chunk.usage);
     for (const choice of chunk.choices ?? []) {
       const d: Delta = choice.delta ?? {};
-      const reasoning = d.reasoning_content ?? d.reasoning;
-      if (reasoning) yield { type: "reasoning", text: reasoning };
+      const field = d.reasoning_content ? "reasoning_content" : d.reasoning ? "reasoning" : undefined;
+      if (field) {
+        if (reasoningField === undefined) yield { type: "reasoning_field", field: (reasoningField = field) };
+        yield { type: "reasoning", text: d[field] ?? "" };
+      }
       if (d.content) yield { type: "text", text: d.content };
-      if (d.refusal) yield { type: "text", text: d.refusal };
+      if (d.refusal) yield { type: "refusal", text: d.refusal };
       for (const tc of d.tool_calls ?? []) {
         const call = calls.get(tc.index) ?? { id: "", name: "", json: "" };
         if (tc.id) call.id = tc.id;
-        if (tc.function?.name) call.name += tc.function.name;
+        if (tc.function?.name) call.name = tc.function.name;
         if (tc.function?.arguments) call.json += tc.function.arguments;
         calls.set(tc.index, call);
       }
       if (choice.finish_reason) {
         // A compatible server may name a reason OpenAI does not have.
         stop = Object.hasOwn(STOP, choice.finish_reason) ? STOP[choice.finish_reason] : "other";
-        if (d.refusal) stop = "refusal";
       }
     }
   }
-  if (stop === undefined) throw new StreamCutError();
-  yield* flush();
-  if (usage) yield usage;
+  if (stop === undefined) {
+    // A stream that closed before [DONE] was cut; one that said [DONE] without a reason just did not name one.
+    if (!done) throw new StreamCutError();
+    stop = calls.size ? "tool_use" : "end";
+  }
+  for (const call of calls.values()) {
+    const id = call.id || generatedCallId();
+    const args = tryToolArguments(call.json);
+    if (args !== undefined) yield { type: "tool_call", id, name: call.name, arguments: args };
+    else if (stop === "max_tokens") yield { type: "cut_tool_call", id, name: call.name, partialArguments: call.json };
+    else throw new StreamErrorEvent(malformedArguments(call.name, call.json));
+  }
   yield { type: "stop", reason: stop };
+}
+
+function usagePart(usage: NonNullable<ChatCompletionChunk["usage"]>): StreamPart {
+  return {
+    type: "usage",
+    inputTokens: usage.prompt_tokens,
+    outputTokens: usage.completion_tokens,
+    // prompt_tokens already includes the cached ones.
+    ...(usage.prompt_tokens_details?.cached_tokens
+      ? { cacheReadTokens: usage.prompt_tokens_details.cached_tokens }
+      : {}),
+  };
 }
 
 /** Chat Completions' stream, chunk by chunk, up to `[DONE]`; a chunk that reports an error throws. */
@@ -170,15 +234,20 @@ async function* completionChunks(
   options: ProviderOptions,
   body: ChatCompletionCreateParamsStreaming,
   signal: AbortSignal,
-): AsyncGenerator<Chunk> {
+): AsyncGenerator<Chunk | typeof DONE> {
   const headers = {
     accept: "application/json",
     authorization: `Bearer ${options.apiKey}`,
   };
-  for await (const event of postForEvents({ url, headers, body, signal, timeoutMs: options.timeoutMs })) {
-    if (event.data.startsWith("[DONE]")) return;
+  for await (const event of postForEvents({ url, headers, body, signal, ...transportOptions(options) })) {
+    if (event.data.startsWith("[DONE]")) {
+      yield DONE;
+      return;
+    }
     if (event.event === "error") throw new StreamErrorEvent(eventData(event));
-    if (event.event !== undefined) continue;
+    // Some servers name every chunk `message` (the format's default name); other names are not chunks.
+    if (event.event !== undefined && event.event !== "message") continue;
+    if (event.data === "") continue;
     const data = eventData(event);
     if (isJsonObject(data) && data.error !== undefined) throw new StreamErrorEvent(data);
     // Cast: an unnamed event's data is a chunk of the API's stream.

@@ -15,13 +15,22 @@ export function priceFor(
   return best === undefined ? undefined : prices![best];
 }
 
+/**
+ * Hour-long cache writes cost 2x input at Anthropic, five-minute ones 1.25x:
+ * without a price of their own, 1.6x the five-minute price.
+ */
+const HOUR_WRITE_FACTOR = 2 / 1.25;
+
 /** Estimated USD; cache reads and writes fall back to the input price where none is given. */
 export function estimateCost(totals: UsageTotals, price: Price): number {
   const fresh = Math.max(0, totals.input_tokens - totals.cache_read_tokens - totals.cache_write_tokens);
+  const hourWrites = Math.min(totals.cache_write_1h_tokens, totals.cache_write_tokens);
+  const writePrice = price.cache_write ?? price.input;
   return (
     (fresh * price.input +
       totals.cache_read_tokens * (price.cache_read ?? price.input) +
-      totals.cache_write_tokens * (price.cache_write ?? price.input) +
+      (totals.cache_write_tokens - hourWrites) * writePrice +
+      hourWrites * (price.cache_write_1h ?? writePrice * HOUR_WRITE_FACTOR) +
       totals.output_tokens * price.output) /
     1_000_000
   );

@@ -49,15 +49,16 @@ export function createProvider(
       },
     );
   }
-  const timeoutSecs = config.assistant?.request?.timeout_secs;
-  const timeoutMs = timeoutSecs === undefined ? undefined : timeoutSecs * 1000;
-  if (model.provider === "anthropic") {
-    return { provider: createAnthropicProvider({ apiKey, baseURL: settings.base_url, timeoutMs }), model };
-  }
-  return {
-    provider: createOpenAIProvider({ name: model.provider, apiKey, baseURL: settings.base_url, timeoutMs }),
-    model,
+  const request = config.assistant?.request;
+  const options = {
+    apiKey,
+    baseURL: settings.base_url,
+    ...(request?.timeout_secs !== undefined ? { timeoutMs: request.timeout_secs * 1000 } : {}),
+    ...(request?.idle_timeout_secs !== undefined ? { idleTimeoutMs: request.idle_timeout_secs * 1000 } : {}),
+    ...(settings.proxy !== undefined ? { proxy: settings.proxy } : {}),
   };
+  if (model.provider === "anthropic") return { provider: createAnthropicProvider(options), model };
+  return { provider: createOpenAIProvider({ name: model.provider, ...options }), model };
 }
 
 /** Request limits from config; the defaults mirror config/default.toml for configs built in code. */

@@ -1,5 +1,7 @@
-// Owns retrying transient provider failures (429, 5xx, dropped streams) with
-// exponential backoff that honours `retry-after`.
+// Owns retrying transient provider failures as the official SDKs do: the
+// server's `x-should-retry` first, then 408, 409, 429, 5xx and dropped or
+// stalled connections, waiting as `retry-after-ms` / `retry-after` say, or
+// by exponential backoff with jitter when they say nothing useful.
 import type { ProviderError } from "./errors.js";
 import { AbortedError, classifyProviderError, isLocalUrl, UnreachableError } from "./errors.js";
 import type { ModelRequest, Provider, StreamPart } from "./types.js";
@@ -15,9 +17,25 @@ export interface RetryOptions {
 /** Marks that parts already streamed belong to a failed attempt and must be discarded. */
 export type RetryPart = StreamPart | { type: "restart" };
 
-export function backoffDelay(error: ProviderError, attempt: number, baseMs: number): number {
-  if (error.retryAfterMs !== undefined) return Math.min(error.retryAfterMs, 120_000);
-  return Math.min(baseMs * 2 ** (attempt - 1), 60_000);
+/** The longest wait a server's advice is followed for: beyond it, asking again later is the user's call. */
+const MAX_ADVISED_WAIT_MS = 120_000;
+const MAX_BACKOFF_MS = 60_000;
+
+/**
+ * How long to wait before attempt `attempt + 1`: the server's advice where
+ * it gave a positive one, else `baseMs` doubled per attempt, less up to a
+ * quarter at random (the SDKs' jitter) so that clients that failed together
+ * do not all come back together.
+ */
+export function backoffDelay(
+  error: ProviderError,
+  attempt: number,
+  baseMs: number,
+  random: () => number = Math.random,
+): number {
+  if (error.retryAfterMs !== undefined) return Math.min(error.retryAfterMs, MAX_ADVISED_WAIT_MS);
+  const full = Math.min(baseMs * 2 ** (attempt - 1), MAX_BACKOFF_MS);
+  return Math.round(full * (1 - random() * 0.25));
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,6 +1,7 @@
 // Owns decoding a server-sent event stream (the WHATWG "event stream"
-// format both providers stream in): text arrives in arbitrary pieces and
-// leaves as whole events.
+// format both providers stream in): bytes arrive in arbitrary pieces and
+// leave as whole lines, then as whole events. Linear in its input: each
+// piece is scanned once, however long the line it belongs to.
 
 export interface ServerSentEvent {
   /** The `event:` field; absent when the server named none. */
@@ -10,55 +11,112 @@ export interface ServerSentEvent {
 }
 
 /**
- * Feed it text as it arrives (`push`), then `end()`. Lines end with \n, \r\n
- * or \r; a blank line dispatches the event gathered so far; lines starting
- * with ':' are comments (keep-alives). `id:` and `retry:` are read past: the
- * providers use neither, and jp retries by request, not by stream position.
+ * Splits text into lines ending in \n, \r\n or \r. A line ended by \r is held
+ * until the next character shows whether a \n follows, so a \r\n split
+ * between two pieces is one line end, never two.
+ */
+/** One line end: \r\n counts once. */
+const LINE_END = /\r\n|\r|\n/g;
+
+export class LineDecoder {
+  /** Text of the line in progress, in the pieces it arrived in (joined once, when it ends). */
+  private pending: string[] = [];
+  /** The line in progress ended with \r as the last character seen. */
+  private afterCr = false;
+  private readonly utf8 = new TextDecoder("utf-8");
+  private started = false;
+
+  /** The lines completed by `piece` (bytes are UTF-8; a character split between pieces is joined). */
+  decode(piece: string | Uint8Array): string[] {
+    let text = typeof piece === "string" ? piece : this.utf8.decode(piece, { stream: true });
+    // The stream's first character may be a byte order mark, which is not part of any line.
+    if (!this.started && text.length) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    const lines: string[] = [];
+    let start = 0;
+    if (this.afterCr && text.length) {
+      this.afterCr = false;
+      lines.push(this.take(""));
+      if (text.charCodeAt(0) === 10) start = 1;
+    }
+    LINE_END.lastIndex = start;
+    for (let m = LINE_END.exec(text); m; m = LINE_END.exec(text)) {
+      const i = m.index;
+      if (text.charCodeAt(i) === 13 && i === text.length - 1) {
+        // Whether a \n follows is not known yet.
+        this.pending.push(text.slice(start, i));
+        this.afterCr = true;
+        return lines;
+      }
+      lines.push(this.take(text.slice(start, i)));
+      start = i + m[0].length;
+      LINE_END.lastIndex = start;
+    }
+    if (start < text.length) this.pending.push(text.slice(start));
+    return lines;
+  }
+
+  /** The stream ended: a line in progress is complete. */
+  flush(): string[] {
+    const rest = this.utf8.decode();
+    if (rest) this.pending.push(rest);
+    const held = this.afterCr || this.pending.length > 0;
+    this.afterCr = false;
+    return held ? [this.take("")] : [];
+  }
+
+  private take(last: string): string {
+    if (this.pending.length === 0) return last;
+    this.pending.push(last);
+    const line = this.pending.join("");
+    this.pending = [];
+    return line;
+  }
+}
+
+/**
+ * Gathers lines into events: a blank line dispatches the event gathered so
+ * far (as the SDKs do, an event with a name but no data is dispatched with
+ * empty data); lines starting with ':' are comments (keep-alives). `id:` and
+ * `retry:` are read past: the providers use neither, and jp retries by
+ * request, not by stream position.
  */
 export class SseDecoder {
-  private buffer = "";
-  private afterCr = false;
+  private readonly lines = new LineDecoder();
   private event: string | undefined;
   private data: string[] = [];
 
-  push(text: string): ServerSentEvent[] {
-    // A piece that ended on \r may have split a \r\n: its \n is not a second line end.
-    if (this.afterCr && text.startsWith("\n")) text = text.slice(1);
-    this.afterCr = false;
-    this.buffer += text;
-    const out: ServerSentEvent[] = [];
-    let start = 0;
-    for (;;) {
-      const lf = this.buffer.indexOf("\n", start);
-      const cr = this.buffer.indexOf("\r", start);
-      const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
-      if (end === -1) break;
-      const event = this.line(this.buffer.slice(start, end));
-      if (event) out.push(event);
-      start = end + 1;
-      if (end === cr) {
-        if (start === this.buffer.length) this.afterCr = true;
-        else if (this.buffer[start] === "\n") start++;
-      }
-    }
-    this.buffer = this.buffer.slice(start);
+  /** Feed bytes or text as it arrives; returns the events it completed. */
+  push(piece: string | Uint8Array): ServerSentEvent[] {
+    return this.gather(this.lines.decode(piece));
+  }
+
+  /**
+   * The stream ended: the events its last line end completed (a blank line
+   * held back to see whether \n followed \r). A last event without its blank
+   * line is not dispatched, as the format says.
+   */
+  end(): ServerSentEvent[] {
+    const out = this.gather(this.lines.flush());
+    this.event = undefined;
+    this.data = [];
     return out;
   }
 
-  /** The stream ended: a last event without its blank line is not dispatched (as the format says). */
-  end(): void {
-    this.buffer = "";
-    this.afterCr = false;
-    this.event = undefined;
-    this.data = [];
+  private gather(lines: readonly string[]): ServerSentEvent[] {
+    const out: ServerSentEvent[] = [];
+    for (const line of lines) {
+      const event = this.line(line);
+      if (event) out.push(event);
+    }
+    return out;
   }
 
   private line(line: string): ServerSentEvent | undefined {
     if (line === "") {
-      if (this.data.length === 0) {
-        this.event = undefined;
-        return undefined;
-      }
+      if (this.data.length === 0 && this.event === undefined) return undefined;
       const event: ServerSentEvent = { data: this.data.join("\n") };
       if (this.event !== undefined) event.event = this.event;
       this.event = undefined;

@@ -1,5 +1,5 @@
 // Owns the provider-neutral shape of a model request and of what streams back.
-import type { Event } from "../events/index.js";
+import type { Event, JsonObject } from "../events/index.js";
 
 export interface ToolDefinition {
   name: string;
@@ -40,17 +40,39 @@ export interface Usage {
   outputTokens?: number;
   /** Prompt tokens read from the provider's cache. */
   cacheReadTokens?: number;
-  /** Prompt tokens written to the provider's cache. */
+  /** Prompt tokens written to the provider's cache (of any lifetime). */
   cacheWriteTokens?: number;
+  /** Of the written ones, those kept for an hour (priced higher than five minutes). */
+  cacheWrite1hTokens?: number;
 }
 
 export type StopReason = "end" | "tool_use" | "max_tokens" | "refusal" | "other";
 
+/**
+ * What a response streams, in the order of its content blocks. Text and
+ * reasoning pieces extend the block in progress of their kind; `block_end`
+ * closes it, so two text blocks (or two thinking blocks, each with its own
+ * signature) stay two. Every other part is a whole block.
+ */
 export type StreamPart =
   | { type: "text"; text: string }
   | { type: "reasoning"; text: string }
+  /** The signature of the reasoning block in progress. */
   | { type: "reasoning_signature"; signature: string }
+  /** Closes the text or reasoning block in progress. */
+  | { type: "block_end" }
+  /** Reasoning the provider encrypted: sent back as it came, never shown. */
+  | { type: "redacted_reasoning"; data: string }
+  /** OpenAI-compatible reasoning arrives under a field the server wants back on the assistant message. */
+  | { type: "reasoning_field"; field: string }
+  /** A block of a type jp does not interpret (server tools, their results), kept and sent back verbatim. */
+  | { type: "provider_block"; block: JsonObject }
+  /** Citations of the text block in progress, kept to be sent back with it. */
+  | { type: "citation"; citation: JsonObject }
+  | { type: "refusal"; text: string }
   | { type: "tool_call"; id: string; name: string; arguments: Record<string, unknown> }
+  /** A tool call whose arguments were cut off before they were complete (the output limit). */
+  | { type: "cut_tool_call"; id: string; name: string; partialArguments: string }
   | ({ type: "usage" } & Usage)
   | { type: "stop"; reason: StopReason };
 
@@ -63,7 +85,19 @@ export interface Provider {
 }
 
 /**
- * The metadata key a response's reasoning signature is stored under, so the
- * next request can hand it back (the name JP's logs use).
+ * Metadata keys of response events (the first is the name JP's logs use):
+ * what the next request must hand back for the provider to accept the turn.
  */
 export const REASONING_SIGNATURE_KEY = "anthropic_thinking_signature";
+/** A redacted thinking block's encrypted data, on a reasoning event with empty text. */
+export const REDACTED_REASONING_KEY = "anthropic_redacted_thinking";
+/** On a `data` response: the data is an Anthropic content block, sent back verbatim. */
+export const PROVIDER_BLOCK_KEY = "anthropic_block";
+/** A text block's citations. */
+export const CITATIONS_KEY = "anthropic_citations";
+/** The field an OpenAI-compatible server sent reasoning in (`reasoning_content`, `reasoning`). */
+export const REASONING_FIELD_KEY = "openai_reasoning_field";
+/** On a message response: the text is the model's refusal. */
+export const REFUSAL_KEY = "refusal";
+/** On a tool call: its arguments were cut off at the output limit; the text that arrived. */
+export const CUT_ARGUMENTS_KEY = "cut_arguments";

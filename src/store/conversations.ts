@@ -8,7 +8,7 @@ import {
   addUsage,
   emptyUsage,
   kindOf,
-  recordedUsage,
+  recordedUsages,
   TurnCounter,
   type Event,
   type UsageTotals,
@@ -45,7 +45,12 @@ export interface LogStats {
   kinds: Record<string, number>;
   /** Token usage the responses recorded, per model. */
   usage: Record<string, UsageTotals>;
+  /** How usage was counted (USAGE_COUNTING): a cache counted another way is counted again. */
+  usage_counting?: number;
 }
+
+/** 2: attempts that retries threw away are counted, and hour-long cache writes apart. */
+const USAGE_COUNTING = 2;
 
 export interface ConversationMetadata {
   title?: string;
@@ -325,13 +330,22 @@ export class ConversationStore {
     } catch {
       // A folder without a log has no events.
     }
-    // Caches written before usage was counted are recounted once.
-    const cached = metadata.stats_cache?.usage ? metadata.stats_cache : undefined;
+    // Caches written before usage was counted (as it is now) are recounted once.
+    const cached = metadata.stats_cache?.usage_counting === USAGE_COUNTING ? metadata.stats_cache : undefined;
     if (cached && cached.bytes === size) return cached;
     const resume = cached && cached.bytes < size ? cached : undefined;
     const stats: LogStats = resume
       ? { ...resume, kinds: { ...resume.kinds }, usage: structuredClone(resume.usage) }
-      : { bytes: 0, events: 0, turns: 0, current_turn: 0, holds_event: false, kinds: {}, usage: {} };
+      : {
+          bytes: 0,
+          events: 0,
+          turns: 0,
+          current_turn: 0,
+          holds_event: false,
+          kinds: {},
+          usage: {},
+          usage_counting: USAGE_COUNTING,
+        };
     const counter = new TurnCounter({ current: stats.current_turn, holdsEvent: stats.holds_event });
     for (const raw of readLines(file, { from: stats.bytes })) {
       stats.bytes = raw.end;
@@ -342,8 +356,7 @@ export class ConversationStore {
       stats.kinds[kind] = (stats.kinds[kind] ?? 0) + 1;
       counter.next(event);
       if (typeof event.timestamp === "string") stats.last_event_at = event.timestamp;
-      const recorded = recordedUsage(event);
-      if (recorded) addUsage((stats.usage[recorded.model] ??= emptyUsage()), recorded.usage);
+      for (const { model, usage } of recordedUsages(event)) addUsage((stats.usage[model] ??= emptyUsage()), usage);
     }
     stats.current_turn = counter.current;
     stats.holds_event = counter.holdsEvent;

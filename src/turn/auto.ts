@@ -14,7 +14,7 @@ import {
 import { ruleFromConfig } from "../config/rules.js";
 import { compactionBudget } from "../config/load.js";
 import type { Config } from "../config/schema.js";
-import { recordedUsage, type Compaction, type Event } from "../events/index.js";
+import { recordedUsages, type Compaction, type Event } from "../events/index.js";
 import type { Summarizer } from "../llm/summarize.js";
 import type { TokenCounter } from "../tokens/count.js";
 
@@ -94,7 +94,7 @@ export function createAutoCompaction(
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i]!;
       if (e.type === "compaction" || e.type === "compaction_reset") return 0;
-      const recorded = recordedUsage(e)?.usage;
+      const recorded = recordedUsages(e).at(-1)?.usage;
       if (typeof recorded?.input_tokens === "number") {
         const output = typeof recorded.output_tokens === "number" ? recorded.output_tokens : 0;
         return recorded.input_tokens + output + deps.counter.events(events.slice(i + 1));

@@ -2,10 +2,25 @@
 // stream → append responses → approve and run tools → append results, until
 // the model stops calling tools. Each step is a named function below.
 import { checkProviderView, describeViewProblem, project } from "../compaction/index.js";
-import type { Event, KnownEvent, ToolCallRequest, UsageRecord } from "../events/index.js";
-import { isJsonObject, turnCount } from "../events/index.js";
+import type {
+  ChatResponse,
+  Event,
+  JsonObject,
+  KnownEvent,
+  ToolCallRequest,
+  UsageRecord,
+} from "../events/index.js";
+import { DISCARDED_ATTEMPTS_KEY, isJsonObject, turnCount } from "../events/index.js";
 import { JpError } from "../errors.js";
-import { REASONING_SIGNATURE_KEY } from "../llm/types.js";
+import {
+  CITATIONS_KEY,
+  CUT_ARGUMENTS_KEY,
+  PROVIDER_BLOCK_KEY,
+  REASONING_FIELD_KEY,
+  REASONING_SIGNATURE_KEY,
+  REDACTED_REASONING_KEY,
+  REFUSAL_KEY,
+} from "../llm/types.js";
 import type { TurnOutput } from "../render/stream.js";
 import { AbortedError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
@@ -14,6 +29,7 @@ import type {
   Provider,
   RequestCache,
   StopReason,
+  StreamPart,
   ToolDefinition,
   Usage,
 } from "../llm/types.js";
@@ -59,27 +75,190 @@ export interface TurnResult {
   lastStop?: StopReason;
 }
 
+/** What one response streamed: its blocks as events, in the order they came. */
 interface Collected {
-  reasoning: string;
-  signature?: string;
-  text: string;
+  /** Response events (chat_response, tool_call_request), one per content block. */
+  blocks: KnownEvent[];
+  /** The text or reasoning block still growing, also the last of `blocks`. */
+  open?: ChatResponse;
   calls: ToolCallRequest[];
+  /** A call whose arguments the output limit cut off: recorded, answered as not run, and the turn ends. */
+  cut?: ToolCallRequest;
+  /** The field an OpenAI-compatible server sends reasoning in, recorded so it goes back there. */
+  reasoningField?: string;
   usage?: UsageRecord;
   stop?: StopReason;
 }
 
-function usageRecord(usage: Usage): UsageRecord {
+export function usageRecord(usage: Usage): UsageRecord {
   return {
     ...(usage.inputTokens !== undefined ? { input_tokens: usage.inputTokens } : {}),
     ...(usage.outputTokens !== undefined ? { output_tokens: usage.outputTokens } : {}),
     ...(usage.cacheReadTokens ? { cache_read_tokens: usage.cacheReadTokens } : {}),
     ...(usage.cacheWriteTokens ? { cache_write_tokens: usage.cacheWriteTokens } : {}),
+    ...(usage.cacheWrite1hTokens ? { cache_write_1h_tokens: usage.cacheWrite1hTokens } : {}),
   };
 }
 
-const emptyCollected = (): Collected => ({ reasoning: "", text: "", calls: [] });
+const emptyCollected = (): Collected => ({ blocks: [], calls: [] });
+
+/** The metadata of a response event, as an object to add to. */
+function metadataOf(event: KnownEvent): JsonObject {
+  if (!isJsonObject(event.metadata)) event.metadata = {};
+  return event.metadata;
+}
+
+/**
+ * The block in progress if it is of `kind` (a refusal is a message of its
+ * own), else a new one: a change of kind starts a new block, as it does in
+ * a provider's stream.
+ */
+function openBlock(collected: Collected, kind: "message" | "reasoning" | "refusal", at: string): ChatResponse {
+  const open = collected.open;
+  if (open) {
+    if (kind === "reasoning" && open.reasoning !== undefined) return open;
+    if (kind === "message" && open.message !== undefined && !isRefusal(open)) return open;
+    if (kind === "refusal" && open.message !== undefined && isRefusal(open)) return open;
+  }
+  const block: ChatResponse =
+    kind === "reasoning"
+      ? { type: "chat_response", timestamp: at, reasoning: "" }
+      : { type: "chat_response", timestamp: at, message: "" };
+  if (kind === "refusal") block.metadata = { [REFUSAL_KEY]: true };
+  if (kind === "reasoning" && collected.reasoningField)
+    block.metadata = { [REASONING_FIELD_KEY]: collected.reasoningField };
+  collected.blocks.push(block);
+  collected.open = block;
+  return block;
+}
+
+const isRefusal = (e: ChatResponse) => isJsonObject(e.metadata) && e.metadata[REFUSAL_KEY] === true;
+
+/** The latest block of `collected` matching `test`. */
+function lastBlock(collected: Collected, test: (e: ChatResponse) => boolean): ChatResponse | undefined {
+  for (let i = collected.blocks.length - 1; i >= 0; i--) {
+    const e = collected.blocks[i]!;
+    if (e.type === "chat_response" && test(e)) return e;
+  }
+  return undefined;
+}
+
+function append(block: ChatResponse, field: "message" | "reasoning", text: string): void {
+  block[field] = (block[field] ?? "") + text;
+}
+
+/** Add one stream part to what the response has made so far (and show it). */
+function collect(collected: Collected, part: StreamPart, options: TurnOptions): void {
+  const at = () => options.now().toISOString();
+  const close = () => (collected.open = undefined);
+  switch (part.type) {
+    case "text":
+      append(openBlock(collected, "message", at()), "message", part.text);
+      options.output.text(part.text);
+      break;
+    case "refusal":
+      append(openBlock(collected, "refusal", at()), "message", part.text);
+      options.output.text(part.text);
+      break;
+    case "reasoning":
+      append(openBlock(collected, "reasoning", at()), "reasoning", part.text);
+      options.output.reasoning(part.text);
+      break;
+    case "reasoning_signature": {
+      const target = lastBlock(collected, (e) => e.reasoning !== undefined);
+      if (!target) break;
+      const metadata = metadataOf(target);
+      const previous = metadata[REASONING_SIGNATURE_KEY];
+      metadata[REASONING_SIGNATURE_KEY] = `${typeof previous === "string" ? previous : ""}${part.signature}`;
+      break;
+    }
+    case "reasoning_field":
+      collected.reasoningField = part.field;
+      break;
+    case "citation": {
+      const target = lastBlock(collected, (e) => e.message !== undefined);
+      if (!target) break;
+      const metadata = metadataOf(target);
+      const list = Array.isArray(metadata[CITATIONS_KEY]) ? (metadata[CITATIONS_KEY] as unknown[]) : [];
+      metadata[CITATIONS_KEY] = [...list, part.citation];
+      break;
+    }
+    case "block_end":
+      close();
+      break;
+    case "redacted_reasoning":
+      close();
+      collected.blocks.push({
+        type: "chat_response",
+        timestamp: at(),
+        reasoning: "",
+        metadata: { [REDACTED_REASONING_KEY]: part.data },
+      });
+      break;
+    case "provider_block":
+      close();
+      collected.blocks.push({
+        type: "chat_response",
+        timestamp: at(),
+        data: part.block,
+        metadata: { [PROVIDER_BLOCK_KEY]: true },
+      });
+      break;
+    case "tool_call": {
+      close();
+      const call: ToolCallRequest = {
+        type: "tool_call_request",
+        timestamp: at(),
+        id: part.id,
+        name: part.name,
+        arguments: part.arguments,
+      };
+      collected.blocks.push(call);
+      collected.calls.push(call);
+      break;
+    }
+    case "cut_tool_call": {
+      close();
+      const call: ToolCallRequest = {
+        type: "tool_call_request",
+        timestamp: at(),
+        id: part.id,
+        name: part.name,
+        arguments: {},
+        metadata: { [CUT_ARGUMENTS_KEY]: part.partialArguments },
+      };
+      collected.blocks.push(call);
+      collected.cut = call;
+      break;
+    }
+    case "usage":
+      collected.usage = usageRecord(part);
+      break;
+    case "stop":
+      collected.stop = part.reason;
+      break;
+  }
+}
 
 export const INTERRUPTED = "interrupted";
+/** The answer to a call the output limit cut off: the model sees it was not run, and why. */
+const CUT_CALL =
+  "not run: the answer was cut off at the output limit before this call's arguments were complete";
+
+/** Every call of a response that has no answer yet, the cut-off one included. */
+function unanswered(collected: Collected): ToolCallRequest[] {
+  return collected.cut ? [...collected.calls, collected.cut] : collected.calls;
+}
+
+function cutCallError(call: ToolCallRequest, options: TurnOptions): JpError {
+  return new JpError(
+    "turn.cut_tool_call",
+    `the answer was cut off at the output limit (${options.maxTokens.toLocaleString("en-US")} tokens) while the model was writing the arguments of ${call.name || "a tool call"}; nothing was run`,
+    {
+      hint: "raise assistant.request.max_tokens (-c or config), or ask for a smaller step; the call is recorded as not run",
+    },
+  );
+}
 
 function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
   return tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
@@ -94,6 +273,17 @@ export function approximateTokens(request: ModelRequest): number {
     else if (e.type === "tool_call_request") chars += JSON.stringify(e.arguments).length;
   }
   return Math.ceil(chars / 4);
+}
+
+/**
+ * The thinking budget of every request of the turn. One setting for the
+ * whole turn: a provider that sees thinking on in one request of a tool loop
+ * and off in the next refuses it. A forced tool call cannot be combined with
+ * thinking (Anthropic refuses it), so a turn that forces one thinks in none
+ * of its requests.
+ */
+function turnThinking(options: TurnOptions): number | undefined {
+  return options.forcedTool ? undefined : options.reasoningBudget || undefined;
 }
 
 /** Build the request from the projection, asserting the provider view is valid. */
@@ -116,17 +306,20 @@ export function buildRequest(events: readonly Event[], options: TurnOptions, for
     tools: toolDefinitions(options.tools),
     toolChoice: forced && options.forcedTool ? { name: options.forcedTool } : "auto",
     maxTokens: options.maxTokens,
-    ...(options.reasoningBudget ? { reasoningBudget: options.reasoningBudget } : {}),
+    ...(turnThinking(options) ? { reasoningBudget: turnThinking(options) } : {}),
     ...(options.cache ? { cache: options.cache, settled } : {}),
   };
 }
 
+/** What streaming one response came to; `discarded` holds the usage of attempts a retry threw away (they were billed). */
+type Streamed =
+  | { ok: true; collected: Collected; interrupted: boolean; discarded: UsageRecord[] }
+  | { ok: false; error: unknown; discarded: UsageRecord[] };
+
 /** Stream one response; on interruption, what arrived is returned with `interrupted`. */
-async function streamResponse(
-  request: ModelRequest,
-  options: TurnOptions,
-): Promise<{ collected: Collected; interrupted: boolean }> {
+async function streamResponse(request: ModelRequest, options: TurnOptions): Promise<Streamed> {
   let collected = emptyCollected();
+  const discarded: UsageRecord[] = [];
   options.output.waiting();
   try {
     for await (const part of streamWithRetries(options.provider, request, {
@@ -137,46 +330,28 @@ async function streamResponse(
         options.output.retry(error, attempt, delay);
       },
     })) {
-      switch (part.type) {
-        case "restart":
-          collected = emptyCollected();
-          options.output.restart();
-          break;
-        case "text":
-          collected.text += part.text;
-          options.output.text(part.text);
-          break;
-        case "reasoning":
-          collected.reasoning += part.text;
-          options.output.reasoning(part.text);
-          break;
-        case "reasoning_signature":
-          collected.signature = (collected.signature ?? "") + part.signature;
-          break;
-        case "tool_call":
-          collected.calls.push({
-            type: "tool_call_request",
-            timestamp: options.now().toISOString(),
-            id: part.id,
-            name: part.name,
-            arguments: part.arguments,
-          });
-          break;
-        case "usage":
-          collected.usage = usageRecord(part);
-          break;
-        case "stop":
-          collected.stop = part.reason;
-          break;
+      if (part.type !== "restart") {
+        collect(collected, part, options);
+        continue;
       }
+      if (collected.usage) discarded.push(collected.usage);
+      collected = emptyCollected();
+      options.output.restart();
     }
-    return { collected, interrupted: false };
+    return { ok: true, collected, interrupted: false, discarded };
   } catch (error) {
-    if (error instanceof AbortedError || options.signal.aborted) return { collected, interrupted: true };
-    throw error;
+    if (error instanceof AbortedError || options.signal.aborted)
+      return { ok: true, collected, interrupted: true, discarded };
+    if (collected.usage) discarded.push(collected.usage);
+    return { ok: false, error, discarded };
   } finally {
     options.output.responseDone();
   }
+}
+
+/** The metadata that records billed attempts which left no response of their own. */
+function discardedMetadata(discarded: readonly UsageRecord[]): JsonObject {
+  return discarded.length ? { [DISCARDED_ATTEMPTS_KEY]: [...discarded] } : {};
 }
 
 /** The response events of one model response, usage and model on the last one. */
@@ -184,27 +359,18 @@ export function responseEvents(
   collected: Collected,
   options: Pick<TurnOptions, "modelId" | "now">,
   interrupted: boolean,
+  discarded: readonly UsageRecord[] = [],
 ): Event[] {
-  const at = options.now().toISOString();
-  const events: KnownEvent[] = [];
-  if (collected.reasoning) {
-    events.push({
-      type: "chat_response",
-      timestamp: at,
-      reasoning: collected.reasoning,
-      ...(collected.signature ? { metadata: { [REASONING_SIGNATURE_KEY]: collected.signature } } : {}),
-    });
-  }
-  if (collected.text || (interrupted && !collected.calls.length && !collected.reasoning)) {
-    events.push({ type: "chat_response", timestamp: at, message: collected.text });
-  }
-  events.push(...collected.calls);
+  const events: KnownEvent[] = [...collected.blocks];
+  if (interrupted && events.length === 0)
+    events.push({ type: "chat_response", timestamp: options.now().toISOString(), message: "" });
   const last = events.at(-1);
   if (last) {
     last.metadata = {
       ...(isJsonObject(last.metadata) ? last.metadata : {}),
       model: options.modelId,
       ...(collected.usage ? { usage: collected.usage } : {}),
+      ...discardedMetadata(discarded),
       ...(collected.stop ? { stop_reason: collected.stop } : {}),
       ...(interrupted ? { interrupted: true } : {}),
     };
@@ -292,6 +458,10 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
   ]);
   let requests = 0;
   let warnedOversize = false;
+  if (options.forcedTool && options.reasoningBudget)
+    options.output.notice(
+      `thinking is off for this turn: a forced tool call (-u ${options.forcedTool}) cannot be combined with it`,
+    );
   // Y and N at an approval prompt hold for the rest of this turn.
   const remembered = new Map<string, "run" | "decline">();
   for (;;) {
@@ -308,10 +478,9 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
         );
       }
     }
-    let streamed: Awaited<ReturnType<typeof streamResponse>>;
-    try {
-      streamed = await streamResponse(request, options);
-    } catch (error) {
+    const streamed = await streamResponse(request, options);
+    if (!streamed.ok) {
+      const { error, discarded } = streamed;
       // Nothing answered the question: mark it failed, so the next request does not send it twice.
       if (requests === 1) {
         options.log.append([
@@ -320,6 +489,7 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
             timestamp: options.now().toISOString(),
             turn: turnCount(options.log.events()) - 1,
             reason: error instanceof Error ? error.message : String(error),
+            ...(discarded.length ? { metadata: { model: options.modelId, ...discardedMetadata(discarded) } } : {}),
           },
         ]);
         const note =
@@ -329,21 +499,30 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
       }
       throw error;
     }
-    const { collected, interrupted } = streamed;
-    const responses = responseEvents(collected, options, interrupted);
+    const { collected, interrupted, discarded } = streamed;
+    const responses = responseEvents(collected, options, interrupted, discarded);
     if (interrupted) {
       // Tool calls that will not run get a response, so the stream stays valid for the next request.
       const at = options.now().toISOString();
       options.log.append([
         ...responses,
-        ...collected.calls.map((c) => syntheticResponse(c, INTERRUPTED, at)),
+        ...unanswered(collected).map((c) => syntheticResponse(c, INTERRUPTED, at)),
       ]);
       return { interrupted: true, requests };
+    }
+    if (collected.cut) {
+      const at = options.now().toISOString();
+      options.log.append([
+        ...responses,
+        ...unanswered(collected).map((c) => syntheticResponse(c, CUT_CALL, at)),
+      ]);
+      throw cutCallError(collected.cut, options);
     }
     if (responses.length) options.log.append(responses);
     if (collected.stop === "max_tokens")
       options.output.notice("the response was cut off at the token limit (assistant.request.max_tokens)");
-    if (collected.stop === "refusal") options.output.notice("the model declined to answer");
+    if (collected.stop === "refusal" || lastBlock(collected, isRefusal))
+      options.output.notice("the model declined to answer");
     if (collected.calls.length === 0) return { interrupted: false, requests, lastStop: collected.stop };
     let ran: Awaited<ReturnType<typeof runTools>>;
     try {

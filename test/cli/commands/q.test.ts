@@ -279,6 +279,8 @@ describe("jp q with OpenAI-compatible servers", () => {
       {
         role: "assistant",
         content: "I'll count the words in notes.txt.",
+        // Reasoning streamed as reasoning_content goes back there (DeepSeek refuses a tool turn without it).
+        reasoning_content: "The user wants the word count of notes.txt; the count_words tool does that.",
         tool_calls: [
           {
             id: "toolu_count_1",
