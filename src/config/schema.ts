@@ -120,7 +120,9 @@ export const ProviderConfig = z.strictObject({
   proxy: z
     .string()
     .optional()
-    .describe('proxy URL for this provider ("" for none); absent, HTTPS_PROXY / HTTP_PROXY / NO_PROXY decide'),
+    .describe(
+      'proxy URL for this provider ("" for none); absent, HTTPS_PROXY / HTTP_PROXY / NO_PROXY decide',
+    ),
 });
 
 export const Price = z.strictObject({

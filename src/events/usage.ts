@@ -2,6 +2,7 @@
 // (`metadata.usage`, `metadata.model`) and how usage adds up.
 import { isJsonObject } from "./json.js";
 import { isKnown, type Event } from "./kinds.js";
+import { DISCARDED_ATTEMPTS_KEY } from "./metadata.js";
 
 /** Usage as recorded on the last event of a model response; input counts every prompt token, cached or not. */
 export interface UsageRecord {
@@ -12,12 +13,6 @@ export interface UsageRecord {
   /** Of the cache writes, those kept an hour (priced above five-minute ones). */
   cache_write_1h_tokens?: number;
 }
-
-/**
- * Metadata key of the usage of attempts a retry threw away (or that failed
- * the request): billed, so counted, though they left no response.
- */
-export const DISCARDED_ATTEMPTS_KEY = "discarded_attempts";
 
 export interface UsageTotals {
   requests: number;

@@ -3,6 +3,12 @@
 // per message) and the streamed events back to stream parts.
 import { isJsonObject, type ChatResponse, type Event, type JsonObject } from "../events/index.js";
 import {
+  CITATIONS_KEY,
+  PROVIDER_BLOCK_KEY,
+  REASONING_SIGNATURE_KEY,
+  REDACTED_REASONING_KEY,
+} from "../events/index.js";
+import {
   classifiedProvider,
   endpoint,
   eventData,
@@ -13,16 +19,7 @@ import {
   type ProviderOptions,
 } from "./http.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
-import {
-  CITATIONS_KEY,
-  PROVIDER_BLOCK_KEY,
-  REASONING_SIGNATURE_KEY,
-  REDACTED_REASONING_KEY,
-  type ModelRequest,
-  type Provider,
-  type StopReason,
-  type StreamPart,
-} from "./types.js";
+import { type ModelRequest, type Provider, type StopReason, type StreamPart } from "./types.js";
 
 // The Messages API's own shapes, as the SDK declares them (types only: no code loads).
 import type {
@@ -124,7 +121,8 @@ function responseBlock(e: ChatResponse): ContentBlockParam | undefined {
     return undefined;
   }
   // Cast: a block of a type jp does not interpret goes back exactly as the API sent it.
-  if (metadata[PROVIDER_BLOCK_KEY] === true && isJsonObject(e.data)) return e.data as unknown as ContentBlockParam;
+  if (metadata[PROVIDER_BLOCK_KEY] === true && isJsonObject(e.data))
+    return e.data as unknown as ContentBlockParam;
   return { type: "text", text: JSON.stringify(e.data) };
 }
 
@@ -167,8 +165,7 @@ export function anthropicBody(request: ModelRequest): MessageCreateParamsStreami
     body.tool_choice = choice === "auto" ? { type: "auto" } : { type: "tool", name: choice.name };
   }
   // The turn loop decides thinking once per turn (never with a forced tool call, which the API refuses).
-  if (request.reasoningBudget)
-    body.thinking = { type: "enabled", budget_tokens: request.reasoningBudget };
+  if (request.reasoningBudget) body.thinking = { type: "enabled", budget_tokens: request.reasoningBudget };
   return body;
 }
 
@@ -283,7 +280,10 @@ function openBlock(block: ContentBlock): { open: OpenBlock; parts: StreamPart[] 
     }
     case "redacted_thinking": {
       const b = block;
-      return { open: { kind: "other", block: {}, json: "" }, parts: [{ type: "redacted_reasoning", data: b.data }] };
+      return {
+        open: { kind: "other", block: {}, json: "" },
+        parts: [{ type: "redacted_reasoning", data: b.data }],
+      };
     }
     case "tool_use": {
       const b = block;
@@ -373,10 +373,21 @@ export async function* anthropicParts(
         yield usagePart(usage, write1h);
         break;
       case "message_stop":
+        // A block the output limit cut off may never see its content_block_stop.
+        for (const [index, open] of [...blocks].sort(([a], [b]) => a - b)) {
+          blocks.delete(index);
+          yield* closeBlock(open, (call) => (unparsed = call));
+        }
         if (unparsed) {
           // Arguments that are not JSON are a cut-off only when the output limit ended the answer.
-          if (stop !== "max_tokens") throw new StreamErrorEvent(malformedArguments(unparsed.name, unparsed.json));
-          yield { type: "cut_tool_call", id: unparsed.id, name: unparsed.name, partialArguments: unparsed.json };
+          if (stop !== "max_tokens")
+            throw new StreamErrorEvent(malformedArguments(unparsed.name, unparsed.json));
+          yield {
+            type: "cut_tool_call",
+            id: unparsed.id,
+            name: unparsed.name,
+            partialArguments: unparsed.json,
+          };
         }
         yield { type: "stop", reason: stop ?? "end" };
         return;
@@ -426,8 +437,10 @@ async function* messageEvents(
   }
 }
 
+export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+
 export function createAnthropicProvider(options: ProviderOptions): Provider {
-  const baseUrl = options.baseURL ?? "https://api.anthropic.com";
+  const baseUrl = options.baseURL ?? ANTHROPIC_BASE_URL;
   const url = endpoint(baseUrl, "/v1/messages");
   return classifiedProvider("anthropic", baseUrl, (request, signal) =>
     anthropicParts(messageEvents(url, options, anthropicBody(request), signal)),

@@ -326,7 +326,12 @@ function statusError(
   }
   if (status >= 500 || status === 408 || status === 409) {
     // 408: the server timed the request out; 409: a conflict the SDKs retry (a lock on the server's side).
-    const what = status >= 500 ? "failed or is overloaded" : status === 408 ? "timed the request out" : "reported a conflict";
+    const what =
+      status >= 500
+        ? "failed or is overloaded"
+        : status === 408
+          ? "timed the request out"
+          : "reported a conflict";
     return new OverloadedError("llm.overloaded", `${provider} ${what} (${status}): ${detail}`, {
       retryable: true,
       retryAfterMs: retryAfterMs(headers),

@@ -48,7 +48,7 @@ export interface EventStreamRequest {
   timeoutMs?: number;
   /** Silence allowed between two pieces of the stream. */
   idleTimeoutMs?: number;
-  /** A proxy URL from config; absent, the environment's HTTPS_PROXY / HTTP_PROXY / NO_PROXY decide. */
+  /** The proxy to go through (llm/proxy chose it); absent or "", none. */
   proxy?: string;
 }
 
@@ -114,18 +114,16 @@ async function decoded(message: http.IncomingMessage): Promise<Readable> {
   return message.pipe(stream);
 }
 
-/** Where to connect: straight to the host, or through the proxy that applies (its agent loads only then). */
-async function agentFor(url: URL, proxy: string | undefined): Promise<http.Agent | undefined> {
-  const through =
-    proxy !== undefined ? proxy : (await import("proxy-from-env")).getProxyForUrl(url.href);
-  if (!through) return undefined;
-  let agent = proxyAgents.get(through);
+/** Where to connect: straight to the host, or through `proxy` (whose agent loads only then). */
+async function agentFor(proxy: string | undefined): Promise<http.Agent | undefined> {
+  if (!proxy) return undefined;
+  let agent = proxyAgents.get(proxy);
   if (!agent) {
     const { HttpsProxyAgent } = await import("https-proxy-agent");
     // CONNECT for every target, plain or TLS: one kind of proxy serves both.
-    // The type parameter only picks which connect options apply; a TLS proxy takes none more here.
-    agent = new HttpsProxyAgent<`http://${string}`>(new URL(through), { keepAlive: true });
-    proxyAgents.set(through, agent);
+    // The type parameter only picks which connect options apply; none more are given.
+    agent = new HttpsProxyAgent<`http://${string}`>(new URL(proxy), { keepAlive: true });
+    proxyAgents.set(proxy, agent);
   }
   return agent;
 }
@@ -136,7 +134,7 @@ async function send(url: URL, body: Buffer, request: EventStreamRequest): Promis
   const transport =
     url.protocol === "https:" ? await import("node:https") : url.protocol === "http:" ? http : undefined;
   if (!transport) throw new TypeError(`unsupported protocol ${url.protocol} in ${url.href}`);
-  const agent = await agentFor(url, request.proxy);
+  const agent = await agentFor(request.proxy);
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const outgoing = transport.request(
@@ -279,7 +277,7 @@ export interface ProviderOptions {
   baseURL?: string;
   timeoutMs?: number;
   idleTimeoutMs?: number;
-  /** A proxy from config (empty: none, whatever the environment says); absent, the environment decides. */
+  /** The proxy requests go through; absent or "", none. */
   proxy?: string;
 }
 

@@ -2,6 +2,7 @@
 // llama.cpp, OpenRouter): mapping the projection to messages and the streamed
 // chunks back to stream parts.
 import { isJsonObject, type ChatResponse, type Event } from "../events/index.js";
+import { PROVIDER_BLOCK_KEY, REASONING_FIELD_KEY, REFUSAL_KEY } from "../events/index.js";
 import {
   classifiedProvider,
   endpoint,
@@ -13,15 +14,7 @@ import {
   type ProviderOptions,
 } from "./http.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
-import {
-  PROVIDER_BLOCK_KEY,
-  REASONING_FIELD_KEY,
-  REFUSAL_KEY,
-  type ModelRequest,
-  type Provider,
-  type StopReason,
-  type StreamPart,
-} from "./types.js";
+import { type ModelRequest, type Provider, type StopReason, type StreamPart } from "./types.js";
 
 // Chat Completions' own shapes, as the SDK declares them (types only: no code loads).
 import type {
@@ -34,7 +27,10 @@ import type {
 type Message = ChatCompletionMessageParam;
 
 /** An assistant message, with the reasoning field a compatible server wants back (DeepSeek's `reasoning_content`). */
-type AssistantMessage = ChatCompletionAssistantMessageParam & { reasoning_content?: string; reasoning?: string };
+type AssistantMessage = ChatCompletionAssistantMessageParam & {
+  reasoning_content?: string;
+  reasoning?: string;
+};
 
 export function toOpenAIMessages(system: string | undefined, events: readonly Event[]): Message[] {
   const messages: Message[] = system ? [{ role: "system", content: system }] : [];
@@ -210,7 +206,8 @@ export async function* openaiParts(chunks: AsyncIterable<Chunk | typeof DONE>): 
     const id = call.id || generatedCallId();
     const args = tryToolArguments(call.json);
     if (args !== undefined) yield { type: "tool_call", id, name: call.name, arguments: args };
-    else if (stop === "max_tokens") yield { type: "cut_tool_call", id, name: call.name, partialArguments: call.json };
+    else if (stop === "max_tokens")
+      yield { type: "cut_tool_call", id, name: call.name, partialArguments: call.json };
     else throw new StreamErrorEvent(malformedArguments(call.name, call.json));
   }
   yield { type: "stop", reason: stop };
@@ -255,8 +252,10 @@ async function* completionChunks(
   }
 }
 
+export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+
 export function createOpenAIProvider(options: ProviderOptions & { name: string }): Provider {
-  const baseUrl = options.baseURL ?? "https://api.openai.com/v1";
+  const baseUrl = options.baseURL ?? OPENAI_BASE_URL;
   const url = endpoint(baseUrl, "/chat/completions");
   return classifiedProvider(options.name, baseUrl, (request, signal) =>
     openaiParts(completionChunks(url, options, openaiBody(request), signal)),

@@ -2,9 +2,10 @@
 // with its key from the environment only.
 import type { Config } from "../config/schema.js";
 import { JpError } from "../errors.js";
-import { createAnthropicProvider } from "./anthropic.js";
+import { ANTHROPIC_BASE_URL, createAnthropicProvider } from "./anthropic.js";
 import { MissingKeyError } from "./errors.js";
-import { createOpenAIProvider } from "./openai.js";
+import { createOpenAIProvider, OPENAI_BASE_URL } from "./openai.js";
+import { proxyFor } from "./proxy.js";
 import type { Provider } from "./types.js";
 
 export interface ModelRef {
@@ -55,7 +56,11 @@ export function createProvider(
     baseURL: settings.base_url,
     ...(request?.timeout_secs !== undefined ? { timeoutMs: request.timeout_secs * 1000 } : {}),
     ...(request?.idle_timeout_secs !== undefined ? { idleTimeoutMs: request.idle_timeout_secs * 1000 } : {}),
-    ...(settings.proxy !== undefined ? { proxy: settings.proxy } : {}),
+    proxy: proxyFor(
+      settings.base_url ?? (model.provider === "anthropic" ? ANTHROPIC_BASE_URL : OPENAI_BASE_URL),
+      env,
+      settings.proxy,
+    ),
   };
   if (model.provider === "anthropic") return { provider: createAnthropicProvider(options), model };
   return { provider: createOpenAIProvider({ name: model.provider, ...options }), model };

@@ -83,21 +83,3 @@ export interface Provider {
   baseUrl: string;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamPart>;
 }
-
-/**
- * Metadata keys of response events (the first is the name JP's logs use):
- * what the next request must hand back for the provider to accept the turn.
- */
-export const REASONING_SIGNATURE_KEY = "anthropic_thinking_signature";
-/** A redacted thinking block's encrypted data, on a reasoning event with empty text. */
-export const REDACTED_REASONING_KEY = "anthropic_redacted_thinking";
-/** On a `data` response: the data is an Anthropic content block, sent back verbatim. */
-export const PROVIDER_BLOCK_KEY = "anthropic_block";
-/** A text block's citations. */
-export const CITATIONS_KEY = "anthropic_citations";
-/** The field an OpenAI-compatible server sent reasoning in (`reasoning_content`, `reasoning`). */
-export const REASONING_FIELD_KEY = "openai_reasoning_field";
-/** On a message response: the text is the model's refusal. */
-export const REFUSAL_KEY = "refusal";
-/** On a tool call: its arguments were cut off at the output limit; the text that arrived. */
-export const CUT_ARGUMENTS_KEY = "cut_arguments";

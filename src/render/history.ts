@@ -1,6 +1,18 @@
 // Owns the readable rendering of a conversation's history (`print`).
 import type { ChalkInstance } from "chalk";
-import { isKind, isKnown, NO_TURN, TurnCounter, turnsLabel, type Event } from "../events/index.js";
+import {
+  isJsonObject,
+  isKind,
+  isKnown,
+  NO_TURN,
+  PROVIDER_BLOCK_KEY,
+  REDACTED_REASONING_KEY,
+  REFUSAL_KEY,
+  TurnCounter,
+  turnsLabel,
+  type ChatResponse,
+  type Event,
+} from "../events/index.js";
 import type { TurnOrigin } from "../compaction/index.js";
 import { describePolicies } from "./compactions.js";
 
@@ -19,6 +31,23 @@ function time(event: Event): string {
   return typeof event.timestamp === "string" ? event.timestamp.slice(0, 19).replace("T", " ") : "";
 }
 
+/** A response block: reasoning (or that it was redacted), text, a refusal, a provider's own block, data. */
+function renderResponse(e: ChatResponse, c: ChalkInstance): string {
+  const metadata = isJsonObject(e.metadata) ? e.metadata : {};
+  if (e.reasoning !== undefined) {
+    if (typeof metadata[REDACTED_REASONING_KEY] === "string")
+      return c.dim.italic("reasoning (redacted by the provider; kept to be sent back)");
+    return `${c.dim.italic("reasoning")}\n${c.dim(indent(e.reasoning))}`;
+  }
+  if (e.message !== undefined) {
+    const label = metadata[REFUSAL_KEY] === true ? "assistant (refusal)" : "assistant";
+    return `${c.bold.blue(label)}\n${indent(e.message)}`;
+  }
+  if (metadata[PROVIDER_BLOCK_KEY] === true && isJsonObject(e.data))
+    return `${c.bold.blue(`assistant (${String(e.data.type)})`)}\n${indent(JSON.stringify(e.data, null, 2))}`;
+  return `${c.bold.blue("assistant (data)")}\n${indent(JSON.stringify(e.data, null, 2))}`;
+}
+
 /** One event as a few readable lines. */
 export function renderEvent(
   event: Event,
@@ -34,9 +63,7 @@ export function renderEvent(
     case "chat_request":
       return `${c.bold.green(e.author && e.author !== "user" ? `user (${e.author})` : "user")}\n${indent(e.content)}`;
     case "chat_response":
-      if (e.reasoning !== undefined) return `${c.dim.italic("reasoning")}\n${c.dim(indent(e.reasoning))}`;
-      if (e.message !== undefined) return `${c.bold.blue("assistant")}\n${indent(e.message)}`;
-      return `${c.bold.blue("assistant (data)")}\n${indent(JSON.stringify(e.data, null, 2))}`;
+      return renderResponse(e, c);
     case "tool_call_request":
       toolNames.set(e.id, e.name);
       return `${c.bold.yellow("tool call")} ${c.yellow(e.name)} ${c.dim(e.id)}\n${indent(JSON.stringify(e.arguments, null, 2))}`;

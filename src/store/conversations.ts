@@ -356,7 +356,8 @@ export class ConversationStore {
       stats.kinds[kind] = (stats.kinds[kind] ?? 0) + 1;
       counter.next(event);
       if (typeof event.timestamp === "string") stats.last_event_at = event.timestamp;
-      for (const { model, usage } of recordedUsages(event)) addUsage((stats.usage[model] ??= emptyUsage()), usage);
+      for (const { model, usage } of recordedUsages(event))
+        addUsage((stats.usage[model] ??= emptyUsage()), usage);
     }
     stats.current_turn = counter.current;
     stats.holds_event = counter.holdsEvent;

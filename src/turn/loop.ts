@@ -10,8 +10,6 @@ import type {
   ToolCallRequest,
   UsageRecord,
 } from "../events/index.js";
-import { DISCARDED_ATTEMPTS_KEY, isJsonObject, turnCount } from "../events/index.js";
-import { JpError } from "../errors.js";
 import {
   CITATIONS_KEY,
   CUT_ARGUMENTS_KEY,
@@ -20,7 +18,10 @@ import {
   REASONING_SIGNATURE_KEY,
   REDACTED_REASONING_KEY,
   REFUSAL_KEY,
-} from "../llm/types.js";
+} from "../events/index.js";
+import { DISCARDED_ATTEMPTS_KEY, isJsonObject, turnCount } from "../events/index.js";
+import { JpError } from "../errors.js";
+
 import type { TurnOutput } from "../render/stream.js";
 import { AbortedError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
@@ -113,7 +114,11 @@ function metadataOf(event: KnownEvent): JsonObject {
  * own), else a new one: a change of kind starts a new block, as it does in
  * a provider's stream.
  */
-function openBlock(collected: Collected, kind: "message" | "reasoning" | "refusal", at: string): ChatResponse {
+function openBlock(
+  collected: Collected,
+  kind: "message" | "reasoning" | "refusal",
+  at: string,
+): ChatResponse {
   const open = collected.open;
   if (open) {
     if (kind === "reasoning" && open.reasoning !== undefined) return open;
@@ -489,7 +494,9 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
             timestamp: options.now().toISOString(),
             turn: turnCount(options.log.events()) - 1,
             reason: error instanceof Error ? error.message : String(error),
-            ...(discarded.length ? { metadata: { model: options.modelId, ...discardedMetadata(discarded) } } : {}),
+            ...(discarded.length
+              ? { metadata: { model: options.modelId, ...discardedMetadata(discarded) } }
+              : {}),
           },
         ]);
         const note =

@@ -6,6 +6,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
 
 export interface ScriptedToolCall {
   id: string;
@@ -26,6 +27,20 @@ export interface ScriptedResponse {
   /** Wait between stream events. */
   event_delay_ms?: number;
   fault?: { status?: number; retry_after?: number; message?: string; cut_after_events?: number };
+  /** A recorded answer replayed byte for byte instead of one made from the fields above. */
+  raw?: RawResponse;
+}
+
+export interface RawResponse {
+  /** The body, written piece by piece as given. */
+  pieces: string[];
+  status?: number;
+  /** Default: text/event-stream. */
+  headers?: Record<string, string>;
+  /** Compress the whole body with gzip (and say so in content-encoding). */
+  gzip?: boolean;
+  /** Stop writing after this many pieces and hold the connection open, silent. */
+  stall_after?: number;
 }
 
 export interface RecordedRequest {
@@ -37,6 +52,8 @@ export interface RecordedRequest {
 export interface MockLlm {
   url: string;
   requests: RecordedRequest[];
+  /** TCP connections accepted so far. */
+  connections(): number;
   /** Responses not played yet. */
   queue: ScriptedResponse[];
   push(...responses: ScriptedResponse[]): void;
@@ -331,6 +348,12 @@ export async function startMockLlm(
           return;
         }
         if (script.delay_first_byte_ms) await sleep(script.delay_first_byte_ms);
+        if (script.raw) {
+          started++;
+          for (const w of waiters.filter((w) => w.n <= started)) w.resolve();
+          await replay(res, script.raw);
+          return;
+        }
         const fault = script.fault;
         if (fault?.status) {
           const headers: Record<string, string> = { "content-type": "application/json" };
@@ -377,6 +400,8 @@ export async function startMockLlm(
             ];
         for (const [i, line] of lines.entries()) {
           if (fault?.cut_after_events !== undefined && i >= fault.cut_after_events) {
+            // What was written reaches the client before the connection drops, as on a real network.
+            await sleep(20);
             res.socket?.destroy();
             return;
           }
@@ -388,11 +413,14 @@ export async function startMockLlm(
       })();
     });
   });
+  let connections = 0;
+  server.on("connection", () => connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    connections: () => connections,
     queue,
     push: (...responses) => queue.push(...responses),
     streaming: (n) =>
@@ -403,6 +431,28 @@ export async function startMockLlm(
         server.close(() => resolve());
       }),
   };
+}
+
+/** Write a recorded answer as it was recorded (or stall part way, or compress it whole). */
+async function replay(res: http.ServerResponse, raw: RawResponse): Promise<void> {
+  const headers: Record<string, string> = {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    ...raw.headers,
+  };
+  if (raw.gzip) {
+    res.writeHead(raw.status ?? 200, { ...headers, "content-encoding": "gzip" });
+    res.end(gzipSync(raw.pieces.join("")));
+    return;
+  }
+  res.writeHead(raw.status ?? 200, headers);
+  for (const [i, piece] of raw.pieces.entries()) {
+    if (raw.stall_after !== undefined && i >= raw.stall_after) return;
+    if (res.destroyed) return;
+    res.write(piece);
+    await sleep(1);
+  }
+  res.end();
 }
 
 /**

@@ -1,0 +1,24 @@
+// Owns the names of what response events keep in their metadata beyond
+// their body: what the next request must hand back for the provider to accept
+// the turn exactly as it was answered, and what a response cost. The first is
+// the name JP's own logs use, so imports keep their signatures.
+
+/** A reasoning block's signature. */
+export const REASONING_SIGNATURE_KEY = "anthropic_thinking_signature";
+/** A redacted thinking block's encrypted data, on a reasoning event with empty text. */
+export const REDACTED_REASONING_KEY = "anthropic_redacted_thinking";
+/** On a `data` response: the data is an Anthropic content block jp does not interpret, sent back verbatim. */
+export const PROVIDER_BLOCK_KEY = "anthropic_block";
+/** A text block's citations, as the provider sent them. */
+export const CITATIONS_KEY = "anthropic_citations";
+/** The field an OpenAI-compatible server sent reasoning in (`reasoning_content`, `reasoning`), where it wants it back. */
+export const REASONING_FIELD_KEY = "openai_reasoning_field";
+/** On a message response: the text is the model's refusal. */
+export const REFUSAL_KEY = "refusal";
+/** On a tool call: the output limit cut its arguments off; the text that arrived. */
+export const CUT_ARGUMENTS_KEY = "cut_arguments";
+/**
+ * The usage of attempts a retry threw away (or that failed the request):
+ * billed, so counted, though they left no response.
+ */
+export const DISCARDED_ATTEMPTS_KEY = "discarded_attempts";
