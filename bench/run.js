@@ -8,6 +8,7 @@ const ALL = {
   auto: async () => (await import("./auto.js")).autoBench(),
   cost: async () => (await import("./cost.js")).costBench(),
   print: async () => (await import("./print.js")).printBench(),
+  sse: async () => (await import("./sse.js")).sseBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(ALL);

@@ -29,7 +29,6 @@ import type {
   MessageCreateParamsStreaming,
   MessageDeltaUsage,
   RawMessageStreamEvent,
-  TextCitationParam,
   Tool as AnthropicTool,
 } from "@anthropic-ai/sdk/resources/messages";
 
@@ -100,15 +99,24 @@ export function mapMessages(
   return { messages, blocksBefore };
 }
 
+/**
+ * A block kept as the API sent it (a server tool's block, a text block with
+ * its citations), going back the same. Cast: jp stores such blocks as plain
+ * JSON and does not interpret them; the API that made them reads them.
+ */
+function verbatim(block: JsonObject): ContentBlockParam {
+  return block as unknown as ContentBlockParam;
+}
+
 /** The block a response event was, as the API wants it back; undefined for what it would refuse. */
 function responseBlock(e: ChatResponse): ContentBlockParam | undefined {
   const metadata = isJsonObject(e.metadata) ? e.metadata : {};
   if (typeof e.message === "string") {
     if (e.message === "") return undefined;
     const citations = metadata[CITATIONS_KEY];
-    // Cast: citations are kept as the API sent them, and go back the same.
+    // Citations are kept as the API sent them, and go back the same.
     if (Array.isArray(citations) && citations.length)
-      return { type: "text", text: e.message, citations: citations as TextCitationParam[] };
+      return verbatim({ type: "text", text: e.message, citations });
     return { type: "text", text: e.message };
   }
   if (typeof e.reasoning === "string") {
@@ -120,9 +128,7 @@ function responseBlock(e: ChatResponse): ContentBlockParam | undefined {
       return { type: "thinking", thinking: e.reasoning, signature };
     return undefined;
   }
-  // Cast: a block of a type jp does not interpret goes back exactly as the API sent it.
-  if (metadata[PROVIDER_BLOCK_KEY] === true && isJsonObject(e.data))
-    return e.data as unknown as ContentBlockParam;
+  if (metadata[PROVIDER_BLOCK_KEY] === true && isJsonObject(e.data)) return verbatim(e.data);
   return { type: "text", text: JSON.stringify(e.data) };
 }
 

@@ -68,14 +68,22 @@ function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * A body's pieces, which are Buffers (no encoding is set on it). Leaving the
+ * loop early does not destroy the stream: drain() may keep its connection.
+ */
+async function* bytesOf(stream: Readable): AsyncGenerator<Buffer> {
+  for await (const piece of stream.iterator({ destroyOnReturn: false }))
+    yield Buffer.isBuffer(piece) ? piece : Buffer.from(String(piece));
+}
+
 /** A short body (an error, a JSON answer where a stream was asked for), decoded and cut at MAX_ERROR_BODY. */
 async function shortBody(message: http.IncomingMessage): Promise<string> {
   const pieces: Buffer[] = [];
   let size = 0;
-  for await (const piece of await decoded(message)) {
-    const buffer = piece as Buffer;
-    if (size < MAX_ERROR_BODY) pieces.push(buffer);
-    size += buffer.length;
+  for await (const piece of bytesOf(await decoded(message))) {
+    if (size < MAX_ERROR_BODY) pieces.push(piece);
+    size += piece.length;
   }
   return Buffer.concat(pieces).toString("utf8").slice(0, MAX_ERROR_BODY);
 }
@@ -242,9 +250,8 @@ export async function* postForEvents(request: EventStreamRequest): AsyncGenerato
   const idle = watchIdle(message, request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
   let finished = false;
   try {
-    // Leaving the loop early must not destroy the response: drain() may keep its connection.
-    for await (const piece of body.iterator({ destroyOnReturn: false })) yield* decoder.push(piece as Buffer);
-    yield* decoder.end();
+    for await (const piece of bytesOf(body)) yield* decoder.push(piece);
+    decoder.end();
     finished = true;
   } catch (error) {
     // The server answered, so a network error now (a reset, a dropped socket) cut the answer short.

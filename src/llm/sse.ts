@@ -10,48 +10,40 @@ export interface ServerSentEvent {
   data: string;
 }
 
-/**
- * Splits text into lines ending in \n, \r\n or \r. A line ended by \r is held
- * until the next character shows whether a \n follows, so a \r\n split
- * between two pieces is one line end, never two.
- */
 /** One line end: \r\n counts once. */
 const LINE_END = /\r\n|\r|\n/g;
 
+/**
+ * Splits text into lines ending in \n, \r\n or \r. A line ended by \r at the
+ * end of a piece is given at once (as openai-node's decoder does); a \n that
+ * opens the next piece completes that \r\n and is not a second line end.
+ */
 export class LineDecoder {
   /** Text of the line in progress, in the pieces it arrived in (joined once, when it ends). */
   private pending: string[] = [];
-  /** The line in progress ended with \r as the last character seen. */
-  private afterCr = false;
+  /** The last piece ended with \r: a \n opening the next one belongs to it. */
+  private skipLf = false;
   private readonly utf8 = new TextDecoder("utf-8");
   private started = false;
 
   /** The lines completed by `piece` (bytes are UTF-8; a character split between pieces is joined). */
   decode(piece: string | Uint8Array): string[] {
     let text = typeof piece === "string" ? piece : this.utf8.decode(piece, { stream: true });
+    if (text.length === 0) return [];
     // The stream's first character may be a byte order mark, which is not part of any line.
-    if (!this.started && text.length) {
+    if (!this.started) {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    const lines: string[] = [];
     let start = 0;
-    if (this.afterCr && text.length) {
-      this.afterCr = false;
-      lines.push(this.take(""));
-      if (text.charCodeAt(0) === 10) start = 1;
-    }
+    if (this.skipLf && text.charCodeAt(0) === 10) start = 1;
+    this.skipLf = false;
+    const lines: string[] = [];
     LINE_END.lastIndex = start;
     for (let m = LINE_END.exec(text); m; m = LINE_END.exec(text)) {
-      const i = m.index;
-      if (text.charCodeAt(i) === 13 && i === text.length - 1) {
-        // Whether a \n follows is not known yet.
-        this.pending.push(text.slice(start, i));
-        this.afterCr = true;
-        return lines;
-      }
-      lines.push(this.take(text.slice(start, i)));
-      start = i + m[0].length;
+      lines.push(this.take(text.slice(start, m.index)));
+      start = m.index + m[0].length;
+      if (m[0] === "\r" && start === text.length) this.skipLf = true;
       LINE_END.lastIndex = start;
     }
     if (start < text.length) this.pending.push(text.slice(start));
@@ -62,9 +54,8 @@ export class LineDecoder {
   flush(): string[] {
     const rest = this.utf8.decode();
     if (rest) this.pending.push(rest);
-    const held = this.afterCr || this.pending.length > 0;
-    this.afterCr = false;
-    return held ? [this.take("")] : [];
+    this.skipLf = false;
+    return this.pending.length ? [this.take("")] : [];
   }
 
   private take(last: string): string {
@@ -93,16 +84,11 @@ export class SseDecoder {
     return this.gather(this.lines.decode(piece));
   }
 
-  /**
-   * The stream ended: the events its last line end completed (a blank line
-   * held back to see whether \n followed \r). A last event without its blank
-   * line is not dispatched, as the format says.
-   */
-  end(): ServerSentEvent[] {
-    const out = this.gather(this.lines.flush());
+  /** The stream ended: a last event without its blank line is not dispatched (as the format says). */
+  end(): void {
+    this.gather(this.lines.flush());
     this.event = undefined;
     this.data = [];
-    return out;
   }
 
   private gather(lines: readonly string[]): ServerSentEvent[] {

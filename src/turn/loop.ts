@@ -184,8 +184,8 @@ function collect(collected: Collected, part: StreamPart, options: TurnOptions): 
       const target = lastBlock(collected, (e) => e.message !== undefined);
       if (!target) break;
       const metadata = metadataOf(target);
-      const list = Array.isArray(metadata[CITATIONS_KEY]) ? (metadata[CITATIONS_KEY] as unknown[]) : [];
-      metadata[CITATIONS_KEY] = [...list, part.citation];
+      const list: unknown = metadata[CITATIONS_KEY];
+      metadata[CITATIONS_KEY] = Array.isArray(list) ? list.concat([part.citation]) : [part.citation];
       break;
     }
     case "block_end":

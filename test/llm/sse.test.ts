@@ -5,7 +5,8 @@ import { SseDecoder, type ServerSentEvent } from "../../src/llm/sse.js";
 function decode(pieces: readonly string[]): ServerSentEvent[] {
   const decoder = new SseDecoder();
   const out = pieces.flatMap((p) => decoder.push(p));
-  return [...out, ...decoder.end()];
+  decoder.end();
+  return out;
 }
 
 describe("SseDecoder", () => {

@@ -24,6 +24,8 @@ export async function qWorkspace(
     extraConfig?: string;
     toolRun?: string;
     route?: MockRoute;
+    /** Lines added to the [assistant.request] table. */
+    request?: string;
   } = {},
 ): Promise<QWorkspace> {
   const ws = tempWorkspace();
@@ -37,7 +39,7 @@ export async function qWorkspace(
     path.join(ws.dir, "config.toml"),
     [
       `[assistant.model]\nid = "${model}"\n`,
-      `[assistant.request]\nbackoff_ms = 5\n`,
+      `[assistant.request]\nbackoff_ms = 5\n${options.request ?? ""}\n`,
       `[providers.${provider}]\nbase_url = "${provider === "anthropic" ? mock.url : `${mock.url}/v1`}"\napi_key_env = "MOCK_API_KEY"\n`,
       example,
       options.extraConfig ?? "",

@@ -1,0 +1,237 @@
+// The wire under `jp q`: proxies, redirects, compressed bodies, a BOM, one
+// keep-alive connection per turn, stalled streams, and the retry decisions
+// the official SDKs make for each status and header.
+import * as http from "node:http";
+import * as net from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  classifyProviderError,
+  HttpStatusError,
+  retryAfterMs,
+  type ProviderError,
+} from "../../src/llm/errors.js";
+import { proxyFor } from "../../src/llm/proxy.js";
+import { backoffDelay } from "../../src/llm/retry.js";
+import type { ScriptedResponse } from "../support/mock-llm.js";
+import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+
+let w: QWorkspace | undefined;
+let proxy: ConnectProxy | undefined;
+afterEach(async () => {
+  await w?.close();
+  await proxy?.close();
+  w = undefined;
+  proxy = undefined;
+});
+
+/** A small HTTP CONNECT proxy that tunnels to wherever it is asked and counts the tunnels. */
+interface ConnectProxy {
+  url: string;
+  tunnels: string[];
+  close(): Promise<void>;
+}
+
+async function startConnectProxy(): Promise<ConnectProxy> {
+  const tunnels: string[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((_req, res) => res.writeHead(405).end());
+  server.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    tunnels.push(req.url ?? "");
+    const [host, port] = (req.url ?? "").split(":");
+    const upstream = net.connect(Number(port), host!, () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("error", () => s.destroy());
+      s.on("close", () => sockets.delete(s));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    tunnels,
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const sse = (events: [string, unknown][]) =>
+  events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+
+/** A minimal Anthropic answer saying `text`, in documented event shapes. */
+function answer(text: string): string[] {
+  return sse([
+    [
+      "message_start",
+      {
+        type: "message_start",
+        message: {
+          id: "m",
+          type: "message",
+          role: "assistant",
+          model: "claude-mock",
+          content: [],
+          usage: { input_tokens: 12, output_tokens: 1 },
+        },
+      },
+    ],
+    [
+      "content_block_start",
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+    ],
+    ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }],
+    ["content_block_stop", { type: "content_block_stop", index: 0 }],
+    [
+      "message_delta",
+      { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 3 } },
+    ],
+    ["message_stop", { type: "message_stop" }],
+  ]);
+}
+const raw = (
+  pieces: string[],
+  extra: Partial<NonNullable<ScriptedResponse["raw"]>> = {},
+): ScriptedResponse => ({
+  raw: { pieces, ...extra },
+});
+
+describe("the transport under jp q", () => {
+  it("goes through HTTP_PROXY (a CONNECT tunnel) and straight past it for hosts in NO_PROXY", async () => {
+    proxy = await startConnectProxy();
+    w = await qWorkspace({ script: [{ text: "via proxy" }, { text: "bypassed" }] });
+    w.env.HTTP_PROXY = proxy.url;
+    const through = await w.jp("q", "hello");
+    expect(through.code).toBe(0);
+    expect(through.stdout).toContain("via proxy");
+    expect(proxy.tunnels).toEqual([new URL(w.mock.url).host]);
+    w.env.NO_PROXY = "localhost,127.0.0.1";
+    expect((await w.jp("q", "again")).stdout).toContain("bypassed");
+    expect(proxy.tunnels).toHaveLength(1);
+  });
+
+  it('uses a provider\'s own proxy setting over the environment, and "" for none', () => {
+    const env = {
+      HTTPS_PROXY: "http://corp:3128",
+      NO_PROXY: ".internal,*.lan:8080",
+      http_proxy: "proxy.local:80",
+    };
+    expect(proxyFor("https://api.anthropic.com", env)).toBe("http://corp:3128");
+    expect(proxyFor("http://127.0.0.1:11434/v1", env)).toBe("http://proxy.local:80");
+    expect(proxyFor("https://llm.internal/v1", env)).toBe("");
+    expect(proxyFor("https://a.b.internal/v1", env)).toBe("");
+    expect(proxyFor("http://box.lan:8080/v1", env)).toBe("");
+    expect(proxyFor("http://box.lan:9090/v1", env)).toBe("http://proxy.local:80");
+    expect(proxyFor("https://api.openai.com/v1", { ...env, NO_PROXY: "*" })).toBe("");
+    expect(proxyFor("https://api.openai.com/v1", env, "http://mine:8080")).toBe("http://mine:8080");
+    expect(proxyFor("https://api.openai.com/v1", env, "")).toBe("");
+  });
+
+  it("serves a 3-request turn over one keep-alive connection", async () => {
+    w = await qWorkspace({
+      script: [
+        { tool_calls: [{ id: "t1", name: "count_words", arguments: { path: "notes.txt" } }] },
+        { tool_calls: [{ id: "t2", name: "count_words", arguments: { path: "notes.txt" } }] },
+        { text: "5 words, twice." },
+      ],
+    });
+    expect((await w.jp("q", "count twice")).code).toBe(0);
+    expect(w.mock.requests).toHaveLength(3);
+    expect(w.mock.connections()).toBe(1);
+  });
+
+  it("retries a stream that stalls after it began, once the idle timeout passes", async () => {
+    w = await qWorkspace({
+      script: [raw(answer("never finished"), { stall_after: 3 }), { text: "second try" }],
+      request: "idle_timeout_secs = 0.3",
+    });
+    const result = await w.jp("q", "hello");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("second try");
+    expect(result.stderr).toMatch(/stopped arriving: no data for 0\.3 s; retry 1/);
+    expect(w.mock.requests).toHaveLength(2);
+  });
+
+  it("decodes a gzip body a server sent though jp asked for none", async () => {
+    w = await qWorkspace({ script: [raw(answer("squeezed"), { gzip: true })] });
+    const result = await w.jp("q", "hello");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("squeezed");
+    expect(w.mock.requests).toHaveLength(1);
+  });
+
+  it("keeps message_start (and its usage) after a byte order mark", async () => {
+    const pieces = answer("after a BOM");
+    pieces[0] = `\uFEFF${pieces[0]!}`;
+    w = await qWorkspace({ script: [raw(pieces)] });
+    expect((await w.jp("q", "hello")).code).toBe(0);
+    expect(w.events().at(-1)).toMatchObject({ metadata: { usage: { input_tokens: 12, output_tokens: 3 } } });
+  });
+
+  it("follows a same-origin 307 with the same body, and refuses to carry the key to another origin", async () => {
+    w = await qWorkspace({
+      script: [raw([], { status: 307, headers: { location: "/v2/messages" } }), raw(answer("moved"))],
+    });
+    const moved = await w.jp("q", "hello");
+    expect(moved.stdout).toContain("moved");
+    expect(w.mock.requests.map((r) => r.path)).toEqual(["/v1/messages", "/v2/messages"]);
+    expect(w.mock.requests[1]!.body).toEqual(w.mock.requests[0]!.body);
+    const elsewhere = `http://localhost:${new URL(w.mock.url).port}/v1/messages`;
+    w.mock.push(raw([], { status: 308, headers: { location: elsewhere } }));
+    const refused = await w.jp("q", "again");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`redirected from ${w.mock.url}/v1/messages to ${elsewhere}`);
+    expect(w.mock.requests).toHaveLength(3);
+  });
+});
+
+describe("retry decisions, as the SDKs make them", () => {
+  const decide = (status: number, headers: Record<string, string> = {}): ProviderError =>
+    classifyProviderError(
+      new HttpStatusError(status, headers, { error: { message: "m" } }, "m"),
+      "anthropic",
+      "claude-x",
+    );
+
+  it("retries 408, 409, 429 and 5xx; not 400, 401, 403, 404, 413, 422", () => {
+    for (const status of [408, 409, 429, 500, 502, 503, 529])
+      expect(decide(status).retryable, String(status)).toBe(true);
+    for (const status of [400, 401, 403, 404, 413, 422])
+      expect(decide(status).retryable, String(status)).toBe(false);
+  });
+
+  it("puts x-should-retry before the status, both ways", () => {
+    expect(decide(500, { "x-should-retry": "false" }).retryable).toBe(false);
+    expect(decide(400, { "x-should-retry": "true" }).retryable).toBe(true);
+    expect(decide(429, { "x-should-retry": "true" }).retryable).toBe(true);
+  });
+
+  it("reads retry-after-ms, then retry-after in seconds or as a date; zero, negative and junk are no advice", () => {
+    const now = Date.parse("2026-12-01T12:00:00Z");
+    expect(retryAfterMs({ "retry-after-ms": "250", "retry-after": "9" }, now)).toBe(250);
+    expect(retryAfterMs({ "retry-after": "2" }, now)).toBe(2000);
+    expect(retryAfterMs({ "retry-after": "1.5" }, now)).toBe(1500);
+    expect(retryAfterMs({ "retry-after": "Tue, 01 Dec 2026 12:00:03 GMT" }, now)).toBe(3000);
+    for (const value of ["0", "-1", "soon", "Tue, 01 Dec 2026 11:00:00 GMT"])
+      expect(retryAfterMs({ "retry-after": value }, now), value).toBeUndefined();
+    expect(retryAfterMs({ "retry-after-ms": "0" }, now)).toBeUndefined();
+  });
+
+  it("backs off exponentially with up to a quarter of jitter when the server gives no advice", () => {
+    const error = decide(503);
+    expect(backoffDelay(error, 1, 1000, () => 0)).toBe(1000);
+    expect(backoffDelay(error, 3, 1000, () => 0)).toBe(4000);
+    expect(backoffDelay(error, 3, 1000, () => 0.999)).toBe(3001);
+    expect(backoffDelay(error, 20, 1000, () => 0)).toBe(60_000);
+    expect(backoffDelay(decide(503, { "retry-after": "0" }), 2, 1000, () => 0)).toBe(2000);
+    expect(backoffDelay(decide(429, { "retry-after": "7" }), 2, 1000, () => 0)).toBe(7000);
+  });
+});
