@@ -41,8 +41,10 @@ export function transcript(events: readonly Event[]): string {
   for (const e of events) {
     if (isKind(e, "chat_request")) lines.push(`USER: ${e.content}`);
     else if (isKind(e, "chat_response")) {
-      if (typeof e.reasoning === "string") lines.push(`ASSISTANT (thinking): ${e.reasoning}`);
-      else if (typeof e.message === "string") lines.push(`ASSISTANT: ${e.message}`);
+      // Redacted thinking has no text to summarise.
+      if (typeof e.reasoning === "string") {
+        if (e.reasoning) lines.push(`ASSISTANT (thinking): ${e.reasoning}`);
+      } else if (typeof e.message === "string") lines.push(`ASSISTANT: ${e.message}`);
       else lines.push(`ASSISTANT (data): ${JSON.stringify(e.data)}`);
     } else if (isKind(e, "tool_call_request")) {
       names.set(e.id, e.name);
