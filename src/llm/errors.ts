@@ -52,7 +52,7 @@ export class HttpStatusError extends Error {
 
 /** The stream itself reported an error (an `error` event after a 200). */
 export class StreamErrorEvent extends Error {
-  override readonly name = "StreamErrorEvent";
+  override readonly name: string = "StreamErrorEvent";
   constructor(readonly body: unknown) {
     super(typeof body === "string" ? body : JSON.stringify(body));
   }
@@ -66,12 +66,9 @@ export class StreamCutError extends Error {
   }
 }
 
-/** A 2xx answer whose body is JSON instead of a stream: an OpenAI-compatible server's error. */
-export class ErrorBodyError extends Error {
+/** A 2xx answer whose body is JSON instead of a stream: an OpenAI-compatible server's error, not retried. */
+export class ErrorBodyError extends StreamErrorEvent {
   override readonly name = "ErrorBodyError";
-  constructor(readonly body: unknown) {
-    super(typeof body === "string" ? body : JSON.stringify(body));
-  }
 }
 
 /** The stream went silent for longer than the idle timeout after it began. */
@@ -202,18 +199,14 @@ export function classifyProviderError(
     const type = apiErrorField(error.body, "type");
     const status = type === undefined ? undefined : STREAM_ERROR_STATUS[type];
     if (status !== undefined) return byStatus(status, detail, undefined, { error, provider, model });
+    if (error instanceof ErrorBodyError) {
+      return new BadRequestError("llm.error_body", `${provider} answered with an error: ${detail}`, {
+        hint: "the server sent an error instead of a stream; check the model id and the server's logs",
+        cause: error,
+      });
+    }
     return new ProviderError("llm.stream_error", `${provider} reported an error mid-stream: ${detail}`, {
       retryable: true,
-      cause: error,
-    });
-  }
-  if (error instanceof ErrorBodyError) {
-    const detail = oneLine(apiErrorField(error.body, "message") ?? error.message);
-    const type = apiErrorField(error.body, "type");
-    const status = type === undefined ? undefined : STREAM_ERROR_STATUS[type];
-    if (status !== undefined) return byStatus(status, detail, undefined, { error, provider, model });
-    return new BadRequestError("llm.error_body", `${provider} answered with an error: ${detail}`, {
-      hint: "the server sent an error instead of a stream; check the model id and the server's logs",
       cause: error,
     });
   }

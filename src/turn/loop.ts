@@ -209,19 +209,7 @@ function collect(collected: Collected, part: StreamPart, options: TurnOptions): 
         metadata: { [PROVIDER_BLOCK_KEY]: true },
       });
       break;
-    case "tool_call": {
-      close();
-      const call: ToolCallRequest = {
-        type: "tool_call_request",
-        timestamp: at(),
-        id: part.id,
-        name: part.name,
-        arguments: part.arguments,
-      };
-      collected.blocks.push(call);
-      collected.calls.push(call);
-      break;
-    }
+    case "tool_call":
     case "cut_tool_call": {
       close();
       const call: ToolCallRequest = {
@@ -229,11 +217,13 @@ function collect(collected: Collected, part: StreamPart, options: TurnOptions): 
         timestamp: at(),
         id: part.id,
         name: part.name,
-        arguments: {},
-        metadata: { [CUT_ARGUMENTS_KEY]: part.partialArguments },
+        ...(part.type === "tool_call"
+          ? { arguments: part.arguments }
+          : { arguments: {}, metadata: { [CUT_ARGUMENTS_KEY]: part.partialArguments } }),
       };
       collected.blocks.push(call);
-      collected.cut = call;
+      if (part.type === "tool_call") collected.calls.push(call);
+      else collected.cut = call;
       break;
     }
     case "usage":

@@ -109,6 +109,32 @@ describe("project", () => {
     expect(p.stats.reasoningStripped).toBe(1);
   });
 
+  it("strips whole reasoning blocks: each of several, redacted ones included, never a provider's other blocks", () => {
+    const [start, request, ...rest] = turn({ request: "q", message: "a" });
+    const block = (extra: Partial<Extract<Event, { type: "chat_response" }>>): Event => ({
+      type: "chat_response",
+      timestamp: at(1),
+      ...extra,
+    });
+    const events: Event[] = [
+      start!,
+      request!,
+      block({ reasoning: "first", metadata: { anthropic_thinking_signature: "sig-1" } }),
+      block({ reasoning: "", metadata: { anthropic_redacted_thinking: "opaque" } }),
+      block({ reasoning: "second", metadata: { anthropic_thinking_signature: "sig-2" } }),
+      block({ data: { type: "web_search_tool_result", content: [] }, metadata: { anthropic_block: true } }),
+      ...rest,
+      compaction({ from_turn: 0, to_turn: 0, reasoning: "strip" }),
+    ];
+    const p = project(events);
+    expect(p.stats.reasoningStripped).toBe(3);
+    expect(JSON.stringify(p.events)).not.toMatch(/sig-|opaque/);
+    expect(p.events.filter((e) => e.type === "chat_response").map((e) => Object.keys(e).sort())).toEqual([
+      ["data", "metadata", "timestamp", "type"],
+      ["message", "timestamp", "type"],
+    ]);
+  });
+
   it("strips tool calls with the exact placeholders, keeping the error flag", () => {
     const events = [
       ...turn({
