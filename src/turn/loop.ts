@@ -181,9 +181,8 @@ function collect(collected: Collected, part: StreamPart, options: TurnOptions): 
       collected.reasoningField = part.field;
       break;
     case "citation": {
-      const target = lastBlock(collected, (e) => e.message !== undefined);
-      if (!target) break;
-      const metadata = metadataOf(target);
+      // A citation may arrive before the first text of its block: it opens the block.
+      const metadata = metadataOf(openBlock(collected, "message", at()));
       const list: unknown = metadata[CITATIONS_KEY];
       metadata[CITATIONS_KEY] = Array.isArray(list) ? list.concat([part.citation]) : [part.citation];
       break;

@@ -195,6 +195,45 @@ describe("Anthropic streams kept and sent back exactly", () => {
     expect(w.mock.requests.every((r) => isJsonObject(r.body.thinking))).toBe(true);
   });
 
+  it("keeps two text blocks apart, the first with the citations that streamed with it", async () => {
+    const citation = {
+      type: "char_location",
+      cited_text: "one two three",
+      document_index: 0,
+      document_title: "notes.txt",
+      start_char_index: 0,
+      end_char_index: 13,
+    };
+    const cited = anthropicStream(
+      [
+        { type: "text", text: "", citations: [] },
+        { type: "text", text: "" },
+      ],
+      "end_turn",
+      [
+        [
+          { type: "citations_delta", citation },
+          { type: "text_delta", text: "The notes start with counting." },
+        ],
+        [{ type: "text_delta", text: "That is all." }],
+      ],
+    );
+    w = await qWorkspace({ script: [cited, { text: "ok" }] });
+    expect((await w.jp("q", "what do the notes say?")).code).toBe(0);
+    expect(responses(w.events()).map((e) => (e as { message?: string }).message)).toEqual([
+      "The notes start with counting.",
+      "That is all.",
+    ]);
+    await w.jp("q", "thanks");
+    expect(stripCache(messages(1).at(-2))).toEqual({
+      role: "assistant",
+      content: [
+        { type: "text", text: "The notes start with counting.", citations: [citation] },
+        { type: "text", text: "That is all." },
+      ],
+    });
+  });
+
   it("keeps a redacted thinking block and sends it back before the tool call it led to", async () => {
     const redacted = anthropicStream(
       [
