@@ -57,3 +57,50 @@ export function repairInterruptedTurn(events: readonly Event[], at: string): Eve
     repairs.push({ type: "request_failed", timestamp: at, turn: last, reason: UNANSWERED_REQUEST });
   return repairs;
 }
+
+/** The result a call gets in the provider view when its own result's line was lost. */
+export const LOST_TOOL_RESULT = "Tool result lost: its line in the log could not be read.";
+
+/**
+ * The provider view of a log that lost lines (a damaged line quarantined by
+ * doctor): a tool result whose call is gone is left out, and a call of a
+ * finished turn whose result is gone is answered right after it with an
+ * error, as for an interruption. Nothing is written: the log stays as it is,
+ * and a view that lost nothing is returned as it came.
+ */
+export function healProviderView(
+  events: readonly Event[],
+  options: { lastTurnFinished: boolean },
+): readonly Event[] {
+  const requested = new Set<string>();
+  const answered = new Set<string>();
+  for (const e of events) {
+    if (isKind(e, "tool_call_request")) requested.add(e.id);
+    else if (isKind(e, "tool_call_response") && requested.has(e.id)) answered.add(e.id);
+  }
+  const counter = new TurnCounter();
+  const turns = events.map((e) => counter.next(e));
+  const lastTurn = counter.count - 1;
+  const out: Event[] = [];
+  const before = new Set<string>();
+  let changed = false;
+  for (const [i, e] of events.entries()) {
+    if (isKind(e, "tool_call_response") && !before.has(e.id)) {
+      changed = true;
+      continue;
+    }
+    out.push(e);
+    if (!isKind(e, "tool_call_request")) continue;
+    before.add(e.id);
+    if (answered.has(e.id) || (turns[i] === lastTurn && !options.lastTurnFinished)) continue;
+    changed = true;
+    out.push({
+      type: "tool_call_response",
+      timestamp: e.timestamp,
+      id: e.id,
+      content: LOST_TOOL_RESULT,
+      is_error: true,
+    });
+  }
+  return changed ? out : events;
+}

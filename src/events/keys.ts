@@ -1,6 +1,8 @@
-// Owns the keys no data may carry. `__proto__`, `constructor` and `prototype`
-// as object keys are how parsed input reaches Object.prototype once it is
-// merged or spread; jp rejects them wherever data enters (log lines, TOML).
+// Owns the limits parsed data is held to. Configuration may not carry the
+// keys `__proto__`, `constructor` and `prototype`: its layers are merged key
+// by key, which is how such a key reaches Object.prototype. Stored
+// conversation data (model output, tool arguments and results) takes any
+// JSON: it is never merged, only read, copied by spread and serialised.
 
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
@@ -29,15 +31,14 @@ export function forbiddenKeyPath(value: unknown): string | undefined {
 /** Deeper values are refused: serialising or cloning them overflows the stack. */
 export const MAX_DEPTH = 1000;
 
-export type ValueProblem = { kind: "too_deep" } | { kind: "forbidden_key"; path: string };
-
 /**
- * What a parsed value may not hold: nesting deeper than `MAX_DEPTH`, or a
- * forbidden key (with its path). One iterative walk whose cost follows the
- * number of values, not the length of their text: a log line that is one
- * long tool result costs a few steps, not a scan of every character.
+ * Whether a parsed value nests deeper than `MAX_DEPTH`. One iterative walk
+ * whose cost follows the number of values, not the length of their text: a
+ * log line that is one long tool result costs a few steps, not a scan of
+ * every character. Keys are not looked at: stored data takes any JSON, and
+ * `__proto__` parsed by JSON.parse is an own key like any other.
  */
-export function valueProblem(value: unknown): ValueProblem | undefined {
+export function tooDeep(value: unknown): boolean {
   // Two plain stacks and indexed loops: this runs once per log line, mostly before the
   // engine has optimised it, where destructuring and iterators cost several times more.
   const nodes: object[] = [];
@@ -49,29 +50,15 @@ export function valueProblem(value: unknown): ValueProblem | undefined {
   while (nodes.length > 0) {
     const node = nodes.pop()!;
     const depth = depths.pop()!;
-    if (depth >= MAX_DEPTH) return { kind: "too_deep" };
-    if (Array.isArray(node)) {
-      const items: readonly unknown[] = node;
-      for (let i = 0; i < items.length; i++) {
-        const child = items[i];
-        if (typeof child === "object" && child !== null) {
-          nodes.push(child);
-          depths.push(depth + 1);
-        }
-      }
-      continue;
-    }
-    const keys = Object.keys(node);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      // The path is worked out only for the refusal, by a walk that keeps one.
-      if (FORBIDDEN_KEYS.has(key)) return { kind: "forbidden_key", path: forbiddenKeyPath(value) ?? key };
-      const child: unknown = Reflect.get(node, key);
+    if (depth >= MAX_DEPTH) return true;
+    const children: readonly unknown[] = Array.isArray(node) ? node : Object.values(node);
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
       if (typeof child === "object" && child !== null) {
         nodes.push(child);
         depths.push(depth + 1);
       }
     }
   }
-  return undefined;
+  return false;
 }

@@ -3,7 +3,7 @@
 // other kind, kept verbatim. Validation keeps the caller's object untouched,
 // so unknown kinds and unknown fields survive a read and a write byte for byte.
 import { isJsonObject, type JsonObject } from "./json.js";
-import { MAX_DEPTH, valueProblem } from "./keys.js";
+import { MAX_DEPTH, tooDeep } from "./keys.js";
 import { KNOWN_EVENT_CHECKERS } from "./schema.check.js";
 import type { EventKind, KnownEvent } from "./schema.js";
 
@@ -68,13 +68,11 @@ export type ValidationResult = { ok: true; event: Event } | { ok: false; reason:
  * object with a string `type` is an unknown kind and is accepted as is.
  * The returned event is the input object itself, never a copy. A value that
  * nests deeper than MAX_DEPTH (serialising or cloning it would overflow the
- * stack) or holds a forbidden key is refused.
+ * stack) is refused; any keys are kept.
  */
 export function validateEvent(value: unknown): ValidationResult {
   if (!isJsonObject(value)) return { ok: false, reason: "not a JSON object" };
-  const problem = valueProblem(value);
-  if (problem?.kind === "too_deep") return { ok: false, reason: `nested more than ${MAX_DEPTH} levels deep` };
-  if (problem) return { ok: false, reason: `forbidden key \`${problem.path}\`` };
+  if (tooDeep(value)) return { ok: false, reason: `nested more than ${MAX_DEPTH} levels deep` };
   if (!hasStringType(value)) return { ok: false, reason: "missing string field `type`" };
   const { type } = value;
   if (!isKnownKind(type)) return { ok: true, event: new UnknownEvent(value) };

@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import { errnoCode, messageOf } from "../errors.js";
 import * as path from "node:path";
-import { isJsonObject, kindOf, MAX_DEPTH, validateEvent, valueProblem, type Event } from "../events/index.js";
+import { isJsonObject, kindOf, MAX_DEPTH, tooDeep, validateEvent, type Event } from "../events/index.js";
 import type { ConversationStore } from "./conversations.js";
 import { LOG_FILE, readLog } from "./log.js";
 import { ImportError } from "./errors.js";
@@ -65,9 +65,8 @@ function decodeLeaves(value: unknown): unknown {
   if (typeof value === "string") return decodeJpString(value);
   if (Array.isArray(value)) return value.map(decodeLeaves);
   if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = decodeLeaves(v);
-    return out;
+    // fromEntries defines each key, so `__proto__` stays a key like any other.
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeLeaves(v)]));
   }
   return value;
 }
@@ -86,16 +85,11 @@ const isRaw = isJsonObject;
 
 function convertEvent(raw: Raw, fallbackTime: string): Raw & { timestamp: string } {
   const { type, timestamp, metadata, ...rest } = raw;
-  const event: Raw & { timestamp: string } = {
-    type,
-    timestamp: normalizeJpTimestamp(timestamp) ?? fallbackTime,
-  };
-  if (type === "config_delta" && !("delta" in rest)) {
-    // The oldest generation flattened the config beside `type`.
-    event.delta = rest;
-  } else {
-    Object.assign(event, rest);
-  }
+  const head = { type, timestamp: normalizeJpTimestamp(timestamp) ?? fallbackTime };
+  // The oldest generation flattened the config beside `type`. A spread defines
+  // each key (Object.assign would set `__proto__`, not keep it).
+  const event: Raw & { timestamp: string } =
+    type === "config_delta" && !("delta" in rest) ? { ...head, delta: rest } : { ...head, ...rest };
   if (type === "tool_call_request" && event.arguments !== undefined)
     event.arguments = decodeLeaves(event.arguments);
   if (type === "tool_call_response" && typeof event.content === "string")
@@ -194,12 +188,10 @@ function readJson(file: string): unknown {
   } catch (error) {
     throw new ImportError(`${file}: not valid JSON (${messageOf(error)})`);
   }
-  // Converting and storing a deeper value would overflow the stack; a forbidden key would reach
-  // Object.prototype once merged.
-  const problem = valueProblem(value);
-  if (problem)
+  // Converting and storing a deeper value would overflow the stack.
+  if (tooDeep(value))
     throw new ImportError(
-      `${file}: ${problem.kind === "too_deep" ? `a value is nested more than ${MAX_DEPTH} levels deep` : `forbidden key \`${problem.path}\``}`,
+      `${file}: a value is nested more than ${MAX_DEPTH} levels deep`,
       "this is not a conversation JP wrote; nothing was imported from it",
     );
   return value;

@@ -71,7 +71,8 @@ export function placeholdersInScript(
 
 export function fillTemplate(argument: string, args: Record<string, unknown>): string {
   return argument.replace(PLACEHOLDER, (_, name: string) => {
-    const value = args[name];
+    // Own keys only: `{{constructor}}` must not reach Object.prototype's.
+    const value = Object.hasOwn(args, name) ? args[name] : undefined;
     if (value === undefined || value === null) return "";
     return typeof value === "string" ? value : JSON.stringify(value);
   });

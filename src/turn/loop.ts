@@ -1,7 +1,7 @@
 // Owns one turn of `jp q`: the request, then cycles of project → request →
 // stream → append responses → approve and run tools → append results, until
 // the model stops calling tools. Each step is a named function below.
-import { checkProviderView, describeViewProblem, project } from "../compaction/index.js";
+import { checkProviderView, describeViewProblem, healProviderView, project } from "../compaction/index.js";
 import type {
   ChatResponse,
   Event,
@@ -282,7 +282,9 @@ function turnThinking(options: TurnOptions): number | undefined {
 
 /** Build the request from the projection, asserting the provider view is valid. */
 export function buildRequest(events: readonly Event[], options: TurnOptions, forced: boolean): ModelRequest {
-  const { events: projected, settled } = project(events);
+  const { events: view, settled } = project(events);
+  // A log that lost a line to doctor's quarantine still makes a request a provider accepts.
+  const projected = healProviderView(view, { lastTurnFinished: true });
   const problems = checkProviderView(projected, { lastTurnFinished: true });
   if (problems.length) {
     throw new JpError(

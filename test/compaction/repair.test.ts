@@ -2,7 +2,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  checkProviderView,
+  healProviderView,
   INTERRUPTED_TOOL_CALL,
+  LOST_TOOL_RESULT,
   repairInterruptedTurn,
   UNANSWERED_REQUEST,
 } from "../../src/compaction/index.js";
@@ -103,5 +106,27 @@ describe("repairInterruptedTurn on any log cut anywhere", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("healProviderView", () => {
+  const start: Event = { type: "turn_start", timestamp: at };
+  const ask: Event = { type: "chat_request", timestamp: at, content: "q" };
+  it("leaves out a result whose call was lost and answers a call whose result was lost, right after it", () => {
+    const events = [start, ask, result("gone"), call("a"), start, ask, call("b"), result("b")];
+    const healed = healProviderView(events, { lastTurnFinished: true });
+    expect(checkProviderView(events, { lastTurnFinished: true })).toHaveLength(2);
+    expect(checkProviderView(healed, { lastTurnFinished: true })).toEqual([]);
+    expect(healed.slice(2, 4)).toEqual([
+      call("a"),
+      { type: "tool_call_response", timestamp: at, id: "a", content: LOST_TOOL_RESULT, is_error: true },
+    ]);
+  });
+
+  it("returns a view that lost nothing as it came, and leaves the last turn's open calls to a turn in progress", () => {
+    const whole = [start, ask, call("a"), result("a")];
+    expect(healProviderView(whole, { lastTurnFinished: true })).toBe(whole);
+    const open = [start, ask, call("a")];
+    expect(healProviderView(open, { lastTurnFinished: false })).toBe(open);
   });
 });
