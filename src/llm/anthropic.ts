@@ -448,7 +448,7 @@ export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 export function createAnthropicProvider(options: ProviderOptions): Provider {
   const baseUrl = options.baseURL ?? ANTHROPIC_BASE_URL;
   const url = endpoint(baseUrl, "/v1/messages");
-  return classifiedProvider("anthropic", baseUrl, (request, signal) =>
+  return classifiedProvider("anthropic", { ...options, baseURL: baseUrl }, (request, signal) =>
     anthropicParts(messageEvents(url, options, anthropicBody(request), signal)),
   );
 }

@@ -2,6 +2,7 @@
 // (`classifyProviderError`), so retry decides by class.
 import { isJsonObject } from "../events/json.js";
 import { JpError } from "../errors.js";
+import { redactSecrets } from "./redact.js";
 
 export class ProviderError extends JpError {
   readonly retryable: boolean;
@@ -179,13 +180,24 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim().slice(0, 300);
 }
 
-/** Turn whatever a request threw into one of our classes, with a one-line message. */
+/**
+ * Turn whatever a request threw into one of our classes, with a one-line
+ * message from which `secrets` (the key it was sent with) and anything shaped
+ * like a key are removed: the message is shown and recorded.
+ */
 export function classifyProviderError(
   error: unknown,
   provider: string,
   model: string,
   baseUrl?: string,
+  secrets: readonly string[] = [],
 ): ProviderError {
+  const classified = classify(error, provider, model, baseUrl);
+  classified.message = redactSecrets(classified.message, secrets);
+  return classified;
+}
+
+function classify(error: unknown, provider: string, model: string, baseUrl?: string): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof Error && error.name === "AbortError") {
     return new AbortedError("llm.aborted", "the request was interrupted", { cause: error });

@@ -281,6 +281,8 @@ export function endpoint(base: string, path: string): string {
 
 export interface ProviderOptions {
   apiKey: string;
+  /** Whether `apiKey` is a real key (read from the environment), kept out of every message. */
+  keyFromEnvironment?: boolean;
   baseURL?: string;
   timeoutMs?: number;
   idleTimeoutMs?: number;
@@ -321,9 +323,11 @@ export function malformedArguments(name: string, json: string): string {
 /** A provider whose every failure leaves it as one of llm/errors' classes. */
 export function classifiedProvider(
   name: string,
-  baseUrl: string,
+  options: ProviderOptions & { baseURL: string },
   stream: (request: ModelRequest, signal: AbortSignal) => AsyncIterable<StreamPart>,
 ): Provider {
+  const baseUrl = options.baseURL;
+  const secrets = options.keyFromEnvironment ? [options.apiKey] : [];
   return {
     name,
     baseUrl,
@@ -331,7 +335,7 @@ export function classifiedProvider(
       try {
         yield* stream(request, signal);
       } catch (error) {
-        throw classifyProviderError(error, name, request.model, baseUrl);
+        throw classifyProviderError(error, name, request.model, baseUrl, secrets);
       }
     },
   };

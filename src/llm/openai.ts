@@ -257,7 +257,7 @@ export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 export function createOpenAIProvider(options: ProviderOptions & { name: string }): Provider {
   const baseUrl = options.baseURL ?? OPENAI_BASE_URL;
   const url = endpoint(baseUrl, "/chat/completions");
-  return classifiedProvider(options.name, baseUrl, (request, signal) =>
+  return classifiedProvider(options.name, { ...options, baseURL: baseUrl }, (request, signal) =>
     openaiParts(completionChunks(url, options, openaiBody(request), signal)),
   );
 }

@@ -53,6 +53,7 @@ export function createProvider(
   const request = config.assistant?.request;
   const options = {
     apiKey,
+    keyFromEnvironment: keyEnv !== undefined,
     baseURL: settings.base_url,
     ...(request?.timeout_secs !== undefined ? { timeoutMs: request.timeout_secs * 1000 } : {}),
     ...(request?.idle_timeout_secs !== undefined ? { idleTimeoutMs: request.idle_timeout_secs * 1000 } : {}),
