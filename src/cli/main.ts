@@ -1,5 +1,6 @@
 // Owns the commander program: global options, the command list, error
 // rendering and exit codes. Only this file decides the exit code.
+import { visible } from "../render/visible.js";
 import { Command, CommanderError } from "commander";
 import { fromSystemError, JpError, type ExitCode } from "../errors.js";
 import { addCommands, COMMANDS } from "./commands/index.js";
@@ -77,13 +78,14 @@ function reportError(error: unknown, stderr: NodeJS.WritableStream, env: NodeJS.
   }
   if (!(error instanceof JpError)) error = fromSystemError(error) ?? error;
   if (error instanceof JpError) {
-    stderr.write(`jp: error: ${error.message}\n`);
-    if (error.hint) stderr.write(`  hint: ${error.hint}\n`);
-    for (const note of error.notes) stderr.write(`  note: ${note}\n`);
+    // A message may quote a server's or a file's text: shown safely (render/visible).
+    stderr.write(`jp: error: ${visible(error.message)}\n`);
+    if (error.hint) stderr.write(`  hint: ${visible(error.hint)}\n`);
+    for (const note of error.notes) stderr.write(`  note: ${visible(note)}\n`);
     if (env.JP_DEBUG === "1" && error.stack) stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }
-  stderr.write(`jp: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+  stderr.write(`jp: internal error: ${visible(error instanceof Error ? error.message : String(error))}\n`);
   if (env.JP_DEBUG === "1" && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
   else stderr.write("  hint: run again with JP_DEBUG=1 to see the stack trace\n");
   return 1;

@@ -1,6 +1,7 @@
 // Owns the compact tool's preview: a self-sufficient account of each proposed
 // rule (range, replacement, tokens, boundary excerpts, note, spill file), and
 // the readable text of what each rule drops.
+import { visible } from "./visible.js";
 import type { Compaction, Event } from "../events/index.js";
 import { groupTurns, turnsLabel, isKind } from "../events/index.js";
 import { Chalk } from "chalk";
@@ -36,7 +37,7 @@ export function boundaryExcerpts(
   const texts = groupTurns(events)
     .filter((t) => t.index >= from && t.index <= to)
     .flatMap((t) => t.events.map(textOf).filter((x): x is string => !!x && x.trim() !== ""));
-  const flat = (s: string) => s.replace(/\s+/g, " ").trim();
+  const flat = (s: string) => visible(s.replace(/\s+/g, " ").trim());
   const first = flat(texts[0] ?? "");
   const last = flat(texts.at(-1) ?? "");
   return {
@@ -110,7 +111,7 @@ export function renderCompactPreview(events: readonly Event[], rules: readonly P
     );
     if (first) lines.push(`     from     "${first}"`);
     if (last) lines.push(`     to       "${last}"`);
-    if (c.note) lines.push(`     why      ${c.note}`);
+    if (c.note) lines.push(`     why      ${visible(c.note)}`);
     if (r.spillFile) lines.push(`     dropped  ${r.spillFile}`);
     lines.push("");
   });

@@ -1,4 +1,5 @@
 // Owns the list of a conversation's compactions as `show` presents it.
+import { visible } from "./visible.js";
 import { turnsLabel } from "../events/index.js";
 import type { CompactionEntry } from "../compaction/index.js";
 import { describeToolPolicy } from "../compaction/index.js";
@@ -76,7 +77,7 @@ export function renderCompactionItems(items: readonly CompactionItem[]): string[
         `       summary (${author}): ${item.summary.text.length > 100 ? item.summary.text.slice(0, 99) + "…" : item.summary.text}`,
       );
     }
-    if (item.note) lines.push(`       note: ${item.note}`);
+    if (item.note) lines.push(`       note: ${visible(item.note)}`);
   }
   return lines;
 }

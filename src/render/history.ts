@@ -15,13 +15,15 @@ import {
 } from "../events/index.js";
 import type { TurnOrigin } from "../compaction/index.js";
 import { describePolicies } from "./compactions.js";
+import { visible } from "./visible.js";
 
 export interface HistoryOptions {
   color: ChalkInstance;
 }
 
+/** Text from outside jp, indented and made safe to print (render/visible). */
 function indent(text: string, prefix = "  "): string {
-  return text
+  return visible(text)
     .split("\n")
     .map((l) => (l === "" ? "" : prefix + l))
     .join("\n");
@@ -44,7 +46,7 @@ function renderResponse(e: ChatResponse, c: ChalkInstance): string {
     return `${c.bold.blue(label)}\n${indent(e.message)}`;
   }
   if (metadata[PROVIDER_BLOCK_KEY] === true && isJsonObject(e.data))
-    return `${c.bold.blue(`assistant (${String(e.data.type)})`)}\n${indent(JSON.stringify(e.data, null, 2))}`;
+    return `${c.bold.blue(`assistant (${visible(String(e.data.type))})`)}\n${indent(JSON.stringify(e.data, null, 2))}`;
   return `${c.bold.blue("assistant (data)")}\n${indent(JSON.stringify(e.data, null, 2))}`;
 }
 
@@ -55,21 +57,21 @@ export function renderEvent(
   toolNames: Map<string, string>,
 ): string | undefined {
   // A kind this version does not know is shown by name; its content is kept in the log.
-  if (!isKnown(event)) return c.dim(`· ${event.kind} event`);
+  if (!isKnown(event)) return c.dim(visible(`· ${event.kind} event`));
   const e = event;
   switch (e.type) {
     case "turn_start":
       return undefined;
     case "chat_request":
-      return `${c.bold.green(e.author && e.author !== "user" ? `user (${e.author})` : "user")}\n${indent(e.content)}`;
+      return `${c.bold.green(e.author && e.author !== "user" ? `user (${visible(e.author)})` : "user")}\n${indent(e.content)}`;
     case "chat_response":
       return renderResponse(e, c);
     case "tool_call_request":
       toolNames.set(e.id, e.name);
-      return `${c.bold.yellow("tool call")} ${c.yellow(e.name)} ${c.dim(e.id)}\n${indent(JSON.stringify(e.arguments, null, 2))}`;
+      return `${c.bold.yellow("tool call")} ${c.yellow(visible(e.name))} ${c.dim(visible(e.id))}\n${indent(JSON.stringify(e.arguments, null, 2))}`;
     case "tool_call_response": {
       const status = e.is_error ? c.red("error") : c.green("ok");
-      return `${c.bold.yellow("tool result")} ${c.yellow(toolNames.get(e.id) ?? "unknown")} ${c.dim(e.id)} ${status}\n${indent(e.content)}`;
+      return `${c.bold.yellow("tool result")} ${c.yellow(visible(toolNames.get(e.id) ?? "unknown"))} ${c.dim(visible(e.id))} ${status}\n${indent(e.content)}`;
     }
     case "inquiry_request":
     case "inquiry_response":
@@ -77,17 +79,19 @@ export function renderEvent(
         `${e.type.replace("_", " ")} ${JSON.stringify({ ...e, type: undefined, timestamp: undefined })}`,
       );
     case "config_delta":
-      return c.dim(`· configuration changed (${Object.keys(e.delta).join(", ") || "empty"})`);
+      return c.dim(visible(`· configuration changed (${Object.keys(e.delta).join(", ") || "empty"})`));
     case "compaction": {
       const deferred =
         e.deferred_until_turn !== undefined ? `, deferred until turn ${e.deferred_until_turn + 1}` : "";
       const note = e.note ? ` — ${e.note}` : "";
       return c.dim(
-        `· compaction ${e.id} of ${turnsLabel(e.from_turn, e.to_turn)} by ${e.source} (${describePolicies(e)}${deferred})${note}`,
+        visible(
+          `· compaction ${e.id} of ${turnsLabel(e.from_turn, e.to_turn)} by ${e.source} (${describePolicies(e)}${deferred})${note}`,
+        ),
       );
     }
     case "compaction_reset":
-      return c.dim(`· compaction reset (${e.ids ? e.ids.join(", ") : "all"})`);
+      return c.dim(visible(`· compaction reset (${e.ids ? e.ids.join(", ") : "all"})`));
     case "request_failed":
       return c.yellow(
         `· the request of turn ${e.turn + 1} failed (${e.reason}); that turn is not sent to the model`,

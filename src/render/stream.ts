@@ -1,5 +1,6 @@
 // Owns showing a turn as it happens: text as it arrives, reasoning dimmed or
 // hidden, a spinner while waiting for the first token, tool calls and retries.
+import { visible } from "./visible.js";
 import type { ChalkInstance } from "chalk";
 import type { ToolCallRequest } from "../events/index.js";
 import type { ProviderError } from "../llm/errors.js";
@@ -59,13 +60,13 @@ export function createStreamRenderer(options: StreamRendererOptions): TurnOutput
       stopSpinner();
       if (mode === "reasoning") options.stdout.write("\n\n");
       mode = "text";
-      options.stdout.write(delta);
+      options.stdout.write(visible(delta));
     },
     reasoning(delta) {
       stopSpinner();
       if (options.reasoning === "hidden") return;
       mode = "reasoning";
-      options.stdout.write(c.dim(delta));
+      options.stdout.write(c.dim(visible(delta)));
     },
     restart() {
       lineBreak();
@@ -75,17 +76,19 @@ export function createStreamRenderer(options: StreamRendererOptions): TurnOutput
       stopSpinner();
       lineBreak();
       options.stderr.write(
-        c.yellow(`${error.message}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)}s\n`),
+        c.yellow(`${visible(error.message)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)}s\n`),
       );
     },
     toolCall(call: ToolCallRequest, brief?: boolean) {
       stopSpinner();
       lineBreak();
       const args = brief ? "" : ` ${c.dim(oneLine(JSON.stringify(call.arguments)))}`;
-      options.stderr.write(`${c.yellow("⚙")} ${c.bold(call.name)}${args}\n`);
+      options.stderr.write(`${c.yellow("⚙")} ${c.bold(visible(call.name))}${args}\n`);
     },
     toolResult(_call: ToolCallRequest, content: string, isError: boolean) {
-      options.stderr.write(`  ${isError ? c.red("✗") : c.green("✓")} ${c.dim(oneLine(content, 120))}\n`);
+      options.stderr.write(
+        `  ${isError ? c.red("✗") : c.green("✓")} ${c.dim(visible(oneLine(content, 120)))}\n`,
+      );
     },
     responseDone() {
       stopSpinner();
@@ -93,7 +96,7 @@ export function createStreamRenderer(options: StreamRendererOptions): TurnOutput
     },
     notice(text) {
       lineBreak();
-      options.stderr.write(`${c.yellow(`jp: ${text}`)}\n`);
+      options.stderr.write(`${c.yellow(`jp: ${visible(text)}`)}\n`);
     },
   };
 }

@@ -78,11 +78,13 @@ export function createTerminalPrompter(options: {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /** Makes text from outside jp (a model's arguments, a preview's excerpts) safe to print. */
+  safe: (text: string) => string;
 }): Prompter {
   const interactive = options.stdin.isTTY === true && options.stderr.isTTY === true;
   return {
     interactive,
-    say: (text) => options.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+    say: (text) => options.stderr.write(options.safe(text.endsWith("\n") ? text : `${text}\n`)),
     async choose(question, keys, choose) {
       const { askKey } = await import("./key-prompt.js");
       const answer = await askKey(

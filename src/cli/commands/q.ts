@@ -1,4 +1,5 @@
 // `jp q [QUERY]`: ask in a conversation; the model may call tools.
+import { visible } from "../../render/visible.js";
 import { Option, type Command } from "commander";
 import * as path from "node:path";
 import type { Context } from "../context.js";
@@ -161,7 +162,12 @@ export function register(program: Command, ctx: Context): void {
           : { cache: { key: ref.id, ttl: config.assistant?.cache_ttl ?? "5m" } }),
         tools,
         forcedTool: opts.toolUse,
-        prompter: createTerminalPrompter({ stdin: ctx.stdin, stderr: ctx.stderr, env: ctx.env }),
+        prompter: createTerminalPrompter({
+          stdin: ctx.stdin,
+          stderr: ctx.stderr,
+          env: ctx.env,
+          safe: visible,
+        }),
         output: createStreamRenderer({
           stdout: ctx.stdout,
           stderr: ctx.stderr,
@@ -234,7 +240,12 @@ async function readQuery(ctx: Context, words: string[], opts: QOptions): Promise
     if (piped.trim()) query = query ? `${query}\n\n${piped}` : piped;
   }
   if (opts.edit) {
-    const prompter = createTerminalPrompter({ stdin: ctx.stdin, stderr: ctx.stderr, env: ctx.env });
+    const prompter = createTerminalPrompter({
+      stdin: ctx.stdin,
+      stderr: ctx.stderr,
+      env: ctx.env,
+      safe: visible,
+    });
     query = (await prompter.editText(query ? `${query}\n` : "", ".md")).trim();
   }
   if (!query.trim()) {

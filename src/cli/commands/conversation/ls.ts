@@ -3,6 +3,7 @@ import { fromSystemError } from "../../../errors.js";
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { renderTable } from "../../../render/table.js";
+import { visible } from "../../../render/visible.js";
 
 export interface ConversationListItem {
   id: string;
@@ -71,7 +72,7 @@ export function register(parent: Command, ctx: Context): void {
         String(i.turns),
         String(i.events),
         (i.last_event_at ?? i.created_at).slice(0, 16).replace("T", " "),
-        i.error ? "(unreadable)" : (i.title ?? ""),
+        i.error ? "(unreadable)" : visible(i.title ?? ""),
       ]);
       ctx.out(renderTable(["", "ID", "TURNS", "EVENTS", "LAST EVENT", "TITLE"], rows));
     });

@@ -4,6 +4,7 @@ import type { Context } from "../../context.js";
 import { indexCompactions } from "../../../compaction/index.js";
 import { compactionItems, renderCompactionItems } from "../../../render/compaction-list.js";
 import { sumUsage } from "../../../events/index.js";
+import { visible } from "../../../render/visible.js";
 import { estimateTotalCost } from "../../../llm/pricing.js";
 import { usageLine } from "../../../render/usage.js";
 import { counted } from "../../../render/words.js";
@@ -56,7 +57,7 @@ export function register(parent: Command, ctx: Context): void {
       ctx.out(
         [
           `${ctx.color.bold(ref.id)}${details.active ? " (active)" : ""}`,
-          `  title:       ${details.title ?? "(none)"}`,
+          `  title:       ${details.title === null ? "(none)" : visible(details.title)}`,
           `  path:        ${ref.dir}`,
           `  created:     ${details.created_at}`,
           `  last event:  ${details.last_event_at ?? "(none)"}`,
