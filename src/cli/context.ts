@@ -142,7 +142,7 @@ export function createContext(options: ContextOptions = {}): Context {
             .readEvents(configOptions.conversation)
             .flatMap((e) => (e.type === "config_delta" ? [e.delta] : []))
         : undefined;
-      return loadConfig({
+      const resolved = await loadConfig({
         cwd: ctx.cwd,
         env,
         workspaceDir: ws?.dir,
@@ -150,6 +150,8 @@ export function createContext(options: ContextOptions = {}): Context {
         cfg: ctx.cfg,
         flags: configOptions.flags,
       });
+      for (const line of resolved.clamped) ctx.warn(line);
+      return resolved;
     },
     async tokenCounter(config) {
       const { createTokenCounter } = await import("./runtime.js");

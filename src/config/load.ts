@@ -1,6 +1,7 @@
 // Owns loading and layering configuration, lowest first: the shipped
 // defaults, the user's file, the workspace file, JP_* environment variables,
 // the conversation's config deltas, -c/--cfg values, then command flags.
+import { clampSettings } from "./bounds.js";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -23,6 +24,8 @@ export interface ResolvedConfig {
   layers: Layer[];
   /** Tools the conversation's config names that jp cannot serve, as `name (why)`. */
   leftOutTools: string[];
+  /** A line for each setting held to its range (config/bounds). */
+  clamped: string[];
 }
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -157,7 +160,7 @@ export function collectLayers(options: LoadOptions): { layers: Layer[]; leftOutT
 }
 
 /** Merge layers: tables deeply, rules appended (the built-in default rule dropped once any layer has rules). */
-export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools"> {
+export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools" | "clamped"> {
   const merged: Plain = {};
   const origins = new Map<string, string>();
   let rules: { rule: unknown; layer: string }[] = [];
@@ -212,8 +215,9 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
     throw configProblems(layers.flatMap(layerProblems));
   }
   const resolved = mergeLayers(layers);
+  const clamped = clampSettings(resolved.config);
   validateSemantics(resolved.config);
-  return { ...resolved, leftOutTools };
+  return { ...resolved, leftOutTools, clamped };
 }
 
 /** Checks that span keys: auto compaction needs a budget it can compute. */
