@@ -176,6 +176,11 @@ export function createContext(options: ContextOptions = {}): Context {
         onQuarantine: (bytes) => {
           ctx.warn(`moved a torn last line (${bytes} bytes) to the quarantine file`);
         },
+        onBrokenState: (file) => {
+          ctx.warn(
+            `${file} cannot be read; going on with no active conversation (jp conversation doctor resets it)`,
+          );
+        },
         onReadProgress: progressLine(
           ctx.stderr,
           (done, total) => `reading the conversation… ${megabytes(done)} of ${megabytes(total)}`,

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import {
   addUsage,
   emptyUsage,
+  isJsonObject,
   kindOf,
   recordedUsages,
   TurnCounter,
@@ -134,7 +135,10 @@ export class ConversationStore {
   constructor(
     readonly workspace: Workspace,
     private readonly clock: Clock = systemClock,
-    private readonly lockOptions: AppendOptions = {},
+    private readonly lockOptions: AppendOptions & {
+      /** Called once when `state.json` cannot be read (see state()). */
+      onBrokenState?: (file: string) => void;
+    } = {},
   ) {}
 
   /** Conversations sorted by id (creation time), oldest first. */
@@ -378,12 +382,51 @@ export class ConversationStore {
   }
 
   activeId(): string | undefined {
-    return readJsonFile<{ active?: string }>(path.join(this.workspace.dir, STATE_FILE))?.active;
+    const active = this.state().active;
+    return typeof active === "string" ? active : undefined;
+  }
+
+  /**
+   * What `state.json` holds. One that cannot be read as a JSON object (empty,
+   * cut short, edited by hand) is said once and counts as no active
+   * conversation; the next setActive replaces it, and doctor resets it.
+   */
+  state(): Record<string, unknown> {
+    const state = this.readState();
+    if (state !== "broken") return state;
+    if (!this.stateReported) {
+      this.stateReported = true;
+      this.lockOptions.onBrokenState?.(path.join(this.workspace.dir, STATE_FILE));
+    }
+    return {};
+  }
+  private stateReported = false;
+
+  private readState(): Record<string, unknown> | "broken" {
+    try {
+      const state = readJsonFile<unknown>(path.join(this.workspace.dir, STATE_FILE)) ?? {};
+      return isJsonObject(state) ? state : "broken";
+    } catch (error) {
+      if (error instanceof SyntaxError) return "broken";
+      throw error;
+    }
+  }
+
+  /** Whether `state.json` exists but cannot be read as a JSON object. */
+  stateIsBroken(): boolean {
+    return this.readState() === "broken";
+  }
+
+  /** Replace a broken `state.json` with an empty one (no active conversation); whether it was broken. */
+  resetState(): boolean {
+    const broken = this.stateIsBroken();
+    if (broken) writeJsonAtomic(path.join(this.workspace.dir, STATE_FILE), {});
+    return broken;
   }
 
   setActive(id: string | undefined): void {
     const file = path.join(this.workspace.dir, STATE_FILE);
-    const state = readJsonFile<Record<string, unknown>>(file) ?? {};
+    const state = this.state();
     // Every `jp q` names its conversation active: rewriting (and syncing) an unchanged file is work for nothing.
     if (state.active === id) return;
     writeJsonAtomic(file, { ...state, active: id });

@@ -15,7 +15,7 @@ import type { ConversationRef, ConversationStore } from "./conversations.js";
 import { BOM, parseLine, readLines } from "./log.js";
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-import { isHeld } from "./lock.js";
+import { isHeld, lockLeftBehind, removeLeftLock } from "./lock.js";
 import { TURN_LOCK_FILE } from "./conversations.js";
 
 export interface DoctorFinding {
@@ -25,7 +25,9 @@ export interface DoctorFinding {
     | "byte_order_mark"
     | "view_problem"
     | "unanswered_tool_call"
-    | "unanswered_request";
+    | "unanswered_request"
+    | "left_lock"
+    | "broken_state";
   line?: number;
   detail: string;
   repaired: boolean;
@@ -45,6 +47,16 @@ export function doctorConversation(
 ): DoctorReport {
   const log = store.log(ref);
   const findings: DoctorFinding[] = [];
+  // A lock a dead process left, or a broken one (empty, a folder), would make every writer wait.
+  for (const lock of [log.lockFile, path.join(ref.dir, TURN_LOCK_FILE)]) {
+    const why = options.repair ? removeLeftLock(lock, "jp doctor") : lockLeftBehind(lock);
+    if (why)
+      findings.push({
+        kind: "left_lock",
+        detail: `${path.basename(lock)}: ${why}`,
+        repaired: options.repair,
+      });
+  }
   const bad: { line: number; offset: number; text: string; reason: string }[] = [];
   let torn: { offset: number; bytes: number } | undefined;
   for (const raw of readLines(log.file, {
@@ -112,7 +124,8 @@ export function doctorConversation(
       findings.push({ kind: "view_problem", detail: describeViewProblem(problem), repaired: false });
     }
   }
-  if (!options.repair || findings.every((f) => f.kind === "view_problem")) return report;
+  if (!options.repair || findings.every((f) => f.kind === "view_problem" || f.kind === "left_lock"))
+    return report;
   if (repairs.length > 0) store.append(ref, repairs);
 
   // Under the lock: the torn tail is quarantined by withLock itself; malformed

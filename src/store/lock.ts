@@ -48,12 +48,50 @@ function isLockHolder(value: unknown): value is LockHolder {
 }
 
 function readHolder(path: string): LockHolder | undefined {
+  const state = readLock(path);
+  return state.kind === "held" ? state.holder : undefined;
+}
+
+/**
+ * What is at a lock's path. jp writes a lock whole (link from a complete
+ * file), so a lock that cannot be read as one (empty, garbage, not a file,
+ * unreadable) was never a live jp's: it is `broken`, and may be taken over.
+ */
+const NOT_A_FILE = "it is a folder";
+
+type LockState =
+  | { kind: "absent" }
+  | { kind: "held"; holder: LockHolder }
+  | { kind: "broken"; identity: string; why: string };
+
+function readLock(path: string): LockState {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(path);
+  } catch (error) {
+    if (errnoCode(error) === "ENOENT") return { kind: "absent" };
+    throw error;
+  }
+  const identity = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  if (stat.isDirectory()) return { kind: "broken", identity, why: NOT_A_FILE };
+  if (!stat.isFile()) return { kind: "broken", identity, why: "it is a link or a special file" };
   try {
     const holder: unknown = JSON.parse(fs.readFileSync(path, "utf8"));
-    return isLockHolder(holder) ? holder : undefined;
-  } catch {
-    return undefined;
+    if (isLockHolder(holder)) return { kind: "held", holder };
+    return { kind: "broken", identity, why: "it does not name a holder" };
+  } catch (error) {
+    if (errnoCode(error) === "ENOENT") return { kind: "absent" };
+    return { kind: "broken", identity, why: stat.size === 0 ? "it is empty" : "it cannot be read" };
   }
+}
+
+/** Why the lock at `path` may be taken over (its holder died, or it is broken), or undefined while it holds. */
+export function lockLeftBehind(path: string): string | undefined {
+  const state = readLock(path);
+  if (state.kind === "broken") return `the lock is broken: ${state.why}`;
+  if (state.kind === "held" && isStale(state.holder))
+    return `the lock's holder, process ${state.holder.pid}, is gone`;
+  return undefined;
 }
 
 function processIsAlive(pid: number): boolean {
@@ -85,18 +123,26 @@ function tryCreate(path: string, holder: LockHolder): boolean {
 }
 
 /**
- * Remove a lock whose holder is dead. Takeovers are serialised by a second
- * lock so two waiters cannot both remove a lock and one of them a fresh one.
+ * Remove a lock whose holder is dead, or that is broken, if it is still the
+ * one seen. Takeovers are serialised by a second lock so two waiters cannot
+ * both remove a lock and one of them a fresh one.
  */
-function takeOverStale(path: string, seen: LockHolder, me: LockHolder): void {
+function takeOver(path: string, seen: LockState, me: LockHolder): void {
   const guard = `${path}.takeover`;
   if (!tryCreate(guard, me)) {
     if (isStale(readHolder(guard))) fs.rmSync(guard, { force: true });
     return;
   }
   try {
-    const current = readHolder(path);
-    if (current && current.token === seen.token) fs.rmSync(path, { force: true });
+    const current = readLock(path);
+    const same =
+      (seen.kind === "held" && current.kind === "held" && current.holder.token === seen.holder.token) ||
+      (seen.kind === "broken" && current.kind === "broken" && current.identity === seen.identity);
+    // A folder in the lock's place is removed only when empty (rmdir): nothing of anyone's is lost.
+    if (same && current.kind === "broken" && current.why === NOT_A_FILE) fs.rmdirSync(path);
+    else if (same) fs.rmSync(path, { force: true });
+  } catch (error) {
+    if (errnoCode(error) !== "ENOENT") throw error;
   } finally {
     fs.rmSync(guard, { force: true });
   }
@@ -112,27 +158,40 @@ export function isHeld(path: string): boolean {
   return holder !== undefined && !isStale(holder);
 }
 
-/** Take the lock at `path`, waiting up to the timeout. Synchronous by design: held only around a write. */
-export function acquireLock(path: string, options: LockOptions = {}): HeldLock {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-  const me: LockHolder = {
+/** Remove the lock at `path` if its holder is gone or it is broken (doctor's repair); what was wrong, if anything. */
+export function removeLeftLock(path: string, command?: string): string | undefined {
+  const why = lockLeftBehind(path);
+  if (why !== undefined) takeOver(path, readLock(path), holderRecord(command));
+  return why;
+}
+
+function holderRecord(command?: string): LockHolder {
+  return {
     pid: process.pid,
     hostname: os.hostname(),
     acquired_at: new Date().toISOString(),
     token: uniqueToken(),
-    ...(options.command ? { command: options.command } : {}),
+    ...(command ? { command } : {}),
   };
+}
+
+/** Take the lock at `path`, waiting up to the timeout. Synchronous by design: held only around a write. */
+export function acquireLock(path: string, options: LockOptions = {}): HeldLock {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const me = holderRecord(options.command);
   // A monotonic clock that needs none of Node's perf_hooks modules (performance.now loads eight).
   const started = process.hrtime.bigint();
   let delay = 1;
   let announced = false;
   for (;;) {
     if (tryCreate(path, me)) break;
-    const holder = readHolder(path);
-    if (holder && isStale(holder)) {
-      takeOverStale(path, holder, me);
+    const state = readLock(path);
+    if (state.kind === "absent") continue;
+    if (state.kind === "broken" || isStale(state.holder)) {
+      takeOver(path, state, me);
       continue;
     }
+    const holder = state.holder;
     const waited = Number(process.hrtime.bigint() - started) / 1e6;
     if (waited >= timeoutMs) throw new LockTimeoutError(path, holder, waited);
     if (!announced && waited > 250) {

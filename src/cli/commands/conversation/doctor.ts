@@ -1,6 +1,7 @@
 // `jp conversation doctor [ID]`: check logs and repair them by quarantining bad lines.
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
+import type { ConversationStore } from "../../../store/conversations.js";
 import { doctorConversation, type DoctorReport } from "../../../store/doctor.js";
 import { cleanSpillFiles } from "../../../tools/prompter.js";
 import { counted } from "../../../render/words.js";
@@ -14,7 +15,27 @@ const REPAIRED: Record<DoctorReport["findings"][number]["kind"], string> = {
   unanswered_tool_call: " — answered: interrupted (appended)",
   unanswered_request: " — marked failed (appended); it is not sent again",
   view_problem: "",
+  left_lock: " — removed",
+  broken_state: " — reset: no conversation is active",
 };
+
+/** The workspace's own state: a `state.json` that cannot be read is reset to no active conversation. */
+function workspaceReport(store: ConversationStore, repair: boolean): DoctorReport[] {
+  const broken = repair ? store.resetState() : store.stateIsBroken();
+  if (!broken) return [];
+  return [
+    {
+      id: "workspace",
+      findings: [
+        {
+          kind: "broken_state",
+          detail: "state.json cannot be read (the active conversation is unknown)",
+          repaired: repair,
+        },
+      ],
+    },
+  ];
+}
 
 export function register(parent: Command, ctx: Context): void {
   parent
@@ -41,9 +62,10 @@ export function register(parent: Command, ctx: Context): void {
       }
       const store = ctx.store();
       const refs = id === undefined ? store.list() : [store.resolve(id)];
-      const reports: DoctorReport[] = refs.map((ref) =>
-        doctorConversation(store, ref, { repair: !opts.check, now: ctx.clock.now() }),
-      );
+      const reports: DoctorReport[] = [
+        ...workspaceReport(store, !opts.check),
+        ...refs.map((ref) => doctorConversation(store, ref, { repair: !opts.check, now: ctx.clock.now() })),
+      ];
       // For scripts and CI: a check that finds anything fails.
       if (opts.check && reports.some((r) => r.findings.length > 0)) ctx.exitCode = 1;
       if (opts.json) {
