@@ -221,7 +221,8 @@ export class ConversationStore {
       const held = acquireLock(path.join(this.workspace.conversationsDir, CREATE_LOCK), this.lockOptions);
       try {
         const existing = new Set(this.list().map((r) => r.id));
-        let id = options.id ?? idForTime(now);
+        // Only an id jp can list is kept (an import's may be any name); any other gets a new one.
+        let id = options.id !== undefined && /^\d{8,}$/.test(options.id) ? options.id : idForTime(now);
         while (existing.has(id)) id = String(BigInt(id) + 1n);
         const folder = slug ? `${id}-${slug}` : id;
         const dir = path.join(this.workspace.conversationsDir, folder);

@@ -134,8 +134,9 @@ export function findJpConversations(input: string): string[] {
 export function convertJpConversation(
   dir: string,
 ): { originalId: string; title?: string; events: Event[] } | ImportSkip {
+  // JP names a folder by its id, then a slug; any other name is the id itself (jp gives it one it can list).
   const name = path.basename(dir);
-  const originalId = /^(\d+)/.exec(name)?.[1] ?? name;
+  const originalId = /^(\d{8,})(?:-|$)/.exec(name)?.[1] ?? name;
   const storedMetadata = readJson(path.join(dir, "metadata.json"));
   const metadata = isRaw(storedMetadata) ? storedMetadata : undefined;
   const title = typeof metadata?.title === "string" ? metadata.title : undefined;

@@ -152,3 +152,29 @@ describe("importJpConversation", () => {
     expect(() => importJpConversation(store, dir)).toThrow(/already imported as conversation 17000000007/);
   });
 });
+
+describe("folder names and id shapes", () => {
+  const events = [
+    { type: "chat_request", timestamp: "2026-05-29 19:42:36.46732", content: "hi" },
+    { type: "chat_response", timestamp: "2026-05-29 19:42:37.0", message: "hello" },
+  ];
+
+  it.each(["my-chat", "jp-c17462040864", "123-short", "17462040864-with-slug"])(
+    "imports a folder named %s as a conversation ls lists, once",
+    (name) => {
+      const ws = tempWorkspace();
+      const store = new ConversationStore(ws);
+      const source = jpFolder(name, events);
+      const result = importJpConversation(store, source);
+      expect("reason" in result).toBe(false);
+      const listed = store.list().map((r) => r.id);
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toMatch(/^\d{8,}$/);
+      if (name.startsWith("17462040864")) expect(listed[0]).toBe("17462040864");
+      expect(store.metadata(store.list()[0]!).imported_from?.original_id).toBe(
+        name.startsWith("17462040864") ? "17462040864" : name,
+      );
+      expect(() => importJpConversation(store, source)).toThrow(/was already imported as conversation/);
+    },
+  );
+});
