@@ -1,7 +1,7 @@
 // Owns the one context every command receives: where it runs, how it writes,
 // and lazily built services (workspace, store). No module singletons.
 import type { Writable } from "node:stream";
-import type { ExitCode } from "../errors.js";
+import { errnoCode, type ExitCode } from "../errors.js";
 import { Chalk, type ChalkInstance } from "chalk";
 import { systemClock, type Clock } from "../store/clock.js";
 import type { ConversationStore } from "../store/conversations.js";
@@ -27,6 +27,12 @@ export interface Context {
   cfg: string[];
   /** The exit code of a command that finished without an error but must not report success. */
   exitCode: ExitCode;
+  /**
+   * Aborted when stdout or stderr can no longer be written (the terminal was
+   * closed: EIO; the reader of a pipe left: EPIPE). Output is dropped from
+   * then on instead of crashing the process; a turn ends as on SIGHUP.
+   */
+  outputGone: AbortSignal;
   color: ChalkInstance;
   workspace(): Workspace;
   /**
@@ -84,6 +90,13 @@ export function createContext(options: ContextOptions = {}): Context {
   const env = options.env ?? process.env;
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
+  const gone = new AbortController();
+  for (const stream of [stdout, stderr]) {
+    // An 'error' nobody listens to kills the process; a closed terminal must end the turn gently.
+    stream.on("error", (error: unknown) => {
+      if (["EIO", "EPIPE", "ECONNRESET", "ENXIO"].includes(errnoCode(error) ?? "")) gone.abort();
+    });
+  }
   let statusShown = false;
   const clearStatus = () => {
     if (statusShown) stderr.write("\r\x1b[K");
@@ -97,6 +110,7 @@ export function createContext(options: ContextOptions = {}): Context {
     env,
     stdout,
     stderr,
+    outputGone: gone.signal,
     // process.stdin builds its stream on first use: only commands that read it pay for that.
     get stdin() {
       return options.stdin ?? process.stdin;

@@ -1,7 +1,15 @@
 // Owns the terminal prompts themselves, built on @inquirer/core (raw mode,
 // Ctrl-C, resizing and cleanup handled in one place): a question answered by
 // a single key, and a line of text. Loaded only when a question is asked.
-import { createPrompt, ExitPromptError, isEnterKey, useEffect, useKeypress, useState } from "@inquirer/core";
+import {
+  AbortPromptError,
+  createPrompt,
+  ExitPromptError,
+  isEnterKey,
+  useEffect,
+  useKeypress,
+  useState,
+} from "@inquirer/core";
 
 interface KeyConfig {
   message: string;
@@ -71,6 +79,8 @@ const linePrompt = createPrompt<string | typeof INTERRUPTED, { message: string }
 export interface PromptStreams {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
+  /** Ends the prompt (as INTERRUPTED) when jp is asked to stop: SIGINT, SIGTERM, SIGHUP. */
+  signal?: AbortSignal;
 }
 
 /** The prompt's answer, or INTERRUPTED when Ctrl-C (or a signal) abandoned it. */
@@ -78,7 +88,7 @@ async function orInterrupted<T>(answer: Promise<T>): Promise<T | typeof INTERRUP
   try {
     return await answer;
   } catch (error) {
-    if (error instanceof ExitPromptError) return INTERRUPTED;
+    if (error instanceof ExitPromptError || error instanceof AbortPromptError) return INTERRUPTED;
     throw error;
   }
 }

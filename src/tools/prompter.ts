@@ -80,23 +80,32 @@ export function createTerminalPrompter(options: {
   env: NodeJS.ProcessEnv;
   /** Makes text from outside jp (a model's arguments, a preview's excerpts) safe to print. */
   safe: (text: string) => string;
+  /** A signal to stop (SIGTERM, SIGHUP, Ctrl-C) ends a question being asked. */
+  signal?: AbortSignal;
 }): Prompter {
+  const streams = {
+    input: options.stdin,
+    output: options.stderr,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
   const interactive = options.stdin.isTTY === true && options.stderr.isTTY === true;
   return {
     interactive,
     say: (text) => options.stderr.write(options.safe(text.endsWith("\n") ? text : `${text}\n`)),
     async choose(question, keys, choose) {
       const { askKey } = await import("./key-prompt.js");
-      const answer = await askKey(
-        { input: options.stdin, output: options.stderr },
-        { message: question, keys, help: choose.help, onEnd: choose.onEnd },
-      );
+      const answer = await askKey(streams, {
+        message: question,
+        keys,
+        help: choose.help,
+        onEnd: choose.onEnd,
+      });
       if (typeof answer !== "string") throw new PromptInterruptedError();
       return answer;
     },
     async ask(question) {
       const { askLine } = await import("./key-prompt.js");
-      const answer = await askLine({ input: options.stdin, output: options.stderr }, question);
+      const answer = await askLine(streams, question);
       if (typeof answer !== "string") throw new PromptInterruptedError();
       return answer.trim();
     },

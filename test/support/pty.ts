@@ -1,6 +1,7 @@
 // Runs a command in a real pseudo-terminal (util-linux `script`), so prompts,
 // TTY detection and Ctrl-C behave as they do for a person at a terminal.
 import { spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
 
 /** Whether util-linux `script` is here; without it the terminal tests skip, saying why. */
 export const PTY_AVAILABLE = spawnSync("script", ["--version"], { stdio: "ignore" }).status === 0;
@@ -14,6 +15,47 @@ export interface PtySession {
   waitFor(text: string | RegExp, from?: number, timeoutMs?: number): Promise<number>;
   type(keys: string): void;
   exit: Promise<number>;
+  /** The pid of `script`, which holds the terminal's master side: killing it closes the terminal. */
+  pid: number;
+}
+
+/** The pids of `root`'s descendants whose command line (arguments joined by spaces) passes `match`, from /proc. */
+export function descendants(root: number, match: (cmdline: string) => boolean = () => true): number[] {
+  const parents = new Map<number, number>();
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // The parent is the 4th field, after the command name in parentheses (which may hold spaces).
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  const found: number[] = [];
+  const isBelow = (pid: number): boolean => {
+    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) if (p === root) return true;
+    return false;
+  };
+  for (const pid of parents.keys()) {
+    if (!isBelow(pid)) continue;
+    try {
+      if (match(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ")))
+        found.push(pid);
+    } catch {
+      // Gone already.
+    }
+  }
+  return found;
+}
+
+/** Whether a process is still running (a zombie counts as gone). */
+export function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
 }
 
 export function runInPty(
@@ -39,6 +81,7 @@ export function runInPty(
     output: () => out,
     type: (keys) => child.stdin.write(keys),
     exit,
+    pid: child.pid!,
     waitFor(text, from = 0, timeoutMs = 20_000) {
       const find = () => {
         const rest = out.slice(from);

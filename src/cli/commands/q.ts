@@ -167,6 +167,7 @@ export function register(program: Command, ctx: Context): void {
           stderr: ctx.stderr,
           env: ctx.env,
           safe: visible,
+          signal: interrupt.signal,
         }),
         output: createStreamRenderer({
           stdout: ctx.stdout,
@@ -335,14 +336,20 @@ function interruptHandler(ctx: Context, beforeExit: () => void): { signal: Abort
     }
     controller.abort();
   };
-  // Closing the terminal (SIGHUP) or a polite kill (SIGTERM) end the turn the same way,
-  // so whatever was recorded stays valid and a running tool is answered.
+  // Closing the terminal (SIGHUP, or a write that fails with EIO) or a polite kill (SIGTERM)
+  // end the turn the same way, so whatever was recorded stays valid and a running tool is answered.
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   for (const name of signals) process.on(name, onSigint);
+  const onGone = () => {
+    controller.abort();
+  };
+  ctx.outputGone.addEventListener("abort", onGone, { once: true });
+  if (ctx.outputGone.aborted) controller.abort();
   return {
     signal: controller.signal,
     dispose: () => {
       for (const name of signals) process.off(name, onSigint);
+      ctx.outputGone.removeEventListener("abort", onGone);
     },
   };
 }

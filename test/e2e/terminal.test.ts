@@ -1,0 +1,105 @@
+// jp survives the loss of its terminal and stops when asked: a signal at the
+// approval prompt ends the turn and frees its lock; a terminal closed during
+// a tool or mid-answer ends the turn as SIGHUP does, keeping what arrived.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadScript } from "../support/mock-llm.js";
+import { alive, descendants, PTY_AVAILABLE, runInPty, type PtySession } from "../support/pty.js";
+import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { REPO_ROOT, runCli } from "../support/workspace.js";
+
+const JP = path.join(REPO_ROOT, "bin/jp");
+let w: QWorkspace | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+const jpQ = (query: string) => runInPty([JP, "q", query], { cwd: w!.root, env: w!.env });
+
+/** The jp process running under the terminal (node running bin/jp, not the shell that started it). */
+function jpPid(session: PtySession): number {
+  const [pid] = descendants(session.pid, (cmdline) => /^\S*node \S*bin\/jp /.test(cmdline));
+  if (pid === undefined) throw new Error("no jp process under the terminal");
+  return pid;
+}
+
+async function gone(pid: number, timeoutMs = 15_000): Promise<void> {
+  const started = Date.now();
+  while (alive(pid)) {
+    if (Date.now() - started > timeoutMs) throw new Error(`process ${pid} is still running`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function conversationFolder(): string {
+  const dir = path.join(w!.root, ".jp/conversations");
+  return path.join(
+    dir,
+    fs.readdirSync(dir).find((f) => !f.startsWith("."))!,
+  );
+}
+
+const WAIT_TOOL = `[conversation.tools.wait]\nsource = "local"\nsummary = "wait"\ncommand = ["sleep", "30"]\nrun = "unattended"\n`;
+
+describe.skipIf(!PTY_AVAILABLE)("signals and a vanishing terminal", () => {
+  it.each(["SIGTERM", "SIGHUP", "SIGINT"] as const)(
+    "%s at the approval prompt ends jp, answers the call as interrupted and frees the lock",
+    async (signal) => {
+      w = await qWorkspace({
+        toolRun: "ask",
+        script: [...loadScript("tool-then-answer"), ...loadScript("second-turn")],
+      });
+      const session = jpQ("count");
+      await session.waitFor("Run tool count_words?");
+      process.kill(jpPid(session), signal);
+      expect(await session.exit).toBe(130);
+      expect(w.events().find((e) => e.type === "tool_call_response")).toMatchObject({
+        id: "toolu_count_1",
+        content: "interrupted",
+      });
+      expect(fs.existsSync(path.join(conversationFolder(), "turn.lock"))).toBe(false);
+      expect((await runCli(["q", "again"], { cwd: w.root, env: w.env })).code).toBe(0);
+    },
+  );
+
+  it("a terminal closed while a tool runs ends the turn: the call is answered, the lock freed", async () => {
+    w = await qWorkspace({
+      extraConfig: WAIT_TOOL,
+      script: [
+        { text: "Waiting.", tool_calls: [{ id: "toolu_wait", name: "wait", arguments: {} }] },
+        ...loadScript("second-turn"),
+      ],
+    });
+    const session = jpQ("wait");
+    await session.waitFor(/⚙\S* \S*wait/);
+    await new Promise((r) => setTimeout(r, 300));
+    const jp = jpPid(session);
+    process.kill(session.pid, "SIGKILL");
+    await gone(jp);
+    expect(w.events().find((e) => e.type === "tool_call_response")).toMatchObject({
+      id: "toolu_wait",
+      content: "interrupted",
+      is_error: true,
+    });
+    expect(fs.existsSync(path.join(conversationFolder(), "turn.lock"))).toBe(false);
+    expect((await runCli(["q", "again"], { cwd: w.root, env: w.env })).code).toBe(0);
+  });
+
+  it("a terminal closed mid-answer keeps what arrived, as Ctrl-C does", async () => {
+    const long = "the parser reads quoted fields one by one. ".repeat(400);
+    w = await qWorkspace({ script: [{ text: long, event_delay_ms: 5 }, ...loadScript("second-turn")] });
+    const session = jpQ("explain");
+    await session.waitFor("quoted fields one by one. the parser");
+    const jp = jpPid(session);
+    process.kill(session.pid, "SIGKILL");
+    await gone(jp);
+    const answer = w.events().find((e) => e.type === "chat_response") as
+      { message?: string; metadata?: { interrupted?: boolean } } | undefined;
+    expect(answer?.message?.length).toBeGreaterThan(40);
+    expect(long.startsWith(answer!.message!)).toBe(true);
+    expect(answer?.metadata?.interrupted).toBe(true);
+    expect((await runCli(["q", "again"], { cwd: w.root, env: w.env })).code).toBe(0);
+  });
+});
