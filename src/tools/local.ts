@@ -1,6 +1,7 @@
 // Owns tools defined in config that run a local command: arguments arrive as
 // JSON on stdin and in `{{name}}` placeholders; stdout is the result; a
 // non-zero exit is an error result with stderr. No shell is involved.
+import type { spawn as Spawn } from "node:child_process";
 import { isJsonObject } from "../events/index.js";
 import type { ToolConfig } from "../config/schema.js";
 import { JpError } from "../errors.js";
@@ -175,8 +176,11 @@ export async function createLocalTool(
     validate,
     async execute(args, ctx): Promise<ToolOutcome> {
       const { execa } = await import("execa");
+      const { spawn } = await import("node:child_process");
       const [program, ...rest] = argv.map((a) => fillTemplate(a, args));
-      const result = await execa(program!, rest, {
+      // Its own process group: jp ends the tool with whatever it started, and the
+      // terminal's Ctrl-C reaches jp, which ends the tool, not the tool alone.
+      const subprocess = execa(program!, rest, {
         input: JSON.stringify(args),
         cwd: ctx.cwd,
         timeout: timeoutMs,
@@ -186,13 +190,17 @@ export async function createLocalTool(
         reject: false,
         stripFinalNewline: false,
         maxBuffer: maxBytes * 4 + 1024,
+        detached: true,
+      });
+      const ended = endedWithJp(subprocess.pid, ctx.signal, spawn);
+      const result = await subprocess.finally(() => {
+        ended.dispose();
       });
       if (result.timedOut) return { content: `${name} timed out after ${timeoutMs / 1000}s`, isError: true };
-      // Ctrl-C at a terminal reaches the whole foreground process group, so the
-      // child may die of SIGINT just before jp's own handler aborts the turn:
-      // give that abort a moment, so the turn ends instead of asking the model again.
-      if (result.signal === "SIGINT") await abortedWithin(ctx.signal, 1000);
-      if (result.isCanceled || result.signal === "SIGINT") return { content: "interrupted", isError: true };
+      // A tool ended by a signal jp did not send (someone's kill) may die just before jp's own
+      // handler aborts the turn: give that abort a moment, so the turn ends instead of asking the model again.
+      if (result.signal === "SIGINT" || result.signal === "SIGTERM") await abortedWithin(ctx.signal, 1000);
+      if (result.isCanceled || ctx.signal.aborted) return { content: "interrupted", isError: true };
       if (result.failed && result.exitCode === undefined) {
         return { content: `${name} could not run ${program}: ${result.shortMessage}`, isError: true };
       }
@@ -204,6 +212,43 @@ export async function createLocalTool(
         };
       }
       return { content: truncateOutput(result.stdout, maxBytes), isError: false };
+    },
+  };
+}
+
+/**
+ * Ties a tool's process group to jp: on abort (Ctrl-C, SIGTERM, a closed
+ * terminal) the whole group is ended, and a watchdog ends it if jp itself
+ * dies first (SIGKILL, a crash), since nothing else would: the group is not
+ * the terminal's, and an orphan keeps running.
+ */
+function endedWithJp(
+  pid: number | undefined,
+  signal: AbortSignal | undefined,
+  spawn: typeof Spawn,
+): { dispose(): void } {
+  if (pid === undefined) return { dispose() {} };
+  const endGroup = () => {
+    try {
+      process.kill(-pid, "SIGTERM");
+    } catch {
+      // The group is gone already.
+    }
+  };
+  signal?.addEventListener("abort", endGroup, { once: true });
+  const watchdog = spawn(
+    "sh",
+    ["-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 0.5; done; kill -TERM -${pid} 2>/dev/null`],
+    { detached: true, stdio: "ignore" },
+  );
+  watchdog.on("error", () => {
+    // No sh: the tool still runs, only without the watchdog.
+  });
+  watchdog.unref();
+  return {
+    dispose() {
+      signal?.removeEventListener("abort", endGroup);
+      watchdog.kill("SIGKILL");
     },
   };
 }

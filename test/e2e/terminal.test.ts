@@ -102,4 +102,38 @@ describe.skipIf(!PTY_AVAILABLE)("signals and a vanishing terminal", () => {
     expect(answer?.metadata?.interrupted).toBe(true);
     expect((await runCli(["q", "again"], { cwd: w.root, env: w.env })).code).toBe(0);
   });
+
+  it("a tool outlives no jp: killed outright, jp's tool is ended by its watchdog", async () => {
+    w = await qWorkspace({
+      extraConfig: `[conversation.tools.wait]\nsource = "local"\nsummary = "wait"\ncommand = ["sh", "-c", "sleep 31.5; echo done"]\nrun = "unattended"\n`,
+      script: [{ text: "Waiting.", tool_calls: [{ id: "toolu_wait", name: "wait", arguments: {} }] }],
+    });
+    const session = jpQ("wait");
+    await session.waitFor(/⚙\S* \S*wait/);
+    await new Promise((r) => setTimeout(r, 300));
+    const sleeping = () => running((cmdline) => cmdline.startsWith("sleep 31.5"));
+    expect(sleeping()).toHaveLength(1);
+    const jp = jpPid(session);
+    process.kill(jp, "SIGKILL");
+    await gone(jp);
+    const started = Date.now();
+    while (sleeping().length > 0 && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 100));
+    expect(sleeping()).toEqual([]);
+    expect(await session.exit).not.toBe(0);
+  });
 });
+
+/** Every running process whose command line passes `match`. */
+function running(match: (cmdline: string) => boolean): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return alive(pid) && match(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "));
+      } catch {
+        return false;
+      }
+    });
+}
