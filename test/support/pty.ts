@@ -40,8 +40,7 @@ export function descendants(root: number, match: (cmdline: string) => boolean = 
   for (const pid of parents.keys()) {
     if (!isBelow(pid)) continue;
     try {
-      if (match(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ")))
-        found.push(pid);
+      if (match(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "))) found.push(pid);
     } catch {
       // Gone already.
     }
