@@ -22,7 +22,7 @@ import {
   MetadataError,
 } from "./errors.js";
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "./files.js";
-import { acquireLock } from "./lock.js";
+import { acquireLock, type HeldLock } from "./lock.js";
 import {
   EventLog,
   LOG_FILE,
@@ -474,14 +474,30 @@ export class ConversationStore {
     }
   }
 
-  /** Move a conversation into `.trash/`; nothing is deleted. */
+  /**
+   * Move a conversation into `.trash/`; nothing is deleted. A turn in progress
+   * (its `jp q` holds the turn lock) is waited for, up to the lock timeout:
+   * moving its folder away would lose the results it is about to record.
+   */
   trash(ref: ConversationRef): string {
-    fs.mkdirSync(this.workspace.trashDir, { recursive: true });
-    let target = path.join(this.workspace.trashDir, ref.folder);
-    for (let n = 1; fs.existsSync(target); n += 1)
-      target = path.join(this.workspace.trashDir, `${ref.folder}.${n}`);
-    fs.renameSync(ref.dir, target);
-    if (this.activeId() === ref.id) this.setActive(undefined);
-    return target;
+    const turn = this.holdTurn(ref);
+    try {
+      fs.mkdirSync(this.workspace.trashDir, { recursive: true });
+      let target = path.join(this.workspace.trashDir, ref.folder);
+      for (let n = 1; fs.existsSync(target); n += 1)
+        target = path.join(this.workspace.trashDir, `${ref.folder}.${n}`);
+      fs.renameSync(ref.dir, target);
+      // The lock moved with the folder; held by this process, it is removed there.
+      fs.rmSync(path.join(target, TURN_LOCK_FILE), { force: true });
+      if (this.activeId() === ref.id) this.setActive(undefined);
+      return target;
+    } finally {
+      turn.release();
+    }
+  }
+
+  /** The conversation's turn lock, as `jp q` holds it for a turn: whoever else changes the conversation waits. */
+  holdTurn(ref: ConversationRef): HeldLock {
+    return acquireLock(path.join(ref.dir, TURN_LOCK_FILE), { ...this.lockOptions, command: "jp" });
   }
 }

@@ -1,6 +1,8 @@
 // jp survives the loss of its terminal and stops when asked: a signal at the
 // approval prompt ends the turn and frees its lock; a terminal closed during
 // a tool or mid-answer ends the turn as SIGHUP does, keeping what arrived.
+import { execFile, spawn } from "node:child_process";
+import { promisify } from "node:util";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -137,3 +139,37 @@ function running(match: (cmdline: string) => boolean): number[] {
       }
     });
 }
+
+describe("a conversation changed while its turn runs", () => {
+  it("rm waits for the turn, which keeps its tool's result, then moves the conversation to the trash", async () => {
+    w = await qWorkspace({
+      extraConfig: `[conversation.tools.wait]\nsource = "local"\nsummary = "wait"\ncommand = ["sleep", "1.5"]\nrun = "unattended"\n`,
+      script: [
+        { text: "Waiting.", tool_calls: [{ id: "toolu_wait", name: "wait", arguments: {} }] },
+        { text: "Done." },
+      ],
+    });
+    expect((await runCli(["conversation", "new"], { cwd: w.root, env: w.env })).code).toBe(0);
+    const q = spawn(process.execPath, [JP, "q", "wait"], {
+      cwd: w.root,
+      env: { ...w.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const qExit = new Promise<number>((resolve) => q.on("close", (code) => resolve(code ?? -1)));
+    await w.mock.streaming(1);
+    await new Promise((r) => setTimeout(r, 300));
+    const id = fs.readdirSync(path.join(w.root, ".jp/conversations")).find((f) => !f.startsWith("."))!;
+    // Its own process: a waiting jp blocks, and this process serves the model's answers.
+    const rm = await promisify(execFile)(process.execPath, [JP, "conversation", "rm", id.slice(0, 11)], {
+      cwd: w.root,
+      env: { ...w.env, NO_COLOR: "1" },
+    });
+    expect(rm.stderr).toContain("waiting for the conversation lock");
+    expect(await qExit).toBe(0);
+    const trashed = path.join(w.root, ".jp/conversations/.trash", id, "events.jsonl");
+    const log = fs.readFileSync(trashed, "utf8");
+    expect(log).toContain('"tool_call_response"');
+    expect(log).toContain("Done.");
+    expect(fs.existsSync(path.join(w.root, ".jp/conversations/.trash", id, "turn.lock"))).toBe(false);
+  });
+});

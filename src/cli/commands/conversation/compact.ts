@@ -228,11 +228,18 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
     defaultModel: config.assistant?.model?.id ?? "",
     dryRun: !!opts.dryRun,
   }).finally(clear);
-  if (!opts.dryRun && outcome.planned.length)
-    store.append(
-      ref,
-      outcome.planned.map((p) => p.compaction),
-    );
+  // A turn in progress is waited for: a compaction lands between turns, not inside one.
+  if (!opts.dryRun && outcome.planned.length) {
+    const turn = store.holdTurn(ref);
+    try {
+      store.append(
+        ref,
+        outcome.planned.map((p) => p.compaction),
+      );
+    } finally {
+      turn.release();
+    }
+  }
   const existing = indexCompactions(events).entries;
   const lines = renderTimeline(outcome, existing, {
     dryRun: !!opts.dryRun,
@@ -305,7 +312,12 @@ function resetCompactions(ctx: Context, ref: ConversationRef, opts: CompactOptio
       timestamp: ctx.clock.now().toISOString(),
       ...(ids ? { ids } : {}),
     };
-    store.append(ref, [event]);
+    const turn = store.holdTurn(ref);
+    try {
+      store.append(ref, [event]);
+    } finally {
+      turn.release();
+    }
   }
   if (!opts.json) ctx.out(`${opts.dryRun ? "Would reset" : "Reset"} ${describe.join(", ")}.`);
   return {
