@@ -20,11 +20,13 @@ import {
   NoActiveConversationError,
   ConversationExistsError,
   MetadataError,
+  SymlinkRefusedError,
 } from "./errors.js";
 import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "./files.js";
 import { acquireLock, type HeldLock } from "./lock.js";
 import {
   EventLog,
+  isSymlink,
   LOG_FILE,
   readLines,
   readLog,
@@ -320,6 +322,8 @@ export class ConversationStore {
   }
 
   writeMetadata(ref: ConversationRef, metadata: ConversationMetadata): void {
+    // A conversation folder that links elsewhere is read, never written through.
+    if (isSymlink(ref.dir)) throw new SymlinkRefusedError(ref.dir);
     writeJsonAtomic(path.join(ref.dir, METADATA_FILE), metadata);
   }
 
@@ -480,6 +484,9 @@ export class ConversationStore {
    * moving its folder away would lose the results it is about to record.
    */
   trash(ref: ConversationRef): string {
+    // Moving into a linked trash (or a linked conversation out of the workspace) would leave it.
+    for (const target of [ref.dir, this.workspace.trashDir])
+      if (isSymlink(target)) throw new SymlinkRefusedError(target);
     const turn = this.holdTurn(ref);
     try {
       fs.mkdirSync(this.workspace.trashDir, { recursive: true });

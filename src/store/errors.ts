@@ -95,6 +95,18 @@ export class SymlinkRefusedError extends JpError {
   }
 }
 
+export class SpecialFileError extends JpError {
+  constructor(target: string) {
+    super(
+      "store.special_file",
+      `${target} is not a regular file (a FIFO, a device or a folder); jp reads only files`,
+      {
+        hint: "move it out of the way; a conversation's log is a plain file",
+      },
+    );
+  }
+}
+
 export class LogWriteError extends JpError {
   constructor(file: string, cause: unknown, action: "append to" | "write" = "append to") {
     const code = errnoCode(cause);

@@ -13,7 +13,7 @@ import { errnoCode, messageOf } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { validateEvent, type Event } from "../events/index.js";
-import { LogWriteError, MalformedLogError, SymlinkRefusedError } from "./errors.js";
+import { LogWriteError, MalformedLogError, SpecialFileError, SymlinkRefusedError } from "./errors.js";
 import { acquireLock, type HeldLock, type LockOptions } from "./lock.js";
 
 export const LOG_FILE = "events.jsonl";
@@ -85,13 +85,15 @@ export function* readLines(
 ): Generator<RawLine> {
   let fd: number;
   try {
-    fd = fs.openSync(file, "r");
+    // O_NONBLOCK: a FIFO in the log's place must not hang the reader; for a regular file it changes nothing.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (error) {
     if (errnoCode(error) === "ENOENT") return;
     throw error;
   }
   try {
     const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new SpecialFileError(file);
     const size = stat.size;
     const limit = committedEnd(file, stat);
     const chunk = Buffer.allocUnsafe(CHUNK_SIZE);
@@ -282,7 +284,7 @@ export function serialize(events: readonly Event[]): string {
 
 const WRITE_FLAGS = fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW;
 
-function isSymlink(target: string): boolean {
+export function isSymlink(target: string): boolean {
   try {
     return fs.lstatSync(target).isSymbolicLink();
   } catch {
