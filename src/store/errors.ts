@@ -97,13 +97,9 @@ export class SymlinkRefusedError extends JpError {
 
 export class SpecialFileError extends JpError {
   constructor(target: string) {
-    super(
-      "store.special_file",
-      `${target} is not a regular file (a FIFO, a device or a folder); jp reads only files`,
-      {
-        hint: "move it out of the way; a conversation's log is a plain file",
-      },
-    );
+    super("store.special_file", `${target} is not a regular file (a FIFO or a device); jp reads only files`, {
+      hint: "move it out of the way; a conversation's log is a plain file",
+    });
   }
 }
 

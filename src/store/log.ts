@@ -93,7 +93,8 @@ export function* readLines(
   }
   try {
     const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new SpecialFileError(file);
+    // A folder fails on read with its own message (EISDIR); a FIFO or device is refused here.
+    if (!stat.isFile() && !stat.isDirectory()) throw new SpecialFileError(file);
     const size = stat.size;
     const limit = committedEnd(file, stat);
     const chunk = Buffer.allocUnsafe(CHUNK_SIZE);
