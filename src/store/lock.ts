@@ -12,7 +12,7 @@ import { errnoCode } from "../errors.js";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import { uniqueToken } from "./unique.js";
-import { LockTimeoutError, type LockHolder } from "./errors.js";
+import { LockTimeoutError, LogWriteError, type LockHolder } from "./errors.js";
 
 export interface LockOptions {
   /** Give up after this long (milliseconds). */
@@ -110,7 +110,13 @@ function isStale(holder: LockHolder | undefined): boolean {
 /** Create `path` atomically holding `holder`, or return false if it exists. */
 function tryCreate(path: string, holder: LockHolder): boolean {
   const tmp = `${path}.${holder.token}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(holder));
+  try {
+    fs.writeFileSync(tmp, JSON.stringify(holder));
+  } catch (error) {
+    // A full disk leaves an empty file behind, and Node's error names no path: remove it, name the lock.
+    fs.rmSync(tmp, { force: true });
+    throw new LogWriteError(path, error, "write");
+  }
   try {
     fs.linkSync(tmp, path);
     return true;

@@ -436,10 +436,16 @@ export class EventLog {
       throw error;
     }
     try {
-      fs.writeSync(fd, text);
-    } finally {
+      const bytes = Buffer.from(text);
+      // A short write leaves a record that is not one: finish it, or remove the file and say which.
+      for (let written = 0; written < bytes.length;)
+        written += fs.writeSync(fd, bytes, written, bytes.length - written);
+    } catch (error) {
       fs.closeSync(fd);
+      fs.rmSync(file, { force: true });
+      throw new LogWriteError(file, error, "write");
     }
+    fs.closeSync(fd);
   }
 
   /** Append bytes to the quarantine file with a header line saying where they came from. */

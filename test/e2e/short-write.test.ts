@@ -39,6 +39,26 @@ function conversationLog(root: string): string {
 }
 
 describe("short writes", () => {
+  it("a lock that cannot be written names its path and leaves no temporary file behind", async () => {
+    w = await qWorkspace({ route: () => ({ text: "ok" }) });
+    expect((await w.jp("q", "-n", "first")).code).toBe(0);
+    const log = conversationLog(w.root);
+    const quoted = ["q", "again"].map((a) => `'${a}'`).join(" ");
+    const result = await execa("bash", ["-c", `ulimit -f 0; exec "${JP}" ${quoted}`], {
+      cwd: w.root,
+      env: w.env,
+      reject: false,
+      stdin: "ignore",
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/could not write \S+\.lock: the file size limit was reached/);
+    expect(result.stderr).not.toContain("internal error");
+    const left = fs
+      .readdirSync(path.dirname(log))
+      .filter((f) => f.endsWith(".tmp") || f === "events.pending");
+    expect(left).toEqual([]);
+  });
+
   it("jp q: a turn that cannot be appended fails plainly and leaves the log unchanged", async () => {
     w = await qWorkspace({ route: () => ({ text: "ok" }) });
     expect((await w.jp("q", "-n", "first")).code).toBe(0);
