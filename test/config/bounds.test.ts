@@ -33,12 +33,7 @@ describe("a conversation's recorded config", () => {
   it("cannot stall jp: a timeout past a timer's range and a million retries are clamped, and the request goes out", async () => {
     w = await qWorkspace({ script: [{ text: "first" }, { fault: { status: 503 } }, { text: "second" }] });
     expect((await w.jp("q", "hello")).code).toBe(0);
-    const dir = path.join(w.root, ".jp/conversations");
-    const log = path.join(
-      dir,
-      fs.readdirSync(dir).find((f) => !f.startsWith("."))!,
-      "events.jsonl",
-    );
+    const log = path.join(w.folder(), "events.jsonl");
     const delta = { assistant: { request: { timeout_secs: 4e9, max_retries: 1_000_000 } } };
     fs.appendFileSync(
       log,

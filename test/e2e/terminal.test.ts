@@ -35,14 +35,6 @@ async function gone(pid: number, timeoutMs = 15_000): Promise<void> {
   }
 }
 
-function conversationFolder(): string {
-  const dir = path.join(w!.root, ".jp/conversations");
-  return path.join(
-    dir,
-    fs.readdirSync(dir).find((f) => !f.startsWith("."))!,
-  );
-}
-
 const WAIT_TOOL = `[conversation.tools.wait]\nsource = "local"\nsummary = "wait"\ncommand = ["sleep", "30"]\nrun = "unattended"\n`;
 
 describe.skipIf(!PTY_AVAILABLE)("signals and a vanishing terminal", () => {
@@ -61,7 +53,7 @@ describe.skipIf(!PTY_AVAILABLE)("signals and a vanishing terminal", () => {
         id: "toolu_count_1",
         content: "interrupted",
       });
-      expect(fs.existsSync(path.join(conversationFolder(), "turn.lock"))).toBe(false);
+      expect(fs.existsSync(path.join(w.folder(), "turn.lock"))).toBe(false);
       expect((await runCli(["q", "again"], { cwd: w.root, env: w.env })).code).toBe(0);
     },
   );
@@ -85,7 +77,7 @@ describe.skipIf(!PTY_AVAILABLE)("signals and a vanishing terminal", () => {
       content: "interrupted",
       is_error: true,
     });
-    expect(fs.existsSync(path.join(conversationFolder(), "turn.lock"))).toBe(false);
+    expect(fs.existsSync(path.join(w.folder(), "turn.lock"))).toBe(false);
     expect((await runCli(["q", "again"], { cwd: w.root, env: w.env })).code).toBe(0);
   });
 
@@ -158,7 +150,7 @@ describe("a conversation changed while its turn runs", () => {
     const qExit = new Promise<number>((resolve) => q.on("close", (code) => resolve(code ?? -1)));
     await w.mock.streaming(1);
     await new Promise((r) => setTimeout(r, 300));
-    const id = fs.readdirSync(path.join(w.root, ".jp/conversations")).find((f) => !f.startsWith("."))!;
+    const id = path.basename(w.folder());
     // Its own process: a waiting jp blocks, and this process serves the model's answers.
     const rm = await promisify(execFile)(process.execPath, [JP, "conversation", "rm", id.slice(0, 11)], {
       cwd: w.root,

@@ -33,11 +33,7 @@ describe("hostile text on the terminal", () => {
     const asked = await w.jp("q", "hello");
     expect(asked.code).toBe(0);
     expect(asked.stdout).toContain("answer ^[]52;c;");
-    const dir = path.join(w.root, ".jp/conversations");
-    const folder = path.join(
-      dir,
-      fs.readdirSync(dir).find((f) => !f.startsWith("."))!,
-    );
+    const folder = w.folder();
     const metadata = JSON.parse(fs.readFileSync(path.join(folder, "metadata.json"), "utf8")) as Record<
       string,
       unknown

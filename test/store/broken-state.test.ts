@@ -12,14 +12,6 @@ afterEach(async () => {
   w = undefined;
 });
 
-const folderOf = (ws: QWorkspace) => {
-  const dir = path.join(ws.root, ".jp/conversations");
-  return path.join(
-    dir,
-    fs.readdirSync(dir).find((f) => !f.startsWith("."))!,
-  );
-};
-
 describe("a state.json that cannot be read", () => {
   it.each([
     ["empty", ""],
@@ -63,7 +55,7 @@ describe("a lock no live process holds", () => {
     w = await qWorkspace({ script: [{ text: "one" }, { text: "two" }], request: "" });
     w.env.JP_LOCK_TIMEOUT = "2";
     expect((await w.jp("q", "hello")).code).toBe(0);
-    const folder = folderOf(w);
+    const folder = w.folder();
     for (const lock of ["events.lock", "turn.lock"]) make(path.join(folder, lock));
     const check = await w.jp("conversation", "doctor", "--check");
     expect(check.stdout).toMatch(/left lock: events\.lock: the lock is broken/);

@@ -16,8 +16,7 @@ afterEach(async () => {
 async function withConversation(): Promise<{ dir: string; folder: string }> {
   w = await qWorkspace({ script: [{ text: "hello" }] });
   expect((await w.jp("q", "hi")).code).toBe(0);
-  const dir = path.join(w.root, ".jp/conversations");
-  return { dir, folder: fs.readdirSync(dir).find((f) => !f.startsWith("."))! };
+  return { dir: path.join(w.root, ".jp/conversations"), folder: path.basename(w.folder()) };
 }
 
 describe("links and special files in a workspace", () => {

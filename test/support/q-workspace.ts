@@ -14,6 +14,8 @@ export interface QWorkspace {
   env: Record<string, string>;
   jp: (...args: string[]) => ReturnType<typeof runCli>;
   events: () => Event[];
+  /** The folder of the conversation made first (the only one, in most tests). */
+  folder: () => string;
   close: () => Promise<void>;
 }
 
@@ -61,6 +63,15 @@ export async function qWorkspace(
     events: () => {
       const id = store.activeId();
       return id ? store.readEvents(store.resolve(id)) : [];
+    },
+    folder: () => {
+      const dir = path.join(ws.root, ".jp/conversations");
+      const first = fs
+        .readdirSync(dir)
+        .filter((f) => !f.startsWith("."))
+        .sort()[0];
+      if (first === undefined) throw new Error(`no conversation in ${dir}`);
+      return path.join(dir, first);
     },
     close: () => mock.close(),
   };

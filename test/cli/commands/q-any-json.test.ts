@@ -102,12 +102,7 @@ describe("a log that lost a line", () => {
     });
     try {
       expect((await lost.jp("q", "count")).code).toBe(0);
-      const dir = path.join(lost.root, ".jp/conversations");
-      const file = path.join(
-        dir,
-        fs.readdirSync(dir).find((f) => !f.startsWith("."))!,
-        "events.jsonl",
-      );
+      const file = path.join(lost.folder(), "events.jsonl");
       const lines = fs.readFileSync(file, "utf8").split("\n");
       const at = lines.findIndex((l) => l.includes('"tool_call_request"'));
       lines[at] = lines[at]!.slice(0, 40);
