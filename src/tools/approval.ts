@@ -43,6 +43,10 @@ async function editArguments(
       ? `# ${problem}\n# Fix the JSON below; lines starting with # are ignored.\n`
       : "# Edit the arguments; lines starting with # are ignored.\n";
     const edited = await prompter.editText(header + text + "\n", ".json");
+    if (edited === undefined) {
+      prompter.say("edit cancelled; the arguments are as they were");
+      return args;
+    }
     const body = edited
       .split("\n")
       .filter((l) => !l.startsWith("#"))

@@ -183,6 +183,10 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
           return { run: false, reason: "the user declined the proposed compaction; nothing was recorded" };
         } else if (answer === "e") {
           const edited = await prompter.editText(`${JSON.stringify(current, null, 2)}\n`, ".json");
+          if (edited === undefined) {
+            prompter.say("edit cancelled; the rules are as they were");
+            continue;
+          }
           try {
             const parsed: unknown = JSON.parse(edited);
             if (!isJsonObject(parsed)) throw new Error("the rules must be a JSON object");

@@ -29,8 +29,12 @@ export interface Prompter {
   choose(question: string, keys: readonly string[], options: ChooseOptions): Promise<string>;
   /** A line of text ended by Enter; Ctrl-D gives an empty answer, Ctrl-C throws PromptInterruptedError. */
   ask(question: string): Promise<string>;
-  /** Let the person edit `text` in $VISUAL/$EDITOR; returns the result. */
-  editText(text: string, suffix: string): Promise<string>;
+  /**
+   * Let the person edit `text` in $VISUAL/$EDITOR; returns the result, or
+   * undefined when they cancelled: the editor exited with an error (`:cq`),
+   * or the buffer was left unchanged or emptied.
+   */
+  editText(text: string, suffix: string): Promise<string | undefined>;
   say(text: string): void;
 }
 
@@ -115,17 +119,20 @@ export function createTerminalPrompter(options: {
       fs.writeFileSync(file, text, { mode: 0o600 });
       try {
         const [program, ...args] = editorCommand(options.env);
-        try {
-          await execa(program!, [...args, file], { stdio: "inherit", env: options.env });
-        } catch (error) {
-          if (errnoCode(error) === "ENOENT")
-            throw new JpError("editor.not_found", `the editor '${program}' was not found`, {
-              hint: "set $VISUAL or $EDITOR to an editor on your PATH",
-              exitCode: 2,
-            });
-          throw error;
-        }
-        return fs.readFileSync(file, "utf8");
+        const result = await execa(program!, [...args, file], {
+          stdio: "inherit",
+          env: options.env,
+          reject: false,
+        });
+        if (errnoCode(result.cause) === "ENOENT")
+          throw new JpError("editor.not_found", `the editor '${program}' was not found`, {
+            hint: "set $VISUAL or $EDITOR to an editor on your PATH",
+            exitCode: 2,
+          });
+        // An editor that exits with an error (vi's :cq) is how a person says "never mind".
+        if (result.failed) return undefined;
+        const edited = fs.readFileSync(file, "utf8");
+        return edited === text || edited.trim() === "" ? undefined : edited;
       } finally {
         fs.rmSync(file, { force: true });
       }

@@ -145,6 +145,37 @@ describe.skipIf(!PTY_AVAILABLE)("approval prompt in a terminal", () => {
   });
 });
 
+describe.skipIf(!PTY_AVAILABLE)("leaving the editor without an edit", () => {
+  it.each([
+    ["exits with an error (vi's :cq)", "false"],
+    ["leaves the buffer unchanged", "true"],
+  ])(
+    "at the approval prompt, when it %s, goes back to the prompt with the arguments as they were",
+    async (_how, editor) => {
+      w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
+      const session = jpQ("count", { EDITOR: editor });
+      await session.waitFor("Run tool count_words?");
+      session.type("e");
+      const after = await session.waitFor("edit cancelled; the arguments are as they were");
+      await session.waitFor("Run tool count_words?", after);
+      session.type("y");
+      expect(await session.exit).toBe(0);
+      expect(session.output()).not.toContain("internal error");
+      expect(lastToolResult(1)).toMatchObject({ content: "5\n", is_error: false });
+    },
+  );
+
+  it("jp q -e asks nothing and says so when the editor exits with an error or an empty buffer", async () => {
+    w = await qWorkspace({ script: [{ text: "never sent" }] });
+    for (const editor of ["false", "true"]) {
+      const result = await runCli(["q", "-e"], { cwd: w.root, env: { ...w.env, EDITOR: editor } });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain("nothing was asked");
+    }
+    expect(w.mock.requests).toHaveLength(0);
+  });
+});
+
 describe.skipIf(!PTY_AVAILABLE)("Ctrl-C", () => {
   it("at the approval prompt answers the call as interrupted and exits 130", async () => {
     w = await qWorkspace({

@@ -83,6 +83,17 @@ describe("spill files", () => {
   const spillOf = (text: string) => /dropped +(\S+\.md)/.exec(text)![1]!;
   const args = { rules: [{ keep_last: 1, summary: "S", note: "done" }] };
 
+  it("an edit left without a change (or with an editor error) goes back to the prompt, the rules as they were", async () => {
+    const shown: string[] = [];
+    const p = {
+      ...prompter(["e", "y"]),
+      say: (t: string) => void shown.push(t),
+      editText: () => Promise.resolve(undefined),
+    };
+    expect(await tool.approve!(args, ctx(), p as never)).toEqual({ run: true, args });
+    expect(shown).toContain("edit cancelled; the rules are as they were");
+  });
+
   it("are deleted when the compaction is declined", async () => {
     const shown: string[] = [];
     const p = { ...prompter(["n"]), say: (t: string) => void shown.push(t) };

@@ -91,6 +91,10 @@ export function register(program: Command, ctx: Context): void {
           ? store.resolve()
           : undefined;
     const query = opts.retry ? failedQuery(ctx, words, existing) : await readQuery(ctx, words, opts);
+    if (query === undefined) {
+      ctx.info("the editor was left without a question (or with an error); nothing was asked");
+      return;
+    }
     const flags = opts.model ? { assistant: { model: { id: opts.model } } } : undefined;
     const { config, leftOutTools, origins } = await ctx.config({ conversation: existing, flags });
     noticeLeftOutTools(ctx, existing, leftOutTools, opts.persist);
@@ -234,7 +238,8 @@ function failedQuery(ctx: Context, words: string[], ref: ConversationRef | undef
 }
 
 /** The query from the words, stdin when piped, and $EDITOR with -e. */
-async function readQuery(ctx: Context, words: string[], opts: QOptions): Promise<string> {
+/** The query; undefined when the person cancelled writing it in $EDITOR. */
+async function readQuery(ctx: Context, words: string[], opts: QOptions): Promise<string | undefined> {
   let query = words.join(" ");
   if (!ctx.stdin.isTTY) {
     const piped = await readStdin(ctx.stdin);
@@ -247,7 +252,9 @@ async function readQuery(ctx: Context, words: string[], opts: QOptions): Promise
       env: ctx.env,
       safe: visible,
     });
-    query = (await prompter.editText(query ? `${query}\n` : "", ".md")).trim();
+    const edited = await prompter.editText(query ? `${query}\n` : "", ".md");
+    if (edited === undefined) return undefined;
+    query = edited.trim();
   }
   if (!query.trim()) {
     throw new UsageError(
