@@ -327,26 +327,32 @@ async function autoCompactionHook(ctx: Context, config: Config, tools: readonly 
 /** First Ctrl-C aborts the turn (keeping what arrived); a second quits at once with 130. */
 function interruptHandler(ctx: Context, beforeExit: () => void): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts += 1;
-    if (interrupts > 1) {
-      beforeExit();
-      process.exit(130);
-    }
+  const stop = (said: string) => {
+    if (controller.signal.aborted) return;
     try {
-      ctx.stderr.write(
-        ctx.color.yellow("\ninterrupted; keeping what arrived (Ctrl-C again to quit at once)\n"),
-      );
+      ctx.stderr.write(ctx.color.yellow(`\n${said}\n`));
     } catch {
       // The terminal may be gone (SIGHUP); the turn still ends cleanly.
     }
     controller.abort();
   };
+  // Only a second Ctrl-C quits at once: a closed terminal may deliver SIGHUP twice (the
+  // terminal hangs up as its controlling process dies), and the turn must still be recorded.
+  const onSigint = () => {
+    if (controller.signal.aborted) {
+      beforeExit();
+      process.exit(130);
+    }
+    stop("interrupted; keeping what arrived (Ctrl-C again to quit at once)");
+  };
   // Closing the terminal (SIGHUP, or a write that fails with EIO) or a polite kill (SIGTERM)
   // end the turn the same way, so whatever was recorded stays valid and a running tool is answered.
-  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  for (const name of signals) process.on(name, onSigint);
+  const onStop = () => {
+    stop("stopping; keeping what arrived");
+  };
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onStop);
+  process.on("SIGHUP", onStop);
   const onGone = () => {
     controller.abort();
   };
@@ -355,7 +361,9 @@ function interruptHandler(ctx: Context, beforeExit: () => void): { signal: Abort
   return {
     signal: controller.signal,
     dispose: () => {
-      for (const name of signals) process.off(name, onSigint);
+      process.off("SIGINT", onSigint);
+      process.off("SIGTERM", onStop);
+      process.off("SIGHUP", onStop);
       ctx.outputGone.removeEventListener("abort", onGone);
     },
   };
