@@ -51,6 +51,22 @@ export function configuredRules(config: Config): ResolvedRule[] {
   return list.map(ruleFromConfig);
 }
 
+/**
+ * The tools hints name that neither the config defines (a command, a source)
+ * nor the conversation has called: most likely a typo (`serch` for `search`),
+ * which would otherwise apply to nothing without a word.
+ */
+export function hintsNamingNoTool(config: Config, calledTools: ReadonlySet<string>): string[] {
+  const defined = new Set(
+    Object.entries(config.conversation?.tools ?? {})
+      .filter(([, tool]) => tool.command !== undefined || tool.source !== undefined)
+      .map(([name]) => name),
+  );
+  return Object.keys(toolHints(config)).filter(
+    (name) => name !== "*" && name !== "compact" && !defined.has(name) && !calledTools.has(name),
+  );
+}
+
 /** Per-tool hints from `conversation.tools.<name>.compaction` (and `'*'`), to freeze into compactions. */
 export function toolHints(config: Config): Record<string, ToolHint> {
   const hints: Record<string, ToolHint> = {};

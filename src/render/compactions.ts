@@ -14,8 +14,11 @@ export function policyNames(c: Compaction): string[] {
     const mode = describeToolPolicy(c.tool_calls);
     names.push(mode === "strip" ? "tools" : `tools (${mode})`);
   }
-  const overrides = Object.keys(c.tool_overrides ?? {}).length;
-  if (overrides) names.push(counted(overrides, "tool hint"));
+  // Named when few enough to read on one line: which tools a compaction treats apart matters.
+  const overrides = Object.keys(c.tool_overrides ?? {});
+  if (overrides.length > 0 && overrides.length <= 3)
+    names.push(`${counted(overrides.length, "tool hint")} (${overrides.join(", ")})`);
+  else if (overrides.length) names.push(counted(overrides.length, "tool hint"));
   return names;
 }
 

@@ -13,7 +13,7 @@ import {
   type RangeFlags,
   type SpecOptions,
 } from "../../compact-options.js";
-import { configuredRules, toolHints, type ResolvedRule } from "../../../config/rules.js";
+import { configuredRules, hintsNamingNoTool, toolHints, type ResolvedRule } from "../../../config/rules.js";
 import {
   indexCompactions,
   truncateNote,
@@ -209,6 +209,11 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
     note = cut.note;
   }
   const events = store.readEvents(ref);
+  const called = new Set(events.flatMap((e) => (e.type === "tool_call_request" ? [e.name] : [])));
+  for (const name of hintsNamingNoTool(config, called))
+    ctx.warn(
+      `conversation.tools.${name}.compaction names no tool of your config or of this conversation (a typo?); it applies to nothing`,
+    );
   const counter = await ctx.tokenCounter(config);
   // Planning and counting a long conversation takes seconds: say so while it runs.
   const clear =
