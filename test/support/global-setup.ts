@@ -13,7 +13,12 @@ export default function setup(): () => void {
   return () => {
     process.env.TMPDIR = system;
     fs.rmSync(root, { recursive: true, force: true });
-    const left = fs.readdirSync(system).filter((name) => !before.has(name) && /^(jp-|compact-)/.test(name));
+    // Another test run's root (a second `npm test` on the machine) is that run's to remove.
+    const left = fs
+      .readdirSync(system)
+      .filter(
+        (name) => !before.has(name) && /^(jp-|compact-)/.test(name) && !name.startsWith("jp-test-run-"),
+      );
     if (left.length > 0) {
       // A teardown error is only logged by vitest; the exit code makes it fail the run.
       console.error(`the tests left ${left.length} temp entries in ${system}: ${left.join(", ")}`);
