@@ -4,6 +4,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { JpError, errnoCode } from "../errors.js";
+import type { PromptStreams } from "./key-prompt.js";
 
 /** Ctrl-C at a prompt: the question is abandoned and the turn ends as interrupted. */
 export class PromptInterruptedError extends JpError {
@@ -78,6 +79,16 @@ export function editorCommand(env: NodeJS.ProcessEnv): string[] {
   return editor.split(/\s+/).filter(Boolean);
 }
 
+/** Whether this process has a controlling terminal to ask on (`/dev/tty` opens). */
+function terminalAvailable(): boolean {
+  try {
+    fs.closeSync(fs.openSync("/dev/tty", "r"));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function createTerminalPrompter(options: {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
@@ -87,29 +98,35 @@ export function createTerminalPrompter(options: {
   /** A signal to stop (SIGTERM, SIGHUP, Ctrl-C) ends a question being asked. */
   signal?: AbortSignal;
 }): Prompter {
-  const streams = {
-    input: options.stdin,
-    output: options.stderr,
-    ...(options.signal ? { signal: options.signal } : {}),
+  // With stdin piped (`git diff | jp q "review this"`) the person still sits at the
+  // terminal: questions are read from it (/dev/tty), opened only while one is asked.
+  const fromTerminal = options.stdin.isTTY !== true && options.stderr.isTTY === true && terminalAvailable();
+  const interactive = options.stderr.isTTY === true && (options.stdin.isTTY === true || fromTerminal);
+  const withStreams = async <T>(ask: (streams: PromptStreams) => Promise<T>): Promise<T> => {
+    const signal = options.signal ? { signal: options.signal } : {};
+    if (!fromTerminal) return ask({ input: options.stdin, output: options.stderr, ...signal });
+    const tty = await import("node:tty");
+    const input = new tty.ReadStream(fs.openSync("/dev/tty", "r"));
+    try {
+      return await ask({ input, output: options.stderr, ...signal });
+    } finally {
+      input.destroy();
+    }
   };
-  const interactive = options.stdin.isTTY === true && options.stderr.isTTY === true;
   return {
     interactive,
     say: (text) => options.stderr.write(options.safe(text.endsWith("\n") ? text : `${text}\n`)),
     async choose(question, keys, choose) {
       const { askKey } = await import("./key-prompt.js");
-      const answer = await askKey(streams, {
-        message: question,
-        keys,
-        help: choose.help,
-        onEnd: choose.onEnd,
-      });
+      const answer = await withStreams((streams) =>
+        askKey(streams, { message: question, keys, help: choose.help, onEnd: choose.onEnd }),
+      );
       if (typeof answer !== "string") throw new PromptInterruptedError();
       return answer;
     },
     async ask(question) {
       const { askLine } = await import("./key-prompt.js");
-      const answer = await askLine(streams, question);
+      const answer = await withStreams((streams) => askLine(streams, question));
       if (typeof answer !== "string") throw new PromptInterruptedError();
       return answer.trim();
     },
@@ -119,8 +136,11 @@ export function createTerminalPrompter(options: {
       fs.writeFileSync(file, text, { mode: 0o600 });
       try {
         const [program, ...args] = editorCommand(options.env);
+        // The editor needs the terminal as its input too, not the pipe stdin was.
         const result = await execa(program!, [...args, file], {
-          stdio: "inherit",
+          ...(fromTerminal
+            ? { stdin: { file: "/dev/tty" }, stdout: "inherit", stderr: "inherit" }
+            : { stdio: "inherit" }),
           env: options.env,
           reject: false,
         });

@@ -145,6 +145,24 @@ describe.skipIf(!PTY_AVAILABLE)("approval prompt in a terminal", () => {
   });
 });
 
+describe.skipIf(!PTY_AVAILABLE)("piped input", () => {
+  it("still asks for approval at the terminal (git diff | jp q …)", async () => {
+    w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });
+    const session = runInPty(["sh", "-c", `echo 'the diff' | "${JP}" q 'review this'`], {
+      cwd: w.root,
+      env: w.env,
+    });
+    await session.waitFor("Run tool count_words?");
+    session.type("y");
+    expect(await session.exit).toBe(0);
+    expect(session.output()).not.toContain("no terminal to ask on");
+    expect(lastToolResult(1)).toMatchObject({ content: "5\n", is_error: false });
+    expect((w.mock.requests[0]!.body as unknown as Body).messages[0]!.content).toEqual(
+      expect.arrayContaining([expect.objectContaining({ text: expect.stringContaining("the diff") })]),
+    );
+  });
+});
+
 describe.skipIf(!PTY_AVAILABLE)("leaving the editor without an edit", () => {
   it.each([
     ["exits with an error (vi's :cq)", "false"],
