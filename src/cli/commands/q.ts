@@ -101,8 +101,15 @@ export function register(program: Command, ctx: Context): void {
     const modelId = config.assistant?.model?.id ?? "";
     const { provider, model } = createProvider(modelId, config, ctx.env);
     // --no-persist leaves nothing behind: a new conversation then exists only in memory.
-    const ref = existing ?? (opts.persist ? store.create() : unsavedConversation(ctx));
-    if (opts.persist) store.setActive(ref.id);
+    const ref =
+      existing ?? (opts.persist ? store.create({ title: titleFrom(query) }) : unsavedConversation(ctx));
+    if (opts.persist) {
+      if (!existing) ctx.info(ctx.color.dim(`new conversation ${ref.id}`));
+      // A conversation made by `jp conversation new` gets its title from its first question.
+      else if (store.metadata(ref).title === undefined)
+        store.writeMetadata(ref, { ...store.metadata(ref), title: titleFrom(query) });
+      store.setActive(ref.id);
+    }
     // Tools whose command came from the conversation's recorded config say so on `p`.
     const fromConversation = new Set(
       [...origins]
@@ -367,6 +374,15 @@ function interruptHandler(ctx: Context, beforeExit: () => void): { signal: Abort
       ctx.outputGone.removeEventListener("abort", onGone);
     },
   };
+}
+
+/** A title from a question: its first line, at most 60 characters, cut at a word. */
+export function titleFrom(query: string): string {
+  const line = (query.split("\n").find((l) => l.trim() !== "") ?? "").replace(/\s+/g, " ").trim();
+  if (line.length <= 60) return line;
+  const cut = line.slice(0, 60);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > 30 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
 /** One dim line after the turn: what its requests cost, cached input included. */

@@ -179,7 +179,8 @@ describe("jp q with Anthropic", () => {
     w = await qWorkspace({ script: [{ fault: { status: 401, message: "invalid api key" } }] });
     const result = await w.jp("q", "hello");
     expect(result.code).toBe(1);
-    expect(result.stderr.split("\n")[0]).toBe(
+    expect(result.stderr).toMatch(/^new conversation \d+\n/);
+    expect(result.stderr.split("\n")[1]).toBe(
       "jp: error: anthropic rejected the API key (401): invalid api key",
     );
   });
@@ -376,5 +377,24 @@ describe("a missing $EDITOR", () => {
     expect(result.stderr).toBe(
       "jp: error: the editor 'no-such-editor-here' was not found\n  hint: set $VISUAL or $EDITOR to an editor on your PATH\n",
     );
+  });
+});
+
+describe("a new conversation", () => {
+  it("says its id and takes its title from the first question, cut at a word", async () => {
+    w = await qWorkspace({ script: [{ text: "a" }, { text: "b" }] });
+    const question = "Why does the CSV parser in src/csv.ts fail on quoted fields that contain commas?\nmore";
+    const first = await w.jp("q", "-n", question);
+    expect(first.stderr).toMatch(/new conversation (\d+)/);
+    const listed = JSON.parse((await w.jp("conversation", "ls", "--json")).stdout) as {
+      id: string;
+      title: string;
+    }[];
+    expect(listed[0]!.title).toBe("Why does the CSV parser in src/csv.ts fail on quoted fields…");
+    expect(first.stderr).toContain(listed[0]!.id);
+    expect((await w.jp("conversation", "new")).code).toBe(0);
+    await w.jp("q", "short one");
+    const again = JSON.parse((await w.jp("conversation", "ls", "--json")).stdout) as { title: string }[];
+    expect(again.map((c) => c.title)).toContain("short one");
   });
 });
