@@ -57,6 +57,8 @@ export interface TurnOptions {
   maxRetries: number;
   backoffMs: number;
   tools: readonly Tool[];
+  /** The failed turn whose question this turn asks again (`jp q --retry`), recorded on the question. */
+  retryOf?: number;
   /** Force the first request to call this tool; later requests choose freely. */
   forcedTool?: string;
   prompter: Prompter;
@@ -450,7 +452,12 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
   const start = options.now().toISOString();
   options.log.append([
     { type: "turn_start", timestamp: start },
-    { type: "chat_request", timestamp: start, content: query },
+    {
+      type: "chat_request",
+      timestamp: start,
+      content: query,
+      ...(options.retryOf !== undefined ? { metadata: { retry_of: options.retryOf } } : {}),
+    },
   ]);
   let requests = 0;
   let warnedOversize = false;

@@ -9,7 +9,15 @@ import { toolHints } from "../../config/rules.js";
 import { contextWindow } from "../../config/load.js";
 import { JpError, UsageError } from "../../errors.js";
 import { repairInterruptedTurn, failedTurns } from "../../compaction/index.js";
-import { isKind, sumUsage, turnIndices, turnsLabel, usageByModel, type Event } from "../../events/index.js";
+import {
+  isJsonObject,
+  isKind,
+  sumUsage,
+  turnIndices,
+  turnsLabel,
+  usageByModel,
+  type Event,
+} from "../../events/index.js";
 import { estimateTotalCost } from "../../llm/pricing.js";
 import { createProvider, requestSettings } from "../../llm/providers.js";
 import { droppedText, renderCompactPreview } from "../../render/compact-preview.js";
@@ -90,7 +98,8 @@ export function register(program: Command, ctx: Context): void {
         : store.activeId()
           ? store.resolve()
           : undefined;
-    const query = opts.retry ? failedQuery(ctx, words, existing) : await readQuery(ctx, words, opts);
+    const retry = opts.retry ? failedQuery(ctx, words, existing) : undefined;
+    const query = retry ? retry.query : await readQuery(ctx, words, opts);
     if (query === undefined) {
       ctx.info("the editor was left without a question (or with an error); nothing was asked");
       return;
@@ -161,6 +170,7 @@ export function register(program: Command, ctx: Context): void {
       };
       const beforeRequest = await autoCompactionHook(ctx, config, tools);
       const result = await runTurn(query, {
+        ...(retry ? { retryOf: retry.turn } : {}),
         log,
         provider,
         modelId,
@@ -229,8 +239,16 @@ function noticeLeftOutTools(
     store.writeMetadata(ref, { ...metadata, left_out_tools_noticed: [...leftOut] });
 }
 
-/** The question of the conversation's last failed request, for --retry. */
-function failedQuery(ctx: Context, words: string[], ref: ConversationRef | undefined): string {
+/**
+ * The question of the conversation's newest failed request, for --retry,
+ * unless it was asked again already (a retry's question names the turn it
+ * repeats in `metadata.retry_of`): --retry asks once.
+ */
+function failedQuery(
+  ctx: Context,
+  words: string[],
+  ref: ConversationRef | undefined,
+): { query: string; turn: number } {
   if (words.length > 0)
     throw new UsageError("--retry asks the failed question again; give no new one with it");
   if (!ref) throw new UsageError("--retry needs a conversation", "give --id ID, or make one active");
@@ -241,7 +259,15 @@ function failedQuery(ctx: Context, words: string[], ref: ConversationRef | undef
   const request = events.find((e, i) => turns[i] === last && isKind(e, "chat_request"));
   if (!request || !isKind(request, "chat_request"))
     throw new UsageError("this conversation has no failed question to ask again");
-  return request.content;
+  const retried = events.findIndex(
+    (e) => isKind(e, "chat_request") && isJsonObject(e.metadata) && e.metadata.retry_of === last,
+  );
+  if (retried !== -1)
+    throw new UsageError(
+      `the failed question of turn ${last + 1} was asked again in turn ${(turns[retried] ?? 0) + 1}; --retry asks once`,
+      "ask it anew with jp q, if you want it asked again",
+    );
+  return { query: request.content, turn: last };
 }
 
 /** The query from the words, stdin when piped, and $EDITOR with -e. */

@@ -365,6 +365,16 @@ describe("a request that fails before any answer", () => {
     const retried = body(2).messages.map((m) => JSON.stringify(m.content));
     expect(retried.filter((m) => m.includes("What does the parser do?"))).toHaveLength(1);
     expect((await w.jp("q", "--retry", "extra")).stderr).toContain("give no new one with it");
+    // Asked once: a second --retry sends nothing and says where it was asked again.
+    const twice = await w.jp("q", "--retry");
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain(
+      "the failed question of turn 1 was asked again in turn 3; --retry asks once",
+    );
+    expect(w.mock.requests).toHaveLength(3);
+    expect(
+      w.events().filter((e) => e.type === "chat_request" && e.content === "What does the parser do?"),
+    ).toHaveLength(2);
   });
 });
 
