@@ -66,8 +66,10 @@ export interface TurnOptions {
   now: () => Date;
   cwd: string;
   signal: AbortSignal;
-  /** The model's context window in tokens, when known: a request clearly above it is warned about before it is sent. */
+  /** The model's context window in tokens, when known: a request clearly above it is not sent. */
   contextWindow?: number;
+  /** Whether automatic compaction runs before each request (the refusal says what is left to do). */
+  autoCompacts?: boolean;
   /** Called before every provider request with the stream; may return events to append first (auto compaction). */
   beforeRequest?: (events: readonly Event[]) => Promise<Event[] | undefined>;
 }
@@ -282,6 +284,36 @@ function turnThinking(options: TurnOptions): number | undefined {
   return options.forcedTool ? undefined : options.reasoningBudget || undefined;
 }
 
+/**
+ * Whether `request` fits the model's context window, by the cheap chars/4
+ * estimate. Clearly over it (by more than a fifth, past the estimate's
+ * error) it is not sent: uploading it only to be refused costs time and, at
+ * some providers, money; the error says how to make it fit. Just over it, a
+ * warning, once.
+ */
+function overWindow(
+  request: ModelRequest,
+  options: TurnOptions,
+  mayWarn: boolean,
+): JpError | "warned" | undefined {
+  const window = options.contextWindow;
+  if (window === undefined) return undefined;
+  const size = approximateTokens(request);
+  if (size <= window) return undefined;
+  const fmt = (n: number) => n.toLocaleString("en-US");
+  const what = `this request is about ${fmt(size)} tokens, more than the ${fmt(window)}-token context window of ${options.modelId}`;
+  if (size <= window * 1.2) {
+    if (!mayWarn) return undefined;
+    options.output.notice(`warning: ${what}; the provider may refuse it`);
+    return "warned";
+  }
+  return new JpError("turn.over_window", `${what}; it was not sent`, {
+    hint: options.autoCompacts
+      ? "automatic compaction could not bring it under the window (the newest turn is too large for what it may touch): compact by hand, e.g. `jp conversation compact -k t` (strip every tool call) or `-k s:..-1` (summarise all but the last turn), then `jp q --retry`"
+      : "compact first, e.g. `jp conversation compact -k s:..-2` (summarise all but the last two turns) or `--keep-last 2`, then `jp q --retry`; or turn on conversation.compaction.auto",
+  });
+}
+
 /** Build the request from the projection, asserting the provider view is valid. */
 export function buildRequest(events: readonly Event[], options: TurnOptions, forced: boolean): ModelRequest {
   const { events: view, settled } = project(events);
@@ -472,16 +504,12 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
     if (extra?.length) options.log.append(extra);
     const request = buildRequest(options.log.events(), options, requests === 0);
     requests += 1;
-    if (options.contextWindow !== undefined && !warnedOversize) {
-      const size = approximateTokens(request);
-      if (size > options.contextWindow) {
-        warnedOversize = true;
-        options.output.notice(
-          `this request is about ${size.toLocaleString("en-US")} tokens, more than the ${options.contextWindow.toLocaleString("en-US")}-token context window of ${options.modelId}; the provider will likely refuse it. Compact first (jp conversation compact), or turn on conversation.compaction.auto`,
-        );
-      }
-    }
-    const streamed = await streamResponse(request, options);
+    const oversize = overWindow(request, options, !warnedOversize);
+    if (oversize === "warned") warnedOversize = true;
+    const streamed: Streamed =
+      oversize instanceof JpError
+        ? { ok: false, error: oversize, discarded: [] }
+        : await streamResponse(request, options);
     if (!streamed.ok) {
       const { error, discarded } = streamed;
       // Nothing answered the question: mark it failed, so the next request does not send it twice.

@@ -200,8 +200,9 @@ export function register(program: Command, ctx: Context): void {
         cwd: ctx.maybeWorkspace()?.root ?? ctx.cwd,
         signal: interrupt.signal,
         ...(beforeRequest ? { beforeRequest } : {}),
-        // Auto compaction keeps requests under its budget; without it, one far too big is named before it goes.
-        ...(config.conversation?.compaction?.auto?.enabled ? {} : { contextWindow: contextWindow(config) }),
+        // A request clearly over the window is not sent, auto compaction or not (it may not be able to help).
+        ...(contextWindow(config) !== undefined ? { contextWindow: contextWindow(config) } : {}),
+        autoCompacts: config.conversation?.compaction?.auto?.enabled === true,
       });
       reportUsage(ctx, memory.slice(turnStart), config);
       if (result.interrupted) {

@@ -145,20 +145,42 @@ describe("jp q with Anthropic", () => {
     expect(w.events()).toHaveLength(before);
   });
 
-  it("warns once before sending a request larger than the model's context window, and still sends it", async () => {
-    w = await qWorkspace({
-      script: [{ text: "Read it." }],
-    });
-    const result = await w.jp("q", "-c", "assistant.model.context_window=500", "word ".repeat(1000));
+  it("does not send a request clearly over the model's context window, says how to fit it, and --retry sends it after", async () => {
+    w = await qWorkspace({ script: [{ text: "Read it." }, { text: "Short." }, { text: "Now it fits." }] });
+    const big = "word ".repeat(1000);
+    const refused = await w.jp("q", "-c", "assistant.model.context_window=500", big);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /jp: error: this request is about [\d,]+ tokens, more than the 500-token context window of anthropic\/\S+; it was not sent/,
+    );
+    expect(refused.stderr).toContain("jp conversation compact -k s:..-2");
+    expect(w.mock.requests).toHaveLength(0);
+    expect(w.events().at(-1)).toMatchObject({ type: "request_failed" });
+    // With room enough it goes, once.
+    const retried = await w.jp("q", "-c", "assistant.model.context_window=100000", "--retry");
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(w.mock.requests).toHaveLength(1);
+  });
+
+  it("warns once, with `warning:`, when a request is only just over the window, and sends it", async () => {
+    w = await qWorkspace({ script: [{ text: "Read it." }] });
+    const result = await w.jp("q", "-c", "assistant.model.context_window=1200", "word ".repeat(1000));
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(
-      /jp: this request is about [\d,]+ tokens, more than the 500-token context window of anthropic\/\S+; the provider will likely refuse it\. Compact first/,
+      /jp: warning: this request is about [\d,]+ tokens, more than the 1,200-token context window/,
     );
     expect(w.mock.requests).toHaveLength(1);
+  });
 
-    w.mock.push({ text: "Short." });
-    const small = await w.jp("q", "-c", "assistant.model.context_window=100000", "hi");
-    expect(small.stderr).not.toContain("context window");
+  it("is refused even with automatic compaction on, when what it may touch is not enough", async () => {
+    w = await qWorkspace({
+      script: [{ text: "never" }],
+      extraConfig: "[conversation.compaction.auto]\nenabled = true\nmax_tokens = 100000\n",
+    });
+    const result = await w.jp("q", "-c", "assistant.model.context_window=500", "word ".repeat(1000));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("automatic compaction could not bring it under the window");
+    expect(w.mock.requests).toHaveLength(0);
   });
 
   it("survives a 429 with retry-after, a 500, a cut stream and a slow first byte", async () => {
