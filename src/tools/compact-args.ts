@@ -16,8 +16,20 @@ export const Rule = z.strictObject({
     .nonnegative()
     .optional()
     .describe("turns at the end left untouched; the current turn always is"),
-  before_quote: z.string().min(1).optional().describe("verbatim passage from the turn right after the range"),
-  after_quote: z.string().min(1).optional().describe("verbatim passage from the turn right before the range"),
+  before_quote: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "compact what comes before this: a verbatim passage from the first turn to keep (the range ends at the turn before it)",
+    ),
+  after_quote: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "compact what comes after this: a verbatim passage from the last turn to keep (the range starts at the turn after it)",
+    ),
   reasoning: z.literal("strip").optional().describe("strip the reasoning of the range"),
   tool_calls: z.enum(TOOL_MODES).optional().describe("strip or omit the tool calls of the range"),
   summary: z.string().min(1).optional().describe("text that replaces the range; stands alone"),

@@ -37,6 +37,8 @@ const keyPrompt = createPrompt<string | typeof INTERRUPTED, KeyConfig>((config, 
     };
   }, []);
   useKeypress((key, rl) => {
+    // Ctrl-C is the prompt library's to handle (it abandons the question): no "press one of" for it.
+    if (key.ctrl && key.name === "c") return;
     // Keys are answers, never text: keep readline's line empty so Ctrl-D always ends it.
     const typed = rl.line;
     rl.clearLine(0);

@@ -161,10 +161,18 @@ function collect(collected: Collected, part: StreamPart, options: TurnOptions): 
   const at = () => options.now().toISOString();
   const close = () => (collected.open = undefined);
   switch (part.type) {
-    case "text":
-      append(openBlock(collected, "message", at()), "message", part.text);
+    case "text": {
+      const before = collected.open;
+      const block = openBlock(collected, "message", at());
+      // A second text block of one answer starts a paragraph of its own on screen too.
+      const another = collected.blocks.some(
+        (e) => e !== block && e.type === "chat_response" && e.message !== undefined,
+      );
+      if (block !== before && another) options.output.text("\n\n");
+      append(block, "message", part.text);
       options.output.text(part.text);
       break;
+    }
     case "refusal":
       append(openBlock(collected, "refusal", at()), "message", part.text);
       options.output.text(part.text);

@@ -13,7 +13,8 @@ export interface QWorkspace {
   mock: MockLlm;
   env: Record<string, string>;
   jp: (...args: string[]) => ReturnType<typeof runCli>;
-  events: () => Event[];
+  /** The events of conversation `id`, or of the active one. */
+  events: (id?: string) => Event[];
   /** The folder of the conversation made first (the only one, in most tests). */
   folder: () => string;
   close: () => Promise<void>;
@@ -60,10 +61,7 @@ export async function qWorkspace(
     mock,
     env,
     jp: (...args) => runCli(args, { cwd: ws.root, env }),
-    events: () => {
-      const id = store.activeId();
-      return id ? store.readEvents(store.resolve(id)) : [];
-    },
+    events: (id = store.activeId()) => (id ? store.readEvents(store.resolve(id)) : []),
     folder: () => {
       const dir = path.join(ws.root, ".jp/conversations");
       const first = fs

@@ -117,7 +117,8 @@ export function register(program: Command, ctx: Context): void {
       // A conversation made by `jp conversation new` gets its title from its first question.
       else if (store.metadata(ref).title === undefined)
         store.writeMetadata(ref, { ...store.metadata(ref), title: titleFrom(query) });
-      store.setActive(ref.id);
+      // --id asks in that conversation "instead of the active one": the active one stays.
+      if (opts.id === undefined) store.setActive(ref.id);
     }
     // Tools whose command came from the conversation's recorded config say so on `p`.
     const fromConversation = new Set(

@@ -66,7 +66,7 @@ describe.skipIf(!present)("continuing imported JP conversations", () => {
     const messages = (w.mock.requests.at(-1)!.body as { messages: Message[] }).messages;
     expect(pairingProblems(messages)).toEqual([]);
     expect(messages.at(-1)).toMatchObject({ role: "user" });
-    const events = w.events();
+    const events = w.events(id);
     expect(events.at(-1)).toMatchObject({ type: "chat_response", message: "Continuing from here." });
     const problems = checkProviderView(project(events).events, { lastTurnFinished: true });
     expect(problems.map(describeViewProblem)).toEqual([]);

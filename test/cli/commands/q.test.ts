@@ -430,3 +430,18 @@ describe("a new conversation", () => {
     expect(again.map((c) => c.title)).toContain("short one");
   });
 });
+
+describe("--id", () => {
+  it("asks in that conversation and leaves the active one active", async () => {
+    w = await qWorkspace({ script: [{ text: "a" }, { text: "b" }, { text: "c" }] });
+    await w.jp("q", "-n", "first");
+    const first = (JSON.parse((await w.jp("conversation", "show", "--json")).stdout) as { id: string }).id;
+    await w.jp("q", "-n", "second");
+    const second = (JSON.parse((await w.jp("conversation", "show", "--json")).stdout) as { id: string }).id;
+    expect((await w.jp("q", "--id", first, "third")).code).toBe(0);
+    expect((JSON.parse((await w.jp("conversation", "show", "--json")).stdout) as { id: string }).id).toBe(
+      second,
+    );
+    expect(w.events(first).filter((e) => e.type === "chat_request")).toHaveLength(2);
+  });
+});
