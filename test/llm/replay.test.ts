@@ -219,7 +219,10 @@ describe("Anthropic streams kept and sent back exactly", () => {
       ],
     );
     w = await qWorkspace({ script: [cited, { text: "ok" }] });
-    expect((await w.jp("q", "what do the notes say?")).code).toBe(0);
+    const answered = await w.jp("q", "what do the notes say?");
+    expect(answered.code).toBe(0);
+    // On screen too, two blocks are two paragraphs, not one run-together line.
+    expect(answered.stdout).toContain("The notes start with counting.\n\nThat is all.");
     expect(responses(w.events()).map((e) => (e as { message?: string }).message)).toEqual([
       "The notes start with counting.",
       "That is all.",
