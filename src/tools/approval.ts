@@ -120,7 +120,9 @@ export async function approveCall(
         break;
       default:
         prompter.say(
-          [JSON.stringify(current, null, 2), ...(tool.definition ? [tool.definition] : [])].join("\n"),
+          [JSON.stringify(current, null, 2), ...(tool.definition ? [tool.definition(current)] : [])].join(
+            "\n",
+          ),
         );
     }
   }

@@ -161,13 +161,17 @@ export async function createLocalTool(
   return {
     name,
     description: config.summary ?? `Run ${argv[0]}`,
-    definition: [
-      `runs: ${JSON.stringify(argv)} (no shell)`,
-      ...(injection ? [`always asked for: ${injection}`] : []),
-      ...(environment.fromConversation?.has(name)
-        ? ["defined by this conversation's recorded config, not by your own files: it is always asked for"]
-        : []),
-    ].join("\n"),
+    definition: (args) => {
+      const filled = argv.map((a) => fillTemplate(a, args));
+      return [
+        `runs: ${JSON.stringify(filled)} (no shell)`,
+        ...(filled.some((a, i) => a !== argv[i]) ? [`configured as: ${JSON.stringify(argv)}`] : []),
+        ...(injection ? [`always asked for: ${injection}`] : []),
+        ...(environment.fromConversation?.has(name)
+          ? ["defined by this conversation's recorded config, not by your own files: it is always asked for"]
+          : []),
+      ].join("\n");
+    },
     parameters,
     source: "local",
     run: downgraded ? "ask" : configuredRun,

@@ -39,8 +39,8 @@ export interface Tool {
   enable: Enable;
   /** Check arguments before anything is asked or run; a message goes back to the model as a tool error. */
   validate?(args: Record<string, unknown>, ctx: ToolContext): string | undefined;
-  /** What the tool runs and who defined it, shown on `p` at the approval prompt. */
-  definition?: string;
+  /** What the tool runs for these arguments and who defined it, shown on `p` at the approval prompt. */
+  definition?(args: Record<string, unknown>): string;
   /** Why the tool does not run as its config says, told when it is offered. */
   warning?: string;
   /** What the approval prompt shows; defaults to the arguments as JSON. */

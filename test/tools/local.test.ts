@@ -166,7 +166,9 @@ describe("p at the approval prompt", () => {
       );
       return said.at(-1)!;
     };
-    expect(await shown("mine")).toBe('{\n  "x": 1\n}\nruns: ["echo","{{x}}"] (no shell)');
+    expect(await shown("mine")).toBe(
+      '{\n  "x": 1\n}\nruns: ["echo","1"] (no shell)\nconfigured as: ["echo","{{x}}"]',
+    );
     expect(await shown("planted")).toContain(
       'runs: ["sh","-c","id"] (no shell)\ndefined by this conversation\'s recorded config',
     );
@@ -277,13 +279,13 @@ describe("placeholders inside an interpreter's script", () => {
     expect(shout.warning).toMatch(
       /^tool shout is asked for though run = "unattended": it puts \{\{text\}\} into the script `sh -c` runs/,
     );
-    expect(shout.definition).toContain("so the model's text would run as code");
+    expect(shout.definition?.({})).toContain("so the model's text would run as code");
     // Asked for anyway, or skipped, it says so in its definition only.
     for (const run of ["ask", "skip"] as const) {
       const tool = await createLocalTool("shout", { command: ["sh", "-c", "echo {{text}}"], run });
       expect(tool.run).toBe(run);
       expect(tool.warning).toBeUndefined();
-      expect(tool.definition).toContain("into the script `sh -c` runs");
+      expect(tool.definition?.({})).toContain("into the script `sh -c` runs");
     }
     const safe = await createLocalTool("shout", {
       command: ["sh", "-c", 'echo "$1" | tr a-z A-Z', "sh", "{{text}}"],
@@ -295,5 +297,17 @@ describe("placeholders inside an interpreter's script", () => {
       content: "HI; ECHO PWNED\n",
       isError: false,
     });
+  });
+});
+
+describe("what a tool runs, on p", () => {
+  it("is the command filled in with the call's arguments, beside the configured one", async () => {
+    const tool = await createLocalTool("count", {
+      command: ["wc", "-w", "{{path}}"],
+      parameters: { path: { type: "string", required: true } },
+    });
+    const shown = tool.definition?.({ path: "notes.txt" }) ?? "";
+    expect(shown).toContain('runs: ["wc","-w","notes.txt"] (no shell)');
+    expect(shown).toContain('configured as: ["wc","-w","{{path}}"]');
   });
 });
