@@ -155,12 +155,14 @@ export const COMPACT_PARAMETERS: Record<string, unknown> = {
             maximum: 9007199254740991,
           },
           before_quote: {
-            description: "verbatim passage from the turn right after the range",
+            description:
+              "compact what comes before this: a verbatim passage from the first turn to keep (the range ends at the turn before it)",
             type: "string",
             minLength: 1,
           },
           after_quote: {
-            description: "verbatim passage from the turn right before the range",
+            description:
+              "compact what comes after this: a verbatim passage from the last turn to keep (the range starts at the turn after it)",
             type: "string",
             minLength: 1,
           },
