@@ -22,12 +22,18 @@ export type AnchorResult = { ok: true; turn: number; exact: boolean } | { ok: fa
 
 const EXCERPT_RADIUS = 40;
 
-/** The text a projected turn shows a model: requests, messages, tool arguments and results. */
-function turnText(events: readonly Event[]): string {
+/**
+ * The text a projected turn shows a model: requests, messages, tool arguments
+ * and results; with `prose`, only what was said (requests and messages), so
+ * a quote running from the end of one assistant message into the next, over
+ * the tool calls between them, is found.
+ */
+function turnText(events: readonly Event[], prose = false): string {
   const parts: string[] = [];
   for (const e of events) {
     if (isKind(e, "chat_request")) parts.push(e.content);
     else if (isKind(e, "chat_response") && typeof e.message === "string") parts.push(e.message);
+    else if (prose) continue;
     else if (isKind(e, "tool_call_request")) parts.push(JSON.stringify(e.arguments));
     else if (isKind(e, "tool_call_response")) parts.push(e.content);
   }
@@ -136,8 +142,10 @@ function closest(turns: ProjectedTurn[], quote: string, limit = 3): AnchorCandid
 
 /**
  * Resolve a quote to the raw turn holding it. Exact match first; then a match
- * ignoring whitespace and typographic quote differences; only when both fail,
- * not-found with the closest turns.
+ * ignoring whitespace and typographic quote differences; then the same over
+ * what the turn's messages say, tool traffic between them left out (a quote
+ * across two messages of one turn); only when all fail, not-found with the
+ * closest turns.
  */
 export function resolveAnchor(events: readonly Event[], quote: string): AnchorResult {
   if (quote.trim() === "") return { ok: false, error: { kind: "empty" } };
@@ -151,6 +159,14 @@ export function resolveAnchor(events: readonly Event[], quote: string): AnchorRe
   if (found.length === 0) {
     exact = false;
     found = findIn(turns, quote, true);
+  }
+  if (found.length === 0) {
+    const groups = groupTurns(projection.events);
+    found = findIn(
+      turns.map((t, i) => ({ ...t, text: turnText(groups[i]!.events, true) })),
+      quote,
+      true,
+    );
   }
   if (found.length === 0) return { ok: false, error: { kind: "not_found", closest: closest(turns, quote) } };
   if (found.length > 1) return { ok: false, error: { kind: "ambiguous", candidates: found } };

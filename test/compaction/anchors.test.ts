@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { describeAnchorError, resolveAnchor } from "../../src/compaction/index.js";
+import type { Event } from "../../src/events/index.js";
 import { compaction, resetClock, STRIP, summary, turn } from "../support/stream.js";
 
 beforeEach(resetClock);
@@ -26,6 +27,25 @@ const convo = () => [
 ];
 
 describe("resolveAnchor", () => {
+  it("finds a quote that runs from the end of one assistant message into the next of the same turn", () => {
+    const [start, request, ...rest] = turn({
+      request: "Check the parser.",
+      tools: [{ id: "g", name: "grep", result: "src/csv.ts:2" }],
+      message: "Both fixed, and the tests pass.",
+    });
+    const first: Event = {
+      type: "chat_response",
+      timestamp: "2026-01-01T00:00:00Z",
+      message: "I will look at the split first.",
+    };
+    const events = [...convo(), start!, request!, first, ...rest];
+    expect(resolveAnchor(events, "look at the split first. Both fixed")).toEqual({
+      ok: true,
+      turn: 4,
+      exact: false,
+    });
+  });
+
   it("finds the raw turn of an exact quote in requests, messages, tool arguments and results", () => {
     expect(resolveAnchor(convo(), "Quoted fields break it")).toEqual({ ok: true, turn: 1, exact: true });
     expect(resolveAnchor(convo(), "state machine")).toEqual({ ok: true, turn: 2, exact: true });
