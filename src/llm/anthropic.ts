@@ -1,9 +1,12 @@
 // Owns the Anthropic Messages API: mapping the projection to messages
 // (thinking blocks with their signatures, tool_use/tool_result pairs, one role
 // per message) and the streamed events back to stream parts.
-import { isJsonObject, type ChatResponse, type Event, type JsonObject } from "../events/index.js";
 import {
+  type ChatResponse,
   CITATIONS_KEY,
+  type Event,
+  isJsonObject,
+  type JsonObject,
   PROVIDER_BLOCK_KEY,
   REASONING_SIGNATURE_KEY,
   REDACTED_REASONING_KEY,

@@ -1,8 +1,14 @@
 // Owns OpenAI Chat Completions and OpenAI-compatible servers (Ollama,
 // llama.cpp, OpenRouter): mapping the projection to messages and the streamed
 // chunks back to stream parts.
-import { isJsonObject, type ChatResponse, type Event } from "../events/index.js";
-import { PROVIDER_BLOCK_KEY, REASONING_FIELD_KEY, REFUSAL_KEY } from "../events/index.js";
+import {
+  type ChatResponse,
+  type Event,
+  isJsonObject,
+  PROVIDER_BLOCK_KEY,
+  REASONING_FIELD_KEY,
+  REFUSAL_KEY,
+} from "../events/index.js";
 import {
   classifiedProvider,
   endpoint,

@@ -2,24 +2,24 @@
 // stream → append responses → approve and run tools → append results, until
 // the model stops calling tools. Each step is a named function below.
 import { checkProviderView, describeViewProblem, healProviderView, project } from "../compaction/index.js";
-import type {
-  ChatResponse,
-  Event,
-  JsonObject,
-  KnownEvent,
-  ToolCallRequest,
-  UsageRecord,
-} from "../events/index.js";
 import {
+  type ChatResponse,
   CITATIONS_KEY,
   CUT_ARGUMENTS_KEY,
+  DISCARDED_ATTEMPTS_KEY,
+  type Event,
+  isJsonObject,
+  type JsonObject,
+  type KnownEvent,
   PROVIDER_BLOCK_KEY,
   REASONING_FIELD_KEY,
   REASONING_SIGNATURE_KEY,
   REDACTED_REASONING_KEY,
   REFUSAL_KEY,
+  type ToolCallRequest,
+  turnCount,
+  type UsageRecord,
 } from "../events/index.js";
-import { DISCARDED_ATTEMPTS_KEY, isJsonObject, turnCount } from "../events/index.js";
 import { JpError } from "../errors.js";
 
 import type { TurnOutput } from "../render/stream.js";
