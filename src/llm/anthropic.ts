@@ -271,7 +271,9 @@ type OpenBlock =
   | { kind: "text" | "thinking" }
   | { kind: "tool"; id: string; name: string; json: string }
   /** A block of a type jp does not interpret: kept as it started, its streamed input gathered. */
-  | { kind: "other"; block: JsonObject; json: string };
+  | { kind: "other"; block: JsonObject; json: string }
+  /** A block given whole where it started (redacted thinking): nothing more to say at its end. */
+  | { kind: "whole" };
 
 function openBlock(block: ContentBlock): { open: OpenBlock; parts: StreamPart[] } {
   switch (block.type) {
@@ -289,10 +291,7 @@ function openBlock(block: ContentBlock): { open: OpenBlock; parts: StreamPart[] 
     }
     case "redacted_thinking": {
       const b = block;
-      return {
-        open: { kind: "other", block: {}, json: "" },
-        parts: [{ type: "redacted_reasoning", data: b.data }],
-      };
+      return { open: { kind: "whole" }, parts: [{ type: "redacted_reasoning", data: b.data }] };
     }
     case "tool_use": {
       const b = block;
@@ -317,9 +316,9 @@ function closeBlock(open: OpenBlock, cut: (call: OpenBlock & { kind: "tool" }) =
       }
       return [{ type: "tool_call", id: open.id, name: open.name, arguments: args }];
     }
+    case "whole":
+      return [];
     case "other": {
-      // A redacted block was whole at its start; anything else is handed back as it came.
-      if (!open.block.type) return [];
       const block = { ...open.block };
       if (open.json) block.input = tryToolArguments(open.json) ?? block.input;
       return [{ type: "provider_block", block }];

@@ -12,7 +12,7 @@
 // The SDKs still define the wire shapes jp sends and reads: their types are
 // imported, their code is not.
 import * as http from "node:http";
-import type { Readable, Transform } from "node:stream";
+import { pipeline, type Readable, type Transform } from "node:stream";
 import { isJsonObject } from "../events/json.js";
 import {
   classifyProviderError,
@@ -117,9 +117,8 @@ async function decoded(message: http.IncomingMessage): Promise<Readable> {
     message.destroy();
     throw new UnsupportedEncodingError(coding);
   }
-  const stream = decoder();
-  message.on("error", (error) => stream.emit("error", error));
-  return message.pipe(stream);
+  // pipeline carries an error of either side to the decoded stream, where the reader sees it.
+  return pipeline(message, decoder(), () => undefined);
 }
 
 /** Where to connect: straight to the host, or through `proxy` (whose agent loads only then). */

@@ -325,9 +325,13 @@ function overWindow(
 /** Build the request from the projection, asserting the provider view is valid. */
 export function buildRequest(events: readonly Event[], options: TurnOptions, forced: boolean): ModelRequest {
   const { events: view, settled } = project(events);
-  // A log that lost a line to doctor's quarantine still makes a request a provider accepts.
-  const projected = healProviderView(view, { lastTurnFinished: true });
-  const problems = checkProviderView(projected, { lastTurnFinished: true });
+  let projected: readonly Event[] = view;
+  let problems = checkProviderView(projected, { lastTurnFinished: true });
+  // Only a log that lost a line to doctor's quarantine is healed: a sound one pays nothing more.
+  if (problems.length) {
+    projected = healProviderView(view, { lastTurnFinished: true });
+    problems = checkProviderView(projected, { lastTurnFinished: true });
+  }
   if (problems.length) {
     throw new JpError(
       "turn.invalid_view",
