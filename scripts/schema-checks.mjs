@@ -71,7 +71,7 @@ class Writer {
       case "any":
         return "";
       case "string":
-        return `  if (typeof v !== "string") return [invalidType("string", v)];\n${this.lengthChecks(schema, "string", "characters")}`;
+        return `  if (typeof v !== "string") return [invalidType("string", v)];\n${this.lengthChecks(schema, "string", "characters")}${this.refinements(schema)}`;
       case "boolean":
         return `  if (typeof v !== "boolean") return [invalidType("boolean", v)];\n`;
       case "number":
@@ -142,7 +142,10 @@ class Writer {
       this.keySets.push(`const ${set} = new Set(${json(Object.keys(d.shape))});\n`);
       out += `  const unknown = Object.keys(v).filter((k) => !${set}.has(k));\n  if (unknown.length) out = add(out, unrecognized(unknown));\n`;
     } else if (catchall !== undefined && catchall !== "unknown") {
-      throw new Error(`schema-checks: an object catchall of '${catchall}' is not supported`);
+      // Keys the shape does not name are each checked against the catchall, after the shape's.
+      const set = `KEYS${this.keySets.length}`;
+      this.keySets.push(`const ${set} = new Set(${json(Object.keys(d.shape))});\n`);
+      out += `  for (const key of Object.keys(v)) if (!${set}.has(key)) out = merge(out, key, ${this.fn(d.catchall)}(v[key]));\n`;
     }
     return out;
   }

@@ -30,8 +30,8 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
     ctx.cfg = cfg ?? [];
     // A -c value that names nothing is an error for every command, whether or not it reads the config.
     if (ctx.cfg.length === 0) return;
-    const { cfgLayer } = await import("./runtime.js");
-    for (const spec of ctx.cfg) cfgLayer(spec, { cwd: ctx.cwd, workspaceDir: ctx.maybeWorkspace()?.dir });
+    const { collectLayers } = await import("./runtime.js");
+    collectLayers({ cwd: ctx.cwd, env: ctx.env, workspaceDir: ctx.maybeWorkspace()?.dir, cfg: ctx.cfg });
   });
 
   try {

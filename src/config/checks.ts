@@ -15,7 +15,19 @@ export function keepBoundProblem(value: unknown): string | undefined {
   }
 }
 
+/** What is wrong with a tool's `source`, if anything. */
+export function toolSourceProblem(value: unknown): string | undefined {
+  if (typeof value !== "string") return "must be a string";
+  if (value === "local" || value === "builtin") return undefined;
+  if (/^mcp\.[A-Za-z0-9_-]+(\.[^.\s][^\s]*)?$/.test(value)) return undefined;
+  return `'${value}' is not a tool source: give "local", "builtin", "mcp.SERVER" or "mcp.SERVER.TOOL"`;
+}
+
 export const CONFIG_CHECKS = {
+  toolSource: {
+    test: (value: unknown): boolean => toolSourceProblem(value) === undefined,
+    message: toolSourceProblem,
+  },
   keepBound: {
     test: (value: unknown): boolean => keepBoundProblem(value) === undefined,
     message: keepBoundProblem,

@@ -15,6 +15,8 @@ export interface Layer {
   /** The file a value came from, named in errors. */
   file?: string;
   value: Record<string, unknown>;
+  /** The absolute path of the file read, when the layer is a file (its `extends` are relative to it). */
+  path?: string;
 }
 
 export function readTomlFile(file: string, shown = file): Plain {
@@ -38,8 +40,11 @@ export function readTomlFile(file: string, shown = file): Plain {
   }
 }
 
-/** A `-c/--cfg` value: `key=value`, a file path, or a name in `.jp/config.d/`. */
-export function cfgLayer(spec: string, options: { cwd: string; workspaceDir?: string }): Layer {
+/** A `-c/--cfg` value: `key=value`, a file path, or a name in `.jp/config.d/` or a `config_load_paths` folder. */
+export function cfgLayer(
+  spec: string,
+  options: { cwd: string; workspaceDir?: string; loadPaths?: readonly string[] },
+): Layer {
   // Messages name the argument; a value of any length is cut so the message stays one line.
   const shownSpec = spec.length > 80 ? `${spec.slice(0, 77)}…` : spec;
   const eq = spec.indexOf("=");
@@ -69,16 +74,26 @@ export function cfgLayer(spec: string, options: { cwd: string; workspaceDir?: st
   }
   const direct = path.resolve(options.cwd, spec);
   if (fs.existsSync(direct) && fs.statSync(direct).isFile())
-    return { name: `-c ${shownSpec}`, file: spec, value: readTomlFile(direct, spec) };
-  if (options.workspaceDir) {
-    const named = path.join(options.workspaceDir, "config.d", spec.endsWith(".toml") ? spec : `${spec}.toml`);
-    if (fs.existsSync(named)) {
-      const shown = path.relative(options.cwd, named) || named;
-      return { name: `-c ${shownSpec} (${shown})`, file: shown, value: readTomlFile(named, shown) };
-    }
+    return { name: `-c ${shownSpec}`, file: spec, value: readTomlFile(direct, spec), path: direct };
+  const fileName = spec.endsWith(".toml") ? spec : `${spec}.toml`;
+  const folders = [
+    ...(options.workspaceDir ? [path.join(options.workspaceDir, "config.d")] : []),
+    ...(options.loadPaths ?? []),
+  ];
+  for (const folder of folders) {
+    const named = path.join(folder, fileName);
+    if (!fs.existsSync(named)) continue;
+    const shown = path.relative(options.cwd, named) || named;
+    return {
+      name: `-c ${shownSpec} (${shown})`,
+      file: shown,
+      value: readTomlFile(named, shown),
+      path: named,
+    };
   }
+  const looked = folders.map((f) => `${path.relative(options.cwd, f) || f}/`).join(", ");
   throw new ConfigError(
-    `-c ${shownSpec}: no such file, and no ${shownSpec}.toml in .jp/config.d/`,
-    "give a TOML file, a name in .jp/config.d/, or key=value",
+    `-c ${shownSpec}: no such file, and no ${fileName} in ${looked || ".jp/config.d/"}`,
+    "give a TOML file, a name in .jp/config.d/ or a config_load_paths folder, or key=value",
   );
 }

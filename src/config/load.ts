@@ -6,14 +6,16 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { fileLayers, withExtended } from "./extends.js";
 import { cfgLayer, readTomlFile, type Layer } from "./layers.js";
 import { knownContextWindow } from "../llm/models.js";
 import { ConfigError } from "./errors.js";
 import { forbiddenKeyPath } from "../events/keys.js";
 import { keyPath, valueAt } from "./paths.js";
+import { resolveModelAlias } from "./providers.js";
 import { checkConfig, CONFIG_SCALAR_PATHS, isConfig } from "./schema.check.js";
 import type { Config } from "./schema.js";
-import { isPlain, restrictConversationDelta, toolNames, type Plain } from "./trust.js";
+import { isPlain, restrictConversationDelta, serverNames, toolNames, type Plain } from "./trust.js";
 
 export type { Layer } from "./layers.js";
 
@@ -119,6 +121,15 @@ export interface LoadOptions {
   flags?: Plain;
 }
 
+/** The folders `-c NAME` looks in: `config_load_paths` of the user's and workspace's files (the last set wins), from the workspace root. */
+function configLoadPaths(layers: readonly Layer[], options: LoadOptions): string[] {
+  const root = options.workspaceDir ? path.dirname(options.workspaceDir) : options.cwd;
+  const given = layers.findLast((l) => Array.isArray(l.value.config_load_paths))?.value.config_load_paths;
+  return (Array.isArray(given) ? given : []).flatMap((p) =>
+    typeof p === "string" ? [path.resolve(root, p)] : [],
+  );
+}
+
 export function userConfigFile(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
   return path.join(base, "jp", "config.toml");
@@ -133,22 +144,25 @@ export function collectLayers(options: LoadOptions): { layers: Layer[]; leftOutT
     },
   ];
   const user = userConfigFile(options.env);
-  if (fs.existsSync(user)) layers.push({ name: `user (${user})`, file: user, value: readTomlFile(user) });
+  if (fs.existsSync(user)) layers.push(...fileLayers(user, "user", (f) => f));
+  const shown = (file: string) => path.relative(options.cwd, file) || file;
   if (options.workspaceDir) {
     const file = path.join(options.workspaceDir, "config.toml");
-    const shown = path.relative(options.cwd, file) || file;
-    if (fs.existsSync(file))
-      layers.push({ name: `workspace (${shown})`, file: shown, value: readTomlFile(file, shown) });
+    if (fs.existsSync(file)) layers.push(...fileLayers(file, "workspace", shown));
   }
   const env = envLayer(options.env);
   if (env) layers.push(env);
-  const cfgLayers = (options.cfg ?? []).map((spec) => cfgLayer(spec, options));
+  const loadPaths = configLoadPaths(layers, options);
+  const cfgLayers = (options.cfg ?? []).flatMap((spec) => {
+    return withExtended(cfgLayer(spec, { ...options, loadPaths }), `-c ${spec}`, shown);
+  });
   // What a conversation may set is limited by what the user's own layers define (see trust.ts).
   const userTools = new Set([...layers, ...cfgLayers].flatMap((layer) => toolNames(layer.value)));
+  const userServers = new Set([...layers, ...cfgLayers].flatMap((layer) => serverNames(layer.value)));
   const leftOut = new Set<string>();
   (options.deltas ?? []).forEach((delta, i) => {
     rejectForbiddenKeys({ name: `conversation (config delta ${i + 1})`, value: delta });
-    const restricted = restrictConversationDelta(delta, userTools);
+    const restricted = restrictConversationDelta(delta, userTools, userServers);
     for (const tool of restricted.leftOut) leftOut.add(tool);
     const value = pruneToSchema(restricted.value);
     if (Object.keys(value).length) layers.push({ name: `conversation (config delta ${i + 1})`, value });
@@ -215,9 +229,22 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
     throw configProblems(layers.flatMap(layerProblems));
   }
   const resolved = mergeLayers(layers);
+  resolveModelAliases(resolved.config);
   const clamped = clampSettings(resolved.config);
   validateSemantics(resolved.config);
   return { ...resolved, leftOutTools, clamped };
+}
+
+/** Model ids given as aliases (`-m sonnet`), replaced by what `[providers.llm.aliases]` names. */
+function resolveModelAliases(config: Config): void {
+  const model = config.assistant?.model;
+  if (model?.id !== undefined) model.id = resolveModelAlias(config, model.id);
+  const compaction = config.conversation?.compaction;
+  const rules = [...(Array.isArray(compaction?.rules) ? compaction.rules : []), compaction?.auto?.rule];
+  for (const rule of rules) {
+    const summaryModel = rule?.summary?.model;
+    if (summaryModel?.id !== undefined) summaryModel.id = resolveModelAlias(config, summaryModel.id);
+  }
 }
 
 /** Checks that span keys: auto compaction needs a budget it can compute. */

@@ -47,6 +47,7 @@ const KEYS13 = new Set([
   "source",
   "command",
   "summary",
+  "description",
   "parameters",
   "run",
   "enable",
@@ -55,11 +56,37 @@ const KEYS13 = new Set([
   "max_output_bytes",
 ]);
 const KEYS14 = new Set(["compaction", "tools"]);
-const KEYS15 = new Set(["base_url", "api_key_env", "proxy"]);
-const KEYS16 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h"]);
-const KEYS17 = new Set(["assistant", "conversation", "providers", "prices"]);
+const KEYS15 = new Set([
+  "type",
+  "command",
+  "arguments",
+  "variables",
+  "cwd",
+  "optional",
+  "startup_timeout_secs",
+  "all_tools",
+]);
+const KEYS16 = new Set(["type", "url", "headers", "optional", "startup_timeout_secs", "all_tools"]);
+const KEYS17 = new Set(["aliases"]);
+const KEYS18 = new Set(["mcp", "llm"]);
+const KEYS19 = new Set(["base_url", "api_key_env", "proxy"]);
+const KEYS20 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h"]);
+const KEYS21 = new Set(["extends", "config_load_paths", "assistant", "conversation", "providers", "prices"]);
 
 function check0(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "string") return [invalidType("string", v)];
+  return out;
+}
+
+function check1(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check0(v[i]));
+  return out;
+}
+
+function check2(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
@@ -69,7 +96,7 @@ function check0(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check1(v: unknown): SchemaIssue[] | undefined {
+function check3(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -80,13 +107,13 @@ function check1(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "context_window", optional(check0, v.context_window));
+  out = merge(out, "context_window", optional(check2, v.context_window));
   const unknown = Object.keys(v).filter((k) => !KEYS0.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check2(v: unknown): SchemaIssue[] | undefined {
+function check4(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
@@ -96,7 +123,7 @@ function check2(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check3(v: unknown): SchemaIssue[] | undefined {
+function check5(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!(v > 0))
@@ -104,23 +131,23 @@ function check3(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check4(v: unknown): SchemaIssue[] | undefined {
+function check6(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "max_retries", optional(check2, v.max_retries));
-  out = merge(out, "max_tokens", optional(check0, v.max_tokens));
-  out = merge(out, "timeout_secs", optional(check3, v.timeout_secs));
-  out = merge(out, "idle_timeout_secs", optional(check3, v.idle_timeout_secs));
-  out = merge(out, "backoff_ms", optional(check2, v.backoff_ms));
+  out = merge(out, "max_retries", optional(check4, v.max_retries));
+  out = merge(out, "max_tokens", optional(check2, v.max_tokens));
+  out = merge(out, "timeout_secs", optional(check5, v.timeout_secs));
+  out = merge(out, "idle_timeout_secs", optional(check5, v.idle_timeout_secs));
+  out = merge(out, "backoff_ms", optional(check4, v.backoff_ms));
   const unknown = Object.keys(v).filter((k) => !KEYS1.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check5(v: unknown): SchemaIssue[] | undefined {
+function check7(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "budget_tokens", optional(check2, v.budget_tokens));
+  out = merge(out, "budget_tokens", optional(check4, v.budget_tokens));
   {
     const x = v.display;
     out = merge(
@@ -145,7 +172,7 @@ function check5(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check6(v: unknown): SchemaIssue[] | undefined {
+function check8(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -172,10 +199,10 @@ function check6(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check7(v: unknown): SchemaIssue[] | undefined {
+function check9(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "model", optional(check1, v.model));
+  out = merge(out, "model", optional(check3, v.model));
   {
     const x = v.system_prompt;
     out = merge(
@@ -211,15 +238,15 @@ function check7(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "request", optional(check4, v.request));
-  out = merge(out, "reasoning", optional(check5, v.reasoning));
-  out = merge(out, "tokens", optional(check6, v.tokens));
+  out = merge(out, "request", optional(check6, v.request));
+  out = merge(out, "reasoning", optional(check7, v.reasoning));
+  out = merge(out, "tokens", optional(check8, v.tokens));
   const unknown = Object.keys(v).filter((k) => !KEYS4.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check8(v: unknown): SchemaIssue[] | undefined {
+function check10(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
@@ -227,21 +254,15 @@ function check8(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check9(v: unknown): SchemaIssue[] | undefined {
+function check11(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (typeof v !== "string") return [invalidType("string", v)];
-  return out;
-}
-
-function check10(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  out = pickBranch([check8(v), () => check9(v)]);
+  out = pickBranch([check10(v), () => check0(v)]);
   if (!aborted(out) && !CONFIG_CHECKS.keepBound.test(v))
     out = add(out, custom(CONFIG_CHECKS.keepBound.message(v) ?? "Invalid input"));
   return out;
 }
 
-function check11(v: unknown): SchemaIssue[] | undefined {
+function check12(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (v !== "strip" && v !== "strip-requests" && v !== "strip-responses" && v !== "omit")
     return [
@@ -255,7 +276,7 @@ function check11(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check12(v: unknown): SchemaIssue[] | undefined {
+function check13(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -281,7 +302,7 @@ function check12(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check13(v: unknown): SchemaIssue[] | undefined {
+function check14(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -299,13 +320,13 @@ function check13(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check14(v: unknown): SchemaIssue[] | undefined {
+function check15(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check11(v), () => check12(v), () => check13(v)]);
+  out = pickBranch([check12(v), () => check13(v), () => check14(v)]);
   return out;
 }
 
-function check15(v: unknown): SchemaIssue[] | undefined {
+function check16(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -321,7 +342,7 @@ function check15(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check16(v: unknown): SchemaIssue[] | undefined {
+function check17(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -340,17 +361,17 @@ function check16(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "model", optional(check15, v.model));
+  out = merge(out, "model", optional(check16, v.model));
   const unknown = Object.keys(v).filter((k) => !KEYS8.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check17(v: unknown): SchemaIssue[] | undefined {
+function check18(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "keep_first", optional(check10, v.keep_first));
-  out = merge(out, "keep_last", optional(check10, v.keep_last));
+  out = merge(out, "keep_first", optional(check11, v.keep_first));
+  out = merge(out, "keep_last", optional(check11, v.keep_last));
   {
     const x = v.reasoning;
     out = merge(
@@ -363,21 +384,21 @@ function check17(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "tool_calls", optional(check14, v.tool_calls));
-  out = merge(out, "summary", optional(check16, v.summary));
+  out = merge(out, "tool_calls", optional(check15, v.tool_calls));
+  out = merge(out, "summary", optional(check17, v.summary));
   const unknown = Object.keys(v).filter((k) => !KEYS9.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check18(v: unknown): SchemaIssue[] | undefined {
+function check19(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check17(v[i]));
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check18(v[i]));
   return out;
 }
 
-function check19(v: unknown): SchemaIssue[] | undefined {
+function check20(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -397,19 +418,19 @@ function check19(v: unknown): SchemaIssue[] | undefined {
         : undefined,
     );
   }
-  out = merge(out, "value", check18(v.value));
+  out = merge(out, "value", check19(v.value));
   const unknown = Object.keys(v).filter((k) => !KEYS10.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check20(v: unknown): SchemaIssue[] | undefined {
+function check21(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check18(v), () => check19(v)]);
+  out = pickBranch([check19(v), () => check20(v)]);
   return out;
 }
 
-function check21(v: unknown): SchemaIssue[] | undefined {
+function check22(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!(v > 0))
@@ -418,7 +439,7 @@ function check21(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check22(v: unknown): SchemaIssue[] | undefined {
+function check23(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -429,10 +450,10 @@ function check22(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
     );
   }
-  out = merge(out, "max_tokens", optional(check0, v.max_tokens));
-  out = merge(out, "trigger_ratio", optional(check21, v.trigger_ratio));
-  out = merge(out, "keep_tail", optional(check2, v.keep_tail));
-  out = merge(out, "min_saving", optional(check2, v.min_saving));
+  out = merge(out, "max_tokens", optional(check2, v.max_tokens));
+  out = merge(out, "trigger_ratio", optional(check22, v.trigger_ratio));
+  out = merge(out, "keep_tail", optional(check4, v.keep_tail));
+  out = merge(out, "min_saving", optional(check4, v.min_saving));
   {
     const x = v.relief;
     out = merge(
@@ -452,68 +473,69 @@ function check22(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "min_turns", optional(check2, v.min_turns));
-  out = merge(out, "rule", optional(check17, v.rule));
+  out = merge(out, "min_turns", optional(check4, v.min_turns));
+  out = merge(out, "rule", optional(check18, v.rule));
   const unknown = Object.keys(v).filter((k) => !KEYS11.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
-  return out;
-}
-
-function check23(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "rules", optional(check20, v.rules));
-  out = merge(out, "auto", optional(check22, v.auto));
-  const unknown = Object.keys(v).filter((k) => !KEYS12.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 function check24(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check9(v[i]));
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "rules", optional(check21, v.rules));
+  out = merge(out, "auto", optional(check23, v.auto));
+  const unknown = Object.keys(v).filter((k) => !KEYS12.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 function check25(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check9(v), () => check24(v)]);
+  if (typeof v !== "string") return [invalidType("string", v)];
+  if (!aborted(out) && !CONFIG_CHECKS.toolSource.test(v))
+    out = add(out, custom(CONFIG_CHECKS.toolSource.message(v) ?? "Invalid input"));
   return out;
 }
 
 function check26(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
+  out = pickBranch([check0(v), () => check1(v)]);
   return out;
 }
 
 function check27(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check26(v[key]));
   return out;
 }
 
 function check28(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (typeof v !== "boolean") return [invalidType("boolean", v)];
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check27(v[key]));
   return out;
 }
 
 function check29(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (typeof v !== "boolean") return [invalidType("boolean", v)];
+  return out;
+}
+
+function check30(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (v !== "explicit")
     return [{ path: [], code: "invalid_value", message: 'Invalid input: expected "explicit"', abort: true }];
   return out;
 }
 
-function check30(v: unknown): SchemaIssue[] | undefined {
+function check31(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check28(v), () => check29(v)]);
+  out = pickBranch([check29(v), () => check30(v)]);
   return out;
 }
 
-function check31(v: unknown): SchemaIssue[] | undefined {
+function check32(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -536,26 +558,8 @@ function check31(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  {
-    const x = v.source;
-    out = merge(
-      out,
-      "source",
-      x === undefined
-        ? undefined
-        : x !== "local" && x !== "builtin"
-          ? [
-              {
-                path: [],
-                code: "invalid_value",
-                message: 'Invalid option: expected one of "local"|"builtin"',
-                abort: true,
-              },
-            ]
-          : undefined,
-    );
-  }
-  out = merge(out, "command", optional(check25, v.command));
+  out = merge(out, "source", optional(check25, v.source));
+  out = merge(out, "command", optional(check26, v.command));
   {
     const x = v.summary;
     out = merge(
@@ -564,7 +568,15 @@ function check31(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "parameters", optional(check27, v.parameters));
+  {
+    const x = v.description;
+    out = merge(
+      out,
+      "description",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
+  out = merge(out, "parameters", optional(check28, v.parameters));
   {
     const x = v.run;
     out = merge(
@@ -584,33 +596,151 @@ function check31(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "enable", optional(check30, v.enable));
-  out = merge(out, "env", optional(check24, v.env));
-  out = merge(out, "timeout_secs", optional(check3, v.timeout_secs));
-  out = merge(out, "max_output_bytes", optional(check0, v.max_output_bytes));
+  out = merge(out, "enable", optional(check31, v.enable));
+  out = merge(out, "env", optional(check1, v.env));
+  out = merge(out, "timeout_secs", optional(check5, v.timeout_secs));
+  out = merge(out, "max_output_bytes", optional(check2, v.max_output_bytes));
   const unknown = Object.keys(v).filter((k) => !KEYS13.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check32(v: unknown): SchemaIssue[] | undefined {
+function check33(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check31(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check32(v[key]));
   return out;
 }
 
-function check33(v: unknown): SchemaIssue[] | undefined {
+function check34(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "compaction", optional(check23, v.compaction));
-  out = merge(out, "tools", optional(check32, v.tools));
+  out = merge(out, "compaction", optional(check24, v.compaction));
+  out = merge(out, "tools", optional(check33, v.tools));
   const unknown = Object.keys(v).filter((k) => !KEYS14.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check34(v: unknown): SchemaIssue[] | undefined {
+function check35(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.type;
+    out = merge(
+      out,
+      "type",
+      x !== "stdio"
+        ? [{ path: [], code: "invalid_value", message: 'Invalid input: expected "stdio"', abort: true }]
+        : undefined,
+    );
+  }
+  {
+    const x = v.command;
+    out = merge(out, "command", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  out = merge(out, "arguments", optional(check1, v.arguments));
+  out = merge(out, "variables", optional(check1, v.variables));
+  {
+    const x = v.cwd;
+    out = merge(
+      out,
+      "cwd",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
+  {
+    const x = v.optional;
+    out = merge(
+      out,
+      "optional",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  out = merge(out, "startup_timeout_secs", optional(check5, v.startup_timeout_secs));
+  {
+    const x = v.all_tools;
+    out = merge(
+      out,
+      "all_tools",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  const unknown = Object.keys(v).filter((k) => !KEYS15.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check36(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check0(v[key]));
+  return out;
+}
+
+function check37(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.type;
+    out = merge(
+      out,
+      "type",
+      x !== "http"
+        ? [{ path: [], code: "invalid_value", message: 'Invalid input: expected "http"', abort: true }]
+        : undefined,
+    );
+  }
+  {
+    const x = v.url;
+    out = merge(out, "url", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  out = merge(out, "headers", optional(check36, v.headers));
+  {
+    const x = v.optional;
+    out = merge(
+      out,
+      "optional",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  out = merge(out, "startup_timeout_secs", optional(check5, v.startup_timeout_secs));
+  {
+    const x = v.all_tools;
+    out = merge(
+      out,
+      "all_tools",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  const unknown = Object.keys(v).filter((k) => !KEYS16.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check38(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check35(v), () => check37(v)]);
+  return out;
+}
+
+function check39(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check38(v[key]));
+  return out;
+}
+
+function check40(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "aliases", optional(check36, v.aliases));
+  const unknown = Object.keys(v).filter((k) => !KEYS17.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check41(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -637,19 +767,21 @@ function check34(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  const unknown = Object.keys(v).filter((k) => !KEYS15.has(k));
+  const unknown = Object.keys(v).filter((k) => !KEYS19.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check35(v: unknown): SchemaIssue[] | undefined {
+function check42(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check34(v[key]));
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "mcp", optional(check39, v.mcp));
+  out = merge(out, "llm", optional(check40, v.llm));
+  for (const key of Object.keys(v)) if (!KEYS18.has(key)) out = merge(out, key, check41(v[key]));
   return out;
 }
 
-function check36(v: unknown): SchemaIssue[] | undefined {
+function check43(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!(v >= 0))
@@ -657,40 +789,42 @@ function check36(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check37(v: unknown): SchemaIssue[] | undefined {
+function check44(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "input", check36(v.input));
-  out = merge(out, "output", check36(v.output));
-  out = merge(out, "cache_read", optional(check36, v.cache_read));
-  out = merge(out, "cache_write", optional(check36, v.cache_write));
-  out = merge(out, "cache_write_1h", optional(check36, v.cache_write_1h));
-  const unknown = Object.keys(v).filter((k) => !KEYS16.has(k));
+  out = merge(out, "input", check43(v.input));
+  out = merge(out, "output", check43(v.output));
+  out = merge(out, "cache_read", optional(check43, v.cache_read));
+  out = merge(out, "cache_write", optional(check43, v.cache_write));
+  out = merge(out, "cache_write_1h", optional(check43, v.cache_write_1h));
+  const unknown = Object.keys(v).filter((k) => !KEYS20.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check38(v: unknown): SchemaIssue[] | undefined {
+function check45(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check37(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check44(v[key]));
   return out;
 }
 
-function check39(v: unknown): SchemaIssue[] | undefined {
+function check46(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "assistant", optional(check7, v.assistant));
-  out = merge(out, "conversation", optional(check33, v.conversation));
-  out = merge(out, "providers", optional(check35, v.providers));
-  out = merge(out, "prices", optional(check38, v.prices));
-  const unknown = Object.keys(v).filter((k) => !KEYS17.has(k));
+  out = merge(out, "extends", optional(check1, v.extends));
+  out = merge(out, "config_load_paths", optional(check1, v.config_load_paths));
+  out = merge(out, "assistant", optional(check9, v.assistant));
+  out = merge(out, "conversation", optional(check34, v.conversation));
+  out = merge(out, "providers", optional(check42, v.providers));
+  out = merge(out, "prices", optional(check45, v.prices));
+  const unknown = Object.keys(v).filter((k) => !KEYS21.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 /** The first issue zod would report for `value` against checkConfig, or undefined when it is valid. */
-export const checkConfig = firstIssue(check39);
+export const checkConfig = firstIssue(check46);
 
 /** Whether `value` is a valid configuration. */
 export function isConfig(value: unknown): value is Config {

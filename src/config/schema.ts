@@ -83,12 +83,19 @@ export const AutoCompactionConfig = z.strictObject({
 
 export const ToolConfig = z.strictObject({
   compaction: z.enum(TOOL_HINTS).optional().describe("per-tool compaction hint"),
-  source: z.enum(["local", "builtin"]).optional().describe("where the tool comes from"),
+  source: z
+    .string()
+    .refine(CONFIG_CHECKS.toolSource.test, {
+      error: (issue) => CONFIG_CHECKS.toolSource.message(issue.input),
+    })
+    .optional()
+    .describe('where the tool comes from: "local", "builtin", "mcp.SERVER" or "mcp.SERVER.TOOL"'),
   command: z
     .union([z.string(), z.array(z.string())])
     .optional()
     .describe("the command a local tool runs"),
   summary: z.string().optional().describe("what the tool does, as shown to the model"),
+  description: z.string().optional().describe("more on what the tool does, shown to the model after summary"),
   parameters: z
     .record(z.string(), z.unknown())
     .optional()
@@ -105,12 +112,7 @@ export const ToolConfig = z.strictObject({
       "environment variables a local tool receives besides PATH, HOME, LANG, TERM (never a provider key)",
     ),
   timeout_secs: z.number().positive().optional().describe("stop a local tool after this long"),
-  max_output_bytes: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe("cut a local tool's output beyond this size"),
+  max_output_bytes: z.number().int().positive().optional().describe("cut a tool's output beyond this size"),
 });
 export type ToolConfig = z.infer<typeof ToolConfig>;
 
@@ -124,6 +126,62 @@ export const ProviderConfig = z.strictObject({
       'proxy URL for this provider ("" for none); absent, HTTPS_PROXY / HTTP_PROXY / NO_PROXY decide',
     ),
 });
+
+const McpCommon = {
+  optional: z
+    .boolean()
+    .optional()
+    .describe("leave the server's tools out with a warning when it cannot start, instead of failing"),
+  startup_timeout_secs: z
+    .number()
+    .positive()
+    .optional()
+    .describe("give up on a server that has not answered its start-up after this long (default 30)"),
+  all_tools: z
+    .boolean()
+    .optional()
+    .describe("offer every tool of the server under its own name, without a [conversation.tools] entry each"),
+};
+
+export const McpServerConfig = z.union([
+  z.strictObject({
+    type: z.literal("stdio").describe("a server jp starts and talks to on stdin/stdout"),
+    command: z.string().describe("the program to run"),
+    arguments: z.array(z.string()).optional().describe("its arguments"),
+    variables: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "environment variables passed to the server besides PATH, HOME, LANG, TERM (never a provider key)",
+      ),
+    cwd: z.string().optional().describe("working directory (default: the workspace root)"),
+    ...McpCommon,
+  }),
+  z.strictObject({
+    type: z.literal("http").describe("a server reached over Streamable HTTP"),
+    url: z.string().describe("the server's MCP endpoint"),
+    headers: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe("request headers; ${NAME} in a value is the environment variable NAME (for bearer tokens)"),
+    ...McpCommon,
+  }),
+]);
+export type McpServerConfig = z.infer<typeof McpServerConfig>;
+
+const Providers = z
+  .object({
+    mcp: z.record(z.string(), McpServerConfig).optional().describe("MCP servers, by name"),
+    llm: z
+      .strictObject({
+        aliases: z
+          .record(z.string(), z.string())
+          .optional()
+          .describe('short names for models, e.g. sonnet = "anthropic/claude-sonnet-5" (-m sonnet)'),
+      })
+      .optional(),
+  })
+  .catchall(ProviderConfig);
 
 export const Price = z.strictObject({
   input: z.number().nonnegative().describe("fresh input tokens"),
@@ -139,6 +197,14 @@ export const Price = z.strictObject({
 export type Price = z.infer<typeof Price>;
 
 export const Config = z.strictObject({
+  extends: z
+    .array(z.string())
+    .optional()
+    .describe("more config files read before this one, relative to it; globs (*, **) allowed"),
+  config_load_paths: z
+    .array(z.string())
+    .optional()
+    .describe("folders (relative to the workspace root) where -c NAME finds NAME.toml"),
   assistant: z
     .strictObject({
       model: z
@@ -222,7 +288,7 @@ export const Config = z.strictObject({
       tools: z.record(z.string(), ToolConfig).optional().describe("tools, by name; '*' holds defaults"),
     })
     .optional(),
-  providers: z.record(z.string(), ProviderConfig).optional(),
+  providers: Providers.optional(),
   prices: z
     .record(z.string(), Price)
     .optional()

@@ -44,7 +44,11 @@ function pick(source: Plain, keys: readonly string[]): Plain {
  * may be defined by the conversation, but is run only after asking.
  * `userTools` names the tools defined by user-controlled layers.
  */
-export function restrictConversationDelta(delta: Plain, userTools: ReadonlySet<string>): ConversationDelta {
+export function restrictConversationDelta(
+  delta: Plain,
+  userTools: ReadonlySet<string>,
+  userServers: ReadonlySet<string> = new Set(),
+): ConversationDelta {
   const value: Plain = {};
   const leftOut: string[] = [];
   if (isPlain(delta.assistant)) value.assistant = structuredClone(delta.assistant);
@@ -57,6 +61,12 @@ export function restrictConversationDelta(delta: Plain, userTools: ReadonlySet<s
     const source = typeof raw.source === "string" ? raw.source : undefined;
     if (name === "*" || userTools.has(name)) {
       kept[name] = pick(raw, DESCRIPTIVE_TOOL_KEYS);
+    } else if (source?.startsWith("mcp.")) {
+      // A server only the user's config can define; the conversation may name its tools, always asked for.
+      const server = source.split(".")[1] ?? "";
+      if (userServers.has(server))
+        kept[name] = { ...pick(raw, [...DESCRIPTIVE_TOOL_KEYS, "enable"]), source, run: "ask" };
+      else leftOut.push(`${name} (${source}: your config has no [providers.mcp.${server}])`);
     } else if (source !== undefined && source !== "local") {
       leftOut.push(`${name} (${source === "builtin" ? "a built-in of the tool that recorded it" : source})`);
     } else if (raw.command === undefined) {
@@ -68,6 +78,12 @@ export function restrictConversationDelta(delta: Plain, userTools: ReadonlySet<s
   }
   value.conversation = { tools: kept };
   return { value, leftOut };
+}
+
+/** Names of the MCP servers a layer's value defines (`providers.mcp.NAME`). */
+export function serverNames(value: Plain): string[] {
+  const providers = isPlain(value.providers) ? value.providers : undefined;
+  return providers && isPlain(providers.mcp) ? Object.keys(providers.mcp) : [];
 }
 
 /** Names of the tools a layer's value defines (`conversation.tools.NAME`, `*` excluded). */

@@ -22,3 +22,5 @@ export const CUT_ARGUMENTS_KEY = "cut_arguments";
  * billed, so counted, though they left no response.
  */
 export const DISCARDED_ATTEMPTS_KEY = "discarded_attempts";
+/** On a tool response: images the result held besides its text (an MCP tool's), as `{media_type, data}`. */
+export const TOOL_IMAGES_KEY = "tool_images";

@@ -10,6 +10,8 @@ import {
   PROVIDER_BLOCK_KEY,
   REASONING_SIGNATURE_KEY,
   REDACTED_REASONING_KEY,
+  TOOL_IMAGES_KEY,
+  type ToolCallResponse,
 } from "../events/index.js";
 import {
   classifiedProvider,
@@ -33,6 +35,7 @@ import type {
   MessageDeltaUsage,
   RawMessageStreamEvent,
   Tool as AnthropicTool,
+  ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
 
 interface Message {
@@ -83,7 +86,7 @@ export function mapMessages(
         push("user", {
           type: "tool_result",
           tool_use_id: e.id,
-          content: e.content,
+          content: toolResultContent(e),
           is_error: e.is_error,
         });
         break;
@@ -100,6 +103,29 @@ export function mapMessages(
     return count > 0 && opensWithAssistant ? count + 1 : count;
   });
   return { messages, blocksBefore };
+}
+
+const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+type ImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+const isImageMediaType = (t: string): t is ImageMediaType => IMAGE_TYPES.has(t);
+
+/** A tool result's text, and its images (an MCP tool's) as image blocks, which tool results may hold. */
+function toolResultContent(e: ToolCallResponse): ToolResultBlockParam["content"] {
+  const images = isJsonObject(e.metadata) ? e.metadata[TOOL_IMAGES_KEY] : undefined;
+  if (!Array.isArray(images) || images.length === 0) return e.content;
+  const blocks: Exclude<ToolResultBlockParam["content"], string | undefined> = [
+    { type: "text", text: e.content },
+  ];
+  for (const image of images) {
+    if (!isJsonObject(image) || typeof image.data !== "string" || typeof image.media_type !== "string")
+      continue;
+    if (!isImageMediaType(image.media_type)) continue;
+    blocks.push({
+      type: "image",
+      source: { type: "base64", media_type: image.media_type, data: image.data },
+    });
+  }
+  return blocks;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Owns choosing and building the provider for a model id (`provider/name`),
 // with its key from the environment only.
+import { llmProvider } from "../config/providers.js";
 import type { Config } from "../config/schema.js";
 import { JpError } from "../errors.js";
 import { ANTHROPIC_BASE_URL, createAnthropicProvider } from "./anthropic.js";
@@ -17,7 +18,7 @@ export function parseModelId(id: string): ModelRef {
   const slash = id.indexOf("/");
   if (slash <= 0 || slash === id.length - 1) {
     throw new JpError("llm.model_id", `model id '${id}' is not provider/name`, {
-      hint: "for example anthropic/claude-sonnet-5-5, openai/gpt-4.1 or ollama/qwen3",
+      hint: "for example anthropic/claude-sonnet-5-5, openai/gpt-4.1 or ollama/qwen3, or a name under [providers.llm.aliases]",
       exitCode: 2,
     });
   }
@@ -33,7 +34,7 @@ export function createProvider(
   env: NodeJS.ProcessEnv,
 ): { provider: Provider; model: ModelRef } {
   const model = parseModelId(modelId);
-  const settings = config.providers?.[model.provider] ?? {};
+  const settings = llmProvider(config, model.provider);
   const keyEnv = settings.api_key_env ?? DEFAULT_KEY_ENV[model.provider];
   let apiKey = "not-needed";
   if (keyEnv) {

@@ -30,6 +30,8 @@ export interface TurnOutput {
   /** The call line; `brief` (name only) when the tool shows its arguments its own way before asking. */
   toolCall(call: ToolCallRequest, brief?: boolean): void;
   toolResult(call: ToolCallRequest, content: string, isError: boolean): void;
+  /** A running call's progress, as its tool reports it. */
+  toolProgress?(call: ToolCallRequest, line: string): void;
   responseDone(): void;
   notice(text: string): void;
 }
@@ -84,6 +86,9 @@ export function createStreamRenderer(options: StreamRendererOptions): TurnOutput
       lineBreak();
       const args = brief ? "" : ` ${c.dim(oneLine(JSON.stringify(call.arguments)))}`;
       options.stderr.write(`${c.yellow("⚙")} ${c.bold(visible(call.name))}${args}\n`);
+    },
+    toolProgress(_call: ToolCallRequest, line: string) {
+      options.stderr.write(`  ${c.dim(`… ${visible(oneLine(line, 120))}`)}\n`);
     },
     toolResult(_call: ToolCallRequest, content: string, isError: boolean) {
       options.stderr.write(

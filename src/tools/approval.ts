@@ -95,10 +95,14 @@ export async function approveCall(
     prompter.say(await show());
   }
   for (;;) {
-    const answer = await prompter.choose(`Run tool ${tool.name}? [${KEYS.join(",")}] `, KEYS, {
-      help: HELP,
-      onEnd: "n",
-    });
+    const answer = await prompter.choose(
+      `Run tool ${tool.name}${tool.about ? ` (${tool.about})` : ""}? [${KEYS.join(",")}] `,
+      KEYS,
+      {
+        help: HELP,
+        onEnd: "n",
+      },
+    );
     switch (answer) {
       case "Y":
         ctx.remembered?.set(tool.name, "run");

@@ -1,10 +1,10 @@
 // Owns tools defined in config that run a local command: arguments arrive as
 // JSON on stdin and in `{{name}}` placeholders; stdout is the result; a
 // non-zero exit is an error result with stderr. No shell is involved.
-import type { spawn as Spawn } from "node:child_process";
 import { isJsonObject } from "../events/index.js";
 import type { ToolConfig } from "../config/schema.js";
 import { JpError } from "../errors.js";
+import { endedWithJp } from "./process-group.js";
 import type { Tool, ToolOutcome } from "./types.js";
 
 export const DEFAULT_TIMEOUT_SECS = 60;
@@ -216,43 +216,6 @@ export async function createLocalTool(
         };
       }
       return { content: truncateOutput(result.stdout, maxBytes), isError: false };
-    },
-  };
-}
-
-/**
- * Ties a tool's process group to jp: on abort (Ctrl-C, SIGTERM, a closed
- * terminal) the whole group is ended, and a watchdog ends it if jp itself
- * dies first (SIGKILL, a crash), since nothing else would: the group is not
- * the terminal's, and an orphan keeps running.
- */
-function endedWithJp(
-  pid: number | undefined,
-  signal: AbortSignal | undefined,
-  spawn: typeof Spawn,
-): { dispose(): void } {
-  if (pid === undefined) return { dispose() {} };
-  const endGroup = () => {
-    try {
-      process.kill(-pid, "SIGTERM");
-    } catch {
-      // The group is gone already.
-    }
-  };
-  signal?.addEventListener("abort", endGroup, { once: true });
-  const watchdog = spawn(
-    "sh",
-    ["-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 0.5; done; kill -TERM -${pid} 2>/dev/null`],
-    { detached: true, stdio: "ignore" },
-  );
-  watchdog.on("error", () => {
-    // No sh: the tool still runs, only without the watchdog.
-  });
-  watchdog.unref();
-  return {
-    dispose() {
-      signal?.removeEventListener("abort", endGroup);
-      watchdog.kill("SIGKILL");
     },
   };
 }

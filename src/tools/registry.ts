@@ -1,22 +1,45 @@
 // Owns the tools of a conversation: local tools from config and built-ins in
 // one registry, and which of them a request offers (`-t`, `-T`, `-u`).
-import type { Config } from "../config/schema.js";
+import { llmProviders } from "../config/providers.js";
+import type { Config, ToolConfig } from "../config/schema.js";
 import { JpError, UsageError } from "../errors.js";
 import { createLocalTool, type ToolEnvironment } from "./local.js";
-import type { Tool } from "./types.js";
+import type { Enable, Tool } from "./types.js";
 
 export type ToolSelection = { enable: boolean; name?: string };
+
+/** A tool of the config that an MCP server serves (`source = "mcp.SERVER"` or `"mcp.SERVER.TOOL"`), made a Tool once its server's list is known. */
+export interface McpToolSpec {
+  /** The name the model calls it by. */
+  name: string;
+  server: string;
+  /** The server's name for it. */
+  remote: string;
+  config: ToolConfig;
+  enable: Enable;
+  source: "mcp";
+}
+
+/** What the registry holds: tools ready to run, and MCP tools still to be described by their server. */
+export type RegistryEntry = Tool | McpToolSpec;
+
+/** The server and tool a `source` names; the tool defaults to the config's own name. */
+export function parseMcpSource(source: string, name: string): { server: string; remote: string } | undefined {
+  const match = /^mcp\.([^.]+)(?:\.(.+))?$/.exec(source);
+  if (!match) return undefined;
+  return { server: match[1]!, remote: match[2] ?? name };
+}
+
+export const isMcpToolSpec = (entry: RegistryEntry): entry is McpToolSpec => "remote" in entry;
 
 export async function buildRegistry(
   config: Config,
   builtins: readonly Tool[] = [],
   environment: Omit<ToolEnvironment, "secrets"> = { env: process.env, workspace: process.cwd() },
-): Promise<Map<string, Tool>> {
+): Promise<Map<string, RegistryEntry>> {
   // Provider keys never reach a tool, whatever its `env` lists.
-  const secrets = new Set(
-    Object.values(config.providers ?? {}).flatMap((p) => (p.api_key_env ? [p.api_key_env] : [])),
-  );
-  const registry = new Map<string, Tool>();
+  const secrets = new Set(llmProviders(config).flatMap(([, p]) => (p.api_key_env ? [p.api_key_env] : [])));
+  const registry = new Map<string, RegistryEntry>();
   const tools = config.conversation?.tools ?? {};
   const defaults = tools["*"] ?? {};
   for (const builtin of builtins) {
@@ -39,6 +62,12 @@ export async function buildRegistry(
         },
       );
     }
+    const mcp = tool.source === undefined ? undefined : parseMcpSource(tool.source, name);
+    if (mcp) {
+      const merged = { ...defaults, ...tool };
+      registry.set(name, { name, ...mcp, config: merged, enable: tool.enable ?? true, source: "mcp" });
+      continue;
+    }
     // Entries with only a compaction hint describe a tool jp does not run itself.
     if (tool.command === undefined && tool.source !== "local") continue;
     registry.set(name, await createLocalTool(name, tool, defaults, { ...environment, secrets }));
@@ -50,10 +79,10 @@ export async function buildRegistry(
  * Apply `-t/--tool[=NAME]` and `-T/--no-tool[=NAME]` left to right over the
  * tools enabled by config (`enable = true`); `explicit` tools join only when named.
  */
-export function selectTools(
-  registry: ReadonlyMap<string, Tool>,
+export function selectTools<T extends { name: string; enable: Enable }>(
+  registry: ReadonlyMap<string, T>,
   selections: readonly ToolSelection[],
-): Tool[] {
+): T[] {
   const on = new Set([...registry.values()].filter((t) => t.enable === true).map((t) => t.name));
   for (const s of selections) {
     if (s.name === undefined) {

@@ -4,6 +4,13 @@ import type { Event } from "../events/index.js";
 import type { Approval } from "./approval.js";
 import type { Prompter } from "./prompter.js";
 
+/** An image a tool result holds besides its text. */
+export interface ToolImage {
+  media_type: string;
+  /** Base64, as the tool gave it. */
+  data: string;
+}
+
 export type RunMode = "ask" | "unattended" | "edit" | "skip";
 export type Enable = boolean | "explicit";
 
@@ -16,6 +23,8 @@ export interface ToolContext {
   turn: number;
   /** Answers given with a capital key (Y, N), by tool name, for the rest of the turn. */
   remembered?: Map<string, "run" | "decline">;
+  /** Shows a running call's progress (an MCP server's progress notifications). */
+  progress?: (line: string) => void;
 }
 
 export interface ToolOutcome {
@@ -27,6 +36,8 @@ export interface ToolOutcome {
    * writes to the conversation itself.
    */
   effects?: Event[];
+  /** Images the result holds besides its text (an MCP tool's), recorded with it. */
+  images?: ToolImage[];
 }
 
 export interface Tool {
@@ -34,7 +45,9 @@ export interface Tool {
   description: string;
   /** JSON Schema of the arguments object. */
   parameters: Record<string, unknown>;
-  source: "local" | "builtin";
+  source: "local" | "builtin" | "mcp";
+  /** Where the tool runs and what its server says of it, shown on the approval prompt. */
+  about?: string;
   run: RunMode;
   enable: Enable;
   /** Check arguments before anything is asked or run; a message goes back to the model as a tool error. */

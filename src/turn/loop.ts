@@ -16,6 +16,7 @@ import {
   REASONING_SIGNATURE_KEY,
   REDACTED_REASONING_KEY,
   REFUSAL_KEY,
+  TOOL_IMAGES_KEY,
   type ToolCallRequest,
   turnCount,
   type UsageRecord,
@@ -36,7 +37,7 @@ import type {
 } from "../llm/types.js";
 import { approveCall, type Approval } from "../tools/approval.js";
 import { PromptInterruptedError, type Prompter } from "../tools/prompter.js";
-import type { Tool, ToolContext } from "../tools/types.js";
+import type { Tool, ToolContext, ToolImage } from "../tools/types.js";
 
 /** Where the turn's events go: the conversation log, or memory with --no-persist. */
 export interface TurnLog {
@@ -441,8 +442,15 @@ async function runTools(
     }
     const tool = byName.get(call.name);
     options.output.toolCall(call, tool?.renderArguments !== undefined);
-    const respond = (content: string, isError: boolean) => {
-      group.push({ type: "tool_call_response", timestamp: at(), id: call.id, content, is_error: isError });
+    const respond = (content: string, isError: boolean, images?: readonly ToolImage[]) => {
+      group.push({
+        type: "tool_call_response",
+        timestamp: at(),
+        id: call.id,
+        content,
+        is_error: isError,
+        ...(images?.length ? { metadata: { [TOOL_IMAGES_KEY]: images.map((i) => ({ ...i })) } } : {}),
+      });
       options.output.toolResult(call, content, isError);
     };
     if (!tool) {
@@ -459,6 +467,9 @@ async function runTools(
       signal: options.signal,
       turn: turnCount(events) - 1,
       remembered,
+      progress: (line) => {
+        options.output.toolProgress?.(call, line);
+      },
     };
     const invalid = tool.validate?.(call.arguments, ctx);
     if (invalid) {
@@ -485,7 +496,7 @@ async function runTools(
       isError: true,
       effects: undefined,
     }));
-    respond(outcome.content, outcome.isError);
+    respond(outcome.content, outcome.isError, "images" in outcome ? outcome.images : undefined);
     if (outcome.effects) effects.push(...outcome.effects);
   }
   return { group: [...group, ...effects], interrupted: options.signal.aborted };

@@ -76,8 +76,32 @@ describe("restrictConversationDelta", () => {
     );
     expect(leftOut).toEqual([
       "describe_tools (a built-in of the tool that recorded it)",
-      "crate_readme (mcp.bookworm)",
+      "crate_readme (mcp.bookworm: your config has no [providers.mcp.bookworm])",
     ]);
     expect(value).toEqual({ conversation: { tools: { hinted: { compaction: "strip" } } } });
+  });
+
+  it("keeps an MCP tool whose server the user defines, always asked for, and never a server of its own", () => {
+    const { value, leftOut } = restrictConversationDelta(
+      {
+        providers: { mcp: { bookworm: { type: "stdio", command: "sh", arguments: ["-c", "id"] } } },
+        conversation: {
+          tools: {
+            crate_readme: { source: "mcp.bookworm", enable: true, run: "unattended", summary: "readme" },
+            web_search: { source: "mcp.kagi.kagi_search_fetch", enable: true },
+          },
+        },
+      },
+      new Set(),
+      new Set(["bookworm"]),
+    );
+    expect(leftOut).toEqual([
+      "web_search (mcp.kagi.kagi_search_fetch: your config has no [providers.mcp.kagi])",
+    ]);
+    expect(value).toEqual({
+      conversation: {
+        tools: { crate_readme: { source: "mcp.bookworm", enable: true, run: "ask", summary: "readme" } },
+      },
+    });
   });
 });

@@ -1,7 +1,13 @@
 // Local command tools: arguments in placeholders and on stdin, results, errors, limits; and tool selection.
 import { beforeAll, describe, expect, it } from "vitest";
 import { approveCall } from "../../src/tools/approval.js";
-import { buildRegistry, selectTools } from "../../src/tools/registry.js";
+import { buildRegistry, isMcpToolSpec, selectTools, type RegistryEntry } from "../../src/tools/registry.js";
+
+/** A registry entry that must be a tool jp runs itself. */
+function localTool(entry: RegistryEntry | undefined): Tool {
+  if (!entry || isMcpToolSpec(entry)) throw new Error("expected a local tool");
+  return entry;
+}
 import {
   createLocalTool,
   fillTemplate,
@@ -104,7 +110,7 @@ describe("local tools", () => {
 });
 
 describe("tool selection", () => {
-  let built: Map<string, Tool>;
+  let built: Map<string, RegistryEntry>;
   beforeAll(async () => {
     built = await buildRegistry({
       conversation: {
@@ -153,7 +159,7 @@ describe("p at the approval prompt", () => {
       const said: string[] = [];
       const answers = ["p", "n"];
       await approveCall(
-        registry.get(name)!,
+        localTool(registry.get(name)),
         { x: 1 },
         { events: [], cwd: "/", signal: new AbortController().signal, turn: 0 },
         {
@@ -183,7 +189,7 @@ describe("answers at the approval prompt", () => {
       [],
       { env: {}, workspace: "/w" },
     );
-    tool = registry.get("echo")!;
+    tool = localTool(registry.get("echo"));
   });
   const prompter = (answers: string[], typed = "") => ({
     interactive: true,

@@ -124,6 +124,23 @@ export const COMMANDS: CommandEntry[] = [
       },
     ],
   },
+  {
+    name: "mcp",
+    summary: "MCP servers: ls, tools",
+    subcommands: [
+      {
+        name: "ls",
+        summary: "list the MCP servers of the configuration and whether each starts",
+        load: async () => (await import("../runtime.js")).mcpLs,
+      },
+      {
+        name: "tools",
+        args: "<server>",
+        summary: "list an MCP server's tools and which of them are offered",
+        load: async () => (await import("../runtime.js")).mcpTools,
+      },
+    ],
+  },
 ];
 
 const matches = (entry: CommandEntry, word: string | undefined): boolean =>

@@ -27,7 +27,10 @@ import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/con
 import { acquireLock } from "../../store/lock.js";
 import { builtinTools } from "../../tools/builtins.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
-import { buildRegistry, selectTools } from "../../tools/registry.js";
+import { buildRegistry, isMcpToolSpec, selectTools } from "../../tools/registry.js";
+import { addAllToolsServers, createMcpServers, describeMcpTools, usesMcp } from "../../mcp/offer.js";
+import type { McpServers } from "../../mcp/servers.js";
+import { VERSION } from "../version.js";
 import { createAutoCompaction } from "../../turn/auto.js";
 import { runTurn } from "../../turn/loop.js";
 import type { Config } from "../../config/schema.js";
@@ -120,16 +123,22 @@ export function register(program: Command, ctx: Context): void {
       // --id asks in that conversation "instead of the active one": the active one stays.
       if (opts.id === undefined) store.setActive(ref.id);
     }
-    // Tools whose command came from the conversation's recorded config say so on `p`.
-    const fromConversation = new Set(
-      [...origins]
-        .filter(
-          ([key, layer]) =>
-            /^conversation\.tools\.[^.]+\.command/.test(key) && layer.startsWith("conversation"),
-        )
-        .map(([key]) => key.split(".")[2]!),
-    );
-    const tools = await offeredTools(ctx, config, ref, opts, fromConversation);
+    // Tools whose command or server came from the conversation's recorded config are always asked for.
+    const fromConversation = (key: "command" | "source") =>
+      new Set(
+        [...origins]
+          .filter(
+            ([k, layer]) =>
+              k.startsWith("conversation.tools.") &&
+              k.split(".")[3] === key &&
+              layer.startsWith("conversation"),
+          )
+          .map(([k]) => k.split(".")[2]!),
+      );
+    const { tools, servers } = await offeredTools(ctx, config, ref, opts, {
+      commands: fromConversation("command"),
+      mcpSources: fromConversation("source"),
+    });
 
     // With -k, compact before the turn by the configured rules and/or the specs.
     const unsaved = !existing && !opts.persist;
@@ -214,6 +223,7 @@ export function register(program: Command, ctx: Context): void {
     } finally {
       interrupt.dispose();
       turnLock?.release();
+      await servers?.closeAll();
     }
   });
 }
@@ -300,14 +310,18 @@ async function readQuery(ctx: Context, words: string[], opts: QOptions): Promise
   return query;
 }
 
-/** Config tools and built-ins, narrowed by -t/-T left to right; -u adds its tool. */
+/**
+ * Config tools and built-ins, narrowed by -t/-T left to right; -u adds its
+ * tool. MCP tools are described by their servers (cached lists first), and
+ * `servers` holds the servers to end when the turn is over.
+ */
 async function offeredTools(
   ctx: Context,
   config: Config,
   ref: ConversationRef,
   opts: QOptions,
-  fromConversation: ReadonlySet<string>,
-): Promise<Tool[]> {
+  trust: { commands: ReadonlySet<string>; mcpSources: ReadonlySet<string> },
+): Promise<{ tools: Tool[]; servers?: McpServers }> {
   const builtins = builtinTools(
     {
       now: () => ctx.clock.now(),
@@ -318,19 +332,51 @@ async function offeredTools(
     config,
     ref.id,
   );
+  const workspaceRoot = ctx.maybeWorkspace()?.root;
   const registry = await buildRegistry(config, builtins, {
     env: ctx.env,
-    workspace: ctx.maybeWorkspace()?.root ?? ctx.cwd,
-    fromConversation,
+    workspace: workspaceRoot ?? ctx.cwd,
+    fromConversation: trust.commands,
   });
-  const selections = (opts.toolOp ?? []).map((op) => ({
-    enable: op.startsWith("+"),
-    ...(op.length > 1 ? { name: op.slice(1) } : {}),
-  }));
-  if (opts.toolUse) selections.push({ enable: true, name: opts.toolUse });
-  const offered = selectTools(registry, selections);
-  for (const tool of offered) if (tool.warning) ctx.warn(tool.warning);
-  return offered;
+  const servers = usesMcp(config, registry)
+    ? createMcpServers(config, {
+        env: ctx.env,
+        workspaceRoot,
+        cwd: ctx.cwd,
+        version: VERSION,
+        now: () => ctx.clock.now(),
+        warn: (line) => {
+          ctx.warn(line);
+        },
+      })
+    : undefined;
+  try {
+    if (servers) await addAllToolsServers(config, registry, servers);
+    const selections = (opts.toolOp ?? []).map((op) => ({
+      enable: op.startsWith("+"),
+      ...(op.length > 1 ? { name: op.slice(1) } : {}),
+    }));
+    if (opts.toolUse) selections.push({ enable: true, name: opts.toolUse });
+    const selected = selectTools(registry, selections);
+    const mcpSpecs = selected.filter(isMcpToolSpec);
+    const described =
+      servers && mcpSpecs.length
+        ? await describeMcpTools(mcpSpecs, servers, trust.mcpSources, (line) => {
+            ctx.warn(line);
+          })
+        : [];
+    const byName = new Map(described.map((t) => [t.name, t]));
+    const offered = selected.flatMap((entry) => {
+      if (!isMcpToolSpec(entry)) return [entry];
+      const tool = byName.get(entry.name);
+      return tool ? [tool] : [];
+    });
+    for (const tool of offered) if (tool.warning) ctx.warn(tool.warning);
+    return { tools: offered, ...(servers ? { servers } : {}) };
+  } catch (error) {
+    await servers?.closeAll();
+    throw error;
+  }
 }
 
 /** The before-request hook of automatic compaction, when it is enabled. */

@@ -111,19 +111,23 @@ describe("tools a conversation names but jp cannot run", () => {
     const first = await w.jp("q", "hello");
     expect(first.code).toBe(0);
     expect(first.stderr).toContain(
-      "left out 1 tool this conversation names but jp cannot run: crate_readme (mcp.bookworm)",
+      "left out 1 tool this conversation names but jp cannot run: crate_readme (mcp.bookworm: your config has no [providers.mcp.bookworm])",
     );
     const second = await w.jp("q", "again");
     expect(second.code).toBe(0);
     expect(second.stderr).not.toContain("left out");
 
     const show = await w.jp("conversation", "show");
-    expect(show.stdout).toMatch(/left out: {4}crate_readme \(mcp\.bookworm\)/);
+    expect(show.stdout).toContain(
+      "left out:    crate_readme (mcp.bookworm: your config has no [providers.mcp.bookworm])",
+    );
     expect(show.stdout).toMatch(/usage: {7}2 requests, /);
     const json = JSON.parse((await w.jp("conversation", "show", "--json")).stdout) as {
       left_out_tools: string[];
     };
-    expect(json.left_out_tools).toEqual(["crate_readme (mcp.bookworm)"]);
+    expect(json.left_out_tools).toEqual([
+      "crate_readme (mcp.bookworm: your config has no [providers.mcp.bookworm])",
+    ]);
 
     // A newly recorded tool it cannot run is named again, with the whole list.
     const store = new ConversationStore(findWorkspace({ explicit: w.root, env: {}, cwd: w.root }));
@@ -136,7 +140,9 @@ describe("tools a conversation names but jp cannot run", () => {
     ]);
     const third = await w.jp("q", "once more");
     expect(third.stderr).toContain("left out 2 tools");
-    expect(third.stderr).toContain("crate_readme (mcp.bookworm), web_search (mcp.kagi)");
+    expect(third.stderr).toContain(
+      "crate_readme (mcp.bookworm: your config has no [providers.mcp.bookworm]), web_search (mcp.kagi)",
+    );
   });
 });
 

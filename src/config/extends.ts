@@ -1,0 +1,101 @@
+// Owns `extends` in a config file, as JP writes it: more files read before
+// the file itself (so its own values win), named by paths or globs relative
+// to it (`"mcp/tools/**/*.toml"`). Each file read becomes a layer of its own,
+// so `jp config show --origin` names the file a value came from.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { ConfigError } from "./errors.js";
+import { readTomlFile, type Layer } from "./layers.js";
+
+const GLOB_CHARS = /[*?[]/;
+
+/** A glob (`*` within a name, `**` across folders, `?` one character) as a regular expression. */
+function globPattern(glob: string): RegExp {
+  let out = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === "*" && glob[i + 1] === "*") {
+      // `**/` matches no folder too.
+      out += glob[i + 2] === "/" ? "(?:.*/)?" : ".*";
+      i += glob[i + 2] === "/" ? 2 : 1;
+    } else if (c === "*") out += "[^/]*";
+    else if (c === "?") out += "[^/]";
+    else out += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(`^${out}$`);
+}
+
+/** Files under `dir` whose path relative to it matches `pattern`, sorted. */
+function matchingFiles(dir: string, pattern: RegExp): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const entries = fs.readdirSync(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
+    .filter((relative) => pattern.test(relative))
+    .sort()
+    .map((relative) => path.join(dir, relative));
+}
+
+/** The files one `extends` entry names, relative to the folder of the file that extends. */
+function extendedFiles(entry: string, from: string, shownFrom: string): string[] {
+  const absolute = path.resolve(path.dirname(from), entry);
+  if (!GLOB_CHARS.test(entry)) {
+    if (!fs.existsSync(absolute))
+      throw new ConfigError(
+        `${shownFrom}: extends names ${entry}, which does not exist (looked for ${absolute})`,
+        "give a path relative to the file that extends it, or remove the entry",
+      );
+    return [absolute];
+  }
+  // The fixed folders before the first glob character are where the search starts.
+  const parts = entry.split("/");
+  const fixed = parts.slice(
+    0,
+    parts.findIndex((p) => GLOB_CHARS.test(p)),
+  );
+  const base = path.resolve(path.dirname(from), ...fixed);
+  return matchingFiles(base, globPattern(parts.slice(fixed.length).join("/")));
+}
+
+/** The layers of one config file: those it extends (depth first, in the order given), then the file itself. */
+export function fileLayers(file: string, kind: string, shown: (absolute: string) => string): Layer[] {
+  const shownFile = shown(file);
+  return withExtended(
+    { name: `${kind} (${shownFile})`, file: shownFile, value: readTomlFile(file, shownFile), path: file },
+    kind,
+    shown,
+  );
+}
+
+/**
+ * A file's layer preceded by the layers of the files it extends. `shown`
+ * names a file for people, relative to where jp runs; `kind` prefixes the
+ * layer names ("workspace", "user").
+ */
+export function withExtended(
+  layer: Layer,
+  kind: string,
+  shown: (absolute: string) => string,
+  seen: ReadonlySet<string> = new Set(),
+): Layer[] {
+  const extendsValue = layer.value.extends;
+  if (extendsValue === undefined || layer.path === undefined) return [layer];
+  const shownFile = layer.file ?? layer.name;
+  if (!Array.isArray(extendsValue) || extendsValue.some((e) => typeof e !== "string"))
+    throw new ConfigError(`${shownFile}: extends must be a list of paths`, 'write extends = ["other.toml"]');
+  const from = layer.path;
+  const inner = new Set([...seen, from]);
+  const extended = extendsValue.flatMap((entry: string) =>
+    extendedFiles(entry, from, shownFile).flatMap((file) => {
+      // A file extended twice, or extending itself, is read once.
+      if (inner.has(file)) return [];
+      inner.add(file);
+      const shownExtended = shown(file);
+      const value = readTomlFile(file, shownExtended);
+      const name = `${kind} (${shownExtended}, extended by ${shownFile})`;
+      return withExtended({ name, file: shownExtended, value, path: file }, kind, shown, inner);
+    }),
+  );
+  return [...extended, layer];
+}

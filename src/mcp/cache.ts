@@ -1,0 +1,81 @@
+// Owns the cached tool list of each MCP server, kept in the workspace
+// (`.jp/cache/mcp/SERVER.json`) and keyed by the server's config: a `jp q`
+// offers the tools a server had last time without waiting for it to start,
+// and a changed config (another command, other arguments) is a miss.
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { McpServerConfig } from "../config/schema.js";
+import { isJsonObject } from "../events/json.js";
+import { readJsonFile, writeJsonAtomic } from "../store/files.js";
+
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  /** The server's hints: readOnlyHint, destructiveHint, idempotentHint, openWorldHint. */
+  annotations?: Record<string, unknown>;
+}
+
+interface CacheFile {
+  key: string;
+  saved_at: string;
+  tools: McpToolInfo[];
+}
+
+/** The key of a server's config: the same config, the same key, whatever the order of its keys. */
+export function configKey(config: McpServerConfig): string {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : isJsonObject(value)
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((k) => [k, canonical(value[k])]),
+          )
+        : value;
+  return createHash("sha256")
+    .update(JSON.stringify(canonical(config)))
+    .digest("hex")
+    .slice(0, 16);
+}
+
+const isToolInfo = (value: unknown): value is McpToolInfo =>
+  isJsonObject(value) &&
+  typeof value.name === "string" &&
+  typeof value.description === "string" &&
+  isJsonObject(value.input_schema);
+
+export class McpToolCache {
+  constructor(private readonly dir: string) {}
+
+  private file(server: string): string {
+    return path.join(this.dir, `${encodeURIComponent(server)}.json`);
+  }
+
+  /** The tools `server` had when last listed with this config; undefined on a miss or an unreadable file. */
+  read(server: string, config: McpServerConfig): { tools: McpToolInfo[]; savedAt: string } | undefined {
+    let cached: Partial<CacheFile> | undefined;
+    try {
+      cached = readJsonFile<Partial<CacheFile>>(this.file(server));
+    } catch {
+      return undefined;
+    }
+    if (!cached || cached.key !== configKey(config) || !Array.isArray(cached.tools)) return undefined;
+    if (!cached.tools.every(isToolInfo)) return undefined;
+    return { tools: cached.tools, savedAt: cached.saved_at ?? "" };
+  }
+
+  /** Keep `tools` for next time; a cache that cannot be written only costs the next start its wait. */
+  write(server: string, config: McpServerConfig, tools: McpToolInfo[], now: Date): void {
+    try {
+      fs.mkdirSync(this.dir, { recursive: true });
+      const value: CacheFile = { key: configKey(config), saved_at: now.toISOString(), tools };
+      writeJsonAtomic(this.file(server), value);
+    } catch {
+      // Read-only workspace: nothing is lost but time.
+    }
+  }
+}

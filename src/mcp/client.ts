@@ -1,0 +1,172 @@
+// Owns one connection to one MCP server, on the official SDK (loaded here,
+// only when a server is needed): starting it within its start-up time, listing
+// its tools, calling one with cancellation and progress, and ending it.
+import * as path from "node:path";
+import type { McpServerConfig } from "../config/schema.js";
+import { JpError } from "../errors.js";
+import { toolEnvironment } from "../tools/local.js";
+import type { McpToolInfo } from "./cache.js";
+
+export const DEFAULT_STARTUP_TIMEOUT_SECS = 30;
+
+export interface ServerEnvironment {
+  /** jp's own environment. */
+  env: NodeJS.ProcessEnv;
+  /** The workspace root: a stdio server's default working directory. */
+  workspace: string;
+  /** Variable names never passed on (provider keys). */
+  secrets: ReadonlySet<string>;
+  version: string;
+}
+
+export interface CallOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  onProgress?: (line: string) => void;
+}
+
+export interface McpConnection {
+  listTools(): Promise<McpToolInfo[]>;
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<unknown>;
+  close(): Promise<void>;
+  /** The server process, for a stdio server. */
+  pid: number | undefined;
+}
+
+/** A server that could not be started or reached: names it, and what it said on stderr. */
+export class McpServerError extends JpError {
+  constructor(server: string, what: string, stderr = "") {
+    const tail = stderr.split("\n").slice(-5).join("\n  ");
+    super("mcp.server", `MCP server ${server} ${what}${tail ? `; it said:\n  ${tail}` : ""}`, {
+      hint: `check [providers.mcp.${server}] in your config (\`jp mcp ls\` shows every server's state), or set optional = true to go on without it`,
+    });
+  }
+}
+
+/** `${NAME}` in a header value is the environment variable NAME. */
+export function expandVariables(value: string, env: NodeJS.ProcessEnv): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? "");
+}
+
+/** `promise`, unless `ms` pass or `signal` aborts first. */
+function withinLimits<T>(
+  promise: Promise<T>,
+  ms: number,
+  signal: AbortSignal,
+  onTimeout: () => Error,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort = () => {};
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(onTimeout());
+    }, ms);
+    onAbort = () => {
+      reject(new Error("jp stopped before it had started"));
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([promise, limit]).finally(() => {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+  });
+}
+
+/** Start (or reach) `server` and complete the MCP handshake, within its start-up time. */
+export async function connectServer(
+  name: string,
+  config: McpServerConfig,
+  environment: ServerEnvironment,
+  signal: AbortSignal,
+): Promise<McpConnection> {
+  const [{ Client }, { DetachedStdioTransport }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("./stdio-transport.js"),
+  ]);
+  // jp may be done (a short turn) before the SDK has loaded: then nothing is started.
+  if (signal.aborted) throw new McpServerError(name, "was not started: jp stopped before it was needed");
+  const client = new Client({ name: "jp", version: environment.version }, { capabilities: {} });
+  let stderr = () => "";
+  let pid: () => number | undefined = () => undefined;
+  let terminate = () => client.close();
+  let transport;
+  if (config.type === "stdio") {
+    const stdio = new DetachedStdioTransport({
+      command: config.command,
+      args: config.arguments ?? [],
+      env: toolEnvironment({ ...environment, workspace: environment.workspace }, config.variables),
+      cwd: path.resolve(environment.workspace, config.cwd ?? "."),
+    });
+    stderr = () => stdio.stderrTail();
+    pid = () => stdio.pid;
+    terminate = () => stdio.terminate();
+    transport = stdio;
+  } else {
+    const { StreamableHTTPClientTransport } =
+      await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const headers = Object.fromEntries(
+      Object.entries(config.headers ?? {}).map(([k, v]) => [k, expandVariables(v, environment.env)]),
+    );
+    transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers } });
+  }
+  const seconds = config.startup_timeout_secs ?? DEFAULT_STARTUP_TIMEOUT_SECS;
+  try {
+    await withinLimits(
+      client.connect(transport),
+      seconds * 1000,
+      signal,
+      () =>
+        new McpServerError(
+          name,
+          `did not finish starting within ${seconds}s (startup_timeout_secs)`,
+          stderr(),
+        ),
+    );
+  } catch (error) {
+    await terminate().catch(() => undefined);
+    if (error instanceof McpServerError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    // A server that exits at once leaves its reason on stderr; give it a moment to arrive.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    throw new McpServerError(name, `could not be started: ${message}`, stderr());
+  }
+  return {
+    get pid() {
+      return pid();
+    },
+    async listTools() {
+      const tools: McpToolInfo[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor === undefined ? {} : { cursor });
+        for (const t of page.tools)
+          tools.push({
+            name: t.name,
+            ...(t.title !== undefined ? { title: t.title } : {}),
+            description: t.description ?? "",
+            input_schema: t.inputSchema,
+            ...(t.annotations ? { annotations: t.annotations } : {}),
+          });
+        cursor = page.nextCursor;
+      } while (cursor);
+      return tools;
+    },
+    async callTool(tool, args, options) {
+      return client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        ...(options.onProgress
+          ? {
+              onprogress: (p) => {
+                const total = p.total ? `/${p.total}` : "";
+                options.onProgress?.(`${p.progress}${total}${p.message ? ` ${p.message}` : ""}`);
+              },
+            }
+          : {}),
+      });
+    },
+    close: () => client.close(),
+  };
+}

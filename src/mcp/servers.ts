@@ -1,0 +1,130 @@
+// Owns the MCP servers of one jp process: each started at most once, in
+// parallel, when first needed; tool lists served from the cache when it has
+// them (the server then starts in the background, and a call waits for it);
+// every server ended when jp is done with them.
+import type { McpServerConfig } from "../config/schema.js";
+import { type McpToolCache, type McpToolInfo } from "./cache.js";
+import {
+  connectServer,
+  McpServerError,
+  type CallOptions,
+  type McpConnection,
+  type ServerEnvironment,
+} from "./client.js";
+
+export interface McpServersOptions {
+  servers: Readonly<Record<string, McpServerConfig>>;
+  environment: ServerEnvironment;
+  cache: McpToolCache;
+  now: () => Date;
+  /** Told when a server in the background fails, or an optional one is left out. */
+  warn: (line: string) => void;
+}
+
+export class McpServers {
+  private readonly connections = new Map<string, Promise<McpConnection>>();
+  private readonly listed = new Map<string, Promise<McpToolInfo[]>>();
+  /** Aborts the start-ups still under way when jp is done. */
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly options: McpServersOptions) {}
+
+  config(name: string): McpServerConfig | undefined {
+    return Object.hasOwn(this.options.servers, name) ? this.options.servers[name] : undefined;
+  }
+
+  private connect(name: string): Promise<McpConnection> {
+    let connection = this.connections.get(name);
+    if (!connection) {
+      const config = this.config(name);
+      if (!config) return Promise.reject(new McpServerError(name, "is not configured"));
+      connection = connectServer(name, config, this.options.environment, this.stopping.signal);
+      // A failure is reported where the connection is used; this only keeps it from going unhandled.
+      connection.catch(() => undefined);
+      this.connections.set(name, connection);
+    }
+    return connection;
+  }
+
+  /** The tools of a running server, listed once and cached for the next jp. */
+  private listLive(name: string): Promise<McpToolInfo[]> {
+    let tools = this.listed.get(name);
+    if (!tools) {
+      tools = this.connect(name).then(async (connection) => {
+        const list = await connection.listTools();
+        const config = this.config(name);
+        if (config) this.options.cache.write(name, config, list, this.options.now());
+        return list;
+      });
+      tools.catch(() => undefined);
+      this.listed.set(name, tools);
+    }
+    return tools;
+  }
+
+  /**
+   * A server's tools: the cached list when its config is unchanged, else the
+   * live one. An optional server that cannot start gives none, with a warning.
+   */
+  async tools(name: string): Promise<McpToolInfo[]> {
+    const config = this.config(name);
+    if (!config) throw new McpServerError(name, "is not configured");
+    const cached = this.options.cache.read(name, config);
+    if (cached) return cached.tools;
+    try {
+      return await this.listLive(name);
+    } catch (error) {
+      if (!config.optional) throw error;
+      this.options.warn(
+        `${error instanceof Error ? error.message : String(error)} (optional: its tools are left out)`,
+      );
+      return [];
+    }
+  }
+
+  /** The live tool list, starting the server if needed (for `jp mcp`). */
+  liveTools(name: string): Promise<McpToolInfo[]> {
+    return this.listLive(name);
+  }
+
+  /** Start these servers now, without waiting: their tools may be called later in the turn. */
+  startInBackground(names: Iterable<string>): void {
+    for (const name of names)
+      this.listLive(name).catch((error: unknown) => {
+        // A start-up jp itself cut short, once the turn was over, is no news.
+        if (!this.stopping.signal.aborted)
+          this.options.warn(error instanceof Error ? error.message : String(error));
+      });
+  }
+
+  async call(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<unknown> {
+    const connection = await this.connect(server);
+    return connection.callTool(tool, args, options);
+  }
+
+  /** Pids of the stdio servers started, for checks that none outlives jp. */
+  async pids(): Promise<number[]> {
+    const settled = await Promise.allSettled(this.connections.values());
+    return settled.flatMap((s) =>
+      s.status === "fulfilled" && s.value.pid !== undefined ? [s.value.pid] : [],
+    );
+  }
+
+  /** End every server started. */
+  async closeAll(): Promise<void> {
+    this.stopping.abort();
+    const settled = await Promise.allSettled(this.connections.values());
+    await Promise.all(
+      settled.map((s) =>
+        s.status === "fulfilled" ? s.value.close().catch(() => undefined) : Promise.resolve(),
+      ),
+    );
+    this.connections.clear();
+    this.listed.clear();
+  }
+}

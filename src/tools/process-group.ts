@@ -1,0 +1,47 @@
+// Owns tying a child's process group to jp: programs jp starts run in a
+// group of their own, so the terminal's Ctrl-C reaches jp (which decides what
+// ends) and not them directly; so jp must end them itself, and a watchdog
+// ends them if jp dies first (SIGKILL, a crash), since nothing else would.
+import type { spawn as Spawn } from "node:child_process";
+
+/** Ends the process group of `pid`; quiet when it is gone. */
+export function endGroup(pid: number, signal: NodeJS.Signals = "SIGTERM"): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is gone already.
+  }
+}
+
+/**
+ * Ends the group of `pid` when `signal` aborts (Ctrl-C, SIGTERM, a closed
+ * terminal), and when jp exits or dies; `dispose` once the child has ended.
+ */
+export function endedWithJp(
+  pid: number | undefined,
+  signal: AbortSignal | undefined,
+  spawn: typeof Spawn,
+): { dispose(): void } {
+  if (pid === undefined) return { dispose() {} };
+  const end = () => {
+    endGroup(pid);
+  };
+  signal?.addEventListener("abort", end, { once: true });
+  process.on("exit", end);
+  const watchdog = spawn(
+    "sh",
+    ["-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 0.5; done; kill -TERM -${pid} 2>/dev/null`],
+    { detached: true, stdio: "ignore" },
+  );
+  watchdog.on("error", () => {
+    // No sh: the child still runs, only without the watchdog.
+  });
+  watchdog.unref();
+  return {
+    dispose() {
+      signal?.removeEventListener("abort", end);
+      process.off("exit", end);
+      watchdog.kill("SIGKILL");
+    },
+  };
+}

@@ -1,0 +1,349 @@
+// Tools from real MCP servers, written with the official SDK
+// (test/support/mcp-server.mjs), through `jp q` against the mock LLM: each
+// result kind recorded and sent back, approval, servers that fail, time out
+// or are optional, Ctrl-C during a slow call, the cached tool list, an HTTP
+// server with a bearer token, and no server process left behind.
+import { execa } from "execa";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkProviderView, describeViewProblem, project } from "../../src/compaction/index.js";
+import type { ScriptedResponse } from "../support/mock-llm.js";
+import { alive } from "../support/pty.js";
+import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { REPO_ROOT } from "../support/workspace.js";
+
+const JP = path.join(REPO_ROOT, "bin/jp");
+const SERVER = path.join(REPO_ROOT, "test/support/mcp-server.mjs");
+
+let w: QWorkspace | undefined;
+let record = "";
+const stops: (() => void)[] = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) stop();
+  await w?.close();
+  if (w) fs.rmSync(w.root, { recursive: true, force: true });
+  w = undefined;
+});
+
+const lines = (file: string): string[] =>
+  fs.existsSync(path.join(record, file))
+    ? fs.readFileSync(path.join(record, file), "utf8").trim().split("\n").filter(Boolean)
+    : [];
+
+/** Every server process these tests started has ended. */
+function expectNoServerLeft(): void {
+  const pids = lines("pids").map(Number);
+  expect(pids.length).toBeGreaterThan(0);
+  for (const pid of pids) expect(alive(pid), `server ${pid} outlived jp`).toBe(false);
+}
+
+async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const call = (name: string, args: Record<string, unknown> = {}): ScriptedResponse => ({
+  tool_calls: [{ id: `toolu_${name}`, name, arguments: args }],
+});
+
+/** A workspace whose config has a `bookworm` stdio server (extra lines in its table) and `tools`. */
+async function mcpWorkspace(options: {
+  script: ScriptedResponse[];
+  /** More lines of the server's table. */
+  server?: string;
+  /** More arguments of the server. */
+  args?: string[];
+  tools?: string;
+  provider?: "anthropic" | "openai";
+}): Promise<QWorkspace> {
+  const q = await qWorkspace({
+    script: options.script,
+    ...(options.provider ? { provider: options.provider } : {}),
+    extraConfig: "",
+  });
+  record = path.join(q.root, "record");
+  fs.mkdirSync(record);
+  fs.appendFileSync(
+    path.join(q.root, ".jp/config.toml"),
+    [
+      "[providers.mcp.bookworm]",
+      'type = "stdio"',
+      'command = "node"',
+      `arguments = ${JSON.stringify([SERVER, "--record", record, ...(options.args ?? [])])}`,
+      options.server ?? "",
+      "",
+      options.tools ?? '[conversation.tools.crates_search]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
+    ].join("\n"),
+  );
+  return q;
+}
+
+type Block = { type: string; content?: unknown; is_error?: boolean; tool_use_id?: string };
+type Message = { role: string; content: string | Block[] };
+
+/** The tool_result block the second request sent back. */
+function sentResult(q: QWorkspace): Block {
+  const messages = q.mock.requests[1]!.body.messages as Message[];
+  const blocks = messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content));
+  const result = blocks.find((b) => b.type === "tool_result");
+  if (!result) throw new Error("no tool_result in the second request");
+  return result;
+}
+
+describe("MCP tools in jp q", () => {
+  it("offers a server's tool as the server describes it, runs it, records the result and sends it back", async () => {
+    w = await mcpWorkspace({
+      script: [call("crates_search", { query: "serde" }), { text: "serde-core it is." }],
+    });
+    const result = await w.jp("q", "-n", "find serde");
+    expect(result.stderr).not.toContain("error");
+    expect(result.code).toBe(0);
+    const tools = w.mock.requests[0]!.body.tools as {
+      name: string;
+      description: string;
+      input_schema: unknown;
+    }[];
+    const offered = tools.find((t) => t.name === "crates_search");
+    expect(offered?.description).toBe("Search crates.io for crates matching a query.");
+    expect(offered?.input_schema).toMatchObject({
+      type: "object",
+      properties: { query: { type: "string", description: "what to look for" } },
+      required: ["query"],
+    });
+    const response = w.events().find((e) => e.type === "tool_call_response");
+    expect(response).toMatchObject({ content: "found: serde-core, serde-derive", is_error: false });
+    expect(sentResult(w)).toMatchObject({ content: "found: serde-core, serde-derive", is_error: false });
+    expectNoServerLeft();
+  });
+
+  it.each([
+    [
+      "crate_versions",
+      { crate_name: "anyhow" },
+      '{\n  "versions": [\n    "anyhow@1.0.0",\n    "anyhow@1.1.0"\n  ]\n}',
+      false,
+    ],
+    [
+      "crate_resource",
+      { crate_name: "anyhow" },
+      '[resource link: README.md <crate://anyhow/README.md> (text/markdown)]\n[resource <crate://anyhow/Cargo.toml> (text/x-toml)]\n[package]\nname = "anyhow"',
+      false,
+    ],
+    ["delete_index", {}, "the index is locked by another process", true],
+  ])("maps a %s result faithfully", async (tool, args, content, isError) => {
+    w = await mcpWorkspace({
+      script: [call(tool, args), { text: "ok" }],
+      tools: `[conversation.tools.${tool}]\nsource = "mcp.bookworm"\nrun = "unattended"\n`,
+    });
+    expect((await w.jp("q", "-n", "go")).code).toBe(0);
+    expect(w.events().find((e) => e.type === "tool_call_response")).toMatchObject({
+      content,
+      is_error: isError,
+    });
+    expect(sentResult(w)).toMatchObject({ content, is_error: isError });
+  });
+
+  it("sends an image result to Anthropic as an image block, and to OpenAI as a note", async () => {
+    w = await mcpWorkspace({
+      script: [call("screenshot"), { text: "red" }],
+      tools: '[conversation.tools.screenshot]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
+    });
+    expect((await w.jp("q", "-n", "look")).code).toBe(0);
+    const content = sentResult(w).content as { type: string; source?: { media_type: string } }[];
+    expect(content.map((b) => b.type)).toEqual(["text", "image"]);
+    expect(content[1]!.source?.media_type).toBe("image/png");
+    const response = w.events().find((e) => e.type === "tool_call_response");
+    expect(response).toMatchObject({ content: "the screen:\n[image: image/png, 70 bytes]" });
+    expect(JSON.stringify(response)).toContain('"tool_images"');
+    await w.close();
+    fs.rmSync(w.root, { recursive: true, force: true });
+
+    w = await mcpWorkspace({
+      provider: "openai",
+      script: [call("screenshot"), { text: "red" }],
+      tools: '[conversation.tools.screenshot]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
+    });
+    expect((await w.jp("q", "-n", "look")).code).toBe(0);
+    const messages = w.mock.requests[1]!.body.messages as { role: string; content: unknown }[];
+    expect(messages.find((m) => m.role === "tool")?.content).toBe(
+      "the screen:\n[image: image/png, 70 bytes]",
+    );
+  });
+
+  it("asks before a call as for local tools: with no one to ask, it is declined and the server never runs it", async () => {
+    w = await mcpWorkspace({
+      script: [call("delete_index"), { text: "fine" }],
+      tools: '[conversation.tools.delete_index]\nsource = "mcp.bookworm"\n',
+    });
+    expect((await w.jp("q", "-n", "clean up")).code).toBe(0);
+    expect(w.events().find((e) => e.type === "tool_call_response")).toMatchObject({
+      content: "delete_index needs the user's approval and no one was there to give it",
+      is_error: true,
+    });
+  });
+
+  it("stops with the server's name and its stderr when a server cannot start, before anything is sent", async () => {
+    w = await mcpWorkspace({ script: [{ text: "never" }] });
+    fs.appendFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      `\n[providers.mcp.broken]\ntype = "stdio"\ncommand = "node"\narguments = [${JSON.stringify(SERVER)}, "--crash"]\n[conversation.tools.broken_search]\nsource = "mcp.broken.crates_search"\n`,
+    );
+    const result = await w.jp("q", "-n", "hello");
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("MCP server broken could not be started");
+    expect(result.stderr).toContain("bookworm: cannot open index at /nowhere: no such file");
+    expect(result.stderr).toContain("optional = true");
+    expect(w.mock.requests).toHaveLength(0);
+  });
+
+  it("stops when a server does not start within startup_timeout_secs, and ends it", async () => {
+    w = await mcpWorkspace({
+      script: [{ text: "never" }],
+      server: "startup_timeout_secs = 0.5",
+      args: ["--start-delay", "20000"],
+    });
+    const result = await w.jp("q", "-n", "hello");
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(
+      "MCP server bookworm did not finish starting within 0.5s (startup_timeout_secs)",
+    );
+    expect(w.mock.requests).toHaveLength(0);
+    await until(() => lines("pids").length > 0);
+    await until(() => lines("pids").every((pid) => !alive(Number(pid))));
+  });
+
+  it("leaves an optional server's tools out with a warning when it cannot start", async () => {
+    w = await mcpWorkspace({ script: [{ text: "hi" }] });
+    fs.appendFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      `\n[providers.mcp.flaky]\ntype = "stdio"\ncommand = "node"\narguments = [${JSON.stringify(SERVER)}, "--crash"]\noptional = true\n[conversation.tools.flaky_search]\nsource = "mcp.flaky.crates_search"\n`,
+    );
+    const result = await w.jp("q", "-n", "hello");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("MCP server flaky could not be started");
+    expect(result.stderr).toContain("(optional: its tools are left out)");
+    const tools = (w.mock.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
+    expect(tools).toContain("crates_search");
+    expect(tools).not.toContain("flaky_search");
+  });
+
+  it("sends the first request from the cached tool list before a slow server is up", async () => {
+    w = await mcpWorkspace({
+      script: [],
+      server: 'variables = ["MCP_TEST_START_DELAY"]',
+    });
+    const q = w;
+    q.mock.push({ text: "listed" }, { text: "first" });
+    // The first run starts the server and caches its list.
+    expect((await q.jp("q", "-n", "one")).code).toBe(0);
+    expect(fs.existsSync(path.join(q.root, ".jp/cache/mcp/bookworm.json"))).toBe(true);
+    const readyBefore = lines("ready").length;
+    const requestsBefore = q.mock.requests.length;
+    // The second, with the same config, is answered while the server still sleeps.
+    const slow = execa(JP, ["q", "two"], {
+      cwd: q.root,
+      env: { ...q.env, MCP_TEST_START_DELAY: "4000" },
+      reject: false,
+      stdin: "ignore",
+    });
+    await until(() => q.mock.requests.length > requestsBefore);
+    const serverWasReady = lines("ready").length > readyBefore;
+    const done = await slow;
+    expect(done.exitCode).toBe(0);
+    expect(serverWasReady).toBe(false);
+    expect((q.mock.requests.at(-1)!.body.tools as { name: string }[]).map((t) => t.name)).toContain(
+      "crates_search",
+    );
+    // jp did not wait for the server to finish starting once the turn was over, and ended it.
+    expect(lines("ready").length).toBe(readyBefore);
+    await until(() => lines("pids").every((pid) => !alive(Number(pid))));
+  });
+
+  it("cancels a running call on Ctrl-C, keeps the conversation valid, and the next jp q works", async () => {
+    w = await mcpWorkspace({
+      script: [call("slow_build"), { text: "after" }],
+      tools: '[conversation.tools.slow_build]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
+    });
+    const q = w;
+    let stderr = "";
+    const child = execa(JP, ["q", "-n", "build it"], {
+      cwd: q.root,
+      env: q.env,
+      reject: false,
+      stdin: "ignore",
+    });
+    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+    // The server reports progress; jp shows it.
+    await until(() => stderr.includes("compiling 1"));
+    child.kill("SIGINT");
+    const ended = await child;
+    expect(ended.exitCode).toBe(130);
+    expect(lines("cancelled")).toHaveLength(1);
+    expect(JSON.parse(lines("cancelled")[0]!)).toMatchObject({ requestId: expect.anything() });
+    expect(q.events().find((e) => e.type === "tool_call_response")).toMatchObject({
+      content: "interrupted",
+      is_error: true,
+    });
+    expect(
+      checkProviderView(project(q.events()).events, { lastTurnFinished: true }).map(describeViewProblem),
+    ).toEqual([]);
+    await until(() => lines("pids").every((pid) => !alive(Number(pid))));
+    // The next turn goes on from there.
+    const next = await q.jp("q", "and now?");
+    expect(next.code).toBe(0);
+    expect(next.stdout).toContain("after");
+    expectNoServerLeft();
+  });
+
+  it("ends every server when jp is stopped with SIGTERM or SIGHUP mid-call", async () => {
+    for (const signal of ["SIGTERM", "SIGHUP"] as const) {
+      w = await mcpWorkspace({
+        script: [call("slow_build"), { text: "after" }],
+        tools: '[conversation.tools.slow_build]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
+      });
+      const q = w;
+      const child = execa(JP, ["q", "-n", "build it"], {
+        cwd: q.root,
+        env: q.env,
+        reject: false,
+        stdin: "ignore",
+      });
+      await until(() => q.events().some((e) => e.type === "tool_call_request") && lines("pids").length > 0);
+      child.kill(signal);
+      await child;
+      await until(() => lines("pids").every((pid) => !alive(Number(pid))));
+      expect(
+        checkProviderView(project(q.events()).events, { lastTurnFinished: true }).map(describeViewProblem),
+      ).toEqual([]);
+      await q.close();
+      fs.rmSync(q.root, { recursive: true, force: true });
+      w = undefined;
+    }
+  });
+
+  it("reaches a Streamable HTTP server with a bearer token from the environment", async () => {
+    w = await mcpWorkspace({
+      script: [call("crates_search", { query: "tokio" }), { text: "ok" }],
+      tools: '[conversation.tools.crates_search]\nsource = "mcp.web"\nrun = "unattended"\n',
+    });
+    const server = execa("node", [SERVER, "--http", "--record", record], { reject: false });
+    stops.push(() => server.kill());
+    await until(() => lines("port").length > 0);
+    fs.appendFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      `\n[providers.mcp.web]\ntype = "http"\nurl = "http://127.0.0.1:${lines("port")[0]}/mcp"\nheaders = { Authorization = "Bearer \${MCP_TOKEN}" }\n`,
+    );
+    w.env.MCP_TOKEN = "secret-token";
+    const result = await w.jp("q", "-n", "find tokio");
+    expect(result.stderr).not.toContain("error");
+    expect(result.code).toBe(0);
+    expect(sentResult(w)).toMatchObject({ content: "found: tokio-core, tokio-derive" });
+    // Every request carried the token, taken from jp's environment.
+    expect(lines("authorization").length).toBeGreaterThan(1);
+    expect(new Set(lines("authorization"))).toEqual(new Set(["Bearer secret-token"]));
+  });
+});

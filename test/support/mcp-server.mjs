@@ -1,0 +1,168 @@
+// A real MCP server for jp's tests, written with the official SDK: stdio by
+// default, Streamable HTTP with --http. It records what happens to it in the
+// folder named by --record (its pid, the cancellations it received), so a
+// test can check from outside that jp cancelled a call and ended the server.
+//
+//   node mcp-server.mjs [--http] [--record DIR] [--start-delay MS] [--crash]
+import * as fs from "node:fs";
+import * as http from "node:http";
+import * as path from "node:path";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import * as z from "zod";
+
+const args = process.argv.slice(2);
+const option = (name) => {
+  const i = args.indexOf(name);
+  return i === -1 ? undefined : args[i + 1];
+};
+const record = option("--record");
+const note = (file, line) => {
+  if (record) fs.appendFileSync(path.join(record, file), `${line}\n`);
+};
+
+if (args.includes("--crash")) {
+  process.stderr.write("bookworm: cannot open index at /nowhere: no such file\n");
+  process.exit(3);
+}
+note("pids", String(process.pid));
+// From the environment too, so a test can slow a server down without changing its config (the cache key).
+const delay = Number(option("--start-delay") ?? process.env.MCP_TEST_START_DELAY ?? 0);
+if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+note("ready", String(process.pid));
+
+// A tiny PNG (1x1, red), as image results carry it.
+const PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+
+function createServer() {
+  const server = new McpServer({ name: "test-server", version: "1.0.0" });
+  server.registerTool(
+    "crates_search",
+    {
+      description: "Search crates.io for crates matching a query.",
+      inputSchema: { query: z.string().describe("what to look for") },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    async ({ query }) => ({ content: [{ type: "text", text: `found: ${query}-core, ${query}-derive` }] }),
+  );
+  // The other tools JP's own bookworm server has, so it stands in for it.
+  for (const name of ["crate_readme", "crate_search_items"])
+    server.registerTool(
+      name,
+      { description: `${name} of a crate.`, inputSchema: { crate_name: z.string() } },
+      async ({ crate_name }) => ({ content: [{ type: "text", text: `${name} of ${crate_name}` }] }),
+    );
+  server.registerTool(
+    "crate_versions",
+    {
+      description: "The versions of a crate.",
+      inputSchema: { crate_name: z.string() },
+      outputSchema: { versions: z.array(z.string()) },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ crate_name }) => ({
+      content: [],
+      structuredContent: { versions: [`${crate_name}@1.0.0`, `${crate_name}@1.1.0`] },
+    }),
+  );
+  server.registerTool(
+    "screenshot",
+    { description: "A picture of the screen.", inputSchema: {} },
+    async () => ({
+      content: [
+        { type: "text", text: "the screen:" },
+        { type: "image", data: PNG, mimeType: "image/png" },
+      ],
+    }),
+  );
+  server.registerTool(
+    "crate_resource",
+    { description: "A crate's files.", inputSchema: { crate_name: z.string() } },
+    async ({ crate_name }) => ({
+      content: [
+        {
+          type: "resource_link",
+          uri: `crate://${crate_name}/README.md`,
+          name: "README.md",
+          mimeType: "text/markdown",
+        },
+        {
+          type: "resource",
+          resource: {
+            uri: `crate://${crate_name}/Cargo.toml`,
+            mimeType: "text/x-toml",
+            text: `[package]\nname = "${crate_name}"`,
+          },
+        },
+      ],
+    }),
+  );
+  server.registerTool(
+    "delete_index",
+    {
+      description: "Delete the search index.",
+      inputSchema: {},
+      annotations: { destructiveHint: true, readOnlyHint: false },
+    },
+    async () => ({
+      content: [{ type: "text", text: "the index is locked by another process" }],
+      isError: true,
+    }),
+  );
+  server.registerTool(
+    "slow_build",
+    { description: "A build that takes a while and reports progress.", inputSchema: {} },
+    async (_args, extra) => {
+      const token = extra._meta?.progressToken;
+      for (let step = 1; step <= 600; step++) {
+        if (extra.signal.aborted) break;
+        if (token !== undefined && step <= 3)
+          await extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, progress: step, total: 600, message: `compiling ${step}` },
+          });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return { content: [{ type: "text", text: "built" }] };
+    },
+  );
+  // The SDK aborts a handler's signal when notifications/cancelled names its request.
+  server.server.setNotificationHandler(
+    z
+      .object({
+        method: z.literal("notifications/cancelled"),
+        params: z.object({ requestId: z.any(), reason: z.string().optional() }),
+      })
+      .passthrough(),
+    (notification) => {
+      note("cancelled", JSON.stringify(notification.params));
+    },
+  );
+  return server;
+}
+
+if (args.includes("--http")) {
+  const httpServer = http.createServer(async (req, res) => {
+    if (req.headers.authorization) note("authorization", req.headers.authorization);
+    // Stateless: a server and a transport for each request, as the SDK's example does.
+    const server = createServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  httpServer.listen(0, "127.0.0.1", () => {
+    const { port } = httpServer.address();
+    note("port", String(port));
+    process.stdout.write(`${port}\n`);
+  });
+} else {
+  await createServer().connect(new StdioServerTransport());
+  // A stdio server ends when its client closes stdin.
+  process.stdin.on("end", () => process.exit(0));
+}
