@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkProviderView, describeViewProblem, project } from "../../src/compaction/index.js";
 import type { ScriptedResponse } from "../support/mock-llm.js";
-import { alive } from "../support/pty.js";
+import { alive, PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT } from "../support/workspace.js";
 
@@ -85,11 +85,11 @@ async function mcpWorkspace(options: {
 type Block = { type: string; content?: unknown; is_error?: boolean; tool_use_id?: string };
 type Message = { role: string; content: string | Block[] };
 
-/** The tool_result block the second request sent back. */
+/** The last tool_result block the second request sent back. */
 function sentResult(q: QWorkspace): Block {
   const messages = q.mock.requests[1]!.body.messages as Message[];
   const blocks = messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content));
-  const result = blocks.find((b) => b.type === "tool_result");
+  const result = blocks.findLast((b) => b.type === "tool_result");
   if (!result) throw new Error("no tool_result in the second request");
   return result;
 }
@@ -345,5 +345,50 @@ describe("MCP tools in jp q", () => {
     // Every request carried the token, taken from jp's environment.
     expect(lines("authorization").length).toBeGreaterThan(1);
     expect(new Set(lines("authorization"))).toEqual(new Set(["Bearer secret-token"]));
+  });
+});
+
+const RECORDED = path.join(
+  REPO_ROOT,
+  "fixtures/jp-conversations/17671120783-investigating-segfault-in-iter-mut-change-tracking",
+);
+
+describe.skipIf(!PTY_AVAILABLE)("a recorded JP conversation whose tools come from an MCP server", () => {
+  it("continues with those tools when the workspace defines a stand-in server of that name", async () => {
+    // The conversation names JP's bookworm server's tools; the workspace defines no tool, only the server.
+    w = await mcpWorkspace({
+      script: [call("crates_search", { query: "serde" }), { text: "serde-core it is." }],
+      tools: "",
+    });
+    const imported = await w.jp("conversation", "import", RECORDED);
+    expect(imported.code).toBe(0);
+    const session = runInPty(
+      [JP, "q", "--id", "17671120783", "-m", "anthropic/claude-mock", "which crate?"],
+      { cwd: w.root, env: w.env },
+    );
+    // Named by the conversation, not by the user's files: asked for, with the server and its hints shown.
+    await session.waitFor("Run tool crates_search (MCP server bookworm, read-only, open world)? [");
+    session.type("y");
+    expect(await session.exit).toBe(0);
+    const output = session.output();
+    // Its other MCP tools come from kagi, which the workspace does not define: those alone are left out.
+    expect(output).toContain(
+      "web_search (mcp.kagi.kagi_search_fetch: your config has no [providers.mcp.kagi])",
+    );
+    expect(output).not.toMatch(/left out[^\n]*crates_search/);
+    const offered = (w.mock.requests[0]!.body.tools as { name: string; description: string }[]).map(
+      (t) => t.name,
+    );
+    expect(offered).toEqual(
+      expect.arrayContaining([
+        "crates_search",
+        "crate_readme",
+        "crate_resource",
+        "crate_versions",
+        "crate_search_items",
+      ]),
+    );
+    expect(sentResult(w)).toMatchObject({ content: "found: serde-core, serde-derive", is_error: false });
+    expectNoServerLeft();
   });
 });
