@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Config } from "../../../src/config/schema.js";
 import { runCli, tempDir } from "../../support/workspace.js";
 
 describe("jp init", () => {
@@ -20,5 +21,155 @@ describe("jp init", () => {
     expect((await runCli(["init"], { cwd })).stdout).toBe(
       `Workspace already exists in ${path.join(cwd, ".jp")}\n`,
     );
+  });
+});
+
+/** A JP workspace as dcdpr/jp writes its own (.jp/config.toml and the files it extends). */
+const JP_FILES: Record<string, string> = {
+  ".jp/config.toml": `
+extends = ["config/personas/default.toml", "mcp/tools/**/*.toml"]
+config_load_paths = [".jp/config"]
+
+[providers.llm]
+anthropic.beta_headers = ["interleaved-thinking-2025-05-14"]
+
+[providers.mcp.bookworm]
+type = "stdio"
+command = "just"
+arguments = ["serve-bookworm"]
+
+[plugins.command.ticket]
+run = "unattended"
+
+[providers.llm.aliases]
+sonnet = "anthropic/claude-sonnet-5"
+
+[style.reasoning]
+display = "full"
+
+[conversation.tools.'*']
+run = "ask"
+
+[[conversation.compaction.rules]]
+keep_last = 3
+reasoning = "strip"
+
+[[conversation.compaction.rules]]
+keep_last = "forever"
+`,
+  ".jp/config/personas/default.toml": `
+[assistant.model]
+id = "sonnet"
+parameters.reasoning.effort = "high"
+
+[assistant.system_prompt]
+strategy = "replace"
+value = "You are Jean-Pierre."
+
+[[assistant.system_prompt_sections]]
+position = 2
+title = "Style"
+content = "Be brief."
+
+[[assistant.system_prompt_sections]]
+position = 1
+content = "Be accurate."
+`,
+  ".jp/mcp/tools/rust/crate_readme.toml": `
+[conversation.tools.rust_crate_readme]
+enable = false
+run = "unattended"
+source = "mcp.bookworm.crate_readme"
+summary = "Get a crate's README as markdown."
+description = "Fetches the README."
+examples = '{"crate_name": "anyhow"}'
+
+[conversation.tools.rust_crate_readme.style]
+inline_results = "off"
+
+[conversation.tools.rust_crate_readme.parameters.crate_name]
+summary = "Exact name of the crate."
+`,
+  ".jp/mcp/tools/rfd/abandon.toml": `
+[conversation.tools.rfd_abandon]
+source = "local"
+command = "just rfd-abandon {{tool.arguments.nnn}}"
+compaction = "strip"
+
+[conversation.tools.rfd_abandon.parameters.nnn]
+type = "string"
+required = true
+summary = "ID of the RFD."
+`,
+  ".jp/mcp/tools/fs/read_file.toml": `
+[conversation.tools.fs_read_file]
+source = "local"
+command = "just serve-tools {{context}} {{tool}}"
+run = "unattended"
+`,
+};
+
+describe("jp init --from-jp", () => {
+  it("carries a JP workspace's configuration over and lists what it could not carry", async () => {
+    const jpRoot = tempDir();
+    for (const [name, text] of Object.entries(JP_FILES)) {
+      fs.mkdirSync(path.dirname(path.join(jpRoot, name)), { recursive: true });
+      fs.writeFileSync(path.join(jpRoot, name), text);
+    }
+    const cwd = tempDir();
+    const env = { HOME: cwd, XDG_CONFIG_HOME: path.join(cwd, "xdg") };
+    const result = await runCli(["init", "--from-jp", jpRoot], { cwd, env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Wrote jp's configuration to .jp/config.toml");
+    const notCarried = result.stderr.split("\n").filter((l) => l.startsWith("  - "));
+    expect(notCarried).toEqual([
+      "  - providers.llm.anthropic.beta_headers: jp has no such provider setting",
+      '  - conversation.compaction.rules[1]: not a rule jp reads ({"keep_last":"forever"})',
+      "  - conversation.tools.fs_read_file: its command uses JP's {{context}}, {{tool}}, which jp does not fill in; define the command anew",
+      "  - conversation.tools.rust_crate_readme.style: how JP shows the tool; jp has no such setting",
+      "  - plugins: no jp counterpart (plugins.command.ticket.run)",
+      "  - style: no jp counterpart (style.reasoning.display)",
+    ]);
+
+    const shown = await runCli(["config", "show", "--json"], { cwd, env });
+    expect(shown.stderr).toBe("");
+    const config = JSON.parse(shown.stdout) as Config;
+    expect(config.assistant?.model?.id).toBe("anthropic/claude-sonnet-5");
+    expect(config.assistant?.reasoning?.budget_tokens).toBe(24_000);
+    expect(config.assistant?.system_prompt).toBe(
+      "You are Jean-Pierre.\n\nBe accurate.\n\n## Style\n\nBe brief.",
+    );
+    expect(config.providers?.mcp?.bookworm).toEqual({
+      type: "stdio",
+      command: "just",
+      arguments: ["serve-bookworm"],
+    });
+    expect(config.providers?.llm?.aliases).toEqual({ sonnet: "anthropic/claude-sonnet-5" });
+    expect(config.conversation?.compaction?.rules).toEqual([{ keep_last: 3, reasoning: "strip" }]);
+    expect(config.conversation?.tools).toMatchObject({
+      "*": { run: "ask" },
+      rust_crate_readme: {
+        source: "mcp.bookworm.crate_readme",
+        run: "unattended",
+        enable: false,
+        summary: "Get a crate's README as markdown.",
+        description: 'Fetches the README.\n\nExamples:\n{"crate_name": "anyhow"}',
+        parameters: { crate_name: { description: "Exact name of the crate." } },
+      },
+      rfd_abandon: {
+        source: "local",
+        command: "just rfd-abandon {{nnn}}",
+        compaction: "strip",
+        parameters: { nnn: { type: "string", required: true, description: "ID of the RFD." } },
+      },
+    });
+    expect(config.conversation?.tools?.fs_read_file).toBeUndefined();
+
+    // A second run does not overwrite what the first wrote; --print shows it instead.
+    const again = await runCli(["init", "--from-jp", jpRoot], { cwd, env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(".jp/config.toml exists already; jp does not overwrite it");
+    const printed = await runCli(["init", "--from-jp", jpRoot, "--print"], { cwd, env });
+    expect(printed.stdout).toContain('[providers.mcp.bookworm]\ntype = "stdio"');
   });
 });

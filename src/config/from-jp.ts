@@ -1,0 +1,261 @@
+// Owns carrying a JP workspace's configuration over to jp: what maps onto a
+// jp key is written as jp writes it, and everything else is named, so the
+// user knows what to redo by hand. Works on the merged JP config (plain data),
+// checking each piece with jp's own config checker.
+import { keyPath } from "./paths.js";
+import { checkConfig } from "./schema.check.js";
+import { isPlain, type Plain } from "./trust.js";
+
+export interface CarriedConfig {
+  /** A jp config, valid by jp's schema. */
+  config: Plain;
+  /** One line per JP setting not carried over, with why. */
+  notCarried: string[];
+}
+
+/** JP's reasoning effort as a thinking budget; "auto" has no jp counterpart. */
+const EFFORT_BUDGET: Readonly<Record<string, number>> = {
+  none: 0,
+  off: 0,
+  minimal: 1024,
+  low: 4096,
+  medium: 10_000,
+  high: 24_000,
+  xhigh: 32_000,
+  max: 32_000,
+};
+
+/** Tables merged deeply, later values winning; lists replaced. */
+export function mergePlain(target: Plain, source: Plain): Plain {
+  for (const [key, value] of Object.entries(source)) {
+    const existing = target[key];
+    target[key] =
+      isPlain(value) && isPlain(existing) ? mergePlain({ ...existing }, value) : structuredClone(value);
+  }
+  return target;
+}
+
+/** Whether `value` at `path` of a jp config passes jp's checker. */
+function valid(path: readonly string[], value: unknown): boolean {
+  let wrapped: unknown = value;
+  for (const key of [...path].reverse()) wrapped = { [key]: wrapped };
+  return checkConfig(wrapped) === undefined;
+}
+
+/** Every leaf key path under `value`, for naming what was not carried (an empty table has none). */
+function leafPaths(value: unknown, prefix: string): string[] {
+  if (!isPlain(value)) return [prefix];
+  return Object.entries(value).flatMap(([k, v]) => leafPaths(v, prefix ? `${prefix}.${k}` : k));
+}
+
+/** `value` without `keys`. */
+function omit(value: Plain, keys: readonly string[]): Plain {
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !keys.includes(k)));
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+/** A JP model id: `provider/name`, or `{ provider, name }`. */
+function modelId(model: unknown): string | undefined {
+  if (!isPlain(model)) return undefined;
+  if (typeof model.id === "string") return model.id;
+  if (isPlain(model.id) && typeof model.id.provider === "string" && typeof model.id.name === "string")
+    return `${model.id.provider}/${model.id.name}`;
+  return undefined;
+}
+
+/** JP's system prompt (a string, or `{ strategy, value }`) and its sections, in position order, as one text. */
+function systemPrompt(assistant: Plain): string | undefined {
+  const base = isPlain(assistant.system_prompt)
+    ? str(assistant.system_prompt.value)
+    : str(assistant.system_prompt);
+  const sections = Array.isArray(assistant.system_prompt_sections) ? assistant.system_prompt_sections : [];
+  const texts = sections
+    .filter(isPlain)
+    .map((s, i) => ({ position: typeof s.position === "number" ? s.position : i, section: s }))
+    .sort((a, b) => a.position - b.position)
+    .map(({ section }) => {
+      const content = str(section.content) ?? "";
+      const title = str(section.title);
+      return title ? `## ${title}\n\n${content}` : content;
+    })
+    .filter((t) => t.trim() !== "");
+  const all = [...(base ? [base] : []), ...texts];
+  return all.length ? all.join("\n\n") : undefined;
+}
+
+/** JP's placeholders as jp writes them: `{{tool.arguments.X}}` is jp's `{{X}}`, `{{tool.name}}` the tool's name. */
+function carryPlaceholders(part: string, name: string): string {
+  return part
+    .replace(/\{\{\s*tool\.arguments\.([A-Za-z0-9_-]+)\s*\}\}/g, "{{$1}}")
+    .replace(/\{\{\s*tool\.name\s*\}\}/g, name);
+}
+
+/** JP's `{{context}}` and `{{tool}}` (JSON documents of JP's own) left in a command: jp has no counterpart. */
+function jpOnlyPlaceholders(parts: readonly string[]): string[] {
+  const found = parts.flatMap((p) =>
+    [...p.matchAll(/\{\{\s*((?:context|tool)[^}\s]*)\s*\}\}/g)].map((m) => `{{${m[1]}}}`),
+  );
+  return [...new Set(found)];
+}
+
+const TOOL_KEYS_KEPT = [
+  "source",
+  "run",
+  "enable",
+  "summary",
+  "compaction",
+  "timeout_secs",
+  "max_output_bytes",
+];
+/** Tool keys that only change how JP shows a tool, not what it does. */
+const TOOL_DISPLAY_KEYS = new Set(["style", "result", "questions", "options"]);
+
+/** One JP tool as a jp tool, and what of it was not carried. */
+function carryTool(name: string, tool: Plain, notCarried: string[]): Plain | undefined {
+  const out: Plain = {};
+  const at = `conversation.tools.${name}`;
+  for (const key of TOOL_KEYS_KEPT) {
+    if (tool[key] === undefined) continue;
+    if (valid(["conversation", "tools", name, key], tool[key])) out[key] = tool[key];
+    else notCarried.push(`${at}.${key} = ${JSON.stringify(tool[key])}: not a value jp accepts`);
+  }
+  // JP shows the model the summary, the description and the examples.
+  const described = [str(tool.description), str(tool.examples) && `Examples:\n${str(tool.examples)}`]
+    .filter(Boolean)
+    .join("\n\n");
+  if (described) out.description = described.trim();
+  if (typeof tool.command === "string" || Array.isArray(tool.command)) {
+    const parts = (Array.isArray(tool.command) ? tool.command : [tool.command]).map((p) =>
+      carryPlaceholders(String(p), name),
+    );
+    const jpOnly = jpOnlyPlaceholders(parts);
+    if (jpOnly.length) {
+      notCarried.push(
+        `${at}: its command uses JP's ${jpOnly.join(", ")}, which jp does not fill in; define the command anew`,
+      );
+      return undefined;
+    }
+    out.command = Array.isArray(tool.command) ? parts : parts.join(" ");
+  }
+  if (isPlain(tool.parameters)) {
+    const parameters: Plain = {};
+    for (const [param, raw] of Object.entries(tool.parameters)) {
+      if (!isPlain(raw)) continue;
+      const { summary, ...rest } = raw;
+      parameters[param] = { ...rest, ...(typeof summary === "string" ? { description: summary } : {}) };
+    }
+    out.parameters = parameters;
+  }
+  for (const key of Object.keys(tool))
+    if (TOOL_DISPLAY_KEYS.has(key))
+      notCarried.push(`${at}.${key}: how JP shows the tool; jp has no such setting`);
+  if (out.source === "local" && out.command === undefined) {
+    notCarried.push(`${at}: a local tool without a command`);
+    return undefined;
+  }
+  return out;
+}
+
+/** The MCP servers, the aliases and the LLM providers' base URLs of JP's `providers`. */
+function carryProviders(providers: Plain, out: Plain, notCarried: string[]): void {
+  const carried: Plain = {};
+  if (isPlain(providers.mcp))
+    for (const [name, server] of Object.entries(providers.mcp)) {
+      if (valid(["providers", "mcp", name], server)) mergePlain(carried, { mcp: { [name]: server } });
+      else
+        notCarried.push(
+          `providers.mcp.${name}: a server jp cannot start as written (${JSON.stringify(server)})`,
+        );
+    }
+  const llm = isPlain(providers.llm) ? providers.llm : {};
+  if (isPlain(llm.aliases)) carried.llm = { aliases: llm.aliases };
+  for (const [name, settings] of Object.entries(llm)) {
+    if (name === "aliases" || !isPlain(settings)) continue;
+    const baseUrl = str(settings.base_url);
+    if (baseUrl) mergePlain(carried, { [name]: { base_url: baseUrl } });
+    for (const key of leafPaths(settings, `providers.llm.${name}`))
+      if (!key.endsWith(".base_url")) notCarried.push(`${key}: jp has no such provider setting`);
+  }
+  if (Object.keys(carried).length) out.providers = carried;
+}
+
+/** The model, reasoning effort and system prompt of JP's `assistant`. */
+function carryAssistant(assistant: Plain, out: Plain, notCarried: string[]): void {
+  const carried: Plain = {};
+  const id = modelId(assistant.model);
+  if (id) carried.model = { id };
+  const parameters =
+    isPlain(assistant.model) && isPlain(assistant.model.parameters) ? assistant.model.parameters : {};
+  const reasoning = isPlain(parameters.reasoning) ? parameters.reasoning : {};
+  const effort = str(reasoning.effort) ?? str(parameters.reasoning);
+  if (effort !== undefined) {
+    const budget = EFFORT_BUDGET[effort];
+    if (budget === undefined)
+      notCarried.push(
+        `assistant.model.parameters.reasoning.effort = "${effort}": jp sets a budget instead (assistant.reasoning.budget_tokens)`,
+      );
+    else carried.reasoning = { budget_tokens: budget };
+  }
+  const prompt = systemPrompt(assistant);
+  if (prompt) carried.system_prompt = prompt;
+  if (Object.keys(carried).length) out.assistant = carried;
+  const model = isPlain(assistant.model) ? assistant.model : {};
+  const others = [
+    ...leafPaths(omit(assistant, ["model", "system_prompt", "system_prompt_sections"]), "assistant"),
+    ...leafPaths(omit(model, ["id", "parameters"]), "assistant.model"),
+    ...leafPaths(omit(parameters, ["reasoning"]), "assistant.model.parameters"),
+    ...leafPaths(omit(reasoning, ["effort"]), "assistant.model.parameters.reasoning"),
+  ];
+  for (const key of others) notCarried.push(`${key}: no jp counterpart`);
+}
+
+/** The compaction rules and tools of JP's `conversation`. */
+function carryConversation(conversation: Plain, out: Plain, notCarried: string[]): void {
+  const carried: Plain = {};
+  const compaction = isPlain(conversation.compaction) ? conversation.compaction : {};
+  if (Array.isArray(compaction.rules)) {
+    const rules = compaction.rules.filter((rule, i) => {
+      const ok = valid(["conversation", "compaction", "rules"], [rule]);
+      if (!ok)
+        notCarried.push(`conversation.compaction.rules[${i}]: not a rule jp reads (${JSON.stringify(rule)})`);
+      return ok;
+    });
+    if (rules.length) carried.compaction = { rules };
+  }
+  if (isPlain(conversation.tools)) {
+    const tools: Plain = {};
+    for (const [name, tool] of Object.entries(conversation.tools)) {
+      if (!isPlain(tool)) continue;
+      const one = carryTool(name, tool, notCarried);
+      if (one && Object.keys(one).length) tools[name] = one;
+    }
+    if (Object.keys(tools).length) carried.tools = tools;
+  }
+  if (Object.keys(carried).length) out.conversation = carried;
+  const others = [
+    ...leafPaths(omit(conversation, ["compaction", "tools"]), "conversation"),
+    ...leafPaths(omit(compaction, ["rules"]), "conversation.compaction"),
+  ];
+  for (const key of others) notCarried.push(`${key}: no jp counterpart`);
+}
+
+/**
+ * jp's config for a JP workspace's merged config: MCP servers, tools (local
+ * and MCP, with run modes and compaction hints), aliases, the default model,
+ * reasoning, the system prompt and compaction rules; the rest named.
+ */
+export function carryJpConfig(jp: Plain): CarriedConfig {
+  const config: Plain = {};
+  const notCarried: string[] = [];
+  const handled = new Set(["providers", "assistant", "conversation", "extends", "config_load_paths"]);
+  if (isPlain(jp.providers)) carryProviders(jp.providers, config, notCarried);
+  if (isPlain(jp.assistant)) carryAssistant(jp.assistant, config, notCarried);
+  if (isPlain(jp.conversation)) carryConversation(jp.conversation, config, notCarried);
+  for (const key of Object.keys(jp))
+    if (!handled.has(key))
+      notCarried.push(`${key}: no jp counterpart (${leafPaths(jp[key], key).join(", ")})`);
+  const issue = checkConfig(config);
+  if (issue) notCarried.push(`the carried config is invalid at ${keyPath(issue.path)}: ${issue.message}`);
+  return { config: issue ? {} : config, notCarried };
+}
