@@ -1,6 +1,8 @@
 // bench/cli: real commands of bin/jp, each against a baseline measured in the same run.
 //
 // - `jp q` on a 2-turn conversation, against the mock LLM server answering at once, vs `node -e 0`;
+// - the same `jp q` offering the tools of an MCP server whose tool list is cached (the official
+//   SDK's server in test/support), vs that `jp q` without MCP tools;
 // - `jp conversation ls` on 1,000 conversations and `jp --help`, vs `node -e 0`;
 // - `jp q` on a 100 MB conversation (auto compaction off) vs bench/read's bare read+parse of that
 //   log plus the 2-turn figure;
@@ -23,6 +25,14 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const JP = path.join(HERE, "../bin/jp");
 const FLOOR = path.join(HERE, "floor.js");
 const CONVERSATION_ID = "17000000000";
+const MCP_SERVER = path.join(HERE, "../test/support/mcp-server.mjs");
+/** Every tool of a stdio server written with the official SDK. */
+const MCP_CONFIG = `[providers.mcp.bench]
+type = "stdio"
+command = ${JSON.stringify(process.execPath)}
+arguments = [${JSON.stringify(MCP_SERVER)}]
+all_tools = true
+`;
 
 /** Wall time of one run of `file args` in ms; stdin is empty, output goes to `stdout` (a path) or nowhere. */
 function timeRun(file, args, { cwd, env, stdout }) {
@@ -121,7 +131,7 @@ function twoTurns() {
  * A workspace wired to the mock whose single conversation is restored from
  * `log` before each run, so every run continues the same conversation.
  */
-function qWorkspace(name, mockUrl, log) {
+function qWorkspace(name, mockUrl, log, extraConfig = "") {
   const root = path.join(DATA_DIR, name);
   const dir = path.join(root, `.jp/conversations/${CONVERSATION_ID}-bench`);
   fs.rmSync(root, { recursive: true, force: true });
@@ -132,6 +142,7 @@ function qWorkspace(name, mockUrl, log) {
       `[assistant.model]\nid = "anthropic/claude-bench"\n`,
       `[providers.anthropic]\nbase_url = "${mockUrl}"\napi_key_env = "BENCH_API_KEY"\n`,
       `[conversation.compaction.auto]\nenabled = false\n`,
+      extraConfig,
     ].join("\n"),
   );
   fs.writeFileSync(path.join(dir, "metadata.json"), JSON.stringify({ created_at: "2026-11-01T10:00:00Z" }));
@@ -161,6 +172,7 @@ export async function cliBench() {
         .join(""),
     );
     const small = qWorkspace("ws-q2", mock.url, twoTurnLog);
+    const withMcp = qWorkspace("ws-q2-mcp", mock.url, twoTurnLog, MCP_CONFIG);
     const bigLog = syntheticLog("read-100mb", 100 * 1024 * 1024);
     const big = qWorkspace("ws-q100", mock.url, bigLog);
     const many = manyConversations(1000);
@@ -178,12 +190,18 @@ export async function cliBench() {
     // Warm the caches the way a user's second run would find them.
     small.restore();
     await timeRun(JP, ["q", "again"], { cwd: small.root, env });
+    // The first run with the MCP server starts it and caches its tool list, as a user's first would.
+    withMcp.restore();
+    await timeRun(JP, ["q", "again"], { cwd: withMcp.root, env });
+    if (!fs.existsSync(path.join(withMcp.root, ".jp/cache/mcp/bench.json")))
+      throw new Error("the MCP server's tool list was not cached");
     await timeRun(JP, ["conversation", "ls"], { cwd: many, env });
 
     const startup = await roundRobin(
       [
         node,
         jp("q", ["q", "again"], small.root, { before: small.restore }),
+        jp("qmcp", ["q", "again"], withMcp.root, { before: withMcp.restore }),
         jp("ls", ["conversation", "ls"], many),
         jp("help", ["--help"], many),
       ],
@@ -211,6 +229,13 @@ export async function cliBench() {
     });
     return [
       result("cli q", startup.q, startup.node, 2.0, "jp q on a 2-turn conversation vs node -e 0"),
+      result(
+        "cli qmcp",
+        startup.qmcp,
+        startup.q,
+        1.2,
+        "jp q offering a cached MCP server's 8 tools vs the same jp q without MCP tools",
+      ),
       result("cli ls", startup.ls, startup.node, 1.8, "jp conversation ls of 1,000 vs node -e 0"),
       result("cli help", startup.help, startup.node, 1.5, "jp --help vs node -e 0"),
       result(

@@ -79,7 +79,7 @@ export async function addAllToolsServers(
 /**
  * The selected MCP tools, each described by its server. Servers are asked in
  * parallel, and only those without a cached list are waited for; the others
- * start in the background, for the calls to come.
+ * start when the model first calls one of their tools.
  */
 export async function describeMcpTools(
   specs: readonly McpToolSpec[],
@@ -98,7 +98,7 @@ export async function describeMcpTools(
   const lists = new Map(
     await Promise.all([...byServer.keys()].map(async (s) => [s, await servers.tools(s)] as const)),
   );
-  servers.startInBackground(byServer.keys());
+  servers.offer(byServer.keys());
   const tools: Tool[] = [];
   for (const spec of specs) {
     const list = lists.get(spec.server) ?? [];

@@ -1,7 +1,7 @@
 // Owns the MCP servers of one jp process: each started at most once, in
 // parallel, when first needed; tool lists served from the cache when it has
-// them (the server then starts in the background, and a call waits for it);
-// every server ended when jp is done with them.
+// them (the server then starts when one of its tools is first called); every
+// server ended when jp is done with them.
 import type { McpServerConfig } from "../config/schema.js";
 import { type McpToolCache, type McpToolInfo } from "./cache.js";
 import {
@@ -24,6 +24,7 @@ export interface McpServersOptions {
 export class McpServers {
   private readonly connections = new Map<string, Promise<McpConnection>>();
   private readonly listed = new Map<string, Promise<McpToolInfo[]>>();
+  private readonly offered = new Set<string>();
   /** Aborts the start-ups still under way when jp is done. */
   private readonly stopping = new AbortController();
 
@@ -87,8 +88,17 @@ export class McpServers {
     return this.listLive(name);
   }
 
+  /**
+   * Servers whose tools a request offers: they start together when the model
+   * first calls one of their tools. A turn that calls none (most of them) never
+   * loads the MCP SDK, which costs more than the whole rest of jp's start-up.
+   */
+  offer(names: Iterable<string>): void {
+    for (const name of names) this.offered.add(name);
+  }
+
   /** Start these servers now, without waiting: their tools may be called later in the turn. */
-  startInBackground(names: Iterable<string>): void {
+  private startInBackground(names: Iterable<string>): void {
     for (const name of names)
       this.listLive(name).catch((error: unknown) => {
         // A start-up jp itself cut short, once the turn was over, is no news.

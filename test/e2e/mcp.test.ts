@@ -85,9 +85,9 @@ async function mcpWorkspace(options: {
 type Block = { type: string; content?: unknown; is_error?: boolean; tool_use_id?: string };
 type Message = { role: string; content: string | Block[] };
 
-/** The last tool_result block the second request sent back. */
-function sentResult(q: QWorkspace): Block {
-  const messages = q.mock.requests[1]!.body.messages as Message[];
+/** The last tool_result block a request (by default the second) sent back. */
+function sentResult(q: QWorkspace, request = 1): Block {
+  const messages = q.mock.requests[request]!.body.messages as Message[];
   const blocks = messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content));
   const result = blocks.findLast((b) => b.type === "tool_result");
   if (!result) throw new Error("no tool_result in the second request");
@@ -231,36 +231,49 @@ describe("MCP tools in jp q", () => {
     expect(tools).not.toContain("flaky_search");
   });
 
-  it("sends the first request from the cached tool list before a slow server is up", async () => {
+  it("sends the first request from the cached tool list before a slow server is up, and waits for it only at the call", async () => {
     w = await mcpWorkspace({
       script: [],
       server: 'variables = ["MCP_TEST_START_DELAY"]',
     });
     const q = w;
-    q.mock.push({ text: "listed" }, { text: "first" });
+    q.mock.push({ text: "listed" });
     // The first run starts the server and caches its list.
     expect((await q.jp("q", "-n", "one")).code).toBe(0);
     expect(fs.existsSync(path.join(q.root, ".jp/cache/mcp/bookworm.json"))).toBe(true);
     const readyBefore = lines("ready").length;
     const requestsBefore = q.mock.requests.length;
-    // The second, with the same config, is answered while the server still sleeps.
+    // The second, with the same config and a server that takes 2 s to start, asks at once.
+    q.mock.push(call("crates_search", { query: "rand" }), { text: "rand-core" });
     const slow = execa(JP, ["q", "two"], {
       cwd: q.root,
-      env: { ...q.env, MCP_TEST_START_DELAY: "4000" },
+      env: { ...q.env, MCP_TEST_START_DELAY: "2000" },
       reject: false,
       stdin: "ignore",
     });
     await until(() => q.mock.requests.length > requestsBefore);
-    const serverWasReady = lines("ready").length > readyBefore;
+    const readyAtFirstRequest = lines("ready").length > readyBefore;
     const done = await slow;
     expect(done.exitCode).toBe(0);
-    expect(serverWasReady).toBe(false);
-    expect((q.mock.requests.at(-1)!.body.tools as { name: string }[]).map((t) => t.name)).toContain(
+    expect(readyAtFirstRequest).toBe(false);
+    expect((q.mock.requests[requestsBefore]!.body.tools as { name: string }[]).map((t) => t.name)).toContain(
       "crates_search",
     );
-    // jp did not wait for the server to finish starting once the turn was over, and ended it.
-    expect(lines("ready").length).toBe(readyBefore);
+    // The call waited for the server, and got its answer.
+    expect(lines("ready").length).toBe(readyBefore + 1);
+    expect(sentResult(q, requestsBefore + 1)).toMatchObject({ content: "found: rand-core, rand-derive" });
     await until(() => lines("pids").every((pid) => !alive(Number(pid))));
+  });
+
+  it("starts no server in a turn that calls none of its (cached) tools", async () => {
+    w = await mcpWorkspace({ script: [{ text: "listed" }, { text: "plain answer" }] });
+    expect((await w.jp("q", "-n", "one")).code).toBe(0);
+    const started = lines("pids").length;
+    expect((await w.jp("q", "two")).code).toBe(0);
+    expect(lines("pids").length).toBe(started);
+    expect((w.mock.requests[1]!.body.tools as { name: string }[]).map((t) => t.name)).toContain(
+      "crates_search",
+    );
   });
 
   it("cancels a running call on Ctrl-C, keeps the conversation valid, and the next jp q works", async () => {
