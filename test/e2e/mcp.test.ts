@@ -174,6 +174,23 @@ describe("MCP tools in jp q", () => {
     );
   });
 
+  it("gives a stdio server only the basics and its listed variables, never a provider key", async () => {
+    w = await mcpWorkspace({
+      script: [call("show_env"), { text: "ok" }],
+      server: 'variables = ["LISTED_SETTING", "MOCK_API_KEY"]',
+      tools: '[conversation.tools.show_env]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
+    });
+    w.env.LISTED_SETTING = "yes";
+    w.env.UNLISTED_SETTING = "no";
+    expect((await w.jp("q", "-n", "env?")).code).toBe(0);
+    const names = String(sentResult(w).content).split(" ");
+    expect(names).toContain("LISTED_SETTING");
+    expect(names).toContain("PATH");
+    expect(names).not.toContain("UNLISTED_SETTING");
+    // Listed or not, the provider key never reaches a server.
+    expect(names).not.toContain("MOCK_API_KEY");
+  });
+
   it("asks before a call as for local tools: with no one to ask, it is declined and the server never runs it", async () => {
     w = await mcpWorkspace({
       script: [call("delete_index"), { text: "fine" }],

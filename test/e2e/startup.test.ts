@@ -19,6 +19,7 @@ const HEAVY = {
   zod: "node_modules/zod/",
   execa: "node_modules/execa/",
   "the prompt library": "node_modules/@inquirer/core/",
+  "the MCP SDK": "node_modules/@modelcontextprotocol/sdk/",
   "jp's commands": "src/cli/runtime.ts",
 };
 
@@ -99,5 +100,23 @@ describe("start-up loads only what the command uses", () => {
       "the tokenizer",
       "jp's commands",
     ]);
+  });
+
+  it("jp q offering a cached MCP server's tools loads no MCP SDK until one is called (jp mcp ls does load it, and zod with it)", async () => {
+    const env = { MOCK_API_KEY: "sk-mock" };
+    const server = path.join(REPO_ROOT, "test/support/mcp-server.mjs");
+    const mcp = `[providers.mcp.bookworm]\ntype = "stdio"\ncommand = "node"\narguments = [${JSON.stringify(server)}]\nall_tools = true\n`;
+    fs.appendFileSync(path.join(cwd, ".jp/config.toml"), mcp);
+    try {
+      expect(await heavyPackagesLoaded(["mcp", "ls"], cwd)).toEqual(["zod", "the MCP SDK", "jp's commands"]);
+      expect(fs.existsSync(path.join(cwd, ".jp/cache/mcp/bookworm.json"))).toBe(true);
+      expect(await heavyPackagesLoaded(["q", "hello"], cwd, env)).toEqual(["jp's commands"]);
+      expect(mock.requests.at(-1)?.body.tools).toEqual(
+        expect.arrayContaining([expect.objectContaining({ name: "crates_search" })]),
+      );
+    } finally {
+      const config = path.join(cwd, ".jp/config.toml");
+      fs.writeFileSync(config, fs.readFileSync(config, "utf8").replace(mcp, ""));
+    }
   });
 });

@@ -112,6 +112,11 @@ function createServer() {
     }),
   );
   server.registerTool(
+    "show_env",
+    { description: "The names of the server's environment variables.", inputSchema: {} },
+    async () => ({ content: [{ type: "text", text: Object.keys(process.env).sort().join(" ") }] }),
+  );
+  server.registerTool(
     "slow_build",
     { description: "A build that takes a while and reports progress.", inputSchema: {} },
     async (_args, extra) => {
