@@ -46,14 +46,6 @@ export function createMcpServers(config: Config, setup: McpSetup): McpServers {
   });
 }
 
-/** Whether the config offers any MCP tool: only then is anything of MCP loaded or started. */
-export function usesMcp(config: Config, registry: ReadonlyMap<string, RegistryEntry>): boolean {
-  return (
-    [...registry.values()].some((e) => e.source === "mcp") ||
-    Object.values(mcpServers(config)).some((s) => s.all_tools === true)
-  );
-}
-
 /** Add every tool of each `all_tools` server under its own name, unless the config names that tool already. */
 export async function addAllToolsServers(
   config: Config,

@@ -1,6 +1,6 @@
 // Owns the tools of a conversation: local tools from config and built-ins in
 // one registry, and which of them a request offers (`-t`, `-T`, `-u`).
-import { llmProviders } from "../config/providers.js";
+import { llmProviders, mcpServers } from "../config/providers.js";
 import type { Config, ToolConfig } from "../config/schema.js";
 import { JpError, UsageError } from "../errors.js";
 import { createLocalTool, type ToolEnvironment } from "./local.js";
@@ -28,6 +28,14 @@ export function parseMcpSource(source: string, name: string): { server: string; 
   const match = /^mcp\.([^.]+)(?:\.(.+))?$/.exec(source);
   if (!match) return undefined;
   return { server: match[1]!, remote: match[2] ?? name };
+}
+
+/** Whether the config offers any MCP tool: only then is anything of MCP loaded or started. */
+export function usesMcp(config: Config, registry: ReadonlyMap<string, RegistryEntry>): boolean {
+  return (
+    [...registry.values()].some((e) => e.source === "mcp") ||
+    Object.values(mcpServers(config)).some((s) => s.all_tools === true)
+  );
 }
 
 export const isMcpToolSpec = (entry: RegistryEntry): entry is McpToolSpec => "remote" in entry;

@@ -47,6 +47,12 @@ describe("README examples", () => {
       ]),
     );
 
+    // What `jp init --from-jp ~/old` finds: JP's configuration, one MCP server and a tool from it.
+    fs.writeFileSync(
+      path.join(home, "old/.jp/config.toml"),
+      '[providers.mcp.bookworm]\ntype = "stdio"\ncommand = "just"\narguments = ["serve-bookworm"]\n\n[conversation.tools.crates_search]\nsource = "mcp.bookworm"\n',
+    );
+
     const runnable = readmeLines().filter((line) => !needsKey(line));
     expect(runnable.length).toBeGreaterThanOrEqual(15);
     for (const line of runnable) {

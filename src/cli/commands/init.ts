@@ -5,7 +5,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { stringify } from "smol-toml";
 import { fileLayers } from "../../config/extends.js";
-import { carryJpConfig, mergePlain } from "../../config/from-jp.js";
 import type { Plain } from "../../config/trust.js";
 import { UsageError } from "../../errors.js";
 import { initWorkspace } from "../../store/workspace.js";
@@ -29,14 +28,15 @@ function jpConfigFile(ctx: Context, dir: string): string {
 }
 
 /** A JP workspace's config, its `extends` read as JP reads them, merged. */
-function readJpConfig(ctx: Context, dir: string): Plain {
+function readJpConfig(ctx: Context, dir: string, mergePlain: (a: Plain, b: Plain) => Plain): Plain {
   const file = jpConfigFile(ctx, dir);
   const layers = fileLayers(file, "JP", (f) => path.relative(ctx.cwd, f) || f);
   return layers.reduce<Plain>((merged, layer) => mergePlain(merged, layer.value), {});
 }
 
-function carryOver(ctx: Context, root: string, opts: InitOptions & { fromJp: string }): void {
-  const { config, notCarried } = carryJpConfig(readJpConfig(ctx, opts.fromJp));
+async function carryOver(ctx: Context, root: string, opts: InitOptions & { fromJp: string }): Promise<void> {
+  const { carryJpConfig, mergePlain } = await import("../../config/from-jp.js");
+  const { config, notCarried } = carryJpConfig(readJpConfig(ctx, opts.fromJp, mergePlain));
   const text = `# Carried over from the JP workspace in ${opts.fromJp} by jp init --from-jp.\n\n${stringify(config)}\n`;
   if (opts.print) ctx.out(text.trimEnd());
   else {
@@ -67,13 +67,13 @@ export function register(program: Command, ctx: Context): void {
     .option("--output <file>", "with --from-jp: write the configuration here instead of .jp/config.toml")
     .option("--print", "with --from-jp: print the configuration instead of writing it")
     .addHelpText("after", "\nWhat --from-jp cannot carry over is listed on stderr, one line each, with why.")
-    .action((dir: string | undefined, opts: InitOptions) => {
+    .action(async (dir: string | undefined, opts: InitOptions) => {
       // `jp -w DIR init` means DIR, not the folder it was typed in.
       const root = path.resolve(ctx.cwd, dir ?? ctx.workspaceOption ?? ".");
       if ((opts.output || opts.print) && !opts.fromJp)
         throw new UsageError("--output and --print go with --from-jp");
       if (opts.fromJp && opts.print) {
-        carryOver(ctx, root, { ...opts, fromJp: opts.fromJp });
+        await carryOver(ctx, root, { ...opts, fromJp: opts.fromJp });
         return;
       }
       const { workspace, created } = initWorkspace(root);
@@ -82,6 +82,6 @@ export function register(program: Command, ctx: Context): void {
           ? `Initialized jp workspace in ${workspace.dir}`
           : `Workspace already exists in ${workspace.dir}`,
       );
-      if (opts.fromJp) carryOver(ctx, root, { ...opts, fromJp: opts.fromJp });
+      if (opts.fromJp) await carryOver(ctx, root, { ...opts, fromJp: opts.fromJp });
     });
 }

@@ -27,10 +27,9 @@ import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/con
 import { acquireLock } from "../../store/lock.js";
 import { builtinTools } from "../../tools/builtins.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
-import { buildRegistry, isMcpToolSpec, selectTools } from "../../tools/registry.js";
-import { addAllToolsServers, createMcpServers, describeMcpTools, usesMcp } from "../../mcp/offer.js";
+import { buildRegistry, isMcpToolSpec, selectTools, usesMcp } from "../../tools/registry.js";
 import type { McpServers } from "../../mcp/servers.js";
-import { VERSION } from "../version.js";
+import { loadMcp } from "../mcp-servers.js";
 import { createAutoCompaction } from "../../turn/auto.js";
 import { runTurn } from "../../turn/loop.js";
 import type { Config } from "../../config/schema.js";
@@ -332,26 +331,16 @@ async function offeredTools(
     config,
     ref.id,
   );
-  const workspaceRoot = ctx.maybeWorkspace()?.root;
   const registry = await buildRegistry(config, builtins, {
     env: ctx.env,
-    workspace: workspaceRoot ?? ctx.cwd,
+    workspace: ctx.maybeWorkspace()?.root ?? ctx.cwd,
     fromConversation: trust.commands,
   });
-  const servers = usesMcp(config, registry)
-    ? createMcpServers(config, {
-        env: ctx.env,
-        workspaceRoot,
-        cwd: ctx.cwd,
-        version: VERSION,
-        now: () => ctx.clock.now(),
-        warn: (line) => {
-          ctx.warn(line);
-        },
-      })
-    : undefined;
+  // The MCP layer loads only for a config that offers MCP tools.
+  const mcp = usesMcp(config, registry) ? await loadMcp(ctx, config) : undefined;
+  const servers = mcp?.servers;
   try {
-    if (servers) await addAllToolsServers(config, registry, servers);
+    if (mcp) await mcp.offer.addAllToolsServers(config, registry, mcp.servers);
     const selections = (opts.toolOp ?? []).map((op) => ({
       enable: op.startsWith("+"),
       ...(op.length > 1 ? { name: op.slice(1) } : {}),
@@ -360,8 +349,8 @@ async function offeredTools(
     const selected = selectTools(registry, selections);
     const mcpSpecs = selected.filter(isMcpToolSpec);
     const described =
-      servers && mcpSpecs.length
-        ? await describeMcpTools(mcpSpecs, servers, trust.mcpSources, (line) => {
+      mcp && mcpSpecs.length
+        ? await mcp.offer.describeMcpTools(mcpSpecs, mcp.servers, trust.mcpSources, (line) => {
             ctx.warn(line);
           })
         : [];

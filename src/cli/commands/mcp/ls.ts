@@ -5,7 +5,7 @@ import type { McpServerConfig } from "../../../config/schema.js";
 import { visible } from "../../../render/visible.js";
 import { counted } from "../../../render/words.js";
 import type { Context } from "../../context.js";
-import { mcpServersOf } from "./pool.js";
+import { loadMcp } from "../../mcp-servers.js";
 
 interface ServerStatus {
   name: string;
@@ -25,7 +25,7 @@ function target(config: McpServerConfig): string {
 async function listServers(ctx: Context, opts: { json?: boolean; start: boolean }): Promise<void> {
   const { config } = await ctx.config({});
   const defined = Object.entries(mcpServers(config));
-  const pool = mcpServersOf(ctx, config);
+  const { servers: pool } = await loadMcp(ctx, config);
   let statuses: ServerStatus[];
   try {
     statuses = await Promise.all(

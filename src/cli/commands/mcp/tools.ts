@@ -8,7 +8,7 @@ import type { McpToolInfo } from "../../../mcp/cache.js";
 import { visible } from "../../../render/visible.js";
 import { parseMcpSource } from "../../../tools/registry.js";
 import type { Context } from "../../context.js";
-import { mcpServersOf } from "./pool.js";
+import { loadMcp } from "../../mcp-servers.js";
 
 /** The jp tool names config gives each of a server's tools (`source = "mcp.SERVER[.TOOL]"`). */
 function configuredNames(config: Config, server: string): Map<string, string[]> {
@@ -27,7 +27,7 @@ async function listTools(ctx: Context, server: string, opts: { json?: boolean })
       `no MCP server named '${server}'`,
       `servers: ${Object.keys(mcpServers(config)).join(", ") || "none configured ([providers.mcp.NAME])"}`,
     );
-  const pool = mcpServersOf(ctx, config);
+  const { servers: pool } = await loadMcp(ctx, config);
   let tools: McpToolInfo[];
   try {
     tools = await pool.liveTools(server);
