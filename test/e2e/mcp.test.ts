@@ -21,6 +21,9 @@ let record = "";
 const stops: (() => void)[] = [];
 afterEach(async () => {
   for (const stop of stops.splice(0)) stop();
+  // No test leaves a server behind: every pid a server recorded has ended.
+  if (record) await until(() => lines("pids").every((pid) => !alive(Number(pid))), 5000);
+  record = "";
   await w?.close();
   if (w) fs.rmSync(w.root, { recursive: true, force: true });
   w = undefined;
@@ -353,6 +356,57 @@ describe("MCP tools in jp q", () => {
       fs.rmSync(q.root, { recursive: true, force: true });
       w = undefined;
     }
+  });
+
+  it("lists the servers and their tools with jp mcp ls and jp mcp tools, also as JSON", async () => {
+    w = await mcpWorkspace({ script: [], server: "optional = true" });
+    fs.appendFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      `\n[providers.mcp.broken]\ntype = "stdio"\ncommand = "node"\narguments = [${JSON.stringify(SERVER)}, "--crash"]\n`,
+    );
+    const ls = await w.jp("mcp", "ls", "--json");
+    expect(ls.code).toBe(0);
+    const { servers } = JSON.parse(ls.stdout) as { servers: Record<string, unknown>[] };
+    expect(servers).toEqual([
+      expect.objectContaining({
+        name: "bookworm",
+        type: "stdio",
+        optional: true,
+        state: "running",
+        tools: 9,
+      }),
+      expect.objectContaining({
+        name: "broken",
+        state: "failed",
+        tools: null,
+        error: expect.stringContaining("bookworm: cannot open index at /nowhere"),
+      }),
+    ]);
+    const text = await w.jp("mcp", "ls");
+    expect(text.stdout).toMatch(
+      /^bookworm {2}stdio {2}node .*mcp-server\.mjs .* {2}running, 9 tools {2}\(optional\)$/m,
+    );
+    expect(text.stdout).toMatch(/^broken {2}stdio .* {2}failed$/m);
+
+    const tools = await w.jp("mcp", "tools", "bookworm", "--json");
+    const listed = JSON.parse(tools.stdout) as {
+      server: string;
+      tools: { name: string; offered_as: string[] }[];
+    };
+    expect(listed.server).toBe("bookworm");
+    expect(listed.tools.find((t) => t.name === "crates_search")).toMatchObject({
+      offered_as: ["crates_search"],
+      annotations: { readOnlyHint: true, openWorldHint: true },
+      input_schema: { type: "object" },
+    });
+    expect(listed.tools.find((t) => t.name === "slow_build")?.offered_as).toEqual([]);
+    const shown = await w.jp("mcp", "tools", "bookworm");
+    expect(shown.stdout).toContain(
+      "crates_search [readOnly, openWorld]  offered as crates_search\n  Search crates.io",
+    );
+    const unknown = await w.jp("mcp", "tools", "nope");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("no MCP server named 'nope'");
   });
 
   it("reaches a Streamable HTTP server with a bearer token from the environment", async () => {
