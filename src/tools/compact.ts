@@ -76,10 +76,21 @@ function parseArgs(
 }
 
 export function createCompactTool(deps: CompactToolDeps): Tool {
+  // The same rules keep their ids from preview to record: the ids (and spill files) shown are the ones recorded.
+  const idsByRules = new Map<string, string[]>();
+  const idsFor = (rules: readonly unknown[]): string[] => {
+    const key = JSON.stringify(rules);
+    let ids = idsByRules.get(key);
+    if (!ids) {
+      ids = rules.map(() => deps.newId());
+      idsByRules.set(key, ids);
+    }
+    return ids;
+  };
   const plan = (events: readonly Event[], args: Record<string, unknown>) => {
     const parsed = parseArgs(args);
     if (!parsed.ok) return parsed;
-    const ids = parsed.rules.map(() => deps.newId());
+    const ids = idsFor(parsed.rules);
     return planAssistantRules(events, parsed.rules, {
       ids,
       now: deps.now().getTime(),
@@ -133,6 +144,52 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
     return deps.preview.render(events, rules);
   };
 
+  /** The y/n/e/? conversation over a proposal, until it is approved or declined. */
+  const askToCompact = async (
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+    prompter: Prompter,
+  ): Promise<Approval> => {
+    let current = args;
+    let shown = false;
+    for (;;) {
+      if (!shown) {
+        const result = plan(ctx.events, current);
+        prompter.say(result.ok ? await preview(ctx.events, result.compactions) : `jp: ${result.error}`);
+        shown = true;
+      }
+      const answer = await prompter.choose("Run compact? [y,n,e,?] ", COMPACT_KEYS, {
+        help: COMPACT_HELP,
+        onEnd: "n",
+      });
+      if (answer === "y") {
+        const result = plan(ctx.events, current);
+        if (result.ok) return { run: true, args: current };
+        prompter.say(`jp: ${result.error}\nEdit the rules with e, or decline with n.`);
+      } else if (answer === "n") {
+        dropSpills();
+        return { run: false, reason: "the user declined the proposed compaction; nothing was recorded" };
+      } else if (answer === "e") {
+        const edited = await prompter.editText(`${JSON.stringify(current, null, 2)}\n`, ".json");
+        if (edited === undefined) {
+          prompter.say("edit cancelled; the rules are as they were");
+          continue;
+        }
+        try {
+          const parsed: unknown = JSON.parse(edited);
+          if (!isJsonObject(parsed)) throw new Error("the rules must be a JSON object");
+          current = parsed;
+          const result = plan(ctx.events, current);
+          prompter.say(result.ok ? await preview(ctx.events, result.compactions) : `jp: ${result.error}`);
+        } catch (error) {
+          prompter.say(
+            `jp: the edited rules are not valid JSON (${messageOf(error)}); press e to edit again`,
+          );
+        }
+      }
+    }
+  };
+
   const tool: Tool = {
     name: "compact",
     description: DESCRIPTION,
@@ -162,43 +219,12 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
             "compaction needs the user's approval and no one was there to give it; nothing was recorded",
         };
       }
-      let current = args;
-      let shown = false;
-      for (;;) {
-        if (!shown) {
-          const result = plan(ctx.events, current);
-          prompter.say(result.ok ? await preview(ctx.events, result.compactions) : `jp: ${result.error}`);
-          shown = true;
-        }
-        const answer = await prompter.choose("Run compact? [y,n,e,?] ", COMPACT_KEYS, {
-          help: COMPACT_HELP,
-          onEnd: "n",
-        });
-        if (answer === "y") {
-          const result = plan(ctx.events, current);
-          if (result.ok) return { run: true, args: current };
-          prompter.say(`jp: ${result.error}\nEdit the rules with e, or decline with n.`);
-        } else if (answer === "n") {
-          dropSpills();
-          return { run: false, reason: "the user declined the proposed compaction; nothing was recorded" };
-        } else if (answer === "e") {
-          const edited = await prompter.editText(`${JSON.stringify(current, null, 2)}\n`, ".json");
-          if (edited === undefined) {
-            prompter.say("edit cancelled; the rules are as they were");
-            continue;
-          }
-          try {
-            const parsed: unknown = JSON.parse(edited);
-            if (!isJsonObject(parsed)) throw new Error("the rules must be a JSON object");
-            current = parsed;
-            const result = plan(ctx.events, current);
-            prompter.say(result.ok ? await preview(ctx.events, result.compactions) : `jp: ${result.error}`);
-          } catch (error) {
-            prompter.say(
-              `jp: the edited rules are not valid JSON (${messageOf(error)}); press e to edit again`,
-            );
-          }
-        }
+      try {
+        return await askToCompact(args, ctx, prompter);
+      } catch (error) {
+        // Ctrl-C at the prompt: nothing is recorded, so nothing spilled is kept.
+        dropSpills();
+        throw error;
       }
     },
     async execute(args, ctx) {
@@ -214,6 +240,8 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
           ...(spillFile ? { metadata: { spill_file: spillFile } } : {}),
         };
       });
+      // A later call with the same rules is another compaction: new ids.
+      if (Array.isArray(args.rules)) idsByRules.delete(JSON.stringify(args.rules));
       // Spill files of earlier previews (before an edit) show nothing that was recorded.
       const kept = new Set(result.compactions.map((c) => c.id));
       for (const [id, file] of spilled) if (!kept.has(id)) fs.rmSync(file, { force: true });

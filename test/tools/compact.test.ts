@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { privateTempDir } from "../../src/tools/prompter.js";
+import { privateTempDir, PromptInterruptedError } from "../../src/tools/prompter.js";
 import { tempDir } from "../support/workspace.js";
 import { COMPACT_PARAMETERS, createCompactTool } from "../../src/tools/compact.js";
 import { createTokenCounter } from "../../src/tokens/count.js";
@@ -12,10 +12,12 @@ import { droppedText, renderCompactPreview } from "../../src/render/compact-prev
 
 beforeEach(resetClock);
 
+// Fresh ids on every call, as jp's own are: the ids shown in a preview must be the ids recorded.
+let lastId = 0;
 const tool = createCompactTool({
   preview: { render: renderCompactPreview, dropped: droppedText },
   now: () => new Date("2026-06-01T00:00:00Z"),
-  newId: () => "k1",
+  newId: () => `k${++lastId}`,
   hints: {},
   counter: () => createTokenCounter("openai/gpt-4.1", "chars"),
   conversationId: "c1",
@@ -92,6 +94,17 @@ describe("spill files", () => {
     };
     expect(await tool.approve!(args, ctx(), p as never)).toEqual({ run: true, args });
     expect(shown).toContain("edit cancelled; the rules are as they were");
+  });
+
+  it("are deleted when the prompt is left with Ctrl-C", async () => {
+    const shown: string[] = [];
+    const p = {
+      ...prompter([]),
+      say: (t: string) => void shown.push(t),
+      choose: () => Promise.reject(new PromptInterruptedError()),
+    };
+    await expect(tool.approve!(args, ctx(), p as never)).rejects.toThrow(PromptInterruptedError);
+    expect(fs.existsSync(spillOf(shown.join("\n")))).toBe(false);
   });
 
   it("are deleted when the compaction is declined", async () => {
