@@ -66,6 +66,8 @@ describe("jp q -u compact", () => {
       expect(fs.readFileSync(spill, "utf8")).toContain("tool result run_tests call_3 error");
       session.type("y");
       expect(await session.exit).toBe(0);
+      // What was approved keeps the file its preview named.
+      expect(fs.existsSync(spill)).toBe(true);
 
       // The request after the call is built from the same prefix as the one before it.
       const before = JSON.stringify(messages(0));
@@ -95,6 +97,7 @@ describe("jp q -u compact", () => {
         source: "assistant",
         deferred_until_turn: 5,
         stats: { tokens_before: expect.any(Number) },
+        metadata: { spill_file: spill },
       });
 
       const compacted = (await runCli(["c", "print", "--compacted"], { cwd: w!.root, env: w!.env })).stdout;
