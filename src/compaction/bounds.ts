@@ -62,7 +62,7 @@ export function resolveBound(bound: RangeBound, facts: StreamFacts): number {
  * Resolve a bound used as the end of a range. A time or the last compaction
  * names the first turn after the range, so the range ends one turn earlier.
  */
-function resolveEnd(bound: RangeBound, facts: StreamFacts): number {
+export function resolveEnd(bound: RangeBound, facts: StreamFacts): number {
   const at = resolveBound(bound, facts);
   return bound.kind === "ago" || bound.kind === "last_compaction" ? at - 1 : at;
 }

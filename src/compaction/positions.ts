@@ -1,7 +1,7 @@
 // Owns the CLI's turn-position grammar: `--from`, `--to`, `--turn`, `--first`,
 // `--last`. Positions are 1-based; `-1` is the last turn; a range `A..B` is
 // inclusive, as in the rule language (rules.ts).
-import { parseDuration, type RangeBound } from "./bounds.js";
+import { parseDuration, resolveBound, resolveEnd, type RangeBound, type StreamFacts } from "./bounds.js";
 import { PositionSyntaxError } from "./errors.js";
 
 export interface Window {
@@ -88,4 +88,36 @@ export function turnSelector(value: string): Window {
     throw new PositionSyntaxError(`--turn '${value}' starts after it ends`);
   }
   return window;
+}
+
+/** A turn position as the user wrote it: 3, or -2 from the end. */
+function shown(bound: RangeBound): string | undefined {
+  if (bound.kind === "absolute") return String(bound.index + 1);
+  if (bound.kind === "from_end") return String(-(bound.offset + 1));
+  return undefined;
+}
+
+/**
+ * What is wrong with a window the user chose explicitly (`--turn`,
+ * `--from/--to`), against one conversation: a turn it does not have, or a
+ * start after the end. Every command that takes a window says the same, and
+ * none cuts a range silently. `--first N`/`--last N` are counts, "at most N".
+ */
+export function windowProblem(window: Window, facts: StreamFacts, flags: string): string | undefined {
+  const count = facts.turnCount;
+  if (count === 0) return "the conversation has no turns yet";
+  for (const bound of [window.from, window.to]) {
+    if (!bound) continue;
+    const at = resolveBound(bound, facts);
+    const written = shown(bound);
+    if (written !== undefined && (at < 0 || at >= count))
+      return `${flags}: there is no turn ${written}; the conversation has ${count === 1 ? "1 turn" : `turns 1–${count} (or -1 to -${count})`}`;
+  }
+  const from = window.from ? resolveBound(window.from, facts) : 0;
+  const to = window.to ? resolveEnd(window.to, facts) : count - 1;
+  if (from > Math.min(to, count - 1))
+    return from >= count
+      ? `${flags}: no turn starts in that range (the last turn, ${count}, is before it)`
+      : `${flags}: the range starts at turn ${from + 1}, after it ends at turn ${to + 1}`;
+  return undefined;
 }

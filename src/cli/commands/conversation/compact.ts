@@ -21,6 +21,9 @@ import {
   NOTE_MAX,
   type CompactionRule,
   toolModeOf,
+  streamFacts,
+  windowProblem,
+  type CompactionEntry,
 } from "../../../compaction/index.js";
 import { UsageError } from "../../../errors.js";
 import type { ConversationRef } from "../../../store/conversations.js";
@@ -33,6 +36,9 @@ import { turnCount } from "../../../events/index.js";
 /** A count of turns (`--first 16`); conversation ids are longer, so they are never taken for one. */
 export const isTurnCount = (token: string): boolean => /^\d{1,6}$/.test(token);
 const isToolMode = (token: string): boolean => toolModeOf(token) !== undefined;
+/** A compaction as `show` names it: its number (3), from the end (-1 is the newest), or its id. */
+const isCompactionRef = (token: string): boolean =>
+  /^-?\d{1,6}$/.test(token) || /^k[0-9a-f]{4,}$/.test(token);
 
 export const optionalValues: OptionalValueFlag[] = [
   COMPACT_SPEC_FLAG,
@@ -40,7 +46,7 @@ export const optionalValues: OptionalValueFlag[] = [
   { flags: ["--last"], hidden: "--last-value", takesNextToken: isTurnCount },
   { flags: ["-t", "--tools"], hidden: "--tools-value", takesNextToken: isToolMode },
   { flags: ["-s", "--summarize"], hidden: "--summarize-value" },
-  { flags: ["--reset"], hidden: "--reset-value" },
+  { flags: ["--reset"], hidden: "--reset-value", takesNextToken: isCompactionRef },
 ];
 
 interface CompactOptions extends RangeFlags, SpecOptions {
@@ -93,7 +99,7 @@ export function register(parent: Command, ctx: Context): void {
     .option("--dry-run", "show what would change, with token counts, and change nothing")
     .option(
       "--reset",
-      "undo all compactions (appends a reset); --reset=N undoes the N-th as `show` numbers them",
+      "undo all compactions (appends a reset); --reset N undoes one: its number as `show` lists it, -1 for the newest, or its id",
     )
     .addOption(hidden("--reset-value <n>"))
     .option("--json", "print the result as JSON")
@@ -181,6 +187,16 @@ function chooseRules(opts: CompactOptions, config: Parameters<typeof configuredR
   return configuredRules(config);
 }
 
+/** The flags that chose turns by position, as typed (`--turn 3..5`, `--from 5 --to 3`), if any did. */
+function windowFlags(opts: CompactOptions): string | undefined {
+  if (opts.turn !== undefined) return `--turn ${opts.turn}`;
+  const given = [
+    ...(opts.from !== undefined ? [`--from ${opts.from}`] : []),
+    ...(opts.to !== undefined ? [`--to ${opts.to}`] : []),
+  ];
+  return given.length ? given.join(" ") : undefined;
+}
+
 /** Above this many events, planning shows a status line while it works. */
 const LONG_CONVERSATION_EVENTS = 20_000;
 
@@ -209,6 +225,13 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
     note = cut.note;
   }
   const events = store.readEvents(ref);
+  // A window the user gave names turns of this conversation, in order; one that does not is an error.
+  const flags = windowFlags(opts);
+  const problem =
+    flags && overrides.window
+      ? windowProblem(overrides.window, streamFacts(events, ctx.clock.now().getTime()), flags)
+      : undefined;
+  if (problem) throw new UsageError(problem, "`jp conversation show` says how many turns there are");
   const called = new Set(events.flatMap((e) => (e.type === "tool_call_request" ? [e.name] : [])));
   for (const name of hintsNamingNoTool(config, called))
     ctx.warn(
@@ -278,6 +301,29 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
   };
 }
 
+/** The compaction `--reset VALUE` names: its number in `show`, -N from the newest, or its id. */
+function compactionNamed(value: string, entries: readonly CompactionEntry[]): CompactionEntry {
+  const list = "see them with `jp conversation show`";
+  if (/^k[0-9a-f]+$/.test(value)) {
+    const entry = entries.find((e) => e.event.id === value);
+    if (!entry) throw new UsageError(`this conversation has no compaction ${value}`, list);
+    return entry;
+  }
+  const n = /^-?\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n === 0)
+    throw new UsageError(
+      `--reset ${value} names no compaction`,
+      "give its number as `jp conversation show` lists it (1, 2…), -1 for the newest, or its id (k…)",
+    );
+  const entry = n > 0 ? entries[n - 1] : entries[entries.length + n];
+  if (!entry)
+    throw new UsageError(
+      `there is no compaction ${n > 0 ? `#${n}` : n}; this conversation has ${entries.length}`,
+      list,
+    );
+  return entry;
+}
+
 function resetCompactions(ctx: Context, ref: ConversationRef, opts: CompactOptions): unknown {
   checkConflicts(opts);
   const store = ctx.store();
@@ -286,20 +332,9 @@ function resetCompactions(ctx: Context, ref: ConversationRef, opts: CompactOptio
   let ids: string[] | undefined;
   let targets = live;
   if (opts.resetValue !== undefined) {
-    const n = Number(opts.resetValue);
-    if (!Number.isInteger(n) || n < 1)
-      throw new UsageError(
-        `--reset=${opts.resetValue} is not a compaction number`,
-        "numbers are as `jp conversation show` lists them, from 1",
-      );
-    const entry = entries[n - 1];
-    if (!entry)
-      throw new UsageError(
-        `there is no compaction #${n}; this conversation has ${entries.length}`,
-        "see them with `jp conversation show`",
-      );
+    const entry = compactionNamed(opts.resetValue, entries);
     if (entry.state.kind === "reset")
-      throw new UsageError(`compaction #${n} (${entry.event.id}) is already reset`);
+      throw new UsageError(`compaction #${entry.number} (${entry.event.id}) is already reset`);
     ids = [entry.event.id];
     targets = [entry];
   }

@@ -13,6 +13,7 @@ import {
   type TurnOrigin,
   type TurnRange,
   type Window,
+  windowProblem,
 } from "../../../compaction/index.js";
 import { historyBlocks, renderCompacted, renderHistory, type SummaryInfo } from "../../../render/history.js";
 import { page } from "../../../render/pager.js";
@@ -44,7 +45,11 @@ function selection(opts: PrintOptions, events: readonly Event[], now: number): T
   if (windows.length > 1)
     throw new UsageError("--turn, --first and --last each choose the turns; give only one");
   if (!windows[0]) return undefined;
-  const resolved = resolveRange(windows[0], streamFacts(events, now));
+  const facts = streamFacts(events, now);
+  const problem =
+    opts.turn !== undefined ? windowProblem(windows[0], facts, `--turn ${opts.turn}`) : undefined;
+  if (problem) throw new UsageError(problem, "`jp conversation show` says how many turns there are");
+  const resolved = resolveRange(windows[0], facts);
   return resolved.ok ? resolved.range : { from: 1, to: 0 };
 }
 

@@ -89,6 +89,43 @@ describe("jp conversation compact: ranges and keeps (1-based)", () => {
     expect(past.stdout).toContain("keep_last @5 is after the last turn (4): it keeps no turn");
   });
 
+  it("refuses, in compact and print alike, a range naming a turn the conversation lacks or starting after it ends", async () => {
+    const f = workspaceWith(turns(6));
+    const refused = async (args: string[], message: string) => {
+      const result = await f.run("c", ...args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr, args.join(" ")).toContain(message);
+      expect(result.stdout, args.join(" ")).toBe("");
+    };
+    await refused(
+      ["print", "--turn", "99"],
+      "--turn 99: there is no turn 99; the conversation has turns 1–6",
+    );
+    await refused(
+      ["print", "--turn", "-7"],
+      "--turn -7: there is no turn -7; the conversation has turns 1–6 (or -1 to -6)",
+    );
+    await refused(
+      ["compact", "--turn", "5..9", "-r"],
+      "--turn 5..9: there is no turn 9; the conversation has turns 1–6",
+    );
+    await refused(
+      ["compact", "--from", "5", "--to", "3", "-r"],
+      "--from 5 --to 3: the range starts at turn 5, after it ends at turn 3",
+    );
+    await refused(
+      ["compact", "--from", "-1", "--to", "-3", "-r"],
+      "--from -1 --to -3: the range starts at turn 6, after it ends at turn 4",
+    );
+    await refused(["compact", "--turn", "3..2", "-r"], "--turn '3..2' starts after it ends");
+    await refused(["print", "--turn", "3..2"], "--turn '3..2' starts after it ends");
+    // Counts are "at most": --last 10 of 6 turns is all of them.
+    const all = JSON.parse((await f.run("c", "print", "--last", "10", "--json")).stdout) as {
+      turns: unknown[];
+    };
+    expect(all.turns).toHaveLength(6);
+  });
+
   it("rejects conflicting range choices and bad values with usage errors", async () => {
     const f = workspaceWith(turns(10));
     const cases: [string[], string][] = [
@@ -301,6 +338,32 @@ describe("jp conversation compact --reset", () => {
     const all = await f.run("c", "compact", "--reset");
     expect(all.stdout).toContain("Reset #1");
     expect((await f.run("c", "compact", "--reset")).stdout).toBe("Nothing to reset.\n");
+  });
+
+  it("takes a compaction as show names it, with = or a space: its number, -1 for the newest, or its id", async () => {
+    const f = workspaceWith(turns(6));
+    await f.json("c", "compact", "-k=r:1..2", "--json");
+    await f.json("c", "compact", "-k=t:3..4", "--json");
+    await f.json("c", "compact", "-k=r:5..5", "--json");
+    const ids = ((await f.json("c", "show", "--json")) as { compactions: { id: string }[] }).compactions.map(
+      (c) => c.id,
+    );
+    expect((await f.run("c", "compact", "--reset", "3")).stdout).toBe(
+      `Reset #3 ${ids[2]} (turn 5, reasoning).\n`,
+    );
+    expect((await f.run("c", "compact", "--reset=-2")).stdout).toMatch(new RegExp(`^Reset #2 ${ids[1]} `));
+    expect((await f.run("c", "compact", "--reset", ids[0]!)).stdout).toMatch(
+      new RegExp(`^Reset #1 ${ids[0]} `),
+    );
+    const unknown = await f.run("c", "compact", "--reset=k00000000");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("this conversation has no compaction k00000000");
+    const zero = await f.run("c", "compact", "--reset=0");
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain("--reset 0 names no compaction");
+    expect((await f.run("c", "compact", "--reset=-4")).stderr).toContain(
+      "there is no compaction -4; this conversation has 3",
+    );
   });
 
   it("leaves a bare --reset followed by an id aimed at that conversation", async () => {
