@@ -8,6 +8,7 @@ import type { ConversationStore } from "../store/conversations.js";
 import type * as StoreRuntime from "./store-runtime.js";
 import { findWorkspace, type Workspace } from "../store/workspace.js";
 import { megabytes, progressLine } from "../render/progress.js";
+import { visible } from "../render/visible.js";
 import type { ConversationRef } from "../store/conversations.js";
 import type { ResolvedConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
@@ -127,8 +128,17 @@ export function createContext(options: ContextOptions = {}): Context {
         const result = await createSummarizer(config, env, (text) => {
           ctx.info(ctx.color.dim(text));
         }).summarize(request);
+        const seconds = ((ctx.clock.now().getTime() - started) / 1000).toFixed(1);
+        const used = result.usage
+          ? ` (in ${(result.usage.input_tokens ?? 0).toLocaleString("en-US")} · out ${(result.usage.output_tokens ?? 0).toLocaleString("en-US")} tokens)`
+          : "";
+        // What will stand in for the turns, shown before anything else is said of them.
+        ctx.info(ctx.color.dim(`summary written in ${seconds}s by ${result.model}${used}:`));
         ctx.info(
-          ctx.color.dim(`summary written in ${((ctx.clock.now().getTime() - started) / 1000).toFixed(1)}s`),
+          visible(result.text)
+            .split("\n")
+            .map((line) => ctx.color.dim(`  │ ${line}`))
+            .join("\n"),
         );
         return result;
       },

@@ -1,10 +1,17 @@
 // Owns summaries for compaction: the summariser reads the raw events of a
 // range (never a projection) and must return a complete, non-empty answer.
 import type { Config } from "../config/schema.js";
-import { isKind, type Event } from "../events/index.js";
+import {
+  DISCARDED_ATTEMPTS_KEY,
+  isKind,
+  type Event,
+  type JsonObject,
+  type UsageRecord,
+} from "../events/index.js";
 import { JpError } from "../errors.js";
 import { createProvider, requestSettings } from "./providers.js";
 import { streamWithRetries } from "./retry.js";
+import { usageRecord } from "./usage.js";
 
 export interface SummarizeRequest {
   /** Raw events of the turns to summarise. */
@@ -15,8 +22,28 @@ export interface SummarizeRequest {
   signal?: AbortSignal;
 }
 
+export interface Summary {
+  text: string;
+  model: string;
+  /** What the summarizing request used, as billed; attempts a retry threw away are `discarded`. */
+  usage?: UsageRecord;
+  discarded?: UsageRecord[];
+}
+
 export interface Summarizer {
-  summarize(request: SummarizeRequest): Promise<{ text: string; model: string }>;
+  summarize(request: SummarizeRequest): Promise<Summary>;
+}
+
+/**
+ * The metadata that bills a summary to the event it made (a compaction):
+ * the model, its usage and any discarded attempts, counted like a response's.
+ */
+export function summaryBilling(summary: Summary): JsonObject {
+  return {
+    model: summary.model,
+    ...(summary.usage ? { usage: { ...summary.usage } } : {}),
+    ...(summary.discarded ? { [DISCARDED_ATTEMPTS_KEY]: summary.discarded.map((u) => ({ ...u })) } : {}),
+  };
 }
 
 export class SummaryFailedError extends JpError {
@@ -81,6 +108,8 @@ export function createSummarizer(
       ].join("");
       let text = "";
       let stop: string | undefined;
+      let usage: UsageRecord | undefined;
+      const discarded: UsageRecord[] = [];
       for await (const part of streamWithRetries(
         provider,
         {
@@ -98,8 +127,12 @@ export function createSummarizer(
           onRetry: (error, attempt) => onProgress?.(`${error.message}; retry ${attempt}`),
         },
       )) {
-        if (part.type === "restart") text = "";
-        else if (part.type === "text") text += part.text;
+        if (part.type === "restart") {
+          text = "";
+          if (usage) discarded.push(usage);
+          usage = undefined;
+        } else if (part.type === "text") text += part.text;
+        else if (part.type === "usage") usage = usageRecord(part);
         else if (part.type === "stop") stop = part.reason;
       }
       if (stop === "refusal")
@@ -112,7 +145,12 @@ export function createSummarizer(
       }
       if (!text.trim())
         throw new SummaryFailedError(`${request.model} returned an empty summary; nothing was recorded`);
-      return { text: text.trim(), model: request.model };
+      return {
+        text: text.trim(),
+        model: request.model,
+        ...(usage ? { usage } : {}),
+        ...(discarded.length ? { discarded } : {}),
+      };
     },
   };
 }

@@ -15,7 +15,7 @@ import { ruleFromConfig } from "../config/rules.js";
 import { compactionBudget } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import { recordedUsages, type Compaction, type Event } from "../events/index.js";
-import type { Summarizer } from "../llm/summarize.js";
+import { summaryBilling, type Summarizer } from "../llm/summarize.js";
 import type { TokenCounter } from "../tokens/count.js";
 
 export const MAX_FRUITLESS_ATTEMPTS = 3;
@@ -158,7 +158,7 @@ export function createAutoCompaction(
             context: base.summary?.context,
             model,
           });
-          const c = plan.complete(result.text, result.model);
+          const c = { ...plan.complete(result.text, result.model), metadata: summaryBilling(result) };
           record(c, () => `turns ${c.from_turn + 1}–${c.to_turn + 1} summarized`);
           plan = { kind: "nothing", reason: "done" };
         } catch (error) {

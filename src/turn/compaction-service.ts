@@ -16,7 +16,7 @@ import {
 import type { ResolvedRule } from "../config/rules.js";
 import type { Compaction, CompactionSource, Event } from "../events/index.js";
 import { groupTurns } from "../events/index.js";
-import type { Summarizer } from "../llm/summarize.js";
+import { summaryBilling, type Summarizer } from "../llm/summarize.js";
 import type { TokenCounter } from "../tokens/count.js";
 
 export interface TokenFigures {
@@ -122,7 +122,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
           context: resolved.summary?.context,
           model,
         });
-        compaction = plan.complete(result.text, result.model);
+        compaction = { ...plan.complete(result.text, result.model), metadata: summaryBilling(result) };
       }
     } else {
       compaction = plan.compaction;

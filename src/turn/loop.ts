@@ -26,6 +26,7 @@ import { JpError } from "../errors.js";
 import type { TurnOutput } from "../render/stream.js";
 import { AbortedError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
+import { usageRecord } from "../llm/usage.js";
 import type {
   ModelRequest,
   Provider,
@@ -33,7 +34,6 @@ import type {
   StopReason,
   StreamPart,
   ToolDefinition,
-  Usage,
 } from "../llm/types.js";
 import { approveCall, type Approval } from "../tools/approval.js";
 import { PromptInterruptedError, type Prompter } from "../tools/prompter.js";
@@ -94,16 +94,6 @@ interface Collected {
   reasoningField?: string;
   usage?: UsageRecord;
   stop?: StopReason;
-}
-
-export function usageRecord(usage: Usage): UsageRecord {
-  return {
-    ...(usage.inputTokens !== undefined ? { input_tokens: usage.inputTokens } : {}),
-    ...(usage.outputTokens !== undefined ? { output_tokens: usage.outputTokens } : {}),
-    ...(usage.cacheReadTokens ? { cache_read_tokens: usage.cacheReadTokens } : {}),
-    ...(usage.cacheWriteTokens ? { cache_write_tokens: usage.cacheWriteTokens } : {}),
-    ...(usage.cacheWrite1hTokens ? { cache_write_1h_tokens: usage.cacheWrite1hTokens } : {}),
-  };
 }
 
 const emptyCollected = (): Collected => ({ blocks: [], calls: [] });
