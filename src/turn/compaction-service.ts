@@ -136,6 +136,14 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       rangeBefore: rangeTokens(current, input.counter, range),
       rangeAfter: rangeTokens(projected, input.counter, range),
     };
+    // A rule that changes nothing the model sees (stripping what those turns do not hold) is not recorded.
+    if (!compaction.summary && tokens.after >= tokens.before) {
+      skipped.push({
+        label: resolved.label,
+        reason: "it would save no tokens: those turns hold nothing it removes",
+      });
+      continue;
+    }
     if (!summaryNotGenerated) compaction.stats = { tokens_before: tokens.before, tokens_after: tokens.after };
     planned.push({
       label: resolved.label,

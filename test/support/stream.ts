@@ -64,6 +64,24 @@ export function turns(n: number): Event[] {
   return Array.from({ length: n }, (_, i) => turn(`t${i + 1}`)).flat();
 }
 
+/** `n` turns of work named t1..tn, each with reasoning and a tool call: every policy has something to remove. */
+export function workTurns(n: number): Event[] {
+  return Array.from({ length: n }, (_, i) =>
+    turn({
+      request: `t${i + 1}`,
+      reasoning: `thinking about t${i + 1}`,
+      tools: [
+        {
+          id: `call_${i + 1}`,
+          name: "search",
+          result: `found for t${i + 1}: ${"a long line of output ".repeat(8)}`,
+        },
+      ],
+      message: `answer to t${i + 1}`,
+    }),
+  ).flat();
+}
+
 export function compaction(
   fields: Partial<Compaction> & { from_turn: number; to_turn: number },
   second?: number,

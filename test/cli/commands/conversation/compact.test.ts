@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { resetClock, turn, turns } from "../../../support/stream.js";
+import { resetClock, turn, turns, workTurns } from "../../../support/stream.js";
 import { workspaceWith } from "../../../support/conversation.js";
 
 beforeEach(resetClock);
@@ -14,7 +14,7 @@ const ranges = (r: unknown) => (r as Result).compactions.map((c) => [c.from, c.t
 
 describe("jp conversation compact: ranges and keeps (1-based)", () => {
   it("--keep-first 1 --first 16 on 20 turns compacts 2..16", async () => {
-    const f = workspaceWith(turns(20));
+    const f = workspaceWith(workTurns(20));
     expect(
       ranges(await f.json("c", "compact", "--keep-first", "1", "--first", "16", "--dry-run", "--json")),
     ).toEqual([[2, 16]]);
@@ -24,14 +24,14 @@ describe("jp conversation compact: ranges and keeps (1-based)", () => {
   });
 
   it("--keep-last 2 --last 16 on 20 turns compacts 5..18", async () => {
-    const f = workspaceWith(turns(20));
+    const f = workspaceWith(workTurns(20));
     expect(
       ranges(await f.json("c", "compact", "--keep-last", "2", "--last=16", "--dry-run", "--json")),
     ).toEqual([[5, 18]]);
   });
 
   it("fails with the exact error when a keep value reaches its --first/--last", async () => {
-    const f = workspaceWith(turns(20));
+    const f = workspaceWith(workTurns(20));
     const first = await f.run("c", "compact", "--keep-first", "16", "--first=16");
     expect(first.code).toBe(2);
     expect(first.stderr).toBe(
@@ -48,7 +48,7 @@ describe("jp conversation compact: ranges and keeps (1-based)", () => {
   });
 
   it("takes --from and --to as 1-based positions with -1 the last turn, replacing the rule's keeps", async () => {
-    const f = workspaceWith(turns(10));
+    const f = workspaceWith(workTurns(10));
     expect(ranges(await f.json("c", "compact", "--from", "3", "--to", "-1", "--dry-run", "--json"))).toEqual([
       [3, 10],
     ]);
@@ -60,7 +60,7 @@ describe("jp conversation compact: ranges and keeps (1-based)", () => {
   });
 
   it("applies --keep-first/--keep-last to the configured rules", async () => {
-    const f = workspaceWith(turns(10));
+    const f = workspaceWith(workTurns(10));
     expect(
       ranges(await f.json("c", "compact", "--keep-first", "3", "--keep-last", "2", "--dry-run", "--json")),
     ).toEqual([[4, 8]]);
@@ -72,7 +72,7 @@ describe("jp conversation compact: ranges and keeps (1-based)", () => {
   });
 
   it("gives a range one meaning in -k, --turn and print --turn; impossible keeps compact nothing", async () => {
-    const f = workspaceWith(turns(4));
+    const f = workspaceWith(workTurns(4));
     const r = (...args: string[]) => f.json("c", "compact", ...args, "--dry-run", "--json");
     expect(ranges(await r("-k", "r+t:..-2"))).toEqual([[1, 3]]);
     expect(ranges(await r("--turn", "..-2", "-r"))).toEqual([[1, 3]]);
@@ -90,7 +90,7 @@ describe("jp conversation compact: ranges and keeps (1-based)", () => {
   });
 
   it("refuses, in compact and print alike, a range naming a turn the conversation lacks or starting after it ends", async () => {
-    const f = workspaceWith(turns(6));
+    const f = workspaceWith(workTurns(6));
     const refused = async (args: string[], message: string) => {
       const result = await f.run("c", ...args);
       expect(result.code, args.join(" ")).toBe(2);
@@ -127,7 +127,7 @@ describe("jp conversation compact: ranges and keeps (1-based)", () => {
   });
 
   it("rejects conflicting range choices and bad values with usage errors", async () => {
-    const f = workspaceWith(turns(10));
+    const f = workspaceWith(workTurns(10));
     const cases: [string[], string][] = [
       [["--first=2", "--last=2"], "--first and --last both choose the turns"],
       [["--turn", "2..3", "--from", "2"], "--turn and --from/--to both choose the turns"],
@@ -158,13 +158,13 @@ describe("jp conversation compact: ranges and keeps (1-based)", () => {
 
 describe("jp conversation compact: rules", () => {
   const tooly = () => [
-    ...turns(1),
+    ...turn({ request: "p", reasoning: "thinking first", message: "one" }),
     ...turn({ request: "q", reasoning: "r", tools: [{ id: "a", name: "grep" }] }),
-    ...turns(1),
+    ...turn({ request: "s", reasoning: "thinking last", message: "three" }),
   ];
 
   it("uses the built-in default rule: strip reasoning and tools, keep the first and last turn", async () => {
-    const f = workspaceWith(turns(5));
+    const f = workspaceWith(workTurns(5));
     const result = (await f.json("c", "compact", "--json")) as Result;
     expect(result.compactions).toMatchObject([{ from: 2, to: 4, policies: "reasoning + tools" }]);
     expect(result.compactions[0]!.event).toMatchObject({
@@ -176,7 +176,7 @@ describe("jp conversation compact: rules", () => {
 
   it("bare -k uses the configured rules, specs alone replace them, and both together append", async () => {
     const config = `[[conversation.compaction.rules]]\nkeep_last = 2\nreasoning = "strip"\n`;
-    const f = workspaceWith(turns(10), { config });
+    const f = workspaceWith(workTurns(10), { config });
     const bare = (await f.json("c", "compact", "-k", "--dry-run", "--json")) as Result;
     expect(bare.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([[2, 8, "reasoning"]]);
     const spec = (await f.json("c", "compact", "-k", "t=o:3..5", "--dry-run", "--json")) as Result;
@@ -189,13 +189,13 @@ describe("jp conversation compact: rules", () => {
   });
 
   it("narrows the configured rules with range-only flags instead of making a rule without policies", async () => {
-    const f = workspaceWith(turns(10));
+    const f = workspaceWith(workTurns(10));
     const result = (await f.json("c", "compact", "--turn", "3..4", "--dry-run", "--json")) as Result;
     expect(result.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([[3, 4, "reasoning + tools"]]);
   });
 
   it("records --summary as supplied by the user, with a truncated --note and a warning", async () => {
-    const f = workspaceWith(turns(6));
+    const f = workspaceWith(workTurns(6));
     const result = await f.run(
       "c",
       "compact",
@@ -220,7 +220,7 @@ describe("jp conversation compact: rules", () => {
   });
 
   it("fails before anything is sent when the summary model has no key, and records nothing", async () => {
-    const f = workspaceWith(turns(6));
+    const f = workspaceWith(workTurns(6));
     const before = fs.readFileSync(f.log, "utf8");
     const result = await f.run("c", "compact", "-s");
     expect(result.code).toBe(2);
@@ -264,12 +264,18 @@ describe("jp conversation compact: rules", () => {
     ]);
     const nothing = await f.run("c", "compact", "-r", "--keep-first", "5");
     expect(nothing.stdout).toBe("Nothing to compact.\n  flags: the range starts after the last turn (3).\n");
+    // A rule that would remove nothing (turn 2's reasoning is gone already) is not recorded.
+    const moot = await f.run("c", "compact", "-k=r:2..2");
+    expect(moot.stdout).toBe(
+      "Nothing to compact.\n  -k r:2..2: it would save no tokens: those turns hold nothing it removes.\n",
+    );
+    expect(((await f.json("c", "show", "--json")) as { compactions: unknown[] }).compactions).toHaveLength(1);
   });
 });
 
 describe("jp conversation compact: policy flags", () => {
   it("takes -t with a mode attached or as the next word, -r, and -s with -m naming the summary model", async () => {
-    const f = workspaceWith(turns(6));
+    const f = workspaceWith(workTurns(6));
     const policies = async (...args: string[]) =>
       ((await f.json("c", "compact", "--dry-run", "--json", ...args)) as Result).compactions.map(
         (c) => c.policies,
@@ -283,7 +289,7 @@ describe("jp conversation compact: policy flags", () => {
   });
 
   it("compacts several conversations given by id", async () => {
-    const f = workspaceWith(turns(4));
+    const f = workspaceWith(workTurns(4));
     const other = JSON.parse((await f.run("c", "fork", f.id, "--json")).stdout).id as string;
     const result = (await f.json("c", "compact", f.id, other, "--json")) as { id: string }[];
     expect(result.map((r) => r.id)).toEqual([f.id, other]);
@@ -292,7 +298,7 @@ describe("jp conversation compact: policy flags", () => {
 
 describe("jp conversation print selection", () => {
   it("selects raw turns with --turn, --first and --last in both views", async () => {
-    const f = workspaceWith(turns(6));
+    const f = workspaceWith(workTurns(6));
     await f.json("c", "compact", "--summary", "S", "--turn", "2..4", "--json");
     const raw = (await f.json("c", "print", "--turn", "3..5", "--json")) as { turns: { turn: number }[] };
     expect(raw.turns.map((t) => t.turn)).toEqual([3, 4, 5]);
@@ -316,7 +322,7 @@ describe("jp conversation print selection", () => {
 
 describe("jp conversation compact --reset", () => {
   it("numbers compactions as show does, and undoes the N-th or all by appending", async () => {
-    const f = workspaceWith(turns(6));
+    const f = workspaceWith(workTurns(6));
     await f.json("c", "compact", "-k=r:1..2", "--json");
     await f.json("c", "compact", "-k=t:3..4", "--json");
     const show = (await f.json("c", "show", "--json")) as {
@@ -341,7 +347,7 @@ describe("jp conversation compact --reset", () => {
   });
 
   it("takes a compaction as show names it, with = or a space: its number, -1 for the newest, or its id", async () => {
-    const f = workspaceWith(turns(6));
+    const f = workspaceWith(workTurns(6));
     await f.json("c", "compact", "-k=r:1..2", "--json");
     await f.json("c", "compact", "-k=t:3..4", "--json");
     await f.json("c", "compact", "-k=r:5..5", "--json");
@@ -367,7 +373,7 @@ describe("jp conversation compact --reset", () => {
   });
 
   it("leaves a bare --reset followed by an id aimed at that conversation", async () => {
-    const f = workspaceWith(turns(4));
+    const f = workspaceWith(workTurns(4));
     await f.json("c", "compact", "--json");
     expect((await f.run("c", "compact", "--reset", f.id)).stdout).toMatch(/^Reset #1 /);
   });

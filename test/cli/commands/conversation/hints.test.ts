@@ -18,7 +18,7 @@ describe("tool hints", () => {
     });
     expect((await w.jp("q", "count")).code).toBe(0);
     expect((await w.jp("q", "again")).code).toBe(0);
-    const dry = await w.jp("conversation", "compact", "--dry-run", "-k", "t:1..1");
+    const dry = await w.jp("conversation", "compact", "--dry-run", "-k", "r+t:1..1");
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain("2 tool hints (count_words, serch)");
     expect(dry.stderr).toContain(
