@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { resetClock, turn, turns, workTurns } from "../../../support/stream.js";
+import { resetClock, turn, workTurns } from "../../../support/stream.js";
 import { workspaceWith } from "../../../support/conversation.js";
 
 beforeEach(resetClock);
