@@ -58,6 +58,15 @@ export function planAssistantRules(
     if (!r.summary && !r.reasoning && !r.tool_calls) {
       return { ok: false, error: `${label}give at least one of summary, reasoning or tool_calls` };
     }
+    if (r.summary !== undefined && (r.reasoning || r.tool_calls)) {
+      const also = [r.reasoning ? "reasoning" : "", r.tool_calls ? "tool_calls" : ""]
+        .filter(Boolean)
+        .join(" and ");
+      return {
+        ok: false,
+        error: `${label}a summary replaces its turns whole, so ${also} would do nothing there; drop ${also}, or give it a rule of its own for other turns`,
+      };
+    }
     // Keeps count from the ends of the conversation, whatever the quotes choose.
     // The turn in progress (the user's request and this very call) is never folded.
     // As positions (a kept position is kept), so they bound whatever the quotes choose rather than add to it.

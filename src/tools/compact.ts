@@ -19,10 +19,11 @@ import { decideApproval, type Approval } from "./approval.js";
 import { privateTempDir, type Prompter } from "./prompter.js";
 import type { RunMode, Tool, ToolContext } from "./types.js";
 
-const COMPACT_KEYS = ["y", "n", "e", "?"] as const;
+const COMPACT_KEYS = ["y", "n", "r", "e", "?"] as const;
 const COMPACT_HELP = [
   "  y  record these compactions; they take effect when the next turn starts",
   "  n  record nothing; the assistant is told you declined",
+  "  r  record nothing, with a reason you type; the assistant receives it",
   "  e  edit the rules (summary text included) as JSON in $EDITOR, then see the preview again",
   "  ?  this help",
 ].join("\n");
@@ -158,7 +159,7 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
         prompter.say(result.ok ? await preview(ctx.events, result.compactions) : `jp: ${result.error}`);
         shown = true;
       }
-      const answer = await prompter.choose("Run compact? [y,n,e,?] ", COMPACT_KEYS, {
+      const answer = await prompter.choose("Run compact? [y,n,r,e,?] ", COMPACT_KEYS, {
         help: COMPACT_HELP,
         onEnd: "n",
       });
@@ -166,9 +167,13 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
         const result = plan(ctx.events, current);
         if (result.ok) return { run: true, args: current };
         prompter.say(`jp: ${result.error}\nEdit the rules with e, or decline with n.`);
-      } else if (answer === "n") {
+      } else if (answer === "n" || answer === "r") {
+        const why = answer === "r" ? await prompter.ask("Reason (sent to the assistant): ") : "";
         dropSpills();
-        return { run: false, reason: "the user declined the proposed compaction; nothing was recorded" };
+        return {
+          run: false,
+          reason: `the user declined the proposed compaction${why ? `: ${why}` : ""}; nothing was recorded`,
+        };
       } else if (answer === "e") {
         const edited = await prompter.editText(`${JSON.stringify(current, null, 2)}\n`, ".json");
         if (edited === undefined) {

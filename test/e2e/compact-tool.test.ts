@@ -39,7 +39,7 @@ describe("jp q -u compact", () => {
         cwd: w!.root,
         env: { ...w!.env, NO_COLOR: "1" },
       });
-      await session.waitFor("Run compact? [y,n,e,?]");
+      await session.waitFor("Run compact? [y,n,r,e,?]");
       const screen = plain(session.output());
       expect(screen).toContain("compact — 1 rule proposed");
       expect(screen).toMatch(/1\. turns 1–3 → the assistant's summary \(31 words\)/);
@@ -123,11 +123,26 @@ describe("jp q -u compact", () => {
   it.skipIf(!PTY_AVAILABLE)("records nothing on n and tells the model", async () => {
     await withSample();
     const session = runInPty([JP, "q", "-u", "compact", "compact please"], { cwd: w!.root, env: w!.env });
-    await session.waitFor("Run compact? [y,n,e,?]");
+    await session.waitFor("Run compact? [y,n,r,e,?]");
     session.type("n");
     expect(await session.exit).toBe(0);
     expect(JSON.stringify(messages(1).at(-1))).toContain(
       "the user declined the proposed compaction; nothing was recorded",
+    );
+    const shown = JSON.parse((await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout);
+    expect(shown.compactions).toEqual([]);
+  });
+
+  it.skipIf(!PTY_AVAILABLE)("records nothing on r and sends the model the reason typed", async () => {
+    await withSample();
+    const session = runInPty([JP, "q", "-u", "compact", "compact please"], { cwd: w!.root, env: w!.env });
+    await session.waitFor("Run compact? [y,n,r,e,?]");
+    session.type("r");
+    await session.waitFor("Reason (sent to the assistant):");
+    session.type("keep the parser turns\r");
+    expect(await session.exit).toBe(0);
+    expect(JSON.stringify(messages(1).at(-1))).toContain(
+      "the user declined the proposed compaction: keep the parser turns; nothing was recorded",
     );
     const shown = JSON.parse((await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout);
     expect(shown.compactions).toEqual([]);
@@ -143,9 +158,9 @@ describe("jp q -u compact", () => {
       cwd: w!.root,
       env: { ...w!.env, EDITOR: editor },
     });
-    const first = await session.waitFor("Run compact? [y,n,e,?]");
+    const first = await session.waitFor("Run compact? [y,n,r,e,?]");
     session.type("e");
-    await session.waitFor("Run compact? [y,n,e,?]", first);
+    await session.waitFor("Run compact? [y,n,r,e,?]", first);
     session.type("y");
     expect(await session.exit).toBe(0);
     const shown = JSON.parse((await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout);

@@ -49,6 +49,10 @@ describe("compact tool", () => {
       "invalid compact call at rules[0]: unknown field when; a rule accepts keep_first",
     ],
     [{ rules: [{ note: "n", tool_calls: "shred" }] }, "invalid compact call at rules[0].tool_calls"],
+    [
+      { rules: [{ note: "n", summary: "S", tool_calls: "strip" }] },
+      "a summary replaces its turns whole, so tool_calls would do nothing there; drop tool_calls, or give it a rule of its own for other turns",
+    ],
   ])("rejects %j with a fix", (args, message) => {
     expect(tool.validate!(args as Record<string, unknown>, ctx())).toContain(message);
   });
@@ -104,6 +108,21 @@ describe("spill files", () => {
       choose: () => Promise.reject(new PromptInterruptedError()),
     };
     await expect(tool.approve!(args, ctx(), p as never)).rejects.toThrow(PromptInterruptedError);
+    expect(fs.existsSync(spillOf(shown.join("\n")))).toBe(false);
+  });
+
+  it("are deleted when the compaction is declined with a reason, which the assistant receives", async () => {
+    const shown: string[] = [];
+    const p = {
+      ...prompter(["r"]),
+      say: (t: string) => void shown.push(t),
+      ask: () => Promise.resolve("keep turn 2, it has the schema"),
+    };
+    expect(await tool.approve!(args, ctx(), p as never)).toEqual({
+      run: false,
+      reason:
+        "the user declined the proposed compaction: keep turn 2, it has the schema; nothing was recorded",
+    });
     expect(fs.existsSync(spillOf(shown.join("\n")))).toBe(false);
   });
 
