@@ -29,6 +29,7 @@ import { UsageError } from "../../../errors.js";
 import type { ConversationRef } from "../../../store/conversations.js";
 import { compactConversation, rangeTokens } from "../../../turn/compaction-service.js";
 import { renderTimeline, describePolicies } from "../../../render/compactions.js";
+import { compactionItems } from "../../../render/compaction-list.js";
 import { turnsLabel } from "../../../events/index.js";
 import type { CompactionReset } from "../../../events/index.js";
 import { turnCount } from "../../../events/index.js";
@@ -280,20 +281,25 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
     ctx.out(lines.join("\n"));
     return undefined;
   }
+  const entries = indexCompactions(outcome.events).entries;
   return {
     id: ref.id,
     dry_run: !!opts.dryRun,
-    compactions: outcome.planned.map((p) => ({
-      id: p.compaction.id,
-      from: p.compaction.from_turn + 1,
-      to: p.compaction.to_turn + 1,
-      policies: describePolicies(p.compaction),
-      tool_overrides: p.compaction.tool_overrides ?? {},
-      note: p.compaction.note ?? null,
-      summary_generated: !p.summaryNotGenerated,
-      tokens: p.tokens,
-      event: p.compaction,
-    })),
+    // The items `show` lists, numbered as `--reset N` takes them, with what planning measured.
+    compactions: outcome.planned.map((p) => {
+      const entry = entries.find((e) => e.event.id === p.compaction.id);
+      return {
+        ...(entry ? compactionItems([entry])[0] : undefined),
+        ...(opts.dryRun ? { state: "planned" } : {}),
+        summary_generated: p.compaction.summary?.source === "derived" ? !p.summaryNotGenerated : null,
+        tokens: {
+          before: p.tokens.before,
+          after: p.tokens.after,
+          range_before: p.tokens.rangeBefore,
+          range_after: p.tokens.rangeAfter,
+        },
+      };
+    }),
     skipped: outcome.skipped,
     tokens: { ...outcome.tokens, approximate: counter.approximate, method: counter.method },
     cache_rewrite_tokens: outcome.cacheRewrite,

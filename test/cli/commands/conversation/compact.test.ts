@@ -7,7 +7,17 @@ import { workspaceWith } from "../../../support/conversation.js";
 beforeEach(resetClock);
 
 type Result = {
-  compactions: { from: number; to: number; policies: string; event: Record<string, unknown> }[];
+  compactions: {
+    index: number;
+    from: number;
+    to: number;
+    policies: string[];
+    source: string;
+    note: string | null;
+    summary: { text: string; source: string; author: string | null } | null;
+    summary_generated: boolean | null;
+    tokens: { before: number; after: number; range_before: number; range_after: number };
+  }[];
   timeline: string[];
 };
 const ranges = (r: unknown) => (r as Result).compactions.map((c) => [c.from, c.to]);
@@ -166,32 +176,48 @@ describe("jp conversation compact: rules", () => {
   it("uses the built-in default rule: strip reasoning and tools, keep the first and last turn", async () => {
     const f = workspaceWith(workTurns(5));
     const result = (await f.json("c", "compact", "--json")) as Result;
-    expect(result.compactions).toMatchObject([{ from: 2, to: 4, policies: "reasoning + tools" }]);
-    expect(result.compactions[0]!.event).toMatchObject({
-      reasoning: "strip",
-      tool_calls: { policy: "strip", request: true, response: true },
-      source: "user",
-    });
+    // The items show lists (numbered as --reset takes them), all counted from 1, keys in snake_case.
+    expect(result.compactions).toEqual([
+      expect.objectContaining({
+        index: 1,
+        from: 2,
+        to: 4,
+        policies: ["reasoning", "tools"],
+        source: "user",
+        state: "active",
+        summary: null,
+        summary_generated: null,
+        tokens: expect.objectContaining({
+          range_before: expect.any(Number),
+          range_after: expect.any(Number),
+        }),
+      }),
+    ]);
+    const show = (await f.json("c", "show", "--json")) as { compactions: Record<string, unknown>[] };
+    const { summary_generated: _generated, tokens: _tokens, ...item } = result.compactions[0]!;
+    expect(show.compactions[0]).toEqual(item);
   });
 
   it("bare -k uses the configured rules, specs alone replace them, and both together append", async () => {
     const config = `[[conversation.compaction.rules]]\nkeep_last = 2\nreasoning = "strip"\n`;
     const f = workspaceWith(workTurns(10), { config });
     const bare = (await f.json("c", "compact", "-k", "--dry-run", "--json")) as Result;
-    expect(bare.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([[2, 8, "reasoning"]]);
+    expect(bare.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([[2, 8, ["reasoning"]]]);
     const spec = (await f.json("c", "compact", "-k", "t=o:3..5", "--dry-run", "--json")) as Result;
-    expect(spec.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([[3, 5, "tools (omit)"]]);
+    expect(spec.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([[3, 5, ["tools (omit)"]]]);
     const both = (await f.json("c", "compact", "-k", "-k=t:..-3", "--dry-run", "--json")) as Result;
     expect(both.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([
-      [2, 8, "reasoning"],
-      [1, 8, "tools"],
+      [2, 8, ["reasoning"]],
+      [1, 8, ["tools"]],
     ]);
   });
 
   it("narrows the configured rules with range-only flags instead of making a rule without policies", async () => {
     const f = workspaceWith(workTurns(10));
     const result = (await f.json("c", "compact", "--turn", "3..4", "--dry-run", "--json")) as Result;
-    expect(result.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([[3, 4, "reasoning + tools"]]);
+    expect(result.compactions.map((c) => [c.from, c.to, c.policies])).toEqual([
+      [3, 4, ["reasoning", "tools"]],
+    ]);
   });
 
   it("records --summary as supplied by the user, with a truncated --note and a warning", async () => {
@@ -210,13 +236,14 @@ describe("jp conversation compact: rules", () => {
       "--json",
     );
     expect(result.stderr).toBe("jp: warning: --note is longer than 200 characters; it was cut to 200\n");
-    const event = (JSON.parse(result.stdout) as Result).compactions[0]!.event;
-    expect(event).toMatchObject({
-      from_turn: 1,
-      to_turn: 3,
+    const item = (JSON.parse(result.stdout) as Result).compactions[0]!;
+    expect(item).toMatchObject({
+      from: 2,
+      to: 4,
       summary: { text: "We built the parser.", source: "supplied", author: "user" },
+      summary_generated: null,
     });
-    expect([...(event.note as string)]).toHaveLength(200);
+    expect([...item.note!]).toHaveLength(200);
   });
 
   it("fails before anything is sent when the summary model has no key, and records nothing", async () => {
@@ -280,10 +307,10 @@ describe("jp conversation compact: policy flags", () => {
       ((await f.json("c", "compact", "--dry-run", "--json", ...args)) as Result).compactions.map(
         (c) => c.policies,
       );
-    expect(await policies("-t=omit")).toEqual(["tools (omit)"]);
-    expect(await policies("-t", "sres")).toEqual(["tools (strip-responses)"]);
-    expect(await policies("--tools=strip-requests", "-r")).toEqual(["reasoning + tools (strip-requests)"]);
-    expect(await policies("-t")).toEqual(["tools"]);
+    expect(await policies("-t=omit")).toEqual([["tools (omit)"]]);
+    expect(await policies("-t", "sres")).toEqual([["tools (strip-responses)"]]);
+    expect(await policies("--tools=strip-requests", "-r")).toEqual([["reasoning", "tools (strip-requests)"]]);
+    expect(await policies("-t")).toEqual([["tools"]]);
     const summary = await f.run("c", "compact", "-s", "-m", "openai/gpt-4.1", "--dry-run");
     expect(summary.stdout).toContain("the summary by openai/gpt-4.1 is not generated in a dry run");
   });

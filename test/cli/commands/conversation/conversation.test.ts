@@ -300,7 +300,12 @@ describe("jp conversation", () => {
 
   it("rm moves the conversation to the trash and deletes nothing", async () => {
     const { id } = JSON.parse((await run("c", "new", "--title", "gone", "--json")).stdout);
-    await run("c", "rm", id);
+    const rm = await run("c", "rm", id, "--json");
+    expect(JSON.parse(rm.stdout)).toEqual({
+      id,
+      path: path.join(ws.trashDir, `${id}-gone`),
+      was_active: true,
+    });
     expect(JSON.parse((await run("c", "ls", "--json")).stdout)).toEqual([]);
     expect(fs.readdirSync(ws.trashDir)).toEqual([`${id}-gone`]);
     expect(fs.existsSync(path.join(ws.trashDir, `${id}-gone`, "events.jsonl"))).toBe(true);
