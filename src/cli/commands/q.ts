@@ -2,6 +2,7 @@
 import { visible } from "../../render/visible.js";
 import { Option, type Command } from "commander";
 import * as path from "node:path";
+import { Writable } from "node:stream";
 import type { Context } from "../context.js";
 import type { OptionalValueFlag } from "../argv.js";
 import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions } from "../compact-options.js";
@@ -51,6 +52,7 @@ interface QOptions extends SpecOptions {
   edit?: boolean;
   retry?: boolean;
   persist: boolean;
+  json?: boolean;
 }
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
@@ -78,6 +80,10 @@ export function register(program: Command, ctx: Context): void {
     .option("-e, --edit", "write the query in $EDITOR")
     .option("--retry", "ask the conversation's last failed question again (one that got no answer)")
     .option("--no-persist", "do not record this turn in the conversation")
+    .option(
+      "--json",
+      "print each event as it is recorded, one JSON object per line (the log's own form), and no answer text",
+    )
     .addHelpText(
       "after",
       [
@@ -155,10 +161,15 @@ export function register(program: Command, ctx: Context): void {
       // The turn works on a copy of the stream; every group is also appended to the log unless --no-persist.
       const memory: Event[] = unsaved ? [] : [...store.readEvents(ref)];
       // A process killed while a tool ran left its call unanswered: answer it, visibly, so the turn can go on.
+      // With --json, every event recorded is printed as it is recorded, one per line.
+      const record = (group: readonly Event[]) => {
+        if (opts.persist) store.append(ref, group);
+        memory.push(...group);
+        if (opts.json) for (const event of group) ctx.out(JSON.stringify(event));
+      };
       const repairs = repairInterruptedTurn(memory, ctx.clock.now().toISOString());
       if (repairs.length > 0) {
-        if (opts.persist) store.append(ref, repairs);
-        memory.push(...repairs);
+        record(repairs);
         const calls = repairs.filter((r) => r.type === "tool_call_response").length;
         if (calls > 0)
           ctx.warn(
@@ -170,13 +181,7 @@ export function register(program: Command, ctx: Context): void {
           );
       }
       const turnStart = memory.length;
-      const log = {
-        events: () => memory,
-        append: (group: readonly Event[]) => {
-          if (opts.persist) store.append(ref, group);
-          memory.push(...group);
-        },
-      };
+      const log = { events: () => memory, append: record };
       const beforeRequest = await autoCompactionHook(ctx, config, tools);
       const result = await runTurn(query, {
         ...(retry ? { retryOf: retry.turn } : {}),
@@ -200,7 +205,8 @@ export function register(program: Command, ctx: Context): void {
           signal: interrupt.signal,
         }),
         output: createStreamRenderer({
-          stdout: ctx.stdout,
+          // With --json, stdout carries the events alone; the answer is in them.
+          stdout: opts.json ? discard() : ctx.stdout,
           stderr: ctx.stderr,
           color: ctx.color,
           reasoning: config.assistant?.reasoning?.display ?? "dim",
@@ -456,6 +462,15 @@ function reportUsage(ctx: Context, events: readonly Event[], config: Config): vo
   // The model is named: a conversation's recorded config may choose another than the user's, at another price.
   const models = Object.keys(byModel).join(", ");
   ctx.info(ctx.color.dim(`${models} · ${usageLine(total, estimateTotalCost(byModel, config.prices))}`));
+}
+
+/** A stream that drops what is written to it. */
+function discard(): Writable {
+  return new Writable({
+    write(_chunk, _encoding, done) {
+      done();
+    },
+  });
 }
 
 /** A conversation that is never written: what `jp q -n --no-persist` talks in. */

@@ -445,3 +445,26 @@ describe("--id", () => {
     expect(w.events(first).filter((e) => e.type === "chat_request")).toHaveLength(2);
   });
 });
+
+describe("jp q --json", () => {
+  it("prints each event as it is recorded, one JSON object per line, and nothing else on stdout", async () => {
+    w = await qWorkspace({ script: loadScript("tool-then-answer") });
+    const result = await w.jp("q", "--json", "How many words are in notes.txt?");
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split("\n");
+    const printed = lines.map((line) => JSON.parse(line) as { type: string });
+    expect(printed.map((e) => e.type)).toEqual([
+      "turn_start",
+      "chat_request",
+      "chat_response",
+      "chat_response",
+      "tool_call_request",
+      "tool_call_response",
+      "chat_response",
+    ]);
+    // Exactly the log's events, in its order.
+    expect(printed).toEqual(JSON.parse(JSON.stringify(w.events())));
+    expect(result.stdout).not.toMatch(/^notes\.txt has 5 words\.$/m);
+    expect(printed.at(-1)).toMatchObject({ message: "notes.txt has 5 words." });
+  });
+});
