@@ -210,7 +210,23 @@ function carryAssistant(assistant: Plain, out: Plain, notCarried: string[]): voi
   for (const key of others) notCarried.push(`${key}: no jp counterpart`);
 }
 
-/** The compaction rules and tools of JP's `conversation`. */
+/** The model that titles new conversations (`conversation.title.generate.model.id`). */
+function carryTitle(title: Plain, out: Plain, notCarried: string[]): void {
+  const generate = isPlain(title.generate) ? title.generate : {};
+  const model = modelId(generate.model);
+  if (model) out.title = { generate: { model: { id: model } } };
+  const others = [
+    ...leafPaths(omit(title, ["generate"]), "conversation.title"),
+    ...leafPaths(omit(generate, ["model"]), "conversation.title.generate"),
+    ...leafPaths(
+      isPlain(generate.model) ? omit(generate.model, ["id"]) : {},
+      "conversation.title.generate.model",
+    ),
+  ];
+  for (const key of others) notCarried.push(`${key}: no jp counterpart`);
+}
+
+/** The compaction rules, tools and title model of JP's `conversation`. */
 function carryConversation(conversation: Plain, out: Plain, notCarried: string[]): void {
   const carried: Plain = {};
   const compaction = isPlain(conversation.compaction) ? conversation.compaction : {};
@@ -232,9 +248,10 @@ function carryConversation(conversation: Plain, out: Plain, notCarried: string[]
     }
     if (Object.keys(tools).length) carried.tools = tools;
   }
+  carryTitle(isPlain(conversation.title) ? conversation.title : {}, carried, notCarried);
   if (Object.keys(carried).length) out.conversation = carried;
   const others = [
-    ...leafPaths(omit(conversation, ["compaction", "tools"]), "conversation"),
+    ...leafPaths(omit(conversation, ["compaction", "tools", "title"]), "conversation"),
     ...leafPaths(omit(compaction, ["rules"]), "conversation.compaction"),
   ];
   for (const key of others) notCarried.push(`${key}: no jp counterpart`);

@@ -237,8 +237,8 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
 
 /** Model ids given as aliases (`-m sonnet`), replaced by what `[providers.llm.aliases]` names. */
 function resolveModelAliases(config: Config): void {
-  const model = config.assistant?.model;
-  if (model?.id !== undefined) model.id = resolveModelAlias(config, model.id);
+  for (const model of [config.assistant?.model, config.conversation?.title?.generate?.model])
+    if (model?.id !== undefined) model.id = resolveModelAlias(config, model.id);
   const compaction = config.conversation?.compaction;
   const rules = [...(Array.isArray(compaction?.rules) ? compaction.rules : []), compaction?.auto?.rule];
   for (const rule of rules) {

@@ -55,8 +55,10 @@ const KEYS13 = new Set([
   "timeout_secs",
   "max_output_bytes",
 ]);
-const KEYS14 = new Set(["compaction", "tools"]);
-const KEYS15 = new Set([
+const KEYS14 = new Set(["model"]);
+const KEYS15 = new Set(["generate"]);
+const KEYS16 = new Set(["compaction", "tools", "title"]);
+const KEYS17 = new Set([
   "type",
   "command",
   "arguments",
@@ -66,12 +68,12 @@ const KEYS15 = new Set([
   "startup_timeout_secs",
   "all_tools",
 ]);
-const KEYS16 = new Set(["type", "url", "headers", "optional", "startup_timeout_secs", "all_tools"]);
-const KEYS17 = new Set(["aliases"]);
-const KEYS18 = new Set(["mcp", "llm"]);
-const KEYS19 = new Set(["base_url", "api_key_env", "proxy"]);
-const KEYS20 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h"]);
-const KEYS21 = new Set(["extends", "config_load_paths", "assistant", "conversation", "providers", "prices"]);
+const KEYS18 = new Set(["type", "url", "headers", "optional", "startup_timeout_secs", "all_tools"]);
+const KEYS19 = new Set(["aliases"]);
+const KEYS20 = new Set(["mcp", "llm"]);
+const KEYS21 = new Set(["base_url", "api_key_env", "proxy"]);
+const KEYS22 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h"]);
+const KEYS23 = new Set(["extends", "config_load_paths", "assistant", "conversation", "providers", "prices"]);
 
 function check0(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
@@ -615,14 +617,33 @@ function check33(v: unknown): SchemaIssue[] | undefined {
 function check34(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "compaction", optional(check24, v.compaction));
-  out = merge(out, "tools", optional(check33, v.tools));
+  out = merge(out, "model", optional(check16, v.model));
   const unknown = Object.keys(v).filter((k) => !KEYS14.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 function check35(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "generate", optional(check34, v.generate));
+  const unknown = Object.keys(v).filter((k) => !KEYS15.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check36(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "compaction", optional(check24, v.compaction));
+  out = merge(out, "tools", optional(check33, v.tools));
+  out = merge(out, "title", optional(check35, v.title));
+  const unknown = Object.keys(v).filter((k) => !KEYS16.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check37(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -666,19 +687,19 @@ function check35(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
     );
   }
-  const unknown = Object.keys(v).filter((k) => !KEYS15.has(k));
+  const unknown = Object.keys(v).filter((k) => !KEYS17.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check36(v: unknown): SchemaIssue[] | undefined {
+function check38(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
   for (const key of Object.keys(v)) out = merge(out, key, check0(v[key]));
   return out;
 }
 
-function check37(v: unknown): SchemaIssue[] | undefined {
+function check39(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -695,7 +716,7 @@ function check37(v: unknown): SchemaIssue[] | undefined {
     const x = v.url;
     out = merge(out, "url", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "headers", optional(check36, v.headers));
+  out = merge(out, "headers", optional(check38, v.headers));
   {
     const x = v.optional;
     out = merge(
@@ -713,34 +734,34 @@ function check37(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
     );
   }
-  const unknown = Object.keys(v).filter((k) => !KEYS16.has(k));
+  const unknown = Object.keys(v).filter((k) => !KEYS18.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
-  return out;
-}
-
-function check38(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  out = pickBranch([check35(v), () => check37(v)]);
-  return out;
-}
-
-function check39(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check38(v[key]));
   return out;
 }
 
 function check40(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "aliases", optional(check36, v.aliases));
-  const unknown = Object.keys(v).filter((k) => !KEYS17.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
+  out = pickBranch([check37(v), () => check39(v)]);
   return out;
 }
 
 function check41(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check40(v[key]));
+  return out;
+}
+
+function check42(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "aliases", optional(check38, v.aliases));
+  const unknown = Object.keys(v).filter((k) => !KEYS19.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check43(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -767,21 +788,21 @@ function check41(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  const unknown = Object.keys(v).filter((k) => !KEYS19.has(k));
+  const unknown = Object.keys(v).filter((k) => !KEYS21.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check42(v: unknown): SchemaIssue[] | undefined {
+function check44(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "mcp", optional(check39, v.mcp));
-  out = merge(out, "llm", optional(check40, v.llm));
-  for (const key of Object.keys(v)) if (!KEYS18.has(key)) out = merge(out, key, check41(v[key]));
+  out = merge(out, "mcp", optional(check41, v.mcp));
+  out = merge(out, "llm", optional(check42, v.llm));
+  for (const key of Object.keys(v)) if (!KEYS20.has(key)) out = merge(out, key, check43(v[key]));
   return out;
 }
 
-function check43(v: unknown): SchemaIssue[] | undefined {
+function check45(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!(v >= 0))
@@ -789,42 +810,42 @@ function check43(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check44(v: unknown): SchemaIssue[] | undefined {
+function check46(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "input", check43(v.input));
-  out = merge(out, "output", check43(v.output));
-  out = merge(out, "cache_read", optional(check43, v.cache_read));
-  out = merge(out, "cache_write", optional(check43, v.cache_write));
-  out = merge(out, "cache_write_1h", optional(check43, v.cache_write_1h));
-  const unknown = Object.keys(v).filter((k) => !KEYS20.has(k));
+  out = merge(out, "input", check45(v.input));
+  out = merge(out, "output", check45(v.output));
+  out = merge(out, "cache_read", optional(check45, v.cache_read));
+  out = merge(out, "cache_write", optional(check45, v.cache_write));
+  out = merge(out, "cache_write_1h", optional(check45, v.cache_write_1h));
+  const unknown = Object.keys(v).filter((k) => !KEYS22.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check45(v: unknown): SchemaIssue[] | undefined {
+function check47(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check44(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check46(v[key]));
   return out;
 }
 
-function check46(v: unknown): SchemaIssue[] | undefined {
+function check48(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "extends", optional(check1, v.extends));
   out = merge(out, "config_load_paths", optional(check1, v.config_load_paths));
   out = merge(out, "assistant", optional(check9, v.assistant));
-  out = merge(out, "conversation", optional(check34, v.conversation));
-  out = merge(out, "providers", optional(check42, v.providers));
-  out = merge(out, "prices", optional(check45, v.prices));
-  const unknown = Object.keys(v).filter((k) => !KEYS21.has(k));
+  out = merge(out, "conversation", optional(check36, v.conversation));
+  out = merge(out, "providers", optional(check44, v.providers));
+  out = merge(out, "prices", optional(check47, v.prices));
+  const unknown = Object.keys(v).filter((k) => !KEYS23.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 /** The first issue zod would report for `value` against checkConfig, or undefined when it is valid. */
-export const checkConfig = firstIssue(check46);
+export const checkConfig = firstIssue(check48);
 
 /** Whether `value` is a valid configuration. */
 export function isConfig(value: unknown): value is Config {
@@ -861,4 +882,5 @@ export const CONFIG_SCALAR_PATHS: readonly { path: readonly string[]; type: stri
   { path: ["conversation", "compaction", "auto", "rule", "summary", "instructions"], type: "string" },
   { path: ["conversation", "compaction", "auto", "rule", "summary", "context"], type: "string" },
   { path: ["conversation", "compaction", "auto", "rule", "summary", "model", "id"], type: "string" },
+  { path: ["conversation", "title", "generate", "model", "id"], type: "string" },
 ];

@@ -286,6 +286,18 @@ export const Config = z.strictObject({
         })
         .optional(),
       tools: z.record(z.string(), ToolConfig).optional().describe("tools, by name; '*' holds defaults"),
+      title: z
+        .strictObject({
+          generate: z
+            .strictObject({
+              model: ModelRef.optional().describe(
+                "the (small) model that titles a new conversation after its first answer",
+              ),
+            })
+            .optional(),
+        })
+        .optional()
+        .describe("a new conversation's title: its first question, unless a model is set to write one"),
     })
     .optional(),
   providers: Providers.optional(),

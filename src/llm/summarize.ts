@@ -9,9 +9,7 @@ import {
   type UsageRecord,
 } from "../events/index.js";
 import { JpError } from "../errors.js";
-import { createProvider, requestSettings } from "./providers.js";
-import { streamWithRetries } from "./retry.js";
-import { usageRecord } from "./usage.js";
+import { askOnce } from "./one-shot.js";
 
 export interface SummarizeRequest {
   /** Raw events of the turns to summarise. */
@@ -90,51 +88,23 @@ export function createSummarizer(
 ): Summarizer {
   return {
     async summarize(request) {
-      const { provider, model } = createProvider(request.model, config, env);
-      const settings = requestSettings(config);
-      const controller = new AbortController();
-      request.signal?.addEventListener(
-        "abort",
-        () => {
-          controller.abort();
-        },
-        { once: true },
-      );
-      const prompt = [
+      const question = [
         request.context ? `What to keep in view: ${request.context}\n` : "",
         "Summarize this part of the conversation:\n\n<conversation>\n",
         transcript(request.events),
         "\n</conversation>",
       ].join("");
-      let text = "";
-      let stop: string | undefined;
-      let usage: UsageRecord | undefined;
-      const discarded: UsageRecord[] = [];
-      for await (const part of streamWithRetries(
-        provider,
+      const { text, stop, usage, discarded } = await askOnce(
         {
-          model: model.name,
+          model: request.model,
           system: request.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS,
-          events: [{ type: "chat_request", timestamp: new Date().toISOString(), content: prompt }],
-          tools: [],
-          toolChoice: "auto",
-          maxTokens: settings.maxTokens,
+          question,
+          ...(request.signal ? { signal: request.signal } : {}),
+          ...(onProgress ? { onRetry: onProgress } : {}),
         },
-        {
-          maxRetries: settings.maxRetries,
-          backoffMs: settings.backoffMs,
-          signal: controller.signal,
-          onRetry: (error, attempt) => onProgress?.(`${error.message}; retry ${attempt}`),
-        },
-      )) {
-        if (part.type === "restart") {
-          text = "";
-          if (usage) discarded.push(usage);
-          usage = undefined;
-        } else if (part.type === "text") text += part.text;
-        else if (part.type === "usage") usage = usageRecord(part);
-        else if (part.type === "stop") stop = part.reason;
-      }
+        config,
+        env,
+      );
       if (stop === "refusal")
         throw new SummaryFailedError(`${request.model} declined to write the summary; nothing was recorded`);
       if (stop === "max_tokens") {

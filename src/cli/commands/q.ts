@@ -220,6 +220,8 @@ export function register(program: Command, ctx: Context): void {
         autoCompacts: config.conversation?.compaction?.auto?.enabled === true,
       });
       reportUsage(ctx, memory.slice(turnStart), config);
+      if (!existing && opts.persist && !result.interrupted)
+        await titleByModel(ctx, config, ref, query, memory.slice(turnStart));
       if (result.interrupted) {
         throw new JpError("turn.interrupted", "the turn was interrupted; what arrived is kept", {
           exitCode: 130,
@@ -443,6 +445,37 @@ function interruptHandler(ctx: Context, beforeExit: () => void): { signal: Abort
       ctx.outputGone.removeEventListener("abort", onGone);
     },
   };
+}
+
+/**
+ * With `conversation.title.generate.model` set, a new conversation's title is
+ * written by that model once the first answer is in; when it cannot be, the
+ * first question stays the title, and jp says why.
+ */
+async function titleByModel(
+  ctx: Context,
+  config: Config,
+  ref: ConversationRef,
+  query: string,
+  turn: readonly Event[],
+): Promise<void> {
+  const model = config.conversation?.title?.generate?.model?.id;
+  if (!model) return;
+  const answer = turn.flatMap((e) =>
+    isKind(e, "chat_response") && typeof e.message === "string" ? [e.message] : [],
+  );
+  try {
+    const { generateTitle } = await import("../../llm/title.js");
+    const title = await generateTitle(query, answer.join("\n"), model, config, ctx.env);
+    if (!title) return;
+    const store = ctx.store();
+    store.writeMetadata(ref, { ...store.metadata(ref), title: titleFrom(title) });
+    ctx.info(ctx.color.dim(`titled "${visible(titleFrom(title))}" by ${model}`));
+  } catch (error) {
+    ctx.warn(
+      `${model} could not title the conversation (${error instanceof Error ? error.message : String(error)}); its first question is the title`,
+    );
+  }
 }
 
 /** A title from a question: its first line, at most 60 characters, cut at a word. */

@@ -468,3 +468,31 @@ describe("jp q --json", () => {
     expect(printed.at(-1)).toMatchObject({ message: "notes.txt has 5 words." });
   });
 });
+
+describe("conversation titles", () => {
+  it("are the first question by default, or written by conversation.title.generate.model after the first answer", async () => {
+    w = await qWorkspace({
+      script: [{ text: "It splits on every comma." }, { text: '"CSV parser splits quoted commas."\n' }],
+      extraConfig:
+        '[providers.llm.aliases]\nsmall = "anthropic/claude-mock-small"\n[conversation.title.generate.model]\nid = "small"\n',
+    });
+    const result = await w.jp("q", "-n", "why does my CSV parser split quoted fields?");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('titled "CSV parser splits quoted commas" by anthropic/claude-mock-small');
+    expect(w.mock.requests[1]!.body.model).toBe("claude-mock-small");
+    const listed = JSON.parse((await w.jp("c", "ls", "--json")).stdout) as { title: string }[];
+    expect(listed.map((c) => c.title)).toEqual(["CSV parser splits quoted commas"]);
+  });
+
+  it("stay the first question, said once, when the model cannot write one", async () => {
+    w = await qWorkspace({
+      script: [{ text: "ok" }, { fault: { status: 400, message: "no such model" } }],
+      extraConfig: '[conversation.title.generate.model]\nid = "anthropic/claude-gone"\n',
+    });
+    const result = await w.jp("q", "-n", "first question here");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("anthropic/claude-gone could not title the conversation");
+    const listed = JSON.parse((await w.jp("c", "ls", "--json")).stdout) as { title: string }[];
+    expect(listed.map((c) => c.title)).toEqual(["first question here"]);
+  });
+});

@@ -1,0 +1,66 @@
+// Owns one request that is not a turn of the conversation (a summary, a
+// title): a system prompt and one question to a model, the answer's text
+// collected with the provider's retries, and what it used.
+import type { Config } from "../config/schema.js";
+import type { UsageRecord } from "../events/index.js";
+import { createProvider, requestSettings } from "./providers.js";
+import { streamWithRetries } from "./retry.js";
+import type { StopReason } from "./types.js";
+import { usageRecord } from "./usage.js";
+
+export interface OneShotRequest {
+  /** provider/name. */
+  model: string;
+  system: string;
+  question: string;
+  maxTokens?: number;
+  signal?: AbortSignal;
+  onRetry?: (text: string) => void;
+}
+
+export interface OneShotAnswer {
+  text: string;
+  stop: StopReason | undefined;
+  usage?: UsageRecord;
+  /** Usage of attempts a retry threw away. */
+  discarded: UsageRecord[];
+}
+
+export async function askOnce(
+  request: OneShotRequest,
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): Promise<OneShotAnswer> {
+  const { provider, model } = createProvider(request.model, config, env);
+  const settings = requestSettings(config);
+  let text = "";
+  let stop: StopReason | undefined;
+  let usage: UsageRecord | undefined;
+  const discarded: UsageRecord[] = [];
+  for await (const part of streamWithRetries(
+    provider,
+    {
+      model: model.name,
+      system: request.system,
+      events: [{ type: "chat_request", timestamp: new Date().toISOString(), content: request.question }],
+      tools: [],
+      toolChoice: "auto",
+      maxTokens: request.maxTokens ?? settings.maxTokens,
+    },
+    {
+      maxRetries: settings.maxRetries,
+      backoffMs: settings.backoffMs,
+      signal: request.signal ?? new AbortController().signal,
+      onRetry: (error, attempt) => request.onRetry?.(`${error.message}; retry ${attempt}`),
+    },
+  )) {
+    if (part.type === "restart") {
+      text = "";
+      if (usage) discarded.push(usage);
+      usage = undefined;
+    } else if (part.type === "text") text += part.text;
+    else if (part.type === "usage") usage = usageRecord(part);
+    else if (part.type === "stop") stop = part.reason;
+  }
+  return { text, stop, ...(usage ? { usage } : {}), discarded };
+}
