@@ -2,6 +2,8 @@
 // only when a server is needed): starting it within its start-up time, listing
 // its tools, calling one with cancellation and progress, and ending it.
 import * as path from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "../config/schema.js";
 import { JpError } from "../errors.js";
 import { toolEnvironment } from "../tools/local.js";
@@ -73,6 +75,65 @@ function withinLimits<T>(
   });
 }
 
+/** How jp reaches one server, and what it can say of it when it fails. */
+interface ServerLink {
+  transport: Transport;
+  /** The end of a stdio server's stderr, for errors. */
+  stderr: () => string;
+  pid: () => number | undefined;
+  /** End it at once (a start-up that failed or was cut short). */
+  terminate?: () => Promise<void>;
+}
+
+async function linkTo(
+  name: string,
+  config: McpServerConfig,
+  environment: ServerEnvironment,
+): Promise<ServerLink> {
+  if (config.type === "stdio") {
+    const { DetachedStdioTransport } = await import("./stdio-transport.js");
+    const stdio = new DetachedStdioTransport({
+      command: config.command,
+      args: config.arguments ?? [],
+      env: toolEnvironment(environment, config.variables),
+      cwd: path.resolve(environment.workspace, config.cwd ?? "."),
+    });
+    return {
+      transport: stdio,
+      stderr: () => stdio.stderrTail(),
+      pid: () => stdio.pid,
+      terminate: () => stdio.terminate(),
+    };
+  }
+  if (!URL.canParse(config.url)) throw new McpServerError(name, `has a url jp cannot read: ${config.url}`);
+  const { StreamableHTTPClientTransport } =
+    await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  const headers = Object.fromEntries(
+    Object.entries(config.headers ?? {}).map(([k, v]) => [k, expandVariables(v, environment.env)]),
+  );
+  const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers } });
+  return { transport, stderr: () => "", pid: () => undefined };
+}
+
+/** A server's tools, every page of them, as jp keeps them. */
+async function allTools(client: Client): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    for (const t of page.tools)
+      tools.push({
+        name: t.name,
+        ...(t.title !== undefined ? { title: t.title } : {}),
+        description: t.description ?? "",
+        input_schema: t.inputSchema,
+        ...(t.annotations ? { annotations: t.annotations } : {}),
+      });
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
 /** Start (or reach) `server` and complete the MCP handshake, within its start-up time. */
 export async function connectServer(
   name: string,
@@ -80,80 +141,39 @@ export async function connectServer(
   environment: ServerEnvironment,
   signal: AbortSignal,
 ): Promise<McpConnection> {
-  const [{ Client }, { DetachedStdioTransport }] = await Promise.all([
-    import("@modelcontextprotocol/sdk/client/index.js"),
-    import("./stdio-transport.js"),
-  ]);
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   // jp may be done (a short turn) before the SDK has loaded: then nothing is started.
   if (signal.aborted) throw new McpServerError(name, "was not started: jp stopped before it was needed");
   const client = new Client({ name: "jp", version: environment.version }, { capabilities: {} });
-  let stderr = () => "";
-  let pid: () => number | undefined = () => undefined;
-  let terminate = () => client.close();
-  let transport;
-  if (config.type === "stdio") {
-    const stdio = new DetachedStdioTransport({
-      command: config.command,
-      args: config.arguments ?? [],
-      env: toolEnvironment({ ...environment, workspace: environment.workspace }, config.variables),
-      cwd: path.resolve(environment.workspace, config.cwd ?? "."),
-    });
-    stderr = () => stdio.stderrTail();
-    pid = () => stdio.pid;
-    terminate = () => stdio.terminate();
-    transport = stdio;
-  } else {
-    const { StreamableHTTPClientTransport } =
-      await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-    const headers = Object.fromEntries(
-      Object.entries(config.headers ?? {}).map(([k, v]) => [k, expandVariables(v, environment.env)]),
-    );
-    transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers } });
-  }
+  const link = await linkTo(name, config, environment);
   const seconds = config.startup_timeout_secs ?? DEFAULT_STARTUP_TIMEOUT_SECS;
   try {
     await withinLimits(
-      client.connect(transport),
+      client.connect(link.transport),
       seconds * 1000,
       signal,
       () =>
         new McpServerError(
           name,
           `did not finish starting within ${seconds}s (startup_timeout_secs)`,
-          stderr(),
+          link.stderr(),
         ),
     );
   } catch (error) {
-    await terminate().catch(() => undefined);
+    await (link.terminate ?? (() => client.close()))().catch(() => undefined);
     if (error instanceof McpServerError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     // A server that exits at once leaves its reason on stderr; give it a moment to arrive.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    throw new McpServerError(name, `could not be started: ${message}`, stderr());
+    throw new McpServerError(name, `could not be started: ${message}`, link.stderr());
   }
   return {
     get pid() {
-      return pid();
+      return link.pid();
     },
-    async listTools() {
-      const tools: McpToolInfo[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor === undefined ? {} : { cursor });
-        for (const t of page.tools)
-          tools.push({
-            name: t.name,
-            ...(t.title !== undefined ? { title: t.title } : {}),
-            description: t.description ?? "",
-            input_schema: t.inputSchema,
-            ...(t.annotations ? { annotations: t.annotations } : {}),
-          });
-        cursor = page.nextCursor;
-      } while (cursor);
-      return tools;
-    },
-    async callTool(tool, args, options) {
-      return client.callTool({ name: tool, arguments: args }, undefined, {
+    listTools: () => allTools(client),
+    callTool: (tool, args, options) =>
+      client.callTool({ name: tool, arguments: args }, undefined, {
         signal: options.signal,
         timeout: options.timeoutMs,
         resetTimeoutOnProgress: true,
@@ -165,8 +185,7 @@ export async function connectServer(
               },
             }
           : {}),
-      });
-    },
+      }),
     close: () => client.close(),
   };
 }
