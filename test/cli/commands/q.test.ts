@@ -5,6 +5,17 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadScript, withoutCacheMarkers } from "../../support/mock-llm.js";
 import { API_KEY, qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
 
+/** The events of the scripted turn that calls count_words once: reasoning, text, the call, its result, the answer. */
+const TOOL_TURN = [
+  "turn_start",
+  "chat_request",
+  "chat_response",
+  "chat_response",
+  "tool_call_request",
+  "tool_call_response",
+  "chat_response",
+];
+
 let w: QWorkspace | undefined;
 afterEach(async () => {
   await w?.close();
@@ -55,15 +66,7 @@ describe("jp q with Anthropic", () => {
       content: [{ type: "tool_result", tool_use_id: "toolu_count_1", content: "5\n", is_error: false }],
     });
     const events = w.events();
-    expect(events.map((e) => e.type)).toEqual([
-      "turn_start",
-      "chat_request",
-      "chat_response",
-      "chat_response",
-      "tool_call_request",
-      "tool_call_response",
-      "chat_response",
-    ]);
+    expect(events.map((e) => e.type)).toEqual(TOOL_TURN);
     expect(events[2]).toMatchObject({
       reasoning: expect.any(String),
       metadata: { anthropic_thinking_signature: "sig-count-1" },
@@ -453,15 +456,7 @@ describe("jp q --json", () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split("\n");
     const printed = lines.map((line) => JSON.parse(line) as { type: string });
-    expect(printed.map((e) => e.type)).toEqual([
-      "turn_start",
-      "chat_request",
-      "chat_response",
-      "chat_response",
-      "tool_call_request",
-      "tool_call_response",
-      "chat_response",
-    ]);
+    expect(printed.map((e) => e.type)).toEqual(TOOL_TURN);
     // Exactly the log's events, in its order.
     expect(printed).toEqual(JSON.parse(JSON.stringify(w.events())));
     expect(result.stdout).not.toMatch(/^notes\.txt has 5 words\.$/m);
@@ -478,7 +473,9 @@ describe("conversation titles", () => {
     });
     const result = await w.jp("q", "-n", "why does my CSV parser split quoted fields?");
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('titled "CSV parser splits quoted commas" by anthropic/claude-mock-small');
+    expect(result.stderr).toContain(
+      'titled "CSV parser splits quoted commas" by anthropic/claude-mock-small',
+    );
     expect(w.mock.requests[1]!.body.model).toBe("claude-mock-small");
     const listed = JSON.parse((await w.jp("c", "ls", "--json")).stdout) as { title: string }[];
     expect(listed.map((c) => c.title)).toEqual(["CSV parser splits quoted commas"]);
