@@ -41,5 +41,13 @@ export async function runCli(
   return { code, stdout: out, stderr: err };
 }
 
-export const FIXTURES_DIR = path.resolve(import.meta.dirname, "../../../shared/fixtures/jp-conversations");
+/**
+ * The recorded JP conversations of the corpus tests: the whole recorded set
+ * when it sits beside the clone, else the subset kept in fixtures/ (with its
+ * licence), so the corpus tests run in any clone.
+ */
+const SHARED_CORPUS = path.resolve(import.meta.dirname, "../../../shared/fixtures/jp-conversations");
+export const FIXTURES_DIR = fs.existsSync(SHARED_CORPUS)
+  ? SHARED_CORPUS
+  : path.resolve(import.meta.dirname, "../../fixtures/jp-conversations");
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
