@@ -3,10 +3,10 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
 
-/** Imports against the direction of DESIGN's arrows. */
+/** Imports against the direction of the arrows of docs/architecture.md §2. */
 const UPWARD = [
-  { group: ["**/cli/*"], message: "nothing below cli/ imports it (DESIGN §2)" },
-  { group: ["**/turn/*"], message: "only cli/ imports turn/ (DESIGN §2)" },
+  { group: ["**/cli/*"], message: "nothing below cli/ imports it (docs/architecture.md §2)" },
+  { group: ["**/turn/*"], message: "only cli/ imports turn/ (docs/architecture.md §2)" },
 ];
 /** One provider's wire details: only llm/ knows them. */
 const PROVIDER_DETAILS = [
@@ -44,10 +44,10 @@ export default tseslint.config(
       ],
     },
   },
-  // DESIGN's arrows: cli → turn → {llm, tools, render, store, config, tokens} → compaction → events.
+  // the arrows of docs/architecture.md §2: cli → turn → {llm, tools, mcp, render, store, config, tokens} → compaction → events.
   // Nothing below cli imports it; nothing below turn imports turn; provider details stay in llm/.
   {
-    files: ["src/{llm,tools,render,store,config,tokens}/**/*.ts"],
+    files: ["src/{llm,tools,mcp,render,store,config,tokens}/**/*.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...UPWARD, ...PROVIDER_DETAILS] }],
     },
@@ -88,7 +88,7 @@ export default tseslint.config(
           patterns: [
             { group: ["node:*", "fs", "path", "os", "child_process"], message: "the pure core does no I/O" },
             {
-              group: ["cli", "turn", "llm", "tools", "render", "store", "config", "tokens"].map(
+              group: ["cli", "turn", "llm", "tools", "mcp", "render", "store", "config", "tokens"].map(
                 (d) => `**/${d}/*`,
               ),
               message: "the core imports only events/ and compaction/",

@@ -1,4 +1,4 @@
-// Owns the base error type every layer's user-facing errors extend (DESIGN §10).
+// Owns the base error type every layer's user-facing errors extend (docs/architecture.md §10).
 
 export type ExitCode = 0 | 1 | 2 | 130;
 

@@ -1,4 +1,4 @@
-// Owns which compactions are in force: not reset, not deferred (DESIGN §5.1),
+// Owns which compactions are in force: not reset, not deferred (docs/architecture.md §5.1),
 // and their "latest wins" order.
 import type { Compaction, Event } from "../events/index.js";
 import { isKind, TurnCounter } from "../events/index.js";

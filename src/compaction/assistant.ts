@@ -1,6 +1,6 @@
 // Owns planning the rules the assistant proposes through the `compact` tool:
 // quotes resolved to raw turns, `keep_last` clamped so the turn in progress
-// is never folded, supplied summaries, deferred activation (DESIGN §7).
+// is never folded, supplied summaries, deferred activation (docs/architecture.md §7).
 import type { Compaction, Event } from "../events/index.js";
 import { turnCount, turnsLabel } from "../events/index.js";
 import { describeAnchorError, resolveAnchor } from "./anchors.js";

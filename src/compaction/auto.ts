@@ -1,4 +1,4 @@
-// Owns the pure part of automatic compaction (DESIGN §8): where whole earlier
+// Owns the pure part of automatic compaction (docs/architecture.md §8): where whole earlier
 // turns roll forward from, and how much of the turn in progress to strip, up
 // to a `to_call`, so a request fits its budget while the newest traffic stays.
 import type { Compaction, Event } from "../events/index.js";

@@ -1,5 +1,5 @@
 // Owns planning: one rule resolved against the raw stream into zero or one
-// compaction event (DESIGN §6). Time, ids and hints are passed in.
+// compaction event (docs/architecture.md §6). Time, ids and hints are passed in.
 import type { Compaction, CompactionSource, Event, Summary, ToolPolicy } from "../events/index.js";
 import { groupTurns, turnsLabel, isKind } from "../events/index.js";
 import { indexCompactions } from "./activation.js";

@@ -1,5 +1,5 @@
 // Owns the projection: what the model sees once the active compactions are
-// applied to the raw stream (DESIGN §5). Pure; never throws on valid input.
+// applied to the raw stream (docs/architecture.md §5). Pure; never throws on valid input.
 import type { Compaction, Event, ToolCallRequest, ToolCallResponse, ToolPolicy } from "../events/index.js";
 import { isKind, NO_TURN, TurnCounter } from "../events/index.js";
 import { indexCompactions, newestFirst, type CompactionEntry } from "./activation.js";

@@ -1,4 +1,4 @@
-// Owns the shape of every event kind in a conversation log (DESIGN §3, §4):
+// Owns the shape of every event kind in a conversation log (docs/architecture.md §3, §4):
 // the one statement of it, in zod. Nothing loads this at run time: reading a
 // log uses the checkers derived from these schemas (schema.check.ts, written
 // by scripts/schema-checks.mjs), and the types below are erased.

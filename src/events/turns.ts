@@ -1,4 +1,4 @@
-// Owns turn indexing exactly as JP counts turns (DESIGN §3): events before the
+// Owns turn indexing exactly as JP counts turns (docs/architecture.md §3): events before the
 // first turn_start form an implicit turn 0; a turn_start opens a new turn only
 // when the current turn already holds an event; global entries belong to no turn.
 import type { Event } from "./kinds.js";

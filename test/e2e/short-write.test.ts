@@ -88,7 +88,16 @@ describe("short writes", () => {
           "\n",
       );
     const before = fs.readFileSync(log);
-    const result = await jpLimited(w, log, ["conversation", "compact", "--note", "n".repeat(150)]);
+    const result = await jpLimited(w, log, [
+      "conversation",
+      "compact",
+      "--summary",
+      "Three questions.",
+      "--turn",
+      "1..2",
+      "--note",
+      "n".repeat(150),
+    ]);
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toContain("nothing of this write was kept");
     expect(fs.readFileSync(log)).toEqual(before);
