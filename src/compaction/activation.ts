@@ -24,38 +24,55 @@ export interface CompactionIndex {
   turnCount: number;
 }
 
-/** Every compaction in the stream with its state, in stream order. */
-export function indexCompactions(events: readonly Event[]): CompactionIndex {
-  const entries: CompactionEntry[] = [];
-  const counter = new TurnCounter();
-  events.forEach((event, position) => {
-    counter.next(event);
+/**
+ * Builds the compaction index event by event, for one pass over a stream that
+ * is read once (a log as it streams): `add` each event with its position and
+ * the turns counted so far, then `finish` with the stream's turn count.
+ */
+export class CompactionIndexer {
+  private readonly entries: CompactionEntry[] = [];
+
+  add(event: Event, position: number, turnsSoFar: number): void {
     if (isKind(event, "compaction")) {
-      entries.push({
+      this.entries.push({
         event,
         position,
-        number: entries.length + 1,
-        recordedInTurn: counter.count - 1,
+        number: this.entries.length + 1,
+        recordedInTurn: turnsSoFar - 1,
         state: { kind: "active" },
       });
     } else if (isKind(event, "compaction_reset")) {
       const ids = event.ids;
-      for (const entry of entries) {
+      for (const entry of this.entries) {
         if (entry.state.kind === "reset") continue;
         if (ids === undefined || ids.includes(entry.event.id))
           entry.state = { kind: "reset", byIndex: position };
       }
     }
-  });
-  const turnCount = counter.count;
-  const highestTurn = turnCount - 1;
-  for (const entry of entries) {
-    const until = entry.event.deferred_until_turn;
-    if (entry.state.kind === "active" && until !== undefined && highestTurn < until) {
-      entry.state = { kind: "deferred", untilTurn: until };
-    }
   }
-  return { entries, turnCount };
+
+  finish(turnCount: number): CompactionIndex {
+    const highestTurn = turnCount - 1;
+    for (const entry of this.entries) {
+      const until = entry.event.deferred_until_turn;
+      if (entry.state.kind === "active" && until !== undefined && highestTurn < until) {
+        entry.state = { kind: "deferred", untilTurn: until };
+      }
+    }
+    return { entries: this.entries, turnCount };
+  }
+}
+
+/** Every compaction in the stream with its state, in stream order. */
+export function indexCompactions(events: Iterable<Event>): CompactionIndex {
+  const indexer = new CompactionIndexer();
+  const counter = new TurnCounter();
+  let position = 0;
+  for (const event of events) {
+    counter.next(event);
+    indexer.add(event, position++, counter.count);
+  }
+  return indexer.finish(counter.count);
 }
 
 /** Active compactions ordered newest first: latest timestamp, then later in the stream. */

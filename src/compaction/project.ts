@@ -2,7 +2,7 @@
 // applied to the raw stream (docs/architecture.md §5). Pure; never throws on valid input.
 import type { Compaction, Event, ToolCallRequest, ToolCallResponse, ToolPolicy } from "../events/index.js";
 import { isKind, NO_TURN, TurnCounter } from "../events/index.js";
-import { indexCompactions, newestFirst, type CompactionEntry } from "./activation.js";
+import { CompactionIndexer, newestFirst, type CompactionEntry } from "./activation.js";
 import { PROVIDER_VISIBLE } from "./validate.js";
 
 export const SUMMARY_REQUEST = "[Summary of previous conversation]";
@@ -43,14 +43,8 @@ interface Covering {
 }
 
 /** Raw position of the response to `to_call` (or its request) inside `to_turn`; -1 when absent. */
-function toCallCutoff(events: readonly Event[], turns: Int32Array, c: Compaction): number {
-  let cutoff = -1;
-  for (let i = 0; i < events.length; i++) {
-    if (turns[i] !== c.to_turn) continue;
-    const e = events[i]!;
-    if ((e.type === "tool_call_request" || e.type === "tool_call_response") && e.id === c.to_call) cutoff = i;
-  }
-  return cutoff;
+function toCallCutoff(shape: StreamShape, c: Compaction): number {
+  return shape.callPositions.get(`${c.to_turn}:${c.to_call ?? ""}`) ?? -1;
 }
 
 function stripRequest(e: ToolCallRequest): ToolCallRequest {
@@ -69,6 +63,47 @@ const ANSWERS: ReadonlySet<Event["type"]> = new Set<Event["type"]>([
   "inquiry_response",
 ]);
 
+/** What projecting needs to know of the whole stream before it goes through it in order. */
+export interface StreamShape {
+  turnCount: number;
+  /**
+   * Turns left out whole: those named by a `request_failed` that hold no
+   * answer (a late answer makes the turn count again), and those that hold
+   * nothing a model can see (a turn started and abandoned before its request):
+   * a provider has no message for them, and they must not count as turns of the view.
+   */
+  failed: Set<number>;
+  entries: CompactionEntry[];
+  /** The last raw position of each tool call's request or response, by `turn:id`. */
+  callPositions: Map<string, number>;
+}
+
+/** One pass over the stream (an array, or a log read as it streams) for what projecting it needs. */
+export function streamShape(events: Iterable<Event>): StreamShape {
+  const counter = new TurnCounter();
+  const seen: boolean[] = [];
+  const answered: boolean[] = [];
+  const named = new Set<number>();
+  const callPositions = new Map<string, number>();
+  const compactions = new CompactionIndexer();
+  let position = -1;
+  for (const e of events) {
+    position++;
+    const t = counter.next(e);
+    compactions.add(e, position, counter.count);
+    if (isKind(e, "request_failed")) named.add(e.turn);
+    if (t === NO_TURN) continue;
+    if (PROVIDER_VISIBLE.has(e.type)) seen[t] = true;
+    if (ANSWERS.has(e.type)) answered[t] = true;
+    if (isKind(e, "tool_call_request") || isKind(e, "tool_call_response"))
+      callPositions.set(`${t}:${e.id}`, position);
+  }
+  const turnCount = counter.count;
+  const failed = new Set([...named].filter((t) => !answered[t]));
+  for (let t = 0; t < turnCount; t++) if (!seen[t]) failed.add(t);
+  return { turnCount, failed, entries: compactions.finish(turnCount).entries, callPositions };
+}
+
 /** Turns named by a `request_failed` that hold no answer (a late answer makes the turn count again). */
 export function failedTurns(events: readonly Event[], turns: ArrayLike<number>): Set<number> {
   const named = new Set<number>();
@@ -79,39 +114,76 @@ export function failedTurns(events: readonly Event[], turns: ArrayLike<number>):
 }
 
 export function project(events: readonly Event[]): Projection {
-  const counter = new TurnCounter();
-  const turns = new Int32Array(events.length);
-  for (let i = 0; i < events.length; i++) turns[i] = counter.next(events[i]!);
-  const turnCount = counter.count;
+  const out: Event[] = [];
+  const origins: TurnOrigin[] = [];
+  const { stats, settled } = projectStream(events, streamShape(events), {
+    event: (e) => out.push(e),
+    origin: (o) => origins.push(o),
+  });
+  return { events: out, origins, stats, settled };
+}
 
-  // Turns whose request failed before anything answered it are left out whole, and so are
-  // turns that hold nothing a model can see (a turn started and abandoned before its request):
-  // a provider has no message for them, and they must not count as turns of the view.
-  const failed = failedTurns(events, turns);
-  const seen = new Uint8Array(turnCount);
-  for (let i = 0; i < events.length; i++)
-    if (turns[i] !== NO_TURN && PROVIDER_VISIBLE.has(events[i]!.type)) seen[turns[i]!] = 1;
-  for (let t = 0; t < turnCount; t++) if (!seen[t]) failed.add(t);
-
-  const { entries } = indexCompactions(events);
-  const ordered = newestFirst(entries);
-
+/** The active compactions, newest first; per raw turn those covering it; and the summary that wins each turn. */
+function coverage(shape: StreamShape): {
+  ordered: CompactionEntry[];
+  covering: Covering[][];
+  summaryOf: (CompactionEntry | undefined)[];
+} {
+  const { turnCount } = shape;
+  const ordered = newestFirst(shape.entries);
   // Per raw turn, the active compactions covering it, newest first.
   const covering: Covering[][] = Array.from({ length: turnCount }, () => []);
   for (const entry of ordered) {
     const c = entry.event;
     const last = Math.min(c.to_turn, turnCount - 1);
-    const cutoff =
-      c.to_call !== undefined && c.to_turn < turnCount ? toCallCutoff(events, turns, c) : Infinity;
+    const cutoff = c.to_call !== undefined && c.to_turn < turnCount ? toCallCutoff(shape, c) : Infinity;
     for (let t = c.from_turn; t <= last; t++) {
       covering[t]!.push({ entry, cutoff: t === c.to_turn ? cutoff : Infinity });
     }
   }
-
   // Summaries cover whole turns; the newest covering summary wins the turn.
-  const summaryOf: (CompactionEntry | undefined)[] = covering.map(
+  const summaryOf = covering.map(
     (list) => list.find((cov) => cov.entry.event.summary !== undefined && cov.cutoff === Infinity)?.entry,
   );
+  return { ordered, covering, summaryOf };
+}
+
+/** How many turns the projection has, and how many compactions are active, before it is made (for a header). */
+export function projectionOutline(shape: StreamShape): { turns: number; activeCompactions: number } {
+  const { ordered, summaryOf } = coverage(shape);
+  let turns = 0;
+  let open: CompactionEntry | undefined;
+  let inSummary = false;
+  for (let t = 0; t < shape.turnCount; t++) {
+    if (shape.failed.has(t)) continue;
+    const summary = summaryOf[t];
+    // As projectStream opens origins: a kept turn, or a summary not extending the one before.
+    if (summary === undefined || summary !== open || !inSummary) turns++;
+    inSummary = summary !== undefined;
+    open = summary;
+  }
+  return { turns, activeCompactions: ordered.length };
+}
+
+/** Where projected events and origins go, as they are made. */
+export interface ProjectionSink {
+  event(e: Event): void;
+  /** A projected turn begins (its events follow); a summary origin's `to` grows until the next one. */
+  origin(o: TurnOrigin): void;
+}
+
+/**
+ * The projection made in one pass in stream order, given the stream's shape
+ * (`streamShape` of the same events): what `project` makes, handed to `sink`
+ * as it is made, so a log of any size projects in bounded memory.
+ */
+export function projectStream(
+  events: Iterable<Event>,
+  shape: StreamShape,
+  sink: ProjectionSink,
+): { stats: ProjectionStats; settled: number[] } {
+  const { failed } = shape;
+  const { ordered, covering, summaryOf } = coverage(shape);
 
   const winner = (t: number, position: number, has: (c: Compaction) => boolean): Compaction | undefined => {
     const list = covering[t];
@@ -127,7 +199,7 @@ export function project(events: readonly Event[]): Projection {
     c.tool_overrides?.[name] ?? c.tool_calls;
 
   const stats: ProjectionStats = {
-    rawEvents: events.length,
+    rawEvents: 0,
     projectedEvents: 0,
     activeCompactions: ordered.length,
     summarizedTurns: summaryOf.filter((s) => s !== undefined).length,
@@ -136,8 +208,11 @@ export function project(events: readonly Event[]): Projection {
     toolCallsOmitted: 0,
   };
 
-  const out: Event[] = [];
-  const origins: TurnOrigin[] = [];
+  let emitted = 0;
+  const emit = (...made: Event[]) => {
+    for (const e of made) sink.event(e);
+    emitted += made.length;
+  };
   // Tool call decisions are made at the request and followed by its response, so pairs stay whole.
   const callNames = new Map<string, string>();
   const callPolicy = new Map<string, ToolPolicy | "dropped" | undefined>();
@@ -150,30 +225,31 @@ export function project(events: readonly Event[]): Projection {
   const reach = new Map<Compaction, number>();
   const settle = (t: number, position: number, has: (c: Compaction) => boolean) => {
     for (const cov of covering[t] ?? [])
-      if (position <= cov.cutoff && has(cov.entry.event)) reach.set(cov.entry.event, out.length);
+      if (position <= cov.cutoff && has(cov.entry.event)) reach.set(cov.entry.event, emitted);
   };
   const summarizes = (c: Compaction) => c.summary !== undefined;
   /** Raw position of each call's request: its response is settled as the request was decided. */
   const callPosition = new Map<string, number>();
 
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i]!;
-    const t = turns[i]!;
+  const turnOf = new TurnCounter();
+  let i = -1;
+  for (const e of events) {
+    i++;
+    const t = turnOf.next(e);
     if (t === NO_TURN) {
-      if (e.type !== "compaction" && e.type !== "compaction_reset" && e.type !== "request_failed")
-        out.push(e);
+      if (e.type !== "compaction" && e.type !== "compaction_reset" && e.type !== "request_failed") emit(e);
       continue;
     }
     if (failed.has(t)) continue;
     const summary = summaryOf[t];
     if (t !== lastTurn) {
       if (summary === undefined) {
-        origins.push({ kind: "kept", turn: t });
+        sink.origin({ kind: "kept", turn: t });
         openSummary = undefined;
       } else if (summary !== lastSummary || !openSummary) {
         openSummary = { kind: "summary", from: t, to: t, compaction: summary.event.id };
-        origins.push(openSummary);
-        out.push(
+        sink.origin(openSummary);
+        emit(
           { type: "turn_start", timestamp: e.timestamp ?? "" },
           { type: "chat_request", timestamp: e.timestamp ?? "", content: SUMMARY_REQUEST },
           { type: "chat_response", timestamp: e.timestamp ?? "", message: summary.event.summary!.text },
@@ -198,7 +274,7 @@ export function project(events: readonly Event[]): Projection {
         settle(t, i, strips);
         continue;
       }
-      out.push(e);
+      emit(e);
     } else if (isKind(e, "tool_call_request")) {
       callNames.set(e.id, e.name);
       callPosition.set(e.id, i);
@@ -212,7 +288,7 @@ export function project(events: readonly Event[]): Projection {
         continue;
       }
       if (policy && (policy.request || policy.response)) stats.toolCallsStripped += 1;
-      out.push(policy?.request ? stripRequest(e) : e);
+      emit(policy?.request ? stripRequest(e) : e);
       if (policy?.request) settle(t, i, decides);
     } else if (isKind(e, "tool_call_response")) {
       const name = callNames.get(e.id) ?? "unknown";
@@ -233,13 +309,14 @@ export function project(events: readonly Event[]): Projection {
         settle(t, decidedAt, decides);
         continue;
       }
-      out.push(policy?.response ? stripResponse(e, name) : e);
+      emit(policy?.response ? stripResponse(e, name) : e);
       if (policy?.response) settle(t, decidedAt, decides);
     } else {
-      out.push(e);
+      emit(e);
     }
   }
-  stats.projectedEvents = out.length;
+  stats.projectedEvents = emitted;
+  stats.rawEvents = i + 1;
   const settled = [...new Set(reach.values())].sort((a, b) => a - b);
-  return { events: out, origins, stats, settled };
+  return { stats, settled };
 }

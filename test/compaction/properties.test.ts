@@ -1,13 +1,51 @@
 // Invariants of the projection over random well-formed streams with random stacks of compactions.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkProviderView, indexCompactions, project } from "../../src/compaction/index.js";
+import {
+  checkProviderView,
+  indexCompactions,
+  project,
+  projectionOutline,
+  projectStream,
+  streamShape,
+  type TurnOrigin,
+} from "../../src/compaction/index.js";
+import type { Event } from "../../src/events/index.js";
 import { groupTurns, UnknownEvent } from "../../src/events/index.js";
 import { compactedStream, rawStream } from "../support/arbitrary.js";
 
 const RUNS = { numRuns: 400 };
 
+/** A stream that can be read only once, as a log streamed from disk is. */
+function* once(events: readonly Event[]): Generator<Event> {
+  yield* events;
+}
+
 describe("projection properties", () => {
+  it("projects the same in one streamed pass, given the shape of the stream, and outlines it beforehand", () => {
+    fc.assert(
+      fc.property(compactedStream, ({ events }) => {
+        const whole = project(events);
+        const shape = streamShape(once(events));
+        const out: Event[] = [];
+        const origins: TurnOrigin[] = [];
+        const streamed = projectStream(once(events), shape, {
+          event: (e) => out.push(e),
+          origin: (o) => origins.push(o),
+        });
+        expect(out).toEqual(whole.events);
+        expect(origins).toEqual(whole.origins);
+        expect(streamed.settled).toEqual(whole.settled);
+        expect(streamed.stats).toEqual(whole.stats);
+        expect(projectionOutline(shape)).toEqual({
+          turns: whole.origins.length,
+          activeCompactions: whole.stats.activeCompactions,
+        });
+      }),
+      RUNS,
+    );
+  });
+
   it("projecting twice equals projecting once", () => {
     fc.assert(
       fc.property(compactedStream, ({ events }) => {
