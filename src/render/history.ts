@@ -149,9 +149,10 @@ export function renderCompacted(
   rawToolCalls: ReadonlyMap<string, { arguments: Record<string, unknown>; content?: string }>,
   summaries: ReadonlyMap<string, SummaryInfo>,
   options: HistoryOptions,
+  /** Tool names by call id, shared when the view is rendered a turn at a time. */
+  toolNames = new Map<string, string>(),
 ): string {
   const c = options.color;
-  const toolNames = new Map<string, string>();
   const blocks: string[] = [];
   for (const turn of turns) {
     const o = turn.origin;

@@ -1,7 +1,16 @@
 // `jp conversation print [ID]`: the full history, or with --compacted exactly what the model sees.
 import { Option, type Command } from "commander";
 import type { Context } from "../../context.js";
-import { groupTurns, turnCount, turnsLabel, type Event, isKind } from "../../../events/index.js";
+import {
+  groupTurns,
+  isKind,
+  NO_TURN,
+  TurnCounter,
+  turnCount,
+  turnsLabel,
+  type Event,
+} from "../../../events/index.js";
+import type { ConversationRef } from "../../../store/conversations.js";
 import {
   firstTurns,
   indexCompactions,
@@ -14,6 +23,10 @@ import {
   type TurnRange,
   type Window,
   windowProblem,
+  streamShape,
+  projectStream,
+  projectionOutline,
+  type CompactionEntry,
 } from "../../../compaction/index.js";
 import { historyBlocks, renderCompacted, renderHistory, type SummaryInfo } from "../../../render/history.js";
 import { page } from "../../../render/pager.js";
@@ -51,6 +64,104 @@ function selection(opts: PrintOptions, events: readonly Event[], now: number): T
   if (problem) throw new UsageError(problem, "`jp conversation show` says how many turns there are");
   const resolved = resolveRange(windows[0], facts);
   return resolved.ok ? resolved.range : { from: 1, to: 0 };
+}
+
+const selecting = (opts: PrintOptions): boolean =>
+  opts.turn !== undefined ||
+  !!opts.first ||
+  !!opts.last ||
+  opts.firstValue !== undefined ||
+  opts.lastValue !== undefined;
+
+/** The summaries of the compactions, as the compacted view heads their turns. */
+function summaryInfos(entries: readonly CompactionEntry[]): Map<string, SummaryInfo> {
+  const summaries = new Map<string, SummaryInfo>();
+  for (const { event: c } of entries)
+    if (c.summary)
+      summaries.set(c.id, {
+        source: c.source,
+        note: c.note,
+        supplied: c.summary.source === "supplied",
+        author: c.summary.author,
+        model: c.summary.model,
+      });
+  return summaries;
+}
+
+/** The header of the compacted view: what is active, and the turns before and after. */
+function compactedHeader(
+  ctx: Context,
+  entries: readonly CompactionEntry[],
+  outline: { turns: number; activeCompactions: number },
+  rawTurns: number,
+): string {
+  const deferred = entries.filter((e) => e.state.kind === "deferred");
+  const pending = deferred.length
+    ? `\n${deferred.map((e) => `Deferred: #${e.number} ${e.event.id} by ${e.event.source}, ${turnsLabel(e.event.from_turn, e.event.to_turn)}, takes effect at turn ${e.event.deferred_until_turn! + 1}${e.event.note ? ` — ${e.event.note}` : ""}`).join("\n")}`
+    : "";
+  return ctx.color.dim(
+    `What the model sees: ${counted(outline.activeCompactions, "active compaction")}; ${counted(rawTurns, "raw turn")} → ${counted(outline.turns, "projected turn")}.${pending}`,
+  );
+}
+
+/**
+ * The compacted view of a log of any size, in bounded memory: one pass for the
+ * shape of the stream, then the projection made and printed a turn at a time.
+ */
+function printCompactedStreaming(ctx: Context, ref: ConversationRef): void {
+  const store = ctx.store();
+  const shape = streamShape(store.streamEvents(ref));
+  const outline = projectionOutline(shape);
+  const summaries = summaryInfos(shape.entries);
+  ctx.stdout.write(`${compactedHeader(ctx, shape.entries, outline, shape.turnCount)}\n\n`);
+  if (outline.turns === 0) {
+    ctx.stdout.write("(no turns)\n");
+    return;
+  }
+  const toolNames = new Map<string, string>();
+  // The raw calls of the turns still to print: whether a projected call was stripped shows against them.
+  const rawCalls = new Map<string, { arguments: Record<string, unknown>; content?: string; turn: number }>();
+  const rawTurn = new TurnCounter();
+  let latestRawTurn = 0;
+  const origins: TurnOrigin[] = [];
+  const counter = new TurnCounter();
+  let pending: { turn: number; origin: TurnOrigin; events: Event[] } | undefined;
+  let printed = 0;
+  const flush = () => {
+    if (!pending) return;
+    const text = renderCompacted([pending], rawCalls, summaries, { color: ctx.color }, toolNames);
+    ctx.stdout.write(`${printed++ === 0 ? "" : "\n\n"}${text}`);
+    // Calls of raw turns before the one being read are done with, shown or not.
+    for (const [id, call] of rawCalls) if (call.turn < latestRawTurn) rawCalls.delete(id);
+    pending = undefined;
+  };
+  // The raw events pass through here on their way to the projection, so their calls are known in time.
+  function* noting(events: Iterable<Event>): Generator<Event> {
+    for (const e of events) {
+      const t = rawTurn.next(e);
+      if (t !== NO_TURN) latestRawTurn = t;
+      if (isKind(e, "tool_call_request")) rawCalls.set(e.id, { arguments: e.arguments, turn: latestRawTurn });
+      else if (isKind(e, "tool_call_response")) {
+        const call = rawCalls.get(e.id);
+        if (call) call.content = e.content;
+      }
+      yield e;
+    }
+  }
+  projectStream(noting(store.streamEvents(ref)), shape, {
+    origin: (o) => origins.push(o),
+    event: (e) => {
+      const t = counter.next(e);
+      if (t === NO_TURN) return;
+      if (pending?.turn !== t) {
+        flush();
+        pending = { turn: t, origin: origins[t]!, events: [] };
+      }
+      pending.events.push(e);
+    },
+  });
+  flush();
+  ctx.stdout.write("\n");
 }
 
 const originFrom = (o: TurnOrigin) => (o.kind === "kept" ? o.turn : o.from);
@@ -92,6 +203,11 @@ export function register(parent: Command, ctx: Context): void {
         for (const block of historyBlocks(store.streamEvents(ref), { color: ctx.color }))
           ctx.stdout.write(`${blocks++ === 0 ? "" : "\n\n"}${block}`);
         ctx.stdout.write(blocks === 0 ? "(no events)\n" : "\n");
+        return;
+      }
+      if (opts.compacted && !opts.json && !selecting(opts) && !ctx.stdout.isTTY) {
+        // To a file or a pipe the compacted view streams too: two passes over the log, bounded memory.
+        printCompactedStreaming(ctx, ref);
         return;
       }
       const events = store.readEvents(ref);
@@ -143,27 +259,17 @@ export function register(parent: Command, ctx: Context): void {
           if (call) call.content = e.content;
         }
       }
-      const summaries = new Map<string, SummaryInfo>();
-      for (const { event: c } of indexCompactions(events).entries) {
-        if (c.summary)
-          summaries.set(c.id, {
-            source: c.source,
-            note: c.note,
-            supplied: c.summary.source === "supplied",
-            author: c.summary.author,
-            model: c.summary.model,
-          });
-      }
+      const entries = indexCompactions(events).entries;
+      const summaries = summaryInfos(entries);
       const text =
         selected.length === 0
           ? "(no turns)"
           : renderCompacted(selected, rawCalls, summaries, { color: ctx.color });
-      const deferred = indexCompactions(events).entries.filter((e) => e.state.kind === "deferred");
-      const pending = deferred.length
-        ? `\n${deferred.map((e) => `Deferred: #${e.number} ${e.event.id} by ${e.event.source}, ${turnsLabel(e.event.from_turn, e.event.to_turn)}, takes effect at turn ${e.event.deferred_until_turn! + 1}${e.event.note ? ` — ${e.event.note}` : ""}`).join("\n")}`
-        : "";
-      const header = ctx.color.dim(
-        `What the model sees: ${counted(projection.stats.activeCompactions, "active compaction")}; ${counted(turnCount(events), "raw turn")} → ${counted(projectedTurns.length, "projected turn")}.${pending}`,
+      const header = compactedHeader(
+        ctx,
+        entries,
+        { turns: projectedTurns.length, activeCompactions: projection.stats.activeCompactions },
+        turnCount(events),
       );
       await page(ctx, `${header}\n\n${text}`);
     });

@@ -405,3 +405,27 @@ describe("jp conversation compact --reset", () => {
     expect((await f.run("c", "compact", "--reset", f.id)).stdout).toMatch(/^Reset #1 /);
   });
 });
+
+describe("jp conversation print --compacted to a file or a pipe", () => {
+  it("streams the same view that is built in memory, whatever the compactions", async () => {
+    const f = workspaceWith([
+      ...workTurns(3),
+      ...turn({ request: "grep", reasoning: "look", tools: [{ id: "g1", name: "grep", args: { q: "x" } }] }),
+      ...workTurns(4),
+    ]);
+    await f.json("c", "compact", "--summary", "The start.", "--turn", "1..2", "--json");
+    await f.json("c", "compact", "-k=r+t:3..5", "--json");
+    await f.json("c", "compact", "-k=t=omit:6..6", "--json");
+    // Streamed (stdout is not a terminal) against built in memory (a selection of every turn).
+    const streamed = await f.run("c", "print", "--compacted");
+    const built = await f.run("c", "print", "--compacted", "--turn", "1..");
+    expect(streamed.code).toBe(0);
+    expect(streamed.stdout).toBe(built.stdout);
+    expect(streamed.stdout).toContain("── turns 1–2 (summary, written by user, user compaction)");
+    expect(streamed.stdout).toContain("[arguments stripped]");
+    expect(streamed.stdout).toContain("[result stripped]");
+    expect(streamed.stdout).toMatch(
+      /^What the model sees: 3 active compactions; 8 raw turns → 7 projected turns\./,
+    );
+  });
+});
