@@ -8,6 +8,7 @@ const ALL = {
   auto: async () => (await import("./auto.js")).autoBench(),
   cost: async () => (await import("./cost.js")).costBench(),
   print: async () => (await import("./print.js")).printBench(),
+  import: async () => (await import("./import.js")).importBench(),
   sse: async () => (await import("./sse.js")).sseBench(),
 };
 

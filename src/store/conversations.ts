@@ -31,7 +31,7 @@ import {
   readLines,
   readLog,
   parseLine,
-  serialize,
+  serializedPieces,
   streamLog,
   type AppendOptions,
 } from "./log.js";
@@ -190,7 +190,7 @@ export class ConversationStore {
   create(
     options: {
       title?: string;
-      events?: readonly Event[];
+      events?: Iterable<Event>;
       id?: string;
       metadata?: Partial<ConversationMetadata>;
     } = {},
@@ -217,7 +217,7 @@ export class ConversationStore {
     }
     try {
       writeJsonAtomic(path.join(staging, METADATA_FILE), metadata);
-      writeFileAtomic(path.join(staging, LOG_FILE), serialize(options.events ?? []));
+      writeFileAtomic(path.join(staging, LOG_FILE), serializedPieces(options.events ?? []));
       // Choosing an id and claiming its folder happen under one workspace-wide
       // lock: processes started in the same decisecond get distinct ids.
       const held = acquireLock(path.join(this.workspace.conversationsDir, CREATE_LOCK), this.lockOptions);

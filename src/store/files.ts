@@ -1,23 +1,31 @@
 // Owns small-file writes that must never be seen half-done.
-import { errnoCode } from "../errors.js";
+import { errnoCode, JpError } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { uniqueToken } from "./unique.js";
 import { LogWriteError } from "./errors.js";
 
-/** Replace `file` atomically: write a temp file beside it, fsync, rename, fsync the folder. */
-export function writeFileAtomic(file: string, data: string | Buffer): void {
+/**
+ * Replace `file` atomically: write a temp file beside it, fsync, rename, fsync
+ * the folder. `data` may come in pieces (a large log), written as they come.
+ */
+export function writeFileAtomic(file: string, data: string | Buffer | Iterable<string>): void {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${uniqueToken()}.tmp`);
   const fd = fs.openSync(tmp, "w", 0o644);
   try {
-    const bytes = typeof data === "string" ? Buffer.from(data) : data;
-    // A write may be cut short (a size limit, a full disk) without an error: finish it or fail.
-    for (let written = 0; written < bytes.length;)
-      written += fs.writeSync(fd, bytes, written, bytes.length - written);
+    const pieces = typeof data === "string" || Buffer.isBuffer(data) ? [data] : data;
+    for (const piece of pieces) {
+      const bytes = typeof piece === "string" ? Buffer.from(piece) : piece;
+      // A write may be cut short (a size limit, a full disk) without an error: finish it or fail.
+      for (let written = 0; written < bytes.length;)
+        written += fs.writeSync(fd, bytes, written, bytes.length - written);
+    }
     fs.fsyncSync(fd);
   } catch (error) {
     fs.closeSync(fd);
     fs.rmSync(tmp, { force: true });
+    // Data made as it is written (an import) may fail on its own: that error is its own, not the disk's.
+    if (error instanceof JpError || errnoCode(error) === undefined) throw error;
     throw new LogWriteError(file, error, "write");
   }
   fs.closeSync(fd);

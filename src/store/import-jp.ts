@@ -8,6 +8,7 @@ import { isJsonObject, kindOf, MAX_DEPTH, tooDeep, validateEvent, type Event } f
 import type { ConversationStore } from "./conversations.js";
 import { LOG_FILE, readLog } from "./log.js";
 import { ImportError } from "./errors.js";
+import { jsonArrayElements, NotAJsonArrayError } from "./json-array.js";
 
 export interface ImportResult {
   id: string;
@@ -130,50 +131,138 @@ export function findJpConversations(input: string): string[] {
   return found;
 }
 
+/** A JP conversation being read: its events come as they are converted, the first one already read. */
+export interface JpConversationStream {
+  originalId: string;
+  title?: string;
+  /** The time of the first event, as the conversation's creation time. */
+  createdAt: string;
+  events: Iterable<Event>;
+}
+
 /** Convert one JP conversation folder into jp events, without writing anything. */
 export function convertJpConversation(
   dir: string,
+  progress?: ImportProgress,
 ): { originalId: string; title?: string; events: Event[] } | ImportSkip {
+  const streamed = streamJpConversation(dir, progress);
+  if ("reason" in streamed) return streamed;
+  const events = [...streamed.events];
+  return streamed.title === undefined
+    ? { originalId: streamed.originalId, events }
+    : { originalId: streamed.originalId, title: streamed.title, events };
+}
+
+/**
+ * One JP conversation folder as jp events, read and converted as they are
+ * consumed: JP's events.json element by element, so a conversation of any
+ * size is imported holding one event at a time.
+ */
+export function streamJpConversation(
+  dir: string,
+  progress?: ImportProgress,
+): JpConversationStream | ImportSkip {
   // JP names a folder by its id, then a slug; any other name is the id itself (jp gives it one it can list).
   const name = path.basename(dir);
   const originalId = /^(\d{8,})(?:-|$)/.exec(name)?.[1] ?? name;
   const storedMetadata = readJson(path.join(dir, "metadata.json"));
   const metadata = isRaw(storedMetadata) ? storedMetadata : undefined;
   const title = typeof metadata?.title === "string" ? metadata.title : undefined;
+  const named = title === undefined ? { originalId } : { originalId, title };
   // A conversation folder of another jp workspace: its log is already in jp's format.
   const log = path.join(dir, LOG_FILE);
   if (fs.existsSync(log)) {
     const events = readLog(log).events;
     if (events.length === 0) return { source: dir, reason: `${LOG_FILE} holds no events` };
-    return title === undefined ? { originalId, events } : { originalId, title, events };
+    const createdAt =
+      events.find((e) => typeof e.timestamp === "string")?.timestamp ?? new Date(0).toISOString();
+    return { ...named, createdAt, events };
   }
   const eventsFile = path.join(dir, "events.json");
   if (!fs.existsSync(eventsFile)) return { source: dir, reason: "no events.json (nothing to import)" };
-  const raw = readJson(eventsFile);
-  if (!Array.isArray(raw)) throw new ImportError(`${eventsFile}: expected a JSON array of events`);
-  if (raw.length === 0) return { source: dir, reason: "events.json holds no events" };
-
-  const firstTime =
-    raw.map((e) => normalizeJpTimestamp(isRaw(e) ? e.timestamp : undefined)).find((t) => t !== undefined) ??
-    normalizeJpTimestamp(metadata?.last_activated_at) ??
-    new Date(0).toISOString();
-  const events: Event[] = [];
+  const entries = jpEntries(eventsFile, progress)[Symbol.iterator]();
+  // Entries before the first with a time take that time: read ahead to it (JP wrote times on all but the oldest).
+  const ahead: Raw[] = [];
+  let firstTime: string | undefined;
+  for (let next = entries.next(); !next.done; next = entries.next()) {
+    ahead.push(next.value);
+    firstTime = normalizeJpTimestamp(next.value.timestamp);
+    if (firstTime !== undefined) break;
+  }
+  if (ahead.length === 0) return { source: dir, reason: "events.json holds no events" };
+  firstTime ??= normalizeJpTimestamp(metadata?.last_activated_at) ?? new Date(0).toISOString();
   const baseConfig = readJson(path.join(dir, "base_config.json"));
-  if (baseConfig !== undefined)
-    events.push({ type: "config_delta", timestamp: firstTime, delta: isRaw(baseConfig) ? baseConfig : {} });
-  let lastTime = firstTime;
-  raw.forEach((entry, index) => {
-    if (!isRaw(entry) || typeof entry.type !== "string") {
-      throw new ImportError(`${eventsFile}: entry ${index + 1} is not an event object`);
+  const start: Event[] =
+    baseConfig === undefined
+      ? []
+      : [{ type: "config_delta", timestamp: firstTime, delta: isRaw(baseConfig) ? baseConfig : {} }];
+  return {
+    ...named,
+    createdAt: firstTime,
+    events: convertedEvents(eventsFile, start, ahead, entries, firstTime),
+  };
+}
+
+/** JP's entries, parsed one at a time; each must be an event object of no unreasonable depth. */
+function* jpEntries(eventsFile: string, progress?: ImportProgress): Generator<Raw> {
+  let index = 0;
+  try {
+    for (const text of jsonArrayElements(
+      eventsFile,
+      progress &&
+        ((done, total) => {
+          progress("reading", done, total);
+        }),
+    )) {
+      index += 1;
+      let entry: unknown;
+      try {
+        entry = JSON.parse(text);
+      } catch (error) {
+        throw new ImportError(`${eventsFile}: not valid JSON in entry ${index} (${messageOf(error)})`);
+      }
+      // Converting and storing a deeper value would overflow the stack.
+      if (tooDeep([entry]))
+        throw new ImportError(
+          `${eventsFile}: a value is nested more than ${MAX_DEPTH} levels deep`,
+          "this is not a conversation JP wrote; nothing was imported from it",
+        );
+      if (!isRaw(entry) || typeof entry.type !== "string")
+        throw new ImportError(`${eventsFile}: entry ${index} is not an event object`);
+      yield entry;
     }
+  } catch (error) {
+    if (error instanceof NotAJsonArrayError)
+      throw new ImportError(`${eventsFile}: expected a JSON array of events (${error.message})`);
+    throw error;
+  }
+}
+
+/** The events of a JP conversation: `start`, then the entries read ahead, then the rest as they are read. */
+function* convertedEvents(
+  eventsFile: string,
+  start: readonly Event[],
+  ahead: readonly Raw[],
+  rest: Iterator<Raw>,
+  firstTime: string,
+): Generator<Event> {
+  yield* start;
+  let lastTime = firstTime;
+  let index = 0;
+  const convert = (entry: Raw): Event => {
+    index += 1;
     const converted = convertEvent(entry, lastTime);
     lastTime = converted.timestamp;
     const result = validateEvent(converted);
-    if (!result.ok) throw new ImportError(`${eventsFile}: entry ${index + 1}: ${result.reason}`);
-    events.push(result.event);
-  });
-  return title === undefined ? { originalId, events } : { originalId, title, events };
+    if (!result.ok) throw new ImportError(`${eventsFile}: entry ${index}: ${result.reason}`);
+    return result.event;
+  };
+  for (const entry of ahead) yield convert(entry);
+  for (let next = rest.next(); !next.done; next = rest.next()) yield convert(next.value);
 }
+
+/** How far a long import has got: the bytes of events.json read, of its size. */
+export type ImportProgress = (phase: "reading", done: number, total: number) => void;
 
 function readJson(file: string): unknown {
   let text: string;
@@ -198,18 +287,13 @@ function readJson(file: string): unknown {
   return value;
 }
 
-export function countKinds(events: readonly Event[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const e of events) {
-    const kind = kindOf(e);
-    counts[kind] = (counts[kind] ?? 0) + 1;
-  }
-  return counts;
-}
-
 /** Import one JP conversation folder into the store; refuses one imported before. */
-export function importJpConversation(store: ConversationStore, dir: string): ImportResult | ImportSkip {
-  const converted = convertJpConversation(dir);
+export function importJpConversation(
+  store: ConversationStore,
+  dir: string,
+  progress?: ImportProgress,
+): ImportResult | ImportSkip {
+  const converted = streamJpConversation(dir, progress);
   if ("reason" in converted) return converted;
   const previous = store
     .list()
@@ -224,17 +308,24 @@ export function importJpConversation(store: ConversationStore, dir: string): Imp
       `see it with \`jp conversation show ${previous.id}\``,
     );
   }
+  const counts: Record<string, number> = {};
+  function* counted(events: Iterable<Event>): Generator<Event> {
+    for (const e of events) {
+      const kind = kindOf(e);
+      counts[kind] = (counts[kind] ?? 0) + 1;
+      yield e;
+    }
+  }
   const ref = store.create({
     id: converted.originalId,
     title: converted.title,
-    events: converted.events,
+    events: counted(converted.events),
     metadata: {
-      created_at:
-        converted.events.find((e) => typeof e.timestamp === "string")?.timestamp ?? new Date(0).toISOString(),
+      created_at: converted.createdAt,
       imported_from: { path: dir, original_id: converted.originalId },
     },
   });
-  const result: ImportResult = { id: ref.id, source: dir, counts: countKinds(converted.events) };
+  const result: ImportResult = { id: ref.id, source: dir, counts };
   if (converted.title !== undefined) result.title = converted.title;
   return result;
 }

@@ -283,6 +283,19 @@ export function serialize(events: readonly Event[]): string {
   return out;
 }
 
+/** The lines of `events` in pieces of about `size` characters: a large log is written without one huge string. */
+export function* serializedPieces(events: Iterable<Event>, size = 4 << 20): Generator<string> {
+  let out = "";
+  for (const e of events) {
+    out += JSON.stringify(e) + "\n";
+    if (out.length >= size) {
+      yield out;
+      out = "";
+    }
+  }
+  if (out) yield out;
+}
+
 const WRITE_FLAGS = fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW;
 
 export function isSymlink(target: string): boolean {

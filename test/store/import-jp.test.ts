@@ -141,6 +141,38 @@ describe("convertJpConversation", () => {
 });
 
 describe("importJpConversation", () => {
+  it("imports nothing when an entry deep in the file is invalid, naming it, and reports how far it read", () => {
+    const ws = tempWorkspace();
+    const store = new ConversationStore(ws);
+    const good = Array.from({ length: 3000 }, (_, i) => ({
+      type: "chat_request",
+      timestamp: "2026-05-29 19:42:36",
+      content: `question ${i}`,
+    }));
+    const dir = jpFolder("17000000008", [...good, { type: "tool_call_response", id: "x" }]);
+    const read: number[] = [];
+    expect(() => importJpConversation(store, dir, (_phase, done) => read.push(done))).toThrow(
+      /events\.json: entry 3001: invalid tool_call_response/,
+    );
+    expect(store.list()).toEqual([]);
+    expect(fs.readdirSync(ws.conversationsDir).filter((f) => !f.startsWith(".trash"))).toEqual([]);
+    expect(read.at(-1)).toBe(fs.statSync(path.join(dir, "events.json")).size);
+  });
+
+  it("refuses a file that is not a JSON array of events, or is cut short", () => {
+    const store = new ConversationStore(tempWorkspace());
+    const object = jpFolder("17000000009", []);
+    fs.writeFileSync(path.join(object, "events.json"), '{"type":"chat_request"}');
+    expect(() => importJpConversation(store, object)).toThrow(/expected a JSON array of events/);
+    const cut = jpFolder("17000000010", []);
+    fs.writeFileSync(
+      path.join(cut, "events.json"),
+      '[{"type":"chat_request","timestamp":"2026-05-29 19:42:36","content":"a"},{"type":"chat_re',
+    );
+    expect(() => importJpConversation(store, cut)).toThrow(/the array does not end/);
+    expect(store.list()).toEqual([]);
+  });
+
   it("keeps JP's id and title and refuses a second import", () => {
     const store = new ConversationStore(tempWorkspace());
     const dir = jpFolder("17000000007-x", [

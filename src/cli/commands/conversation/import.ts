@@ -3,8 +3,13 @@ import * as path from "node:path";
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { JpError } from "../../../errors.js";
-import { progressLine } from "../../../render/progress.js";
-import { findJpConversations, importJpConversation, type ImportResult } from "../../../store/import-jp.js";
+import { megabytes, progressLine } from "../../../render/progress.js";
+import {
+  findJpConversations,
+  importJpConversation,
+  type ImportProgress,
+  type ImportResult,
+} from "../../../store/import-jp.js";
 
 const EACH_LINE_UP_TO = 10;
 
@@ -27,10 +32,19 @@ export function register(parent: Command, ctx: Context): void {
         ctx.stderr,
         (done, total) => `importing… ${done} of ${total} conversations`,
       );
+      // Within one large conversation: how much of it is read (and converted and written as it goes).
+      const within = progressLine(
+        ctx.stderr,
+        (done, total) =>
+          `importing: ${megabytes(done)} of ${megabytes(total)} (${Math.floor((done / total) * 100)}%)`,
+      );
+      const report: ImportProgress = (_phase, done, total) => {
+        within(done, total);
+      };
       for (const [i, dir] of dirs.entries()) {
         progress(i, dirs.length);
         try {
-          const result = importJpConversation(store, dir);
+          const result = importJpConversation(store, dir, report);
           if ("reason" in result) {
             ctx.warn(`skipped ${result.source}: ${result.reason}`);
             skipped += 1;

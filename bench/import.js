@@ -1,0 +1,98 @@
+// bench/import: `jp conversation import` of a 250 MB JP conversation (events.json) into a fresh
+// workspace, against a bare node process reading and parsing the same file (bench/floor.js's way
+// of measuring: both pay a process start). Progress is shown on a terminal; here stderr is not one.
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { DATA_DIR, median } from "./lib.js";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const JP = path.join(HERE, "../bin/jp");
+const SIZE = 250 * 1024 * 1024;
+
+/** A JP conversation folder whose events.json is about `SIZE` bytes of turns with reasoning and tool calls. */
+function jpConversation() {
+  const dir = path.join(DATA_DIR, "jp-import-250mb", "17000000000-big-import");
+  const file = path.join(dir, "events.json");
+  if (fs.existsSync(file)) return dir;
+  fs.mkdirSync(dir, { recursive: true });
+  const fd = fs.openSync(file, "w");
+  const words = "the parser splits each line on commas and quotes the fields it keeps ".repeat(12);
+  let written = 0;
+  let second = 0;
+  const ts = () => {
+    const d = new Date(Date.UTC(2025, 0, 1) + 1000 * second++);
+    return d.toISOString().replace("T", " ").replace("Z", "000");
+  };
+  fs.writeSync(fd, "[\n");
+  for (let turn = 0; written < SIZE; turn++) {
+    const events = [
+      { timestamp: ts(), type: "turn_start" },
+      { timestamp: ts(), type: "chat_request", content: `question ${turn}: ${words}` },
+      { timestamp: ts(), type: "chat_response", reasoning: `thinking ${turn}: ${words}` },
+      {
+        timestamp: ts(),
+        type: "tool_call_request",
+        id: `call_${turn}`,
+        name: "fs_read_file",
+        arguments: { path: `src/f${turn}.rs` },
+      },
+      {
+        timestamp: ts(),
+        type: "tool_call_response",
+        id: `call_${turn}`,
+        content: `${words}${words}`,
+        is_error: false,
+      },
+      { timestamp: ts(), type: "chat_response", message: `answer ${turn}: ${words}` },
+    ];
+    const text = `${turn === 0 ? "" : ",\n"}${events.map((e) => JSON.stringify(e)).join(",\n")}`;
+    written += fs.writeSync(fd, text);
+  }
+  fs.writeSync(fd, "\n]\n");
+  fs.closeSync(fd);
+  fs.writeFileSync(path.join(dir, "metadata.json"), JSON.stringify({ title: "a big conversation" }));
+  return dir;
+}
+
+function timeRun(file, args, cwd) {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(file, args, {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) reject(new Error(`${path.basename(file)} ${args.join(" ")} exited ${code}: ${stderr}`));
+      else resolve(performance.now() - start);
+    });
+  });
+}
+
+export async function importBench() {
+  const source = jpConversation();
+  const events = path.join(source, "events.json");
+  const workspace = path.join(DATA_DIR, "ws-import");
+  const readAndParse = `JSON.parse(require("node:fs").readFileSync(${JSON.stringify(events)}, "utf8"))`;
+  const imports = [];
+  const floors = [];
+  for (let i = 0; i < 3; i++) {
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.mkdirSync(path.join(workspace, ".jp/conversations"), { recursive: true });
+    floors.push(await timeRun(process.execPath, ["-e", readAndParse], workspace));
+    imports.push(await timeRun(JP, ["conversation", "import", source], workspace));
+  }
+  const jp = median(imports);
+  const floor = median(floors);
+  return {
+    name: "import",
+    ratio: jp / floor,
+    limit: 1.5,
+    detail: `jp conversation import of a ${(fs.statSync(events).size / 2 ** 20).toFixed(0)} MB JP conversation: ${(jp / 1000).toFixed(1)} s vs reading and parsing it in a bare node process: ${(floor / 1000).toFixed(1)} s`,
+  };
+}
