@@ -252,3 +252,30 @@ describe.skipIf(!PTY_AVAILABLE)("Ctrl-C", () => {
     expect((await runCli(["q", "again"], { cwd: w.root, env: w.env })).code).toBe(0);
   });
 });
+
+describe.skipIf(!PTY_AVAILABLE)("long work shows how far it is", () => {
+  it("imports a large JP conversation with a progress line in megabytes and per cent", async () => {
+    const root = tempDir();
+    const source = path.join(root, "17000000000-large");
+    fs.mkdirSync(source);
+    // About 120 MB of turns: long enough that the progress line (shown after a second) appears.
+    const text = "the parser splits each line on commas and quotes the fields it keeps ".repeat(40);
+    const turn = (i: number) =>
+      `${JSON.stringify({ type: "chat_request", timestamp: "2026-01-01 00:00:00", content: `${i} ${text}` })},${JSON.stringify({ type: "chat_response", timestamp: "2026-01-01 00:00:01", message: text })}`;
+    const fd = fs.openSync(path.join(source, "events.json"), "w");
+    fs.writeSync(fd, "[");
+    for (let i = 0; i < 21_000; i++) fs.writeSync(fd, `${i ? "," : ""}${turn(i)}`);
+    fs.writeSync(fd, "]");
+    fs.closeSync(fd);
+    const ws = path.join(root, "ws");
+    fs.mkdirSync(path.join(ws, ".jp/conversations"), { recursive: true });
+    const session = runInPty([JP, "conversation", "import", source], {
+      cwd: ws,
+      env: { HOME: root, PATH: process.env.PATH ?? "" },
+    });
+    await session.waitFor(/importing: \d+\.\d MB of 1\d\d\.\d MB \(\d+%\)/);
+    expect(await session.exit).toBe(0);
+    expect(session.output()).toContain("Imported 17000000000: 42000 events");
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});

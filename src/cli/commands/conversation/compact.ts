@@ -28,6 +28,8 @@ import {
 import { UsageError } from "../../../errors.js";
 import type { ConversationRef } from "../../../store/conversations.js";
 import { compactConversation, rangeTokens } from "../../../turn/compaction-service.js";
+import type { TokenCounter } from "../../../tokens/count.js";
+import { progressLine, type ProgressCallback } from "../../../render/progress.js";
 import { renderTimeline, describePolicies } from "../../../render/compactions.js";
 import { compactionItems } from "../../../render/compaction-list.js";
 import { turnsLabel } from "../../../events/index.js";
@@ -198,6 +200,29 @@ function windowFlags(opts: CompactOptions): string | undefined {
   return given.length ? given.join(" ") : undefined;
 }
 
+/** `counter`, reporting how far through each list of events it has counted. */
+function countingWithProgress(counter: TokenCounter, progress: ProgressCallback): TokenCounter {
+  return {
+    get approximate() {
+      return counter.approximate;
+    },
+    get method() {
+      return counter.method;
+    },
+    event: (e) => counter.event(e),
+    text: (t) => counter.text(t),
+    events(list) {
+      let total = 0;
+      for (let i = 0; i < list.length; i++) {
+        total += counter.event(list[i]!);
+        if (i % 5000 === 0) progress(i, list.length);
+      }
+      progress(list.length, list.length);
+      return total;
+    },
+  };
+}
+
 /** Above this many events, planning shows a status line while it works. */
 const LONG_CONVERSATION_EVENTS = 20_000;
 
@@ -239,11 +264,16 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
       `conversation.tools.${name}.compaction names no tool of your config or of this conversation (a typo?); it applies to nothing`,
     );
   const counter = await ctx.tokenCounter(config);
-  // Planning and counting a long conversation takes seconds: say so while it runs.
+  // Planning and counting a long conversation takes seconds: say how far it is while it runs.
   const clear =
     events.length > LONG_CONVERSATION_EVENTS
-      ? ctx.status(`planning and counting ${events.length.toLocaleString("en-US")} events…`)
+      ? ctx.status(`planning ${events.length.toLocaleString("en-US")} events…`)
       : () => undefined;
+  const counting = progressLine(
+    ctx.stderr,
+    (done, total) =>
+      `planning and counting: ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} events (${Math.floor((done / total) * 100)}%)`,
+  );
   const outcome = await compactConversation({
     events,
     rules,
@@ -252,7 +282,7 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
     note,
     now: ctx.clock.now(),
     newId: ctx.newId,
-    counter,
+    counter: events.length > LONG_CONVERSATION_EVENTS ? countingWithProgress(counter, counting) : counter,
     summarizer: ctx.summarizer,
     defaultModel: config.assistant?.model?.id ?? "",
     dryRun: !!opts.dryRun,
