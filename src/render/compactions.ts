@@ -103,7 +103,7 @@ export function renderTimeline(
       ? `${fmt(before)} tokens now; the summary by ${pending.model} is not generated in a dry run`
       : `${fmt(before)} → ${fmt(after)} tokens`;
     lines.push(
-      `${options.dryRun ? "Would compact" : "Compacted"} ${label} (${count} total, ${policies}${already ? `; ${already}` : ""}): ${tokens}.`,
+      `${options.dryRun ? "Would compact" : "Compacted"} ${label} (${count.toLocaleString("en-US")} total, ${policies}${already ? `; ${already}` : ""}): ${tokens}.`,
     );
   }
   for (const p of outcome.planned) {

@@ -279,3 +279,37 @@ describe.skipIf(!PTY_AVAILABLE)("long work shows how far it is", () => {
     fs.rmSync(root, { recursive: true, force: true });
   });
 });
+
+describe.skipIf(!PTY_AVAILABLE)("planning a compaction of a long conversation", () => {
+  it("shows how many events are counted, of how many, in per cent", async () => {
+    const root = tempDir();
+    const dir = path.join(root, ".jp/conversations/17000000000-long");
+    fs.mkdirSync(dir, { recursive: true });
+    // 70 MB of distinct texts (a tokenizer remembers texts it has seen): counting takes seconds.
+    const text = (i: number, kind: string) =>
+      `${kind} ${i} each turn reads a file and reports what the parser does with quoted fields `.repeat(20);
+    const fd = fs.openSync(path.join(dir, "events.jsonl"), "w");
+    for (let i = 0; i < 10_000; i++) {
+      const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+      const events = [
+        { type: "turn_start", timestamp: at },
+        { type: "chat_request", timestamp: at, content: text(i, "q") },
+        { type: "chat_response", timestamp: at, reasoning: text(i, "r") },
+        { type: "tool_call_request", timestamp: at, id: `c${i}`, name: "read", arguments: { path: `f${i}` } },
+        { type: "tool_call_response", timestamp: at, id: `c${i}`, content: text(i, "t"), is_error: false },
+        { type: "chat_response", timestamp: at, message: text(i, "m") },
+      ];
+      fs.writeSync(fd, events.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    }
+    fs.closeSync(fd);
+    fs.writeFileSync(path.join(dir, "metadata.json"), JSON.stringify({ created_at: "2026-01-01T00:00:00Z" }));
+    const session = runInPty([JP, "conversation", "compact", "17000000000", "--dry-run"], {
+      cwd: root,
+      env: { HOME: root, PATH: process.env.PATH ?? "" },
+    });
+    await session.waitFor(/planning and counting: [\d,]+ of 60,000 events \(\d+%\)/);
+    expect(await session.exit).toBe(0);
+    expect(session.output()).toContain("Would compact turns 2–9999 (9,998 total");
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});

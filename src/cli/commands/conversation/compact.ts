@@ -200,7 +200,7 @@ function windowFlags(opts: CompactOptions): string | undefined {
   return given.length ? given.join(" ") : undefined;
 }
 
-/** `counter`, reporting how far through each list of events it has counted. */
+/** `counter`, reporting how far through each list of events it has counted (the caller clears the line). */
 function countingWithProgress(counter: TokenCounter, progress: ProgressCallback): TokenCounter {
   return {
     get approximate() {
@@ -217,7 +217,6 @@ function countingWithProgress(counter: TokenCounter, progress: ProgressCallback)
         total += counter.event(list[i]!);
         if (i % 5000 === 0) progress(i, list.length);
       }
-      progress(list.length, list.length);
       return total;
     },
   };
@@ -286,7 +285,10 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
     summarizer: ctx.summarizer,
     defaultModel: config.assistant?.model?.id ?? "",
     dryRun: !!opts.dryRun,
-  }).finally(clear);
+  }).finally(() => {
+    counting(1, 1);
+    clear();
+  });
   // A turn in progress is waited for: a compaction lands between turns, not inside one.
   if (!opts.dryRun && outcome.planned.length) {
     const turn = store.holdTurn(ref);

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { JpError } from "../../../errors.js";
 import { megabytes, progressLine } from "../../../render/progress.js";
+import { counted } from "../../../render/words.js";
 import {
   findJpConversations,
   importJpConversation,
@@ -53,7 +54,9 @@ export function register(parent: Command, ctx: Context): void {
           imported.push(result);
           if (each) {
             const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
-            ctx.out(`Imported ${result.id}${result.title ? ` (${result.title})` : ""}: ${total} events`);
+            ctx.out(
+              `Imported ${result.id}${result.title ? ` (${result.title})` : ""}: ${counted(total, "event")}`,
+            );
           }
         } catch (error) {
           if (!(error instanceof JpError)) throw error;
@@ -71,9 +74,13 @@ export function register(parent: Command, ctx: Context): void {
         );
       }
       if (failures.length > 0) {
-        throw new JpError("store.import", `${failures.length} conversation(s) were not imported`, {
-          hint: imported.length > 0 ? `${imported.length} other(s) were imported` : undefined,
-        });
+        throw new JpError(
+          "store.import",
+          `${counted(failures.length, "conversation")} ${failures.length === 1 ? "was" : "were"} not imported`,
+          {
+            hint: imported.length > 0 ? `${imported.length} other(s) were imported` : undefined,
+          },
+        );
       }
     });
 }
