@@ -275,7 +275,7 @@ describe.skipIf(!PTY_AVAILABLE)("long work shows how far it is", () => {
     });
     await session.waitFor(/importing: \d+\.\d MB of 1\d\d\.\d MB \(\d+%\)/);
     expect(await session.exit).toBe(0);
-    expect(session.output()).toContain("Imported 17000000000: 42000 events");
+    expect(session.output()).toContain("Imported 17000000000: 42,000 events");
     fs.rmSync(root, { recursive: true, force: true });
   });
 });
