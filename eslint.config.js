@@ -40,7 +40,7 @@ export default tseslint.config(
       "@typescript-eslint/no-non-null-assertion": "off",
       "@typescript-eslint/switch-exhaustiveness-check": [
         "error",
-        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+        { considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: false },
       ],
     },
   },

@@ -104,3 +104,11 @@ function field(error: Error, name: "code" | "syscall" | "path" | "dest"): string
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * For the `default` of a switch that must handle every member of a closed
+ * union (the event kinds): a member added later fails to compile there.
+ */
+export function assertNever(value: never, what: string): never {
+  throw new Error(`unhandled ${what}: ${String(value)}`);
+}

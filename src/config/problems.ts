@@ -74,6 +74,7 @@ function keysOf(path: readonly PropertyKey[]): (string | number)[] {
 function expectation(issue: Issue, target: z.ZodType | undefined): string {
   const whole = target !== undefined && isWholeNumber(target);
   const number = whole ? "a whole number" : "a number";
+  // eslint-disable-next-line @typescript-eslint/switch-exhaustiveness-check -- zod's other issue codes are said in zod's own words by the default
   switch (issue.code) {
     case "too_small":
       return issue.origin === "number"

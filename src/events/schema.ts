@@ -150,15 +150,5 @@ export const KNOWN_SCHEMAS = {
 
 export type EventKind = keyof typeof KNOWN_SCHEMAS;
 
-export type KnownEvent =
-  | TurnStart
-  | ChatRequest
-  | ChatResponse
-  | ToolCallRequest
-  | ToolCallResponse
-  | InquiryRequest
-  | InquiryResponse
-  | ConfigDelta
-  | Compaction
-  | CompactionReset
-  | RequestFailed;
+/** Every kind of event jp knows, derived from the schemas: a kind added there is a member here. */
+export type KnownEvent = { [K in EventKind]: z.infer<(typeof KNOWN_SCHEMAS)[K]> }[EventKind];

@@ -12,7 +12,9 @@ import {
   REDACTED_REASONING_KEY,
   TOOL_IMAGES_KEY,
   type ToolCallResponse,
+  UNKNOWN_KIND,
 } from "../events/index.js";
+import { assertNever } from "../errors.js";
 import {
   classifiedProvider,
   endpoint,
@@ -69,7 +71,6 @@ export function mapMessages(
   for (let i = 0; i < events.length; i++) {
     for (let m = 0; m < marks.length; m++) if (marks[m] === i) pushedBefore[m] = blocks;
     const e = events[i]!;
-    // Kinds this version does not know fall to the default: they are not sent.
     switch (e.type) {
       case "chat_request":
         push("user", { type: "text", text: e.content });
@@ -90,8 +91,18 @@ export function mapMessages(
           is_error: e.is_error,
         });
         break;
-      default:
+      case "turn_start":
+      case "config_delta":
+      case "compaction":
+      case "compaction_reset":
+      case "request_failed":
+      case "inquiry_request":
+      case "inquiry_response":
+      case UNKNOWN_KIND:
+        // Not sent: turn structure, overlays, and kinds this version does not know.
         break;
+      default:
+        assertNever(e, "event kind");
     }
   }
   const opensWithAssistant = messages[0]?.role === "assistant";
@@ -302,6 +313,7 @@ type OpenBlock =
   | { kind: "whole" };
 
 function openBlock(block: ContentBlock): { open: OpenBlock; parts: StreamPart[] } {
+  // eslint-disable-next-line @typescript-eslint/switch-exhaustiveness-check -- the API's block types are open: any jp does not interpret is kept whole by the default
   switch (block.type) {
     case "text": {
       const b = block;
@@ -452,6 +464,7 @@ async function* messageEvents(
     "anthropic-version": ANTHROPIC_VERSION,
   };
   for await (const event of postForEvents({ url, headers, body, signal, ...transportOptions(options) })) {
+    // eslint-disable-next-line @typescript-eslint/switch-exhaustiveness-check -- ping, and events a newer API may add, fall to the default
     switch (event.event) {
       case "message_start":
       case "message_delta":

@@ -8,7 +8,9 @@ import {
   PROVIDER_BLOCK_KEY,
   REASONING_FIELD_KEY,
   REFUSAL_KEY,
+  UNKNOWN_KIND,
 } from "../events/index.js";
+import { assertNever } from "../errors.js";
 import {
   classifiedProvider,
   endpoint,
@@ -73,8 +75,18 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
           content: e.is_error ? `Error: ${e.content}` : e.content,
         });
         break;
-      default:
+      case "turn_start":
+      case "config_delta":
+      case "compaction":
+      case "compaction_reset":
+      case "request_failed":
+      case "inquiry_request":
+      case "inquiry_response":
+      case UNKNOWN_KIND:
+        // Not sent: turn structure, overlays, and kinds this version does not know.
         break;
+      default:
+        assertNever(e, "event kind");
     }
   }
   return messages;

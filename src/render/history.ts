@@ -16,6 +16,7 @@ import {
 import type { TurnOrigin } from "../compaction/index.js";
 import { describePolicies } from "./compactions.js";
 import { visible } from "./visible.js";
+import { assertNever } from "../errors.js";
 
 export interface HistoryOptions {
   color: ChalkInstance;
@@ -97,7 +98,7 @@ export function renderEvent(
         `· the request of turn ${e.turn + 1} failed (${e.reason}); that turn is not sent to the model`,
       );
     default:
-      return c.dim(`· ${event.type} event`);
+      return assertNever(e, "event kind");
   }
 }
 

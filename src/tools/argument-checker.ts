@@ -25,6 +25,7 @@ export function argumentChecker(
     if (result.success) return undefined;
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? "");
+    // eslint-disable-next-line @typescript-eslint/switch-exhaustiveness-check -- zod's other issue codes are said in zod's own words by the default
     switch (issue.code) {
       case "unrecognized_keys":
         return `unknown argument '${issue.keys[0] ?? ""}'; expected ${names.join(", ") || "no arguments"}`;
