@@ -1,5 +1,5 @@
 // The library's API report: every name src/index.ts exports, with its kind and
-// (for values) its type, one per line. test/index.test.ts compares it with
+// its type (for interfaces and types, their members as declared), one per line. test/index.test.ts compares it with
 // api/jp-api.txt; `node scripts/api-report.mjs --write` updates that file after
 // a change to the API was meant.
 import * as fs from "node:fs";
@@ -9,6 +9,19 @@ import ts from "typescript";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const REPORT_FILE = path.join(ROOT, "api/jp-api.txt");
+
+/** The body of a symbol's declaration on one line, comments left out: an interface's `{ … }`, a type's right-hand side. */
+function declarationText(symbol, is) {
+  const declaration = symbol.declarations?.find(is);
+  if (!declaration) return "";
+  const node = ts.isTypeAliasDeclaration(declaration) ? declaration.type : declaration;
+  const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
+  const text = printer.printNode(ts.EmitHint.Unspecified, node, declaration.getSourceFile());
+  // An interface's type parameters, `extends` and members: what follows its name.
+  const name = ts.isInterfaceDeclaration(declaration) ? declaration.name.text : "";
+  const body = name ? text.slice(text.indexOf(name) + name.length) : text;
+  return body.replace(/\s+/g, " ").trim();
+}
 
 export function apiReport() {
   const entry = path.join(ROOT, "src/index.ts");
@@ -44,8 +57,10 @@ export function apiReport() {
       const type = checker.getTypeOfSymbolAtLocation(symbol, symbol.valueDeclaration);
       return `const ${name}: ${checker.typeToString(type, undefined, ts.TypeFormatFlags.NoTruncation)}`;
     }
-    if (flags & ts.SymbolFlags.Interface) return `interface ${name}`;
-    return `type ${name}`;
+    // Interfaces and type aliases with their members as written: a changed member changes the report.
+    if (flags & ts.SymbolFlags.Interface)
+      return `interface ${name} ${declarationText(symbol, ts.isInterfaceDeclaration)}`;
+    return `type ${name} = ${declarationText(symbol, ts.isTypeAliasDeclaration)}`;
   });
   return lines.sort().join("\n") + "\n";
 }

@@ -42,7 +42,9 @@ export {
   resolveAnchor,
   type AnchorResult,
   type CheckOptions,
+  type BeforeLlmEvent,
   type BeforeLlmHook,
+  type BeforeLlmOverride,
   type ChatMessage,
   type CompactInfo,
   type CompactionRule,
@@ -51,6 +53,7 @@ export {
   type Plan,
   type PlanOptions,
   type Projection,
+  type ProjectionStats,
   type TurnOrigin,
   type ViewProblem,
 } from "./compaction/index.js";

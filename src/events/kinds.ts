@@ -8,7 +8,9 @@ import { KNOWN_EVENT_CHECKERS } from "./schema.check.js";
 import type { EventKind, KnownEvent } from "./schema.js";
 
 // Cast: Object.keys types its result as string[]; these keys are exactly the kinds.
-export const EVENT_KINDS = Object.keys(KNOWN_EVENT_CHECKERS) as EventKind[];
+export const EVENT_KINDS: readonly EventKind[] = Object.freeze(
+  Object.keys(KNOWN_EVENT_CHECKERS) as EventKind[],
+);
 
 /** The `type` of every event of a kind this version does not know. */
 export const UNKNOWN_KIND: unique symbol = Symbol("jp.unknown-kind");
