@@ -12,9 +12,9 @@ import {
   REDACTED_REASONING_KEY,
   TOOL_IMAGES_KEY,
   type ToolCallResponse,
-  UNKNOWN_KIND,
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
+import { sentEvent } from "./sent.js";
 import {
   classifiedProvider,
   endpoint,
@@ -70,7 +70,8 @@ export function mapMessages(
   const pushedBefore: number[] = marks.map((mark) => (mark <= 0 ? 0 : -1));
   for (let i = 0; i < events.length; i++) {
     for (let m = 0; m < marks.length; m++) if (marks[m] === i) pushedBefore[m] = blocks;
-    const e = events[i]!;
+    const e = sentEvent(events[i]!);
+    if (!e) continue;
     switch (e.type) {
       case "chat_request":
         push("user", { type: "text", text: e.content });
@@ -91,18 +92,8 @@ export function mapMessages(
           is_error: e.is_error,
         });
         break;
-      case "turn_start":
-      case "config_delta":
-      case "compaction":
-      case "compaction_reset":
-      case "request_failed":
-      case "inquiry_request":
-      case "inquiry_response":
-      case UNKNOWN_KIND:
-        // Not sent: turn structure, overlays, and kinds this version does not know.
-        break;
       default:
-        assertNever(e, "event kind");
+        assertNever(e, "sent event kind");
     }
   }
   const opensWithAssistant = messages[0]?.role === "assistant";

@@ -8,9 +8,9 @@ import {
   PROVIDER_BLOCK_KEY,
   REASONING_FIELD_KEY,
   REFUSAL_KEY,
-  UNKNOWN_KIND,
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
+import { sentEvent } from "./sent.js";
 import {
   classifiedProvider,
   endpoint,
@@ -49,7 +49,9 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
     messages.push(created);
     return created;
   };
-  for (const e of events) {
+  for (const event of events) {
+    const e = sentEvent(event);
+    if (!e) continue;
     switch (e.type) {
       case "chat_request":
         messages.push({ role: "user", content: e.content });
@@ -75,18 +77,8 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
           content: e.is_error ? `Error: ${e.content}` : e.content,
         });
         break;
-      case "turn_start":
-      case "config_delta":
-      case "compaction":
-      case "compaction_reset":
-      case "request_failed":
-      case "inquiry_request":
-      case "inquiry_response":
-      case UNKNOWN_KIND:
-        // Not sent: turn structure, overlays, and kinds this version does not know.
-        break;
       default:
-        assertNever(e, "event kind");
+        assertNever(e, "sent event kind");
     }
   }
   return messages;
