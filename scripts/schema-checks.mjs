@@ -70,6 +70,11 @@ class Writer {
       case "unknown":
       case "any":
         return "";
+      case "never":
+        return `  return [invalidType("never", v)];\n`;
+      case "pipe":
+        // The second schema sees the value only when the first passed it.
+        return `  out = ${this.fn(d.in)}(v);\n  if (out) return out;\n  out = ${this.fn(d.out)}(v);\n`;
       case "string":
         return `  if (typeof v !== "string") return [invalidType("string", v)];\n${this.lengthChecks(schema, "string", "characters")}${this.refinements(schema)}`;
       case "boolean":

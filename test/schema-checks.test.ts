@@ -27,6 +27,7 @@ interface Def {
   valueType?: z.ZodType;
   element?: z.ZodType;
   options?: z.ZodType[];
+  in?: z.ZodType;
   values?: unknown[];
   entries?: Record<string, unknown>;
   catchall?: z.ZodType;
@@ -94,6 +95,12 @@ function near(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown> {
       break;
     case "union":
       shaped = fc.oneof(...d.options!.map((o) => near(o, depth + 1)));
+      break;
+    case "pipe":
+      // What the first schema admits; the second narrows it.
+      return near(d.in!, depth);
+    case "never":
+      shaped = offValue;
       break;
     case "object": {
       const shape = Object.fromEntries(

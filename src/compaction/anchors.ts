@@ -2,7 +2,7 @@
 // searching the projected stream the assistant was shown and mapping back
 // through origins.
 import type { Event } from "../events/index.js";
-import { groupTurns, turnsLabel, isKind } from "../events/index.js";
+import { turnsLabel, isKind } from "../events/index.js";
 import { project, type TurnOrigin } from "./project.js";
 
 export interface AnchorCandidate {
@@ -74,12 +74,13 @@ function firstTurnOf(origin: TurnOrigin): number {
   return origin.kind === "kept" ? origin.turn : origin.from;
 }
 
-interface ProjectedTurn {
+/** A projected turn as a quote is looked for in it. */
+interface TurnText {
   origin: TurnOrigin;
   text: string;
 }
 
-function findIn(turns: ProjectedTurn[], quote: string, fuzzy: boolean): AnchorCandidate[] {
+function findIn(turns: TurnText[], quote: string, fuzzy: boolean): AnchorCandidate[] {
   const needle = fuzzy ? normalize(quote).text.trim() : quote;
   const found: AnchorCandidate[] = [];
   for (const turn of turns) {
@@ -106,7 +107,7 @@ function findIn(turns: ProjectedTurn[], quote: string, fuzzy: boolean): AnchorCa
 }
 
 /** Turns sharing the most words with the quote, for a not-found report. */
-function closest(turns: ProjectedTurn[], quote: string, limit = 3): AnchorCandidate[] {
+function closest(turns: TurnText[], quote: string, limit = 3): AnchorCandidate[] {
   const words = [
     ...new Set(
       normalize(quote)
@@ -149,11 +150,8 @@ function closest(turns: ProjectedTurn[], quote: string, limit = 3): AnchorCandid
  */
 export function resolveAnchor(events: readonly Event[], quote: string): AnchorResult {
   if (quote.trim() === "") return { ok: false, error: { kind: "empty" } };
-  const projection = project(events);
-  const turns: ProjectedTurn[] = groupTurns(projection.events).map((t, i) => ({
-    origin: projection.origins[i]!,
-    text: turnText(t.events),
-  }));
+  const projected = project(events).turns;
+  const turns: TurnText[] = projected.map((t) => ({ origin: t.origin, text: turnText(t.events) }));
   let exact = true;
   let found = findIn(turns, quote, false);
   if (found.length === 0) {
@@ -161,12 +159,8 @@ export function resolveAnchor(events: readonly Event[], quote: string): AnchorRe
     found = findIn(turns, quote, true);
   }
   if (found.length === 0) {
-    const groups = groupTurns(projection.events);
-    found = findIn(
-      turns.map((t, i) => ({ ...t, text: turnText(groups[i]!.events, true) })),
-      quote,
-      true,
-    );
+    const spoken = projected.map((t) => ({ origin: t.origin, text: turnText(t.events, true) }));
+    found = findIn(spoken, quote, true);
   }
   if (found.length === 0) return { ok: false, error: { kind: "not_found", closest: closest(turns, quote) } };
   if (found.length > 1) return { ok: false, error: { kind: "ambiguous", candidates: found } };

@@ -1,7 +1,15 @@
 // Owns the projection: what the model sees once the active compactions are
 // applied to the raw stream (docs/architecture.md §5). Pure; never throws on valid input.
-import type { Compaction, Event, ToolCallRequest, ToolCallResponse, ToolPolicy } from "../events/index.js";
-import { isKind, NO_TURN, TurnCounter } from "../events/index.js";
+import type {
+  ChatResponse,
+  Compaction,
+  Event,
+  Summary,
+  ToolCallRequest,
+  ToolCallResponse,
+  ToolPolicy,
+} from "../events/index.js";
+import { isGlobal, isKind, NO_TURN, TurnCounter } from "../events/index.js";
 import { CompactionIndexer, newestFirst, type CompactionEntry } from "./activation.js";
 import { PROVIDER_VISIBLE } from "./validate.js";
 
@@ -31,8 +39,8 @@ export interface Projection {
    * stable points for a provider's prompt cache.
    */
   settled: number[];
-  /** One entry per projected turn, in order. */
-  origins: TurnOrigin[];
+  /** The projected turns in order, each with where it came from (global entries left out). */
+  turns: ProjectedTurn[];
   stats: ProjectionStats;
 }
 
@@ -115,19 +123,29 @@ export function failedTurns(events: readonly Event[], turns: ArrayLike<number>):
 
 export function project(events: readonly Event[]): Projection {
   const out: Event[] = [];
-  const origins: TurnOrigin[] = [];
+  const turns: ProjectedTurn[] = [];
+  const byTurn = turnSink((turn) => turns.push(turn));
   const { stats, settled } = projectStream(events, streamShape(events), {
-    event: (e) => out.push(e),
-    origin: (o) => origins.push(o),
+    event: (e) => {
+      out.push(e);
+      byTurn.event(e);
+    },
+    origin: byTurn.origin,
   });
-  return { events: out, origins, stats, settled };
+  byTurn.end();
+  return { events: out, turns, stats, settled };
 }
+
+/** A compaction entry that carries a summary: the one that wins the turns it covers. */
+type SummaryEntry = CompactionEntry & { event: Compaction & { summary: Summary } };
+
+const hasSummary = (entry: CompactionEntry): entry is SummaryEntry => entry.event.summary !== undefined;
 
 /** The active compactions, newest first; per raw turn those covering it; and the summary that wins each turn. */
 function coverage(shape: StreamShape): {
   ordered: CompactionEntry[];
   covering: Covering[][];
-  summaryOf: (CompactionEntry | undefined)[];
+  summaryOf: (SummaryEntry | undefined)[];
 } {
   const { turnCount } = shape;
   const ordered = newestFirst(shape.entries);
@@ -137,14 +155,15 @@ function coverage(shape: StreamShape): {
     const c = entry.event;
     const last = Math.min(c.to_turn, turnCount - 1);
     const cutoff = c.to_call !== undefined && c.to_turn < turnCount ? toCallCutoff(shape, c) : Infinity;
-    for (let t = c.from_turn; t <= last; t++) {
-      covering[t]!.push({ entry, cutoff: t === c.to_turn ? cutoff : Infinity });
-    }
+    covering.slice(c.from_turn, last + 1).forEach((list, k) => {
+      list.push({ entry, cutoff: c.from_turn + k === c.to_turn ? cutoff : Infinity });
+    });
   }
   // Summaries cover whole turns; the newest covering summary wins the turn.
-  const summaryOf = covering.map(
-    (list) => list.find((cov) => cov.entry.event.summary !== undefined && cov.cutoff === Infinity)?.entry,
-  );
+  const summaryOf = covering.map((list) => {
+    for (const cov of list) if (cov.cutoff === Infinity && hasSummary(cov.entry)) return cov.entry;
+    return undefined;
+  });
   return { ordered, covering, summaryOf };
 }
 
@@ -167,9 +186,9 @@ export function projectionOutline(shape: StreamShape): { turns: number; activeCo
 
 /** Where projected events and origins go, as they are made. */
 export interface ProjectionSink {
-  event(e: Event): void;
+  event: (e: Event) => void;
   /** A projected turn begins (its events follow); a summary origin's `to` grows until the next one. */
-  origin(o: TurnOrigin): void;
+  origin: (o: TurnOrigin) => void;
 }
 
 /**
@@ -182,141 +201,199 @@ export function projectStream(
   shape: StreamShape,
   sink: ProjectionSink,
 ): { stats: ProjectionStats; settled: number[] } {
-  const { failed } = shape;
-  const { ordered, covering, summaryOf } = coverage(shape);
+  const projector = new StreamProjector(shape, sink);
+  let position = 0;
+  for (const e of events) projector.take(e, position++);
+  return projector.finish(position);
+}
 
-  const winner = (t: number, position: number, has: (c: Compaction) => boolean): Compaction | undefined => {
-    const list = covering[t];
-    if (!list) return undefined;
-    for (const cov of list) {
-      if (position > cov.cutoff) continue;
-      if (has(cov.entry.event)) return cov.entry.event;
-    }
-    return undefined;
-  };
+/** What became of a tool call at its request: the policy that decided it, or dropped under a summary. */
+type CallFate = ToolPolicy | "dropped" | undefined;
 
-  const toolPolicyOf = (c: Compaction, name: string): ToolPolicy | undefined =>
-    c.tool_overrides?.[name] ?? c.tool_calls;
+const summarizes = (c: Compaction) => c.summary !== undefined;
+const strips = (c: Compaction) => c.reasoning === "strip";
+const toolPolicyOf = (c: Compaction, name: string): ToolPolicy | undefined =>
+  c.tool_overrides?.[name] ?? c.tool_calls;
 
-  const stats: ProjectionStats = {
-    rawEvents: 0,
-    projectedEvents: 0,
-    activeCompactions: ordered.length,
-    summarizedTurns: summaryOf.filter((s) => s !== undefined).length,
-    reasoningStripped: 0,
-    toolCallsStripped: 0,
-    toolCallsOmitted: 0,
-  };
-
-  let emitted = 0;
-  const emit = (...made: Event[]) => {
-    for (const e of made) sink.event(e);
-    emitted += made.length;
-  };
+/** projectStream's state between events; each `take` decides one raw event. */
+class StreamProjector {
+  private readonly covering: Covering[][];
+  private readonly summaryOf: (SummaryEntry | undefined)[];
+  private readonly stats: ProjectionStats;
+  private emitted = 0;
   // Tool call decisions are made at the request and followed by its response, so pairs stay whole.
-  const callNames = new Map<string, string>();
-  const callPolicy = new Map<string, ToolPolicy | "dropped" | undefined>();
-  let lastTurn = NO_TURN;
-  let lastSummary: CompactionEntry | undefined;
-  /** The summary origin the next turn may extend: the last origin, when it is a summary. */
-  let openSummary: Extract<TurnOrigin, { kind: "summary" }> | undefined;
-  // Each compaction's reach in its own right, as if no newer one covered the same events:
-  // an auto compaction that reaches further keeps the prefix that the previous one settled.
-  const reach = new Map<Compaction, number>();
-  const settle = (t: number, position: number, has: (c: Compaction) => boolean) => {
-    for (const cov of covering[t] ?? [])
-      if (position <= cov.cutoff && has(cov.entry.event)) reach.set(cov.entry.event, emitted);
-  };
-  const summarizes = (c: Compaction) => c.summary !== undefined;
+  private readonly callNames = new Map<string, string>();
+  private readonly callFate = new Map<string, CallFate>();
   /** Raw position of each call's request: its response is settled as the request was decided. */
-  const callPosition = new Map<string, number>();
+  private readonly callPosition = new Map<string, number>();
+  private lastTurn = NO_TURN;
+  private lastSummary: SummaryEntry | undefined;
+  /** The summary origin the next turn may extend: the last origin, when it is a summary. */
+  private openSummary: Extract<TurnOrigin, { kind: "summary" }> | undefined;
+  /**
+   * Each compaction's reach in its own right, as if no newer one covered the
+   * same events: an auto compaction that reaches further keeps the prefix
+   * that the previous one settled.
+   */
+  private readonly reach = new Map<Compaction, number>();
+  private readonly turnOf = new TurnCounter();
 
-  const turnOf = new TurnCounter();
-  let i = -1;
-  for (const e of events) {
-    i++;
-    const t = turnOf.next(e);
-    if (t === NO_TURN) {
-      if (e.type !== "compaction" && e.type !== "compaction_reset" && e.type !== "request_failed") emit(e);
-      continue;
-    }
-    if (failed.has(t)) continue;
-    const summary = summaryOf[t];
-    if (t !== lastTurn) {
-      if (summary === undefined) {
-        sink.origin({ kind: "kept", turn: t });
-        openSummary = undefined;
-      } else if (summary !== lastSummary || !openSummary) {
-        openSummary = { kind: "summary", from: t, to: t, compaction: summary.event.id };
-        sink.origin(openSummary);
-        emit(
-          { type: "turn_start", timestamp: e.timestamp ?? "" },
-          { type: "chat_request", timestamp: e.timestamp ?? "", content: SUMMARY_REQUEST },
-          { type: "chat_response", timestamp: e.timestamp ?? "", message: summary.event.summary!.text },
-        );
-        settle(t, i, summarizes);
-      } else {
-        openSummary.to = t;
-      }
-      lastTurn = t;
-      lastSummary = summary;
-    }
-    if (summary !== undefined) {
-      if (isKind(e, "tool_call_request")) callPolicy.set(e.id, "dropped");
-      settle(t, i, summarizes);
-      continue;
-    }
-
-    if (isKind(e, "chat_response")) {
-      const strips = (c: Compaction) => c.reasoning === "strip";
-      if (e.reasoning !== undefined && winner(t, i, strips)) {
-        stats.reasoningStripped += 1;
-        settle(t, i, strips);
-        continue;
-      }
-      emit(e);
-    } else if (isKind(e, "tool_call_request")) {
-      callNames.set(e.id, e.name);
-      callPosition.set(e.id, i);
-      const decides = (c: Compaction) => toolPolicyOf(c, e.name) !== undefined;
-      const c = winner(t, i, decides);
-      const policy = c ? toolPolicyOf(c, e.name) : undefined;
-      callPolicy.set(e.id, policy);
-      if (policy?.policy === "omit") {
-        stats.toolCallsOmitted += 1;
-        settle(t, i, decides);
-        continue;
-      }
-      if (policy && (policy.request || policy.response)) stats.toolCallsStripped += 1;
-      emit(policy?.request ? stripRequest(e) : e);
-      if (policy?.request) settle(t, i, decides);
-    } else if (isKind(e, "tool_call_response")) {
-      const name = callNames.get(e.id) ?? "unknown";
-      const decides = (c: Compaction) => toolPolicyOf(c, name) !== undefined;
-      const decidedAt = callPosition.get(e.id) ?? i;
-      let policy: ToolPolicy | "dropped" | undefined;
-      if (callPolicy.has(e.id)) {
-        policy = callPolicy.get(e.id);
-      } else {
-        const c = winner(t, i, decides);
-        policy = c ? toolPolicyOf(c, name) : undefined;
-      }
-      if (policy === "dropped") {
-        settle(t, i, summarizes);
-        continue;
-      }
-      if (policy?.policy === "omit") {
-        settle(t, decidedAt, decides);
-        continue;
-      }
-      emit(policy?.response ? stripResponse(e, name) : e);
-      if (policy?.response) settle(t, decidedAt, decides);
-    } else {
-      emit(e);
-    }
+  constructor(
+    private readonly shape: StreamShape,
+    private readonly sink: ProjectionSink,
+  ) {
+    const { ordered, covering, summaryOf } = coverage(shape);
+    this.covering = covering;
+    this.summaryOf = summaryOf;
+    this.stats = {
+      rawEvents: 0,
+      projectedEvents: 0,
+      activeCompactions: ordered.length,
+      summarizedTurns: summaryOf.filter((s) => s !== undefined).length,
+      reasoningStripped: 0,
+      toolCallsStripped: 0,
+      toolCallsOmitted: 0,
+    };
   }
-  stats.projectedEvents = emitted;
-  stats.rawEvents = i + 1;
-  const settled = [...new Set(reach.values())].sort((a, b) => a - b);
-  return { stats, settled };
+
+  take(e: Event, i: number): void {
+    const t = this.turnOf.next(e);
+    if (t === NO_TURN) {
+      if (e.type !== "compaction" && e.type !== "compaction_reset" && e.type !== "request_failed")
+        this.emit(e);
+      return;
+    }
+    if (this.shape.failed.has(t)) return;
+    const summary = this.summaryOf[t];
+    if (t !== this.lastTurn) this.beginTurn(t, i, e, summary);
+    if (summary !== undefined) {
+      if (isKind(e, "tool_call_request")) this.callFate.set(e.id, "dropped");
+      this.settle(t, i, summarizes);
+    } else if (isKind(e, "chat_response")) this.response(e, t, i);
+    else if (isKind(e, "tool_call_request")) this.callRequest(e, t, i);
+    else if (isKind(e, "tool_call_response")) this.callResponse(e, t, i);
+    else this.emit(e);
+  }
+
+  finish(rawEvents: number): { stats: ProjectionStats; settled: number[] } {
+    this.stats.projectedEvents = this.emitted;
+    this.stats.rawEvents = rawEvents;
+    const settled = [...new Set(this.reach.values())].sort((a, b) => a - b);
+    return { stats: this.stats, settled };
+  }
+
+  private emit(e: Event): void {
+    this.sink.event(e);
+    this.emitted += 1;
+  }
+
+  /** The newest compaction covering position `position` of turn `t` that `has` what is asked. */
+  private winner(t: number, position: number, has: (c: Compaction) => boolean): Compaction | undefined {
+    for (const cov of this.covering[t] ?? [])
+      if (position <= cov.cutoff && has(cov.entry.event)) return cov.entry.event;
+    return undefined;
+  }
+
+  private settle(t: number, position: number, has: (c: Compaction) => boolean): void {
+    for (const cov of this.covering[t] ?? [])
+      if (position <= cov.cutoff && has(cov.entry.event)) this.reach.set(cov.entry.event, this.emitted);
+  }
+
+  /** A raw turn begins: a kept turn opens an origin; a summary opens one (with its text) unless it extends the last. */
+  private beginTurn(t: number, i: number, e: Event, summary: SummaryEntry | undefined): void {
+    if (summary === undefined) {
+      this.sink.origin({ kind: "kept", turn: t });
+      this.openSummary = undefined;
+    } else if (summary !== this.lastSummary || !this.openSummary) {
+      this.openSummary = { kind: "summary", from: t, to: t, compaction: summary.event.id };
+      this.sink.origin(this.openSummary);
+      const timestamp = e.timestamp ?? "";
+      this.emit({ type: "turn_start", timestamp });
+      this.emit({ type: "chat_request", timestamp, content: SUMMARY_REQUEST });
+      this.emit({ type: "chat_response", timestamp, message: summary.event.summary.text });
+      this.settle(t, i, summarizes);
+    } else {
+      this.openSummary.to = t;
+    }
+    this.lastTurn = t;
+    this.lastSummary = summary;
+  }
+
+  private response(e: ChatResponse, t: number, i: number): void {
+    if (e.reasoning !== undefined && this.winner(t, i, strips)) {
+      this.stats.reasoningStripped += 1;
+      this.settle(t, i, strips);
+      return;
+    }
+    this.emit(e);
+  }
+
+  private callRequest(e: ToolCallRequest, t: number, i: number): void {
+    this.callNames.set(e.id, e.name);
+    this.callPosition.set(e.id, i);
+    const decides = (c: Compaction) => toolPolicyOf(c, e.name) !== undefined;
+    const c = this.winner(t, i, decides);
+    const policy = c ? toolPolicyOf(c, e.name) : undefined;
+    this.callFate.set(e.id, policy);
+    if (policy?.policy === "omit") {
+      this.stats.toolCallsOmitted += 1;
+      this.settle(t, i, decides);
+      return;
+    }
+    if (policy && (policy.request || policy.response)) this.stats.toolCallsStripped += 1;
+    this.emit(policy?.request ? stripRequest(e) : e);
+    if (policy?.request) this.settle(t, i, decides);
+  }
+
+  private callResponse(e: ToolCallResponse, t: number, i: number): void {
+    const name = this.callNames.get(e.id) ?? "unknown";
+    const decides = (c: Compaction) => toolPolicyOf(c, name) !== undefined;
+    const decidedAt = this.callPosition.get(e.id) ?? i;
+    const fate = this.callFate.has(e.id) ? this.callFate.get(e.id) : this.decidedBy(t, i, decides, name);
+    if (fate === "dropped") {
+      this.settle(t, i, summarizes);
+      return;
+    }
+    if (fate?.policy === "omit") {
+      this.settle(t, decidedAt, decides);
+      return;
+    }
+    this.emit(fate?.response ? stripResponse(e, name) : e);
+    if (fate?.response) this.settle(t, decidedAt, decides);
+  }
+
+  /** The policy for a response whose request this pass did not see. */
+  private decidedBy(t: number, i: number, decides: (c: Compaction) => boolean, name: string): CallFate {
+    const c = this.winner(t, i, decides);
+    return c ? toolPolicyOf(c, name) : undefined;
+  }
+}
+
+/** A projected turn whole: where it came from and its events (global entries left out). */
+export interface ProjectedTurn {
+  origin: TurnOrigin;
+  events: Event[];
+}
+
+/**
+ * A sink that gathers each projected turn with its origin and hands it to
+ * `onTurn` once the next begins (or at `end`): the origin and the events are
+ * paired where they are made, not by counting turns afterwards.
+ */
+export function turnSink(onTurn: (turn: ProjectedTurn) => void): ProjectionSink & { end: () => void } {
+  let pending: ProjectedTurn | undefined;
+  const end = () => {
+    if (pending) onTurn(pending);
+    pending = undefined;
+  };
+  return {
+    origin: (origin) => {
+      end();
+      pending = { origin, events: [] };
+    },
+    event: (e) => {
+      if (pending && !isGlobal(e)) pending.events.push(e);
+    },
+    end,
+  };
 }

@@ -134,6 +134,125 @@ function check3(v: unknown): SchemaIssue[] | undefined {
 
 function check4(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
+  return [invalidType("never", v)];
+  return out;
+}
+
+function check5(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.type;
+    out = merge(
+      out,
+      "type",
+      x !== "chat_response"
+        ? [
+            {
+              path: [],
+              code: "invalid_value",
+              message: 'Invalid input: expected "chat_response"',
+              abort: true,
+            },
+          ]
+        : undefined,
+    );
+  }
+  {
+    const x = v.timestamp;
+    out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  out = merge(out, "metadata", optional(check0, v.metadata));
+  {
+    const x = v.message;
+    out = merge(out, "message", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  out = merge(out, "reasoning", optional(check4, v.reasoning));
+  out = merge(out, "data", optional(check4, v.data));
+  return out;
+}
+
+function check6(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.type;
+    out = merge(
+      out,
+      "type",
+      x !== "chat_response"
+        ? [
+            {
+              path: [],
+              code: "invalid_value",
+              message: 'Invalid input: expected "chat_response"',
+              abort: true,
+            },
+          ]
+        : undefined,
+    );
+  }
+  {
+    const x = v.timestamp;
+    out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  out = merge(out, "metadata", optional(check0, v.metadata));
+  {
+    const x = v.reasoning;
+    out = merge(out, "reasoning", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  out = merge(out, "message", optional(check4, v.message));
+  out = merge(out, "data", optional(check4, v.data));
+  return out;
+}
+
+function check7(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.type;
+    out = merge(
+      out,
+      "type",
+      x !== "chat_response"
+        ? [
+            {
+              path: [],
+              code: "invalid_value",
+              message: 'Invalid input: expected "chat_response"',
+              abort: true,
+            },
+          ]
+        : undefined,
+    );
+  }
+  {
+    const x = v.timestamp;
+    out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  out = merge(out, "metadata", optional(check0, v.metadata));
+  if (!("data" in v)) out = merge(out, "data", [invalidType("nonoptional", undefined)]);
+  out = merge(out, "message", optional(check4, v.message));
+  out = merge(out, "reasoning", optional(check4, v.reasoning));
+  return out;
+}
+
+function check8(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check5(v), () => check6(v), () => check7(v)]);
+  return out;
+}
+
+function check9(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = check3(v);
+  if (out) return out;
+  out = check8(v);
+  return out;
+}
+
+function check10(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
     const x = v.type;
@@ -169,7 +288,7 @@ function check4(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check5(v: unknown): SchemaIssue[] | undefined {
+function check11(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -209,7 +328,7 @@ function check5(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check6(v: unknown): SchemaIssue[] | undefined {
+function check12(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -237,7 +356,7 @@ function check6(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check7(v: unknown): SchemaIssue[] | undefined {
+function check13(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -265,7 +384,7 @@ function check7(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check8(v: unknown): SchemaIssue[] | undefined {
+function check14(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -294,7 +413,7 @@ function check8(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check9(v: unknown): SchemaIssue[] | undefined {
+function check15(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "string") return [invalidType("string", v)];
   if (v.length < 1)
@@ -306,7 +425,7 @@ function check9(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check10(v: unknown): SchemaIssue[] | undefined {
+function check16(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
@@ -316,7 +435,7 @@ function check10(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check11(v: unknown): SchemaIssue[] | undefined {
+function check17(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -370,7 +489,7 @@ function check11(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check12(v: unknown): SchemaIssue[] | undefined {
+function check18(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -394,7 +513,7 @@ function check12(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check13(v: unknown): SchemaIssue[] | undefined {
+function check19(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -410,20 +529,20 @@ function check13(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check14(v: unknown): SchemaIssue[] | undefined {
+function check20(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check12(v), () => check13(v)]);
+  out = pickBranch([check18(v), () => check19(v)]);
   return out;
 }
 
-function check15(v: unknown): SchemaIssue[] | undefined {
+function check21(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check14(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check20(v[key]));
   return out;
 }
 
-function check16(v: unknown): SchemaIssue[] | undefined {
+function check22(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "string") return [invalidType("string", v)];
   if (v.length > 200)
@@ -435,21 +554,21 @@ function check16(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check17(v: unknown): SchemaIssue[] | undefined {
+function check23(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   return out;
 }
 
-function check18(v: unknown): SchemaIssue[] | undefined {
+function check24(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "tokens_before", optional(check17, v.tokens_before));
-  out = merge(out, "tokens_after", optional(check17, v.tokens_after));
+  out = merge(out, "tokens_before", optional(check23, v.tokens_before));
+  out = merge(out, "tokens_after", optional(check23, v.tokens_after));
   return out;
 }
 
-function check19(v: unknown): SchemaIssue[] | undefined {
+function check25(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -467,9 +586,9 @@ function check19(v: unknown): SchemaIssue[] | undefined {
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
   out = merge(out, "metadata", optional(check0, v.metadata));
-  out = merge(out, "id", check9(v.id));
-  out = merge(out, "from_turn", check10(v.from_turn));
-  out = merge(out, "to_turn", check10(v.to_turn));
+  out = merge(out, "id", check15(v.id));
+  out = merge(out, "from_turn", check16(v.from_turn));
+  out = merge(out, "to_turn", check16(v.to_turn));
   {
     const x = v.to_call;
     out = merge(
@@ -478,7 +597,7 @@ function check19(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "summary", optional(check11, v.summary));
+  out = merge(out, "summary", optional(check17, v.summary));
   {
     const x = v.reasoning;
     out = merge(
@@ -491,9 +610,9 @@ function check19(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "tool_calls", optional(check14, v.tool_calls));
-  out = merge(out, "tool_overrides", optional(check15, v.tool_overrides));
-  out = merge(out, "deferred_until_turn", optional(check10, v.deferred_until_turn));
+  out = merge(out, "tool_calls", optional(check20, v.tool_calls));
+  out = merge(out, "tool_overrides", optional(check21, v.tool_overrides));
+  out = merge(out, "deferred_until_turn", optional(check16, v.deferred_until_turn));
   {
     const x = v.source;
     out = merge(
@@ -511,25 +630,25 @@ function check19(v: unknown): SchemaIssue[] | undefined {
         : undefined,
     );
   }
-  out = merge(out, "note", optional(check16, v.note));
-  out = merge(out, "stats", optional(check18, v.stats));
+  out = merge(out, "note", optional(check22, v.note));
+  out = merge(out, "stats", optional(check24, v.stats));
   return out;
 }
 
-function check20(v: unknown): SchemaIssue[] | undefined {
+function check26(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "string") return [invalidType("string", v)];
   return out;
 }
 
-function check21(v: unknown): SchemaIssue[] | undefined {
+function check27(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check20(v[i]));
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check26(v[i]));
   return out;
 }
 
-function check22(v: unknown): SchemaIssue[] | undefined {
+function check28(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -554,11 +673,11 @@ function check22(v: unknown): SchemaIssue[] | undefined {
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
   out = merge(out, "metadata", optional(check0, v.metadata));
-  out = merge(out, "ids", optional(check21, v.ids));
+  out = merge(out, "ids", optional(check27, v.ids));
   return out;
 }
 
-function check23(v: unknown): SchemaIssue[] | undefined {
+function check29(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -583,7 +702,7 @@ function check23(v: unknown): SchemaIssue[] | undefined {
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
   out = merge(out, "metadata", optional(check0, v.metadata));
-  out = merge(out, "turn", check10(v.turn));
+  out = merge(out, "turn", check16(v.turn));
   {
     const x = v.reason;
     out = merge(out, "reason", typeof x === "string" ? undefined : [invalidType("string", x)]);
@@ -596,13 +715,13 @@ export const KNOWN_EVENT_CHECKERS: Readonly<Record<EventKind, (value: unknown) =
   {
     turn_start: firstIssue(check1),
     chat_request: firstIssue(check2),
-    chat_response: firstIssue(check3),
-    tool_call_request: firstIssue(check4),
-    tool_call_response: firstIssue(check5),
-    inquiry_request: firstIssue(check6),
-    inquiry_response: firstIssue(check7),
-    config_delta: firstIssue(check8),
-    compaction: firstIssue(check19),
-    compaction_reset: firstIssue(check22),
-    request_failed: firstIssue(check23),
+    chat_response: firstIssue(check9),
+    tool_call_request: firstIssue(check10),
+    tool_call_response: firstIssue(check11),
+    inquiry_request: firstIssue(check12),
+    inquiry_response: firstIssue(check13),
+    config_delta: firstIssue(check14),
+    compaction: firstIssue(check25),
+    compaction_reset: firstIssue(check28),
+    request_failed: firstIssue(check29),
   };

@@ -2,6 +2,10 @@
 // the one statement of it, in zod. Nothing loads this at run time: reading a
 // log uses the checkers derived from these schemas (schema.check.ts, written
 // by scripts/schema-checks.mjs), and the types below are erased.
+//
+// The types are exact (`z.object`): a misspelt field does not compile. The
+// checkers still let unknown fields through, as they must: a log written by a
+// newer jp keeps what this one does not know, and writes it back unchanged.
 import * as z from "zod";
 import { EVENT_CHECKS } from "./checks.js";
 import type { JsonObject } from "./json.js";
@@ -19,10 +23,10 @@ const base = {
   metadata: Metadata.optional(),
 };
 
-export const TurnStart = z.looseObject({ type: z.literal("turn_start"), ...base });
+export const TurnStart = z.object({ type: z.literal("turn_start"), ...base });
 export type TurnStart = z.infer<typeof TurnStart>;
 
-export const ChatRequest = z.looseObject({
+export const ChatRequest = z.object({
   type: z.literal("chat_request"),
   ...base,
   content: z.string(),
@@ -30,8 +34,9 @@ export const ChatRequest = z.looseObject({
 });
 export type ChatRequest = z.infer<typeof ChatRequest>;
 
-export const ChatResponse = z
-  .looseObject({
+/** The fields a chat_response may carry; exactly one of its bodies is there. */
+const ChatResponseFields = z
+  .object({
     type: z.literal("chat_response"),
     ...base,
     message: z.string().optional(),
@@ -39,9 +44,44 @@ export const ChatResponse = z
     data: z.unknown().optional(),
   })
   .refine(EVENT_CHECKS.oneBody.test, EVENT_CHECKS.oneBody.message);
+
+const responseHead = { type: z.literal("chat_response"), ...base };
+/** Text the assistant said (or refused with). */
+export const MessageResponse = z.object({
+  ...responseHead,
+  message: z.string(),
+  reasoning: z.never().optional(),
+  data: z.never().optional(),
+});
+export type MessageResponse = z.infer<typeof MessageResponse>;
+/** The assistant's reasoning (thinking), possibly redacted by the provider. */
+export const ReasoningResponse = z.object({
+  ...responseHead,
+  reasoning: z.string(),
+  message: z.never().optional(),
+  data: z.never().optional(),
+});
+export type ReasoningResponse = z.infer<typeof ReasoningResponse>;
+/** A block jp keeps as data: a provider's own block, sent back as it came. */
+export const DataResponse = z.object({
+  ...responseHead,
+  data: z.unknown(),
+  message: z.never().optional(),
+  reasoning: z.never().optional(),
+});
+export type DataResponse = z.infer<typeof DataResponse>;
+
+/**
+ * One block of an answer. The refinement states the rule with a message a
+ * person can act on; the union makes it the type, so code that builds a
+ * response with two bodies (or none) does not compile.
+ */
+export const ChatResponse = ChatResponseFields.pipe(
+  z.union([MessageResponse, ReasoningResponse, DataResponse]),
+);
 export type ChatResponse = z.infer<typeof ChatResponse>;
 
-export const ToolCallRequest = z.looseObject({
+export const ToolCallRequest = z.object({
   type: z.literal("tool_call_request"),
   ...base,
   id: z.string(),
@@ -50,7 +90,7 @@ export const ToolCallRequest = z.looseObject({
 });
 export type ToolCallRequest = z.infer<typeof ToolCallRequest>;
 
-export const ToolCallResponse = z.looseObject({
+export const ToolCallResponse = z.object({
   type: z.literal("tool_call_response"),
   ...base,
   id: z.string(),
@@ -59,13 +99,13 @@ export const ToolCallResponse = z.looseObject({
 });
 export type ToolCallResponse = z.infer<typeof ToolCallResponse>;
 
-export const InquiryRequest = z.looseObject({ type: z.literal("inquiry_request"), ...base });
+export const InquiryRequest = z.object({ type: z.literal("inquiry_request"), ...base });
 export type InquiryRequest = z.infer<typeof InquiryRequest>;
 
-export const InquiryResponse = z.looseObject({ type: z.literal("inquiry_response"), ...base });
+export const InquiryResponse = z.object({ type: z.literal("inquiry_response"), ...base });
 export type InquiryResponse = z.infer<typeof InquiryResponse>;
 
-export const ConfigDelta = z.looseObject({
+export const ConfigDelta = z.object({
   type: z.literal("config_delta"),
   ...base,
   delta: JsonObjectSchema,
@@ -86,7 +126,7 @@ export const Summary = z.object({
 });
 export type Summary = z.infer<typeof Summary>;
 
-export const CompactionStats = z.looseObject({
+export const CompactionStats = z.object({
   tokens_before: z.number().optional(),
   tokens_after: z.number().optional(),
 });
@@ -95,7 +135,7 @@ export type CompactionStats = z.infer<typeof CompactionStats>;
 export const CompactionSource = z.enum(["user", "assistant", "auto"]);
 export type CompactionSource = z.infer<typeof CompactionSource>;
 
-export const Compaction = z.looseObject({
+export const Compaction = z.object({
   type: z.literal("compaction"),
   ...base,
   id: z.string().min(1),
@@ -113,7 +153,7 @@ export const Compaction = z.looseObject({
 });
 export type Compaction = z.infer<typeof Compaction>;
 
-export const CompactionReset = z.looseObject({
+export const CompactionReset = z.object({
   type: z.literal("compaction_reset"),
   ...base,
   ids: z.array(z.string()).optional(),
@@ -125,7 +165,7 @@ export type CompactionReset = z.infer<typeof CompactionReset>;
  * waiting): its turn stays in the log but is left out of what the model sees,
  * so asking again never sends the question twice. Global: it names its turn.
  */
-export const RequestFailed = z.looseObject({
+export const RequestFailed = z.object({
   type: z.literal("request_failed"),
   ...base,
   turn: z.number().int().nonnegative(),

@@ -113,7 +113,7 @@ export function createAutoCompaction(
     const trigger =
       cold && !configured?.summary ? Math.floor(limits.budget * (1 - COLD_CACHE_MARGIN)) : limits.budget;
     if (before <= trigger || stopped) return undefined;
-    const turnTotal = project(events).origins.length;
+    const turnTotal = project(events).turns.length;
     if (turnTotal < limits.minTurns) return undefined;
     let current = [...events];
     let tokens = before;

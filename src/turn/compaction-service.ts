@@ -15,7 +15,6 @@ import {
 } from "../compaction/index.js";
 import type { ResolvedRule } from "../config/rules.js";
 import type { Compaction, CompactionSource, Event } from "../events/index.js";
-import { groupTurns } from "../events/index.js";
 import { summaryBilling, type Summarizer } from "../llm/summarize.js";
 import type { TokenCounter } from "../tokens/count.js";
 
@@ -70,12 +69,11 @@ export interface CompactionInput {
  * turn counts where its range starts, so adjacent ranges never count it twice.
  */
 export function rangeTokens(projection: Projection, counter: TokenCounter, range: TurnRange): number {
-  const turns = groupTurns(projection.events);
   let total = 0;
-  projection.origins.forEach((origin, i) => {
+  for (const { origin, events } of projection.turns) {
     const at = origin.kind === "kept" ? origin.turn : origin.from;
-    if (at >= range.from && at <= range.to) total += counter.events(turns[i]?.events ?? []);
-  });
+    if (at >= range.from && at <= range.to) total += counter.events(events);
+  }
   return total;
 }
 

@@ -126,7 +126,12 @@ describe("planAssistantRules", () => {
     const sameTurn = [...events, c!];
     expect(project(sameTurn).events).toEqual(project(events).events);
     const nextTurn = [...sameTurn, ...turn("next")];
-    expect(project(nextTurn).origins[0]).toEqual({ kind: "summary", from: 0, to: 2, compaction: "a0" });
+    expect(project(nextTurn).turns.map((turn) => turn.origin)[0]).toEqual({
+      kind: "summary",
+      from: 0,
+      to: 2,
+      compaction: "a0",
+    });
   });
 
   it("needs a policy on every rule", () => {

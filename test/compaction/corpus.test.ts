@@ -123,14 +123,18 @@ describe.skipIf(!present)("projection over the JP corpus", () => {
     expect(checkProviderView(p.events).filter((x) => x.kind === "orphan_response")).toEqual([]);
     // Every raw turn a model can see is accounted for exactly once; a turn with nothing
     // visible is left out, or folded into the summary around it.
-    const covered = p.origins.flatMap((o) =>
-      o.kind === "kept" ? [o.turn] : Array.from({ length: o.to - o.from + 1 }, (_, i) => o.from + i),
-    );
+    const covered = p.turns
+      .map((turn) => turn.origin)
+      .flatMap((o) =>
+        o.kind === "kept" ? [o.turn] : Array.from({ length: o.to - o.from + 1 }, (_, i) => o.from + i),
+      );
     const shown = visibleTurns(raw);
     expect(covered).toEqual([...new Set(covered)].sort((a, b) => a - b));
     expect(shown.filter((t) => !covered.includes(t))).toEqual([]);
-    expect(p.origins.filter((o) => o.kind === "kept" && !shown.includes(o.turn))).toEqual([]);
-    expect(groupTurns(p.events)).toHaveLength(p.origins.length);
+    expect(
+      p.turns.map((turn) => turn.origin).filter((o) => o.kind === "kept" && !shown.includes(o.turn)),
+    ).toEqual([]);
+    expect(groupTurns(p.events)).toHaveLength(p.turns.map((turn) => turn.origin).length);
     if (policy === "reset" || policy === "deferred rule (inactive)")
       expect(p.events).toEqual(withoutInvisibleTurns(raw));
 

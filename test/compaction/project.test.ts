@@ -16,7 +16,7 @@ describe("project", () => {
     const events = turns(3);
     const p = project(events);
     expect(p.events).toEqual(events);
-    expect(p.origins).toEqual(kept(0, 1, 2));
+    expect(p.turns.map((turn) => turn.origin)).toEqual(kept(0, 1, 2));
   });
 
   it("says where each compaction's reach ends, each in its own right, for the prompt cache", () => {
@@ -44,7 +44,7 @@ describe("project", () => {
   it("keeps raw numbers in summary origins: 6 turns, summary over 2..5", () => {
     const events = [...turns(6), compaction({ from_turn: 1, to_turn: 4, summary: summary("S"), id: "s1" })];
     const p = project(events);
-    expect(p.origins).toEqual([
+    expect(p.turns.map((turn) => turn.origin)).toEqual([
       { kind: "kept", turn: 0 },
       { kind: "summary", from: 1, to: 4, compaction: "s1" },
       { kind: "kept", turn: 5 },
@@ -67,7 +67,7 @@ describe("project", () => {
       compaction({ from_turn: 3, to_turn: 5, summary: summary("NEW"), id: "new" }),
     ];
     const p = project(events);
-    expect(p.origins).toEqual([
+    expect(p.turns.map((turn) => turn.origin)).toEqual([
       { kind: "summary", from: 0, to: 2, compaction: "old" },
       { kind: "summary", from: 3, to: 5, compaction: "new" },
       { kind: "summary", from: 6, to: 9, compaction: "old" },
@@ -82,7 +82,7 @@ describe("project", () => {
       compaction({ from_turn: 2, to_turn: 3, summary: summary("same"), id: "b" }),
     ];
     const p = project(events);
-    expect(p.origins).toEqual([
+    expect(p.turns.map((turn) => turn.origin)).toEqual([
       { kind: "summary", from: 0, to: 1, compaction: "a" },
       { kind: "summary", from: 2, to: 3, compaction: "b" },
     ]);
@@ -95,7 +95,9 @@ describe("project", () => {
       compaction({ from_turn: 0, to_turn: 2, summary: summary("S"), id: "s" }),
       compaction({ from_turn: 0, to_turn: 2, reasoning: "strip", tool_calls: STRIP }),
     ];
-    expect(project(events).origins).toEqual([{ kind: "summary", from: 0, to: 2, compaction: "s" }]);
+    expect(project(events).turns.map((turn) => turn.origin)).toEqual([
+      { kind: "summary", from: 0, to: 2, compaction: "s" },
+    ]);
   });
 
   it("strips reasoning and its signature", () => {
@@ -310,12 +312,12 @@ describe("project", () => {
 
   it("clamps ranges past the end of the stream", () => {
     const events = [...turns(3), compaction({ from_turn: 1, to_turn: 50, summary: summary("S"), id: "s" })];
-    expect(project(events).origins).toEqual([
+    expect(project(events).turns.map((turn) => turn.origin)).toEqual([
       { kind: "kept", turn: 0 },
       { kind: "summary", from: 1, to: 2, compaction: "s" },
     ]);
     const beyond = [...turns(2), compaction({ from_turn: 5, to_turn: 9, summary: summary("S") })];
-    expect(project(beyond).origins).toEqual(kept(0, 1));
+    expect(project(beyond).turns.map((turn) => turn.origin)).toEqual(kept(0, 1));
   });
 
   it("keeps a deferred compaction invisible until the turn count reaches it, then applies it", () => {
@@ -327,9 +329,9 @@ describe("project", () => {
       id: "d",
     });
     const before = [...turns(2), c];
-    expect(project(before).origins).toEqual(kept(0, 1));
+    expect(project(before).turns.map((turn) => turn.origin)).toEqual(kept(0, 1));
     const after = [...before, ...turn("t3")];
-    expect(project(after).origins).toEqual([
+    expect(project(after).turns.map((turn) => turn.origin)).toEqual([
       { kind: "summary", from: 0, to: 0, compaction: "d" },
       ...kept(1, 2),
     ]);
@@ -339,15 +341,19 @@ describe("project", () => {
     const a = compaction({ from_turn: 0, to_turn: 0, summary: summary("A"), id: "a" });
     const b = compaction({ from_turn: 1, to_turn: 1, summary: summary("B"), id: "b" });
     const events = [...turns(3), a, b, { type: "compaction_reset", timestamp: at(900), ids: ["a"] } as Event];
-    expect(project(events).origins).toEqual([
+    expect(project(events).turns.map((turn) => turn.origin)).toEqual([
       { kind: "kept", turn: 0 },
       { kind: "summary", from: 1, to: 1, compaction: "b" },
       { kind: "kept", turn: 2 },
     ]);
     const all = [...events, { type: "compaction_reset", timestamp: at(901) } as Event];
-    expect(project(all).origins).toEqual(kept(0, 1, 2));
+    expect(project(all).turns.map((turn) => turn.origin)).toEqual(kept(0, 1, 2));
     const later = compaction({ from_turn: 2, to_turn: 2, summary: summary("C"), id: "c" }, 902);
-    expect(project([...all, later]).origins.at(-1)).toEqual({
+    expect(
+      project([...all, later])
+        .turns.map((turn) => turn.origin)
+        .at(-1),
+    ).toEqual({
       kind: "summary",
       from: 2,
       to: 2,
@@ -403,7 +409,7 @@ describe("project", () => {
     const p = project(events);
     expect(p.events).not.toContain(abandoned);
     expect(texts(p.events)).toEqual(["t1", "answer to t1", "t3", "answer to t3"]);
-    expect(p.origins).toEqual(kept(0, 2));
+    expect(p.turns.map((turn) => turn.origin)).toEqual(kept(0, 2));
     expect(groupTurns(p.events)).toHaveLength(2);
   });
 });

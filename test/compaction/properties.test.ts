@@ -34,11 +34,11 @@ describe("projection properties", () => {
           origin: (o) => origins.push(o),
         });
         expect(out).toEqual(whole.events);
-        expect(origins).toEqual(whole.origins);
+        expect(origins).toEqual(whole.turns.map((turn) => turn.origin));
         expect(streamed.settled).toEqual(whole.settled);
         expect(streamed.stats).toEqual(whole.stats);
         expect(projectionOutline(shape)).toEqual({
-          turns: whole.origins.length,
+          turns: whole.turns.map((turn) => turn.origin).length,
           activeCompactions: whole.stats.activeCompactions,
         });
       }),
@@ -102,11 +102,13 @@ describe("projection properties", () => {
     fc.assert(
       fc.property(compactedStream, ({ events, turnCount }) => {
         const p = project(events);
-        const covered = p.origins.flatMap((o) =>
-          o.kind === "kept" ? [o.turn] : Array.from({ length: o.to - o.from + 1 }, (_, i) => o.from + i),
-        );
+        const covered = p.turns
+          .map((turn) => turn.origin)
+          .flatMap((o) =>
+            o.kind === "kept" ? [o.turn] : Array.from({ length: o.to - o.from + 1 }, (_, i) => o.from + i),
+          );
         expect(covered).toEqual(Array.from({ length: turnCount }, (_, i) => i));
-        expect(groupTurns(p.events)).toHaveLength(p.origins.length);
+        expect(groupTurns(p.events)).toHaveLength(p.turns.map((turn) => turn.origin).length);
       }),
       RUNS,
     );

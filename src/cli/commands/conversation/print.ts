@@ -16,6 +16,7 @@ import {
   indexCompactions,
   lastTurns,
   project,
+  turnSink,
   resolveRange,
   streamFacts,
   turnSelector,
@@ -123,18 +124,13 @@ function printCompactedStreaming(ctx: Context, ref: ConversationRef): void {
   const rawCalls = new Map<string, { arguments: Record<string, unknown>; content?: string; turn: number }>();
   const rawTurn = new TurnCounter();
   let latestRawTurn = 0;
-  const origins: TurnOrigin[] = [];
-  const counter = new TurnCounter();
-  let pending: { turn: number; origin: TurnOrigin; events: Event[] } | undefined;
   let printed = 0;
-  const flush = () => {
-    if (!pending) return;
-    const text = renderCompacted([pending], rawCalls, summaries, { color: ctx.color }, toolNames);
+  const sink = turnSink((turn) => {
+    const text = renderCompacted([turn], rawCalls, summaries, { color: ctx.color }, toolNames);
     ctx.stdout.write(`${printed++ === 0 ? "" : "\n\n"}${text}`);
     // Calls of raw turns before the one being read are done with, shown or not.
     for (const [id, call] of rawCalls) if (call.turn < latestRawTurn) rawCalls.delete(id);
-    pending = undefined;
-  };
+  });
   // The raw events pass through here on their way to the projection, so their calls are known in time.
   function* noting(events: Iterable<Event>): Generator<Event> {
     for (const e of events) {
@@ -148,19 +144,8 @@ function printCompactedStreaming(ctx: Context, ref: ConversationRef): void {
       yield e;
     }
   }
-  projectStream(noting(store.streamEvents(ref)), shape, {
-    origin: (o) => origins.push(o),
-    event: (e) => {
-      const t = counter.next(e);
-      if (t === NO_TURN) return;
-      if (pending?.turn !== t) {
-        flush();
-        pending = { turn: t, origin: origins[t]!, events: [] };
-      }
-      pending.events.push(e);
-    },
-  });
-  flush();
+  projectStream(noting(store.streamEvents(ref)), shape, sink);
+  sink.end();
   ctx.stdout.write("\n");
 }
 
@@ -234,11 +219,7 @@ export function register(parent: Command, ctx: Context): void {
         return;
       }
 
-      const projection = project(events);
-      const projectedTurns = groupTurns(projection.events).map((t, i) => ({
-        origin: projection.origins[i]!,
-        events: t.events,
-      }));
+      const projectedTurns = project(events).turns;
       const selected = projectedTurns.filter((t) => inRange(originFrom(t.origin), originTo(t.origin)));
       if (opts.json) {
         const turns = selected.map((t) => ({
@@ -265,12 +246,7 @@ export function register(parent: Command, ctx: Context): void {
         selected.length === 0
           ? "(no turns)"
           : renderCompacted(selected, rawCalls, summaries, { color: ctx.color });
-      const header = compactedHeader(
-        ctx,
-        entries,
-        { turns: projectedTurns.length, activeCompactions: projection.stats.activeCompactions },
-        turnCount(events),
-      );
+      const header = compactedHeader(ctx, entries, projectionOutline(streamShape(events)), turnCount(events));
       await page(ctx, `${header}\n\n${text}`);
     });
 }
