@@ -59,28 +59,28 @@ export function planCurrentTurnStrip(
     if (isKind(e, "tool_call_response") && answered.has(e.id)) calls.push({ id: e.id, after: i + 1 });
   });
   // Calls whose stripping still leaves keepTail tokens of newer traffic verbatim.
-  let allowed = 0;
-  while (
-    allowed < calls.length &&
-    options.tokens(current.events.slice(calls[allowed]!.after)) >= options.keepTail
-  )
-    allowed++;
-  if (allowed === 0) return undefined;
-  const candidate = (k: number): Compaction => ({
+  const allowed: typeof calls = [];
+  for (const call of calls) {
+    if (options.tokens(current.events.slice(call.after)) < options.keepTail) break;
+    allowed.push(call);
+  }
+  const furthest = allowed.at(-1);
+  if (!furthest) return undefined;
+  const candidate = (upTo: { id: string }): Compaction => ({
     type: "compaction",
     timestamp: options.timestamp,
     id: options.id,
     from_turn: current.index,
     to_turn: current.index,
-    to_call: calls[k]!.id,
+    to_call: upTo.id,
     tool_calls: { policy: "strip", request: false, response: true },
     source: "auto",
   });
-  if (options.relief !== "just_under_budget") return candidate(allowed - 1);
+  if (options.relief !== "just_under_budget") return candidate(furthest);
   // Each call's saving is what its result costs before and after stripping; two projections give them all,
   // and the fewest calls whose savings bring the request within budget follow by summing.
   const before = project(events).events;
-  const after = project([...events, candidate(allowed - 1)]).events;
+  const after = project([...events, candidate(furthest)]).events;
   const resultTokens = (projected: readonly Event[]) => {
     const byId = new Map<string, number>();
     for (const e of projected) if (isKind(e, "tool_call_response")) byId.set(e.id, options.tokens([e]));
@@ -89,10 +89,9 @@ export function planCurrentTurnStrip(
   const costBefore = resultTokens(before);
   const costAfter = resultTokens(after);
   let total = options.measure(events);
-  for (let k = 0; k < allowed; k++) {
-    const id = calls[k]!.id;
-    total -= (costBefore.get(id) ?? 0) - (costAfter.get(id) ?? 0);
-    if (total <= options.budget) return candidate(k);
+  for (const call of allowed) {
+    total -= (costBefore.get(call.id) ?? 0) - (costAfter.get(call.id) ?? 0);
+    if (total <= options.budget) return candidate(call);
   }
-  return candidate(allowed - 1);
+  return candidate(furthest);
 }

@@ -62,14 +62,18 @@ interface ExistingSummary {
 }
 
 function existingSummaries(events: readonly Event[]): ExistingSummary[] {
-  return indexCompactions(events)
-    .entries.filter((e) => e.state.kind !== "reset" && e.event.summary !== undefined)
-    .map((e) => ({
-      id: e.event.id,
-      from: e.event.from_turn,
-      to: e.event.to_turn,
-      supplied: e.event.summary!.source === "supplied",
-    }));
+  return indexCompactions(events).entries.flatMap(({ event, state }) =>
+    state.kind !== "reset" && event.summary !== undefined
+      ? [
+          {
+            id: event.id,
+            from: event.from_turn,
+            to: event.to_turn,
+            supplied: event.summary.source === "supplied",
+          },
+        ]
+      : [],
+  );
 }
 
 export type SummaryExtension =

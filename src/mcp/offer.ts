@@ -81,11 +81,11 @@ export async function describeMcpTools(
 ): Promise<Tool[]> {
   const byServer = new Map<string, McpToolSpec[]>();
   for (const spec of specs) byServer.set(spec.server, [...(byServer.get(spec.server) ?? []), spec]);
-  for (const server of byServer.keys())
-    if (!servers.config(server))
+  for (const spec of specs)
+    if (!servers.config(spec.server))
       throw new UsageError(
-        `tool ${byServer.get(server)![0]!.name} comes from MCP server ${server}, which is not configured`,
-        `define it: [providers.mcp.${server}] type = "stdio", command = "…" (or type = "http", url = "…")`,
+        `tool ${spec.name} comes from MCP server ${spec.server}, which is not configured`,
+        `define it: [providers.mcp.${spec.server}] type = "stdio", command = "…" (or type = "http", url = "…")`,
       );
   const lists = new Map(
     await Promise.all([...byServer.keys()].map(async (s) => [s, await servers.tools(s)] as const)),

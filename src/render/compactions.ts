@@ -38,7 +38,8 @@ export function stateLabel(entry: CompactionEntry): string {
 }
 
 interface Group extends TurnRange {
-  fresh: number[];
+  /** The planned compactions covering these turns. */
+  fresh: PlannedItem[];
   existing: number[];
 }
 
@@ -54,6 +55,11 @@ export interface TimelineOutcome {
   tokens: { before: number; after: number };
   cacheRewrite: number;
 }
+
+type PlannedItem = TimelineOutcome["planned"][number];
+
+const sameItems = <T>(a: readonly T[], b: readonly T[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** The compact command's timeline, in 1-based turns, with token figures. */
 export function renderTimeline(
@@ -77,10 +83,10 @@ export function renderTimeline(
   const covers = (c: Compaction, t: number) => c.from_turn <= t && t <= c.to_turn;
   const groups: Group[] = [];
   for (let t = 0; t < options.turnCount; t++) {
-    const fresh = outcome.planned.flatMap((p, i) => (covers(p.compaction, t) ? [i] : []));
+    const fresh = outcome.planned.filter((p) => covers(p.compaction, t));
     const old = active.flatMap((e) => (covers(e.event, t) ? [e.number] : []));
     const last = groups.at(-1);
-    if (last && last.fresh.join() === fresh.join() && last.existing.join() === old.join()) last.to = t;
+    if (last && sameItems(last.fresh, fresh) && last.existing.join() === old.join()) last.to = t;
     else groups.push({ from: t, to: t, fresh, existing: old });
   }
   for (const g of groups) {
@@ -93,10 +99,8 @@ export function renderTimeline(
       );
       continue;
     }
-    const policies = [...new Set(g.fresh.flatMap((i) => policyNames(outcome.planned[i]!.compaction)))].join(
-      " + ",
-    );
-    const pending = g.fresh.map((i) => outcome.planned[i]!.summaryNotGenerated).find((p) => p);
+    const policies = [...new Set(g.fresh.flatMap((p) => policyNames(p.compaction)))].join(" + ");
+    const pending = g.fresh.map((p) => p.summaryNotGenerated).find((p) => p);
     const before = options.rangeTokens("before", g);
     const after = options.rangeTokens("after", g);
     const tokens = pending

@@ -99,7 +99,7 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
     });
   };
 
-  /** Token figures for each rule as if it were active (they are deferred when recorded). */
+  /** Each rule's compaction with its token figures as if it were active (they are deferred when recorded). */
   const measure = async (events: readonly Event[], compactions: Compaction[]) => {
     const counter = await deps.counter();
     const active = (c: Compaction): Compaction => {
@@ -115,6 +115,7 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
       const after = counter.events(projected);
       const cacheRewrite = counter.events(projected.slice(commonPrefixLength(previous, projected)));
       const figures = {
+        compaction: c,
         tokensBefore: before,
         tokensAfter: after,
         cacheRewrite,
@@ -134,13 +135,14 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
   };
 
   const preview = async (events: readonly Event[], compactions: Compaction[]): Promise<string> => {
-    const figures = await measure(events, compactions);
+    const measured = await measure(events, compactions);
     const dir = privateTempDir();
-    const rules: PreviewRule[] = compactions.map((c, i) => {
+    const rules: PreviewRule[] = measured.map((figures) => {
+      const c = figures.compaction;
       const spillFile = path.join(dir, `compact-${deps.conversationId}-${c.id}.md`);
       fs.writeFileSync(spillFile, deps.preview.dropped(events, c), { mode: 0o600, flag: "w" });
       spilled.set(c.id, spillFile);
-      return { compaction: c, ...figures[i]!, spillFile };
+      return { ...figures, spillFile };
     });
     return deps.preview.render(events, rules);
   };
@@ -235,12 +237,12 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
     async execute(args, ctx) {
       const result = plan(ctx.events, args);
       if (!result.ok) return { content: result.error, isError: true };
-      const figures = await measure(ctx.events, result.compactions);
-      const recorded = result.compactions.map((c, i) => {
+      const measured = await measure(ctx.events, result.compactions);
+      const recorded = measured.map(({ compaction: c, tokensBefore, tokensAfter }) => {
         const spillFile = spilled.get(c.id);
         return {
           ...c,
-          stats: { tokens_before: figures[i]!.tokensBefore, tokens_after: figures[i]!.tokensAfter },
+          stats: { tokens_before: tokensBefore, tokens_after: tokensAfter },
           // Where the dropped text was spilled for the preview; the file is kept.
           ...(spillFile ? { metadata: { spill_file: spillFile } } : {}),
         };

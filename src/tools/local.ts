@@ -129,14 +129,15 @@ export async function createLocalTool(
   defaults: ToolConfig = {},
   environment: ToolEnvironment = { env: process.env, workspace: process.cwd(), secrets: new Set() },
 ): Promise<Tool> {
-  const command = config.command;
-  if (command === undefined || (Array.isArray(command) && command.length === 0)) {
+  const command = config.command ?? [];
+  const argv = Array.isArray(command) ? command : command.split(/\s+/).filter(Boolean);
+  const [programTemplate, ...argTemplates] = argv;
+  if (programTemplate === undefined || programTemplate.trim() === "") {
     throw new JpError("tools.invalid", `tool ${name} has source = "local" but no command`, {
       hint: `set conversation.tools.${name}.command = ["program", "arg", "{{name}}"]`,
       exitCode: 2,
     });
   }
-  const argv = Array.isArray(command) ? command : command.split(/\s+/).filter(Boolean);
   const parameters = parametersSchema(config.parameters);
   const { argumentChecker } = await import("./argument-checker.js");
   let validate: (args: Record<string, unknown>) => string | undefined;
@@ -181,10 +182,11 @@ export async function createLocalTool(
     async execute(args, ctx): Promise<ToolOutcome> {
       const { execa } = await import("execa");
       const { spawn } = await import("node:child_process");
-      const [program, ...rest] = argv.map((a) => fillTemplate(a, args));
+      const program = fillTemplate(programTemplate, args);
+      const rest = argTemplates.map((a) => fillTemplate(a, args));
       // Its own process group: jp ends the tool with whatever it started, and the
       // terminal's Ctrl-C reaches jp, which ends the tool, not the tool alone.
-      const subprocess = execa(program!, rest, {
+      const subprocess = execa(program, rest, {
         input: JSON.stringify(args),
         cwd: ctx.cwd,
         timeout: timeoutMs,

@@ -74,9 +74,11 @@ export function cleanSpillFiles(now: number, maxAgeMs: number, options: { dryRun
   return old;
 }
 
-export function editorCommand(env: NodeJS.ProcessEnv): string[] {
-  const editor = env.VISUAL || env.EDITOR || "vi";
-  return editor.split(/\s+/).filter(Boolean);
+/** The editor to run and its arguments: $VISUAL, else $EDITOR, else vi (a blank one counts as unset). */
+export function editorCommand(env: NodeJS.ProcessEnv): { program: string; args: string[] } {
+  const words = (name: string) => (env[name] ?? "").split(/\s+/).filter(Boolean);
+  const [program = "vi", ...args] = [words("VISUAL"), words("EDITOR")].find((w) => w.length > 0) ?? [];
+  return { program, args };
 }
 
 /** Whether this process has a controlling terminal to ask on (`/dev/tty` opens). */
@@ -135,9 +137,9 @@ export function createTerminalPrompter(options: {
       const file = path.join(privateTempDir(), `edit-${process.pid}-${Date.now()}${suffix}`);
       fs.writeFileSync(file, text, { mode: 0o600 });
       try {
-        const [program, ...args] = editorCommand(options.env);
+        const { program, args } = editorCommand(options.env);
         // The editor needs the terminal as its input too, not the pipe stdin was.
-        const result = await execa(program!, [...args, file], {
+        const result = await execa(program, [...args, file], {
           ...(fromTerminal
             ? { stdin: { file: "/dev/tty" }, stdout: "inherit", stderr: "inherit" }
             : { stdio: "inherit" }),

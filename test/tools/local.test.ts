@@ -107,6 +107,13 @@ describe("local tools", () => {
       'tool x has source = "local" but no command',
     );
   });
+
+  it("requires a command that names a program, not a blank one", async () => {
+    for (const command of ["   ", [" "], []])
+      await expect(createLocalTool("x", { source: "local", command })).rejects.toThrow(
+        'tool x has source = "local" but no command',
+      );
+  });
 });
 
 describe("tool selection", () => {

@@ -96,10 +96,15 @@ function compactedHeader(
   outline: { turns: number; activeCompactions: number },
   rawTurns: number,
 ): string {
-  const deferred = entries.filter((e) => e.state.kind === "deferred");
-  const pending = deferred.length
-    ? `\n${deferred.map((e) => `Deferred: #${e.number} ${e.event.id} by ${e.event.source}, ${turnsLabel(e.event.from_turn, e.event.to_turn)}, takes effect at turn ${e.event.deferred_until_turn! + 1}${e.event.note ? ` — ${e.event.note}` : ""}`).join("\n")}`
-    : "";
+  const deferred = entries.flatMap((e) => {
+    if (e.state.kind !== "deferred") return [];
+    const c = e.event;
+    const note = c.note ? ` — ${c.note}` : "";
+    return [
+      `Deferred: #${e.number} ${c.id} by ${c.source}, ${turnsLabel(c.from_turn, c.to_turn)}, takes effect at turn ${e.state.untilTurn + 1}${note}`,
+    ];
+  });
+  const pending = deferred.length ? `\n${deferred.join("\n")}` : "";
   return ctx.color.dim(
     `What the model sees: ${counted(outline.activeCompactions, "active compaction")}; ${counted(rawTurns, "raw turn")} → ${counted(outline.turns, "projected turn")}.${pending}`,
   );
