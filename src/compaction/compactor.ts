@@ -4,9 +4,34 @@
 // Pure apart from the caller's own `summarize` and `onCompact` callbacks.
 import { isJsonObject } from "../events/index.js";
 
+/** What the compactor needs of a message: its role. Other fields are read where a message has them. */
+export interface MessageLike {
+  role: string;
+}
+
+/** A chat message as plain JSON, for callers without an SDK's own message types. */
 export type ChatMessage = { role: string; content?: unknown; [key: string]: unknown };
 
-export interface CompactInfo {
+/**
+ * Whose message format the array is in. OpenAI's Chat Completions takes the
+ * summary as a system message; Anthropic's Messages API takes no system role
+ * inside `messages`, so there the summary is a user message (the API joins
+ * consecutive user messages into one turn).
+ */
+export type Dialect = "openai" | "anthropic";
+
+/** The summary message the compactor adds, in OpenAI's dialect. */
+export type SystemSummaryMessage = { role: "system"; content: string };
+
+/** The summary message the compactor adds, in Anthropic's dialect. */
+export type UserSummaryMessage = { role: "user"; content: string };
+
+/** The message type of a dialect's summary: one the SDK's own message type accepts. */
+export type SummaryMessageOf<D extends Dialect> = D extends "anthropic"
+  ? UserSummaryMessage
+  : SystemSummaryMessage;
+
+export interface CompactInfo<M extends MessageLike = MessageLike> {
   tokensBefore: number;
   tokensAfter: number;
   messagesBefore: number;
@@ -15,50 +40,61 @@ export interface CompactInfo {
   summarized: number;
   summary: string;
   /** The folded messages, verbatim, so a host can keep what was summarized away. */
-  folded: ChatMessage[];
+  folded: M[];
 }
 
-export interface CompactorOptions {
+export interface CompactorOptions<M extends MessageLike = MessageLike, D extends Dialect = "openai"> {
+  /** The messages' format; "openai" when absent. */
+  dialect?: D;
   /** Compact only when the count exceeds this. */
   maxTokens: number;
   /** Tokens of the most recent messages always kept verbatim; 0 or absent means maxTokens / 2. */
   keepTail?: number;
   /** Writes the summary of the folded messages; may call a model. Required once over budget. */
-  summarize?: (older: ChatMessage[]) => Promise<string> | string;
+  summarize?: (older: M[]) => Promise<string> | string;
   /** Defaults to estimateTokens. */
-  countTokens?: (messages: ChatMessage[]) => number;
+  countTokens?: (messages: readonly (M | SummaryMessageOf<D>)[]) => number;
   /** Add a reminder to save durable facts with the memory tool before they are summarized away. */
   flushToMemory?: boolean;
-  onCompact?: (info: CompactInfo) => void;
+  onCompact?: (info: CompactInfo<M>) => void;
 }
 
-export interface BeforeLlmEvent {
-  messages: ChatMessage[];
+export interface BeforeLlmEvent<M extends MessageLike = MessageLike> {
+  messages: M[];
   tools?: unknown[];
   model?: string;
   turn?: number;
 }
 
 /** The override a hook returns; undefined means send the request as it is. */
-export type BeforeLlmOverride = { messages: ChatMessage[] } | undefined;
-export type BeforeLlmHook = (event: BeforeLlmEvent) => Promise<BeforeLlmOverride>;
+export type BeforeLlmOverride<M extends MessageLike = MessageLike> = { messages: M[] } | undefined;
+
+/**
+ * A hook run before each model request. It takes the caller's own message
+ * type (an SDK's, or plain JSON) and gives back that type, or the summary
+ * message its dialect adds, which the SDK's type accepts.
+ */
+export type BeforeLlmHook<
+  M extends MessageLike = MessageLike,
+  S extends MessageLike = SystemSummaryMessage,
+> = <N extends M>(event: BeforeLlmEvent<N>) => Promise<BeforeLlmOverride<N | S>>;
 
 export const SUMMARY_PREFIX = "[Summary of earlier conversation]";
 export const FLUSH_REMINDER =
   "Earlier messages are about to be summarized. If they hold durable facts (decisions, preferences, names, paths) that are not saved yet, save it with the memory tool now.";
 
 /** Σ ceil(len(JSON) / 4) over the messages: an estimate, not a tokenizer. */
-export function estimateTokens(messages: readonly ChatMessage[]): number {
+export function estimateTokens(messages: readonly unknown[]): number {
   let total = 0;
   for (const m of messages) total += Math.ceil(JSON.stringify(m).length / 4);
   return total;
 }
 
-const blocks = (m: ChatMessage): Record<string, unknown>[] =>
-  Array.isArray(m.content) ? m.content.filter(isJsonObject) : [];
+const blocks = (m: MessageLike): Record<string, unknown>[] =>
+  "content" in m && Array.isArray(m.content) ? m.content.filter(isJsonObject) : [];
 
 /** A tool result: OpenAI `role: "tool"`, or a user message with Anthropic `tool_result` blocks. */
-export function carriesToolResult(m: ChatMessage): boolean {
+export function carriesToolResult(m: MessageLike): boolean {
   return (
     m.role === "tool" ||
     m.role === "function" ||
@@ -67,49 +103,84 @@ export function carriesToolResult(m: ChatMessage): boolean {
 }
 
 /** A message that calls tools: OpenAI `tool_calls`, or Anthropic `tool_use` blocks. */
-export function callsTools(m: ChatMessage): boolean {
+export function callsTools(m: MessageLike): boolean {
+  const toolCalls = "tool_calls" in m ? m.tool_calls : undefined;
   return (
     m.role === "assistant" &&
-    ((Array.isArray(m.tool_calls) && m.tool_calls.length > 0) || blocks(m).some((b) => b.type === "tool_use"))
+    ((Array.isArray(toolCalls) && toolCalls.length > 0) || blocks(m).some((b) => b.type === "tool_use"))
   );
 }
 
-const isPrompt = (m: ChatMessage) => m.role === "user" && !carriesToolResult(m);
+const isPrompt = (m: MessageLike) => m.role === "user" && !carriesToolResult(m);
 
-export function compactor(options: CompactorOptions): BeforeLlmHook {
+/** Where the tail kept verbatim starts, and what before it stays: undefined when there is nothing to fold. */
+function cut<T extends MessageLike>(
+  body: readonly T[],
+  keepTail: number,
+  count: (messages: readonly T[]) => number,
+): { pinned: number; start: number } | undefined {
+  // A sole user prompt (one prompt, then only tool traffic) is kept, and the tail may then start at any
+  // assistant message, which opens a round whose results follow it.
+  const prompts = body.flatMap((m, i) => (isPrompt(m) ? [i] : []));
+  const solePrompt = prompts.length === 1 ? prompts[0] : undefined;
+  const pinned = solePrompt !== undefined ? solePrompt + 1 : 0;
+  const opens = (m: MessageLike) => (solePrompt !== undefined ? m.role === "assistant" : isPrompt(m));
+  const starts = body.flatMap((m, i) => (i > pinned && opens(m) ? [i] : []));
+  let start: number | undefined;
+  for (const i of starts) if (start === undefined || count(body.slice(i)) >= keepTail) start = i;
+  if (start === undefined || start === pinned) return undefined;
+  return { pinned, start };
+}
+
+/** The summary (and the reminder) as messages: system messages for OpenAI, user messages for Anthropic. */
+function summaryMessages(
+  dialect: Dialect,
+  summary: string,
+  flush: boolean,
+): { role: string; content: string }[] {
+  const role = dialect === "anthropic" ? "user" : "system";
+  return [`${SUMMARY_PREFIX}\n${summary}`, ...(flush ? [FLUSH_REMINDER] : [])].map((content) => ({
+    role,
+    content,
+  }));
+}
+
+/**
+ * A hook that keeps a message array under `maxTokens` by folding its head
+ * into one summary message. Each call takes the caller's own message type
+ * (an SDK's, or plain JSON) and gives back that type or the dialect's summary
+ * message, which the SDK's type accepts; `compactor<MessageParam>({ dialect:
+ * "anthropic", … })` also types what `summarize` receives.
+ */
+export function compactor<M extends MessageLike = MessageLike>(
+  options: CompactorOptions<M, "anthropic"> & { dialect: "anthropic" },
+): BeforeLlmHook<M, UserSummaryMessage>;
+export function compactor<M extends MessageLike = MessageLike>(
+  options: CompactorOptions<M>,
+): BeforeLlmHook<M>;
+export function compactor(
+  options: CompactorOptions<MessageLike, Dialect>,
+): BeforeLlmHook<MessageLike, { role: string; content: string }> {
   const count = options.countTokens ?? estimateTokens;
+  const dialect = options.dialect ?? "openai";
   return async ({ messages }) => {
     const tokensBefore = count(messages);
     if (tokensBefore <= options.maxTokens) return undefined;
     const keepTail = options.keepTail || Math.floor(options.maxTokens / 2);
-
-    const lead = messages[0]?.role === "system" ? [messages[0]] : [];
+    // Anthropic's system prompt is a parameter of its own, never in `messages`.
+    const lead = dialect === "openai" && messages[0]?.role === "system" ? messages.slice(0, 1) : [];
     const body = messages.slice(lead.length);
-    // A sole user prompt (one prompt, then only tool traffic) is kept, and the tail may then start at any
-    // assistant message, which opens a round whose results follow it.
-    const prompts = body.flatMap((m, i) => (isPrompt(m) ? [i] : []));
-    const solePrompt = prompts.length === 1 ? prompts[0]! : undefined;
-    const pinned = solePrompt !== undefined ? solePrompt + 1 : 0;
-    const starts = body
-      .map((m, i) => i)
-      .filter(
-        (i) => i > pinned && (solePrompt !== undefined ? body[i]!.role === "assistant" : isPrompt(body[i]!)),
-      );
-    if (starts.length === 0) return undefined;
-    let start = starts[0]!;
-    for (const i of starts) if (count(body.slice(i)) >= keepTail) start = i;
-
-    const head = body.slice(pinned, start);
-    if (head.length === 0) return undefined;
+    const at = cut(body, keepTail, count);
+    if (!at) return undefined;
+    const head = body.slice(at.pinned, at.start);
     if (!options.summarize)
       throw new Error("compactor: the conversation is over budget and no summarize function was given");
     const summary = await options.summarize(head);
-    const out: ChatMessage[] = [
+    const out = [
       ...lead,
-      ...body.slice(0, pinned),
-      { role: "system", content: `${SUMMARY_PREFIX}\n${summary}` },
-      ...(options.flushToMemory ? [{ role: "system", content: FLUSH_REMINDER }] : []),
-      ...body.slice(start),
+      ...body.slice(0, at.pinned),
+      ...summaryMessages(dialect, summary, options.flushToMemory === true),
+      ...body.slice(at.start),
     ];
     const tokensAfter = count(out);
     if (tokensAfter >= tokensBefore) return undefined;

@@ -1,11 +1,14 @@
 // The compactor library hook: the seed's four examples, and properties in both dialects.
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import fc from "fast-check";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
 import {
   callsTools,
   carriesToolResult,
   compactor,
   estimateTokens,
+  FLUSH_REMINDER,
   type ChatMessage,
   type CompactInfo,
 } from "../../src/compaction/index.js";
@@ -229,5 +232,65 @@ describe("compactor: properties in both dialects", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("compactor: the SDKs' own message types", () => {
+  const anthropicRounds = (n: number): MessageParam[] =>
+    Array.from({ length: n }, (_, i): MessageParam[] => [
+      { role: "user", content: `question ${i} with some padding text here` },
+      { role: "assistant", content: [{ type: "tool_use", id: `t${i}`, name: "lookup", input: {} }] },
+      {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: `t${i}`, content: `result ${i} padding` }],
+      },
+      { role: "assistant", content: `answer ${i}` },
+    ]).flat();
+
+  it("Anthropic: the summary is a user message, and no message has a system role", async () => {
+    const hook = compactor<MessageParam>({
+      dialect: "anthropic",
+      maxTokens: 1000,
+      keepTail: 300,
+      flushToMemory: true,
+      summarize: (older) => `folded ${older.length}`,
+    });
+    const history = anthropicRounds(20);
+    const out: MessageParam[] = (await hook({ messages: history }))!.messages;
+    expect(out[0]).toEqual({
+      role: "user",
+      content: expect.stringMatching(/^\[Summary of earlier conversation\]\nfolded \d+$/),
+    });
+    expect(out[1]).toEqual({ role: "user", content: FLUSH_REMINDER });
+    expect(out.map((m) => m.role as string)).not.toContain("system");
+    // The tail is the history's own end, from a prompt on.
+    expect(out.slice(2)).toEqual(history.slice(history.length - (out.length - 2)));
+    expect(out[2]).toEqual(
+      expect.objectContaining({ role: "user", content: expect.stringMatching(/^question/) }),
+    );
+  });
+
+  it("OpenAI: the same array type comes back, the summary a system message after the caller's", async () => {
+    const history: ChatCompletionMessageParam[] = [{ role: "system", content: "You are Ava." }];
+    for (let i = 0; i < 20; i++)
+      history.push(
+        { role: "user", content: `q${i} ${"x".repeat(80)}` },
+        { role: "assistant", content: `a${i}` },
+      );
+    const hook = compactor<ChatCompletionMessageParam>({ maxTokens: 500, summarize: () => "s" });
+    const out: ChatCompletionMessageParam[] = (await hook({ messages: history }))!.messages;
+    expect(out.slice(0, 2)).toEqual([
+      history[0],
+      { role: "system", content: "[Summary of earlier conversation]\ns" },
+    ]);
+  });
+
+  it("types: each call takes the caller's message type and gives it back, and a message needs a role", async () => {
+    const hook = compactor({ maxTokens: 10 ** 9 });
+    const history: ChatCompletionMessageParam[] = [{ role: "user", content: "hi" }];
+    const out: ChatCompletionMessageParam[] = (await hook({ messages: history }))?.messages ?? history;
+    expect(out).toBe(history);
+    // @ts-expect-error: a message without a role is no chat message.
+    expect(await hook({ messages: [{ content: "hi" }] })).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 // The README's shell examples run as printed: every line of its sh blocks that
 // calls jp and needs no provider key runs, in order, on a copy of the bundled
 // sample workspace (placeholders `[ID]` dropped, `ID` the sample's id).
+import { build } from "esbuild";
 import { execa } from "execa";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -66,5 +67,32 @@ describe("README examples", () => {
       expect(result.exitCode, `${line}\n${result.stderr}`).toBe(0);
       expect(result.stderr, line).not.toContain("error");
     }
+  });
+});
+
+describe("README library example", () => {
+  const file = path.join(REPO_ROOT, "docs/examples/compactor-sdks.ts");
+
+  it("is the example file, which the project's type check covers", () => {
+    const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+    const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((m) => m[1]);
+    expect(blocks).toContain(fs.readFileSync(file, "utf8"));
+    const tsconfig = fs.readFileSync(path.join(REPO_ROOT, "tsconfig.json"), "utf8");
+    expect(tsconfig).toContain('"docs/examples"');
+  });
+
+  it("runs: both SDKs' histories come back compacted, each summary where its API takes it", async () => {
+    const out = path.join(tempDir(), "compactor-sdks.mjs");
+    await build({
+      entryPoints: [file],
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      outfile: out,
+      alias: { jp: path.join(REPO_ROOT, "src/index.ts") },
+      logLevel: "warning",
+    });
+    const { stdout } = await execa("node", [out]);
+    expect(stdout).toBe("openai: 121 → 46 messages, then system\nanthropic: 120 → 45 messages, first user");
   });
 });
