@@ -28,8 +28,8 @@ export default tseslint.config(
     },
   },
   {
-    // The source is checked with type information, strictly.
-    files: ["src/**/*.ts"],
+    // The source, its tests and the typed examples are checked with type information, strictly.
+    files: ["src/**/*.ts", "test/**/*.ts", "docs/**/*.ts"],
     extends: [...tseslint.configs.strictTypeChecked],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {

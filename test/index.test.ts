@@ -22,7 +22,7 @@ describe("library entry", () => {
       console.log(JSON.stringify(jp.project(events).events.map((e) => e.type)));
     `;
     const { stdout } = await execa("node", ["--input-type=module", "-e", script], { cwd: REPO_ROOT });
-    const [names, types] = stdout.split("\n").map((l) => JSON.parse(l));
+    const [names, types] = stdout.split("\n").map((l): unknown => JSON.parse(l));
     expect(names).toEqual([
       ["project", "function"],
       ["planRule", "function"],

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { planAssistantRules, project, type AssistantRule } from "../../src/compaction/index.js";
 import type { Compaction, Event } from "../../src/events/index.js";
 import { compaction, resetClock, summary, turn } from "../support/stream.js";
+import { stringContaining, stringMatching } from "../support/matchers.js";
 
 beforeEach(resetClock);
 
@@ -62,19 +63,19 @@ describe("planAssistantRules", () => {
 
   it("truncates the note to 200 characters", () => {
     const [c] = ok(plan(convo(), [{ reasoning: "strip", note: "x".repeat(300) }]));
-    expect([...c!.note!]).toHaveLength(200);
+    expect(Array.from(c!.note!)).toHaveLength(200);
   });
 
   it("returns candidates for an ambiguous quote and the closest turns for a missing one", () => {
     const ambiguous = plan(convo(), [{ before_quote: "Add", summary: "S", note: "n" }]);
     expect(ambiguous).toEqual({
       ok: false,
-      error: expect.stringMatching(
+      error: stringMatching(
         /^before_quote: quote matches \d turns: turn 2: .*Quote a longer, distinctive passage\.$/,
       ),
     });
     const missing = plan(convo(), [{ before_quote: "add the delimiter knob", summary: "S", note: "n" }]);
-    expect(missing).toEqual({ ok: false, error: expect.stringContaining("before_quote: quote not found") });
+    expect(missing).toEqual({ ok: false, error: stringContaining("before_quote: quote not found") });
   });
 
   it("reports a quote inside an existing summary as already compacted", () => {
@@ -108,7 +109,7 @@ describe("planAssistantRules", () => {
     const second = plan(stream, [{ before_quote: "Quoted fields break it", summary: "Setup.", note: "n" }]);
     expect(second).toEqual({
       ok: false,
-      error: expect.stringContaining("turns 1–2 overlap an existing summary over turns 2–3"),
+      error: stringContaining("turns 1–2 overlap an existing summary over turns 2–3"),
     });
     const [containing] = ok(
       plan(stream, [{ before_quote: "Now add a delimiter option", summary: "Everything.", note: "n" }]),

@@ -12,6 +12,7 @@ import {
   type ChatMessage,
   type CompactInfo,
 } from "../../src/compaction/index.js";
+import { objectContaining, stringMatching } from "../support/matchers.js";
 
 const round = (i: number): ChatMessage[] => {
   const id = `c${i}`;
@@ -80,7 +81,7 @@ describe("compactor: the seed's examples", () => {
         stream: true,
       });
       let text = "";
-      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
       expect(text).toBe("noted");
       const raw = JSON.stringify(mock.requests[0]!.body);
       expect(raw).toContain("summarized");
@@ -259,15 +260,13 @@ describe("compactor: the SDKs' own message types", () => {
     const out: MessageParam[] = (await hook({ messages: history }))!.messages;
     expect(out[0]).toEqual({
       role: "user",
-      content: expect.stringMatching(/^\[Summary of earlier conversation\]\nfolded \d+$/),
+      content: stringMatching(/^\[Summary of earlier conversation\]\nfolded \d+$/),
     });
     expect(out[1]).toEqual({ role: "user", content: FLUSH_REMINDER });
     expect(out.map((m) => m.role as string)).not.toContain("system");
     // The tail is the history's own end, from a prompt on.
     expect(out.slice(2)).toEqual(history.slice(history.length - (out.length - 2)));
-    expect(out[2]).toEqual(
-      expect.objectContaining({ role: "user", content: expect.stringMatching(/^question/) }),
-    );
+    expect(out[2]).toEqual(objectContaining({ role: "user", content: stringMatching(/^question/) }));
   });
 
   it("OpenAI: the same array type comes back, the summary a system message after the caller's", async () => {

@@ -9,6 +9,7 @@ import {
 } from "../../src/compaction/index.js";
 import type { Event } from "../../src/events/index.js";
 import { at, compaction, resetClock, STRIP, summary, turn, turns } from "../support/stream.js";
+import { stringContaining } from "../support/matchers.js";
 
 beforeEach(resetClock);
 
@@ -87,7 +88,7 @@ describe("planRule: keep bounds", () => {
     const plan = planRule(turns(5), { reasoning: "strip", keepLast: { kind: "count", turns: 6 } }, options);
     expect(plan).toMatchObject({
       kind: "nothing",
-      reason: expect.stringContaining("keep more turns than the 5 there are"),
+      reason: stringContaining("keep more turns than the 5 there are"),
     });
     expect(
       range(turns(5), {
@@ -122,7 +123,7 @@ describe("planRule: keep bounds", () => {
   it("needs a policy and a conversation with turns", () => {
     expect(planRule(turns(3), {}, options)).toMatchObject({
       kind: "nothing",
-      reason: expect.stringContaining("names no policy"),
+      reason: stringContaining("names no policy"),
     });
     expect(planRule([], { reasoning: "strip" }, options)).toEqual({
       kind: "nothing",
@@ -210,7 +211,7 @@ describe("planRule: the event", () => {
     expect(truncateNote("x".repeat(200))).toEqual({ note: "x".repeat(200), truncated: false });
     const cut = truncateNote("y".repeat(250));
     expect(cut.truncated).toBe(true);
-    expect([...cut.note]).toHaveLength(200);
+    expect(Array.from(cut.note)).toHaveLength(200);
   });
 });
 
@@ -292,7 +293,7 @@ describe("summary overlap extension", () => {
     const result = extendSummaryRange(withSummaries(12, [1, 4, "supplied"]), { from: 3, to: 8 }, false, 12);
     expect(result).toMatchObject({
       ok: false,
-      reason: expect.stringContaining("the supplied summary over turns 2–5 cannot be widened"),
+      reason: stringContaining("the supplied summary over turns 2–5 cannot be widened"),
       suggestions: [{ from: 5, to: 8 }],
     });
     const plan = planRule(

@@ -238,7 +238,10 @@ describe("jp config show", () => {
     const { root } = setup({ ".jp/config.toml": `[assistant.model]\nid = "openai/gpt-4.1"\n` });
     const env = { HOME: root, XDG_CONFIG_HOME: path.join(root, "xdg") };
     const shown = await runCli(["config", "show", "--origin", "--json"], { cwd: root, env });
-    const { config, origins } = JSON.parse(shown.stdout);
+    const { config, origins } = JSON.parse(shown.stdout) as {
+      config: { assistant: { model: { id: string } } };
+      origins: Record<string, string>;
+    };
     expect(config.assistant.model.id).toBe("openai/gpt-4.1");
     expect(origins["assistant.model.id"]).toBe("workspace (.jp/config.toml)");
     expect(origins["conversation.compaction.rules[0]"]).toBe("default (built in)");

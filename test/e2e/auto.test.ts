@@ -5,6 +5,7 @@ import type { Event } from "../../src/events/index.js";
 import { createTokenCounter } from "../../src/tokens/count.js";
 import type { ScriptedResponse } from "../support/mock-llm.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { anyNumber, anyString } from "../support/matchers.js";
 
 let w: QWorkspace | undefined;
 afterEach(async () => {
@@ -31,7 +32,7 @@ function agentScript(calls: number): ScriptedResponse[] {
 }
 
 const isSummaryRequest = (body: Record<string, unknown>) =>
-  String(body.system ?? "").startsWith("You write the summary");
+  typeof body.system === "string" && body.system.startsWith("You write the summary");
 
 /** Every point where a request was built: just before each group of assistant responses. */
 function requestPrefixes(events: Event[]): Event[][] {
@@ -63,14 +64,14 @@ describe("automatic compaction", () => {
     const events = w.events();
     const results = events.filter((e) => e.type === "tool_call_response");
     expect(results).toHaveLength(60);
-    for (const r of results) expect((r.content as string).length).toBe(5000);
+    for (const r of results) expect(r.content.length).toBe(5000);
     const autos = events.filter((e) => e.type === "compaction");
     expect(autos.length).toBeGreaterThan(0);
     for (const c of autos)
       expect(c).toMatchObject({
         source: "auto",
-        to_call: expect.any(String),
-        stats: { tokens_before: expect.any(Number), tokens_after: expect.any(Number) },
+        to_call: anyString,
+        stats: { tokens_before: anyNumber, tokens_after: anyNumber },
       });
     await expectUnderBudget(events, 20000);
     // The last request still shows the newest results verbatim.

@@ -6,6 +6,8 @@ import { loadScript, withoutCacheMarkers } from "../support/mock-llm.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT, runCli, tempDir } from "../support/workspace.js";
+import { anyNumber, objectContaining } from "../support/matchers.js";
+import type { ShownConversation } from "../support/conversation.js";
 
 const JP = path.join(REPO_ROOT, "bin/jp");
 const SAMPLE = path.join(REPO_ROOT, "fixtures/sample/.jp/conversations/17900000000-tidy-the-csv-parser");
@@ -44,9 +46,10 @@ describe("jp q -u compact", () => {
       expect(screen).toContain("compact — 1 rule proposed");
       expect(screen).toMatch(/1\. turns 1–3 → the assistant's summary \(31 words\)/);
       // The summary itself is shown, wrapped, so what is approved is what was read.
-      const summary = JSON.parse(
+      const script = JSON.parse(
         fs.readFileSync(path.join(REPO_ROOT, "fixtures/llm/compact-call.json"), "utf8"),
-      ).responses[0].tool_calls[0].arguments.rules[0].summary as string;
+      ) as { responses: { tool_calls: { arguments: { rules: { summary: string }[] } }[] }[] };
+      const summary = script.responses[0]!.tool_calls[0]!.arguments.rules[0]!.summary;
       const shownSummary = [...screen.matchAll(/^ +│ ?(.*)$/gm)].map((m) => m[1]!.trim()).join(" ");
       expect(shownSummary.replace(/\s+/g, " ")).toBe(summary.replace(/\s+/g, " ").trim());
       // The call line is printed once, without the raw JSON of the arguments.
@@ -74,15 +77,17 @@ describe("jp q -u compact", () => {
       const after = JSON.stringify(messages(1));
       expect(after.startsWith(before.slice(0, -1))).toBe(true);
 
-      const shown = JSON.parse((await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout);
+      const shown = JSON.parse(
+        (await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout,
+      ) as ShownConversation;
       expect(shown.compactions).toEqual([
-        expect.objectContaining({
+        objectContaining({
           from: 1,
           to: 3,
           source: "assistant",
           state: "deferred until turn 6",
           note: "The parser work is finished and its code is on disk.",
-          summary: expect.objectContaining({ source: "supplied", author: "assistant" }),
+          summary: objectContaining({ source: "supplied", author: "assistant" }),
         }),
       ]);
       // The compaction is appended right after the tool's response, in the same group.
@@ -90,13 +95,13 @@ describe("jp q -u compact", () => {
         .readFileSync(path.join(w!.root, ".jp/conversations", path.basename(SAMPLE), "events.jsonl"), "utf8")
         .trim()
         .split("\n")
-        .map((l) => JSON.parse(l));
+        .map((l) => JSON.parse(l) as { type: string; id?: string });
       const at = log.findIndex((e) => e.type === "tool_call_response" && e.id === "toolu_compact_1");
       expect(log[at + 1]).toMatchObject({
         type: "compaction",
         source: "assistant",
         deferred_until_turn: 5,
-        stats: { tokens_before: expect.any(Number) },
+        stats: { tokens_before: anyNumber },
         metadata: { spill_file: spill },
       });
 
@@ -129,7 +134,9 @@ describe("jp q -u compact", () => {
     expect(JSON.stringify(messages(1).at(-1))).toContain(
       "the user declined the proposed compaction; nothing was recorded",
     );
-    const shown = JSON.parse((await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout);
+    const shown = JSON.parse(
+      (await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout,
+    ) as ShownConversation;
     expect(shown.compactions).toEqual([]);
   });
 
@@ -144,7 +151,9 @@ describe("jp q -u compact", () => {
     expect(JSON.stringify(messages(1).at(-1))).toContain(
       "the user declined the proposed compaction: keep the parser turns; nothing was recorded",
     );
-    const shown = JSON.parse((await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout);
+    const shown = JSON.parse(
+      (await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout,
+    ) as ShownConversation;
     expect(shown.compactions).toEqual([]);
   });
 
@@ -163,8 +172,10 @@ describe("jp q -u compact", () => {
     await session.waitFor("Run compact? [y,n,r,e,?]", first);
     session.type("y");
     expect(await session.exit).toBe(0);
-    const shown = JSON.parse((await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout);
-    expect(shown.compactions[0].summary.text).toContain("EDITED BY THE USER");
+    const shown = JSON.parse(
+      (await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout,
+    ) as ShownConversation;
+    expect(shown.compactions[0]?.summary?.text).toContain("EDITED BY THE USER");
   });
 
   it("declines cleanly without a terminal", async () => {
@@ -174,7 +185,9 @@ describe("jp q -u compact", () => {
     expect(result.stderr).toContain(
       "the compact tool needs your approval, but there is no terminal to ask on; nothing was compacted.",
     );
-    const shown = JSON.parse((await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout);
+    const shown = JSON.parse(
+      (await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout,
+    ) as ShownConversation;
     expect(shown.compactions).toEqual([]);
   });
 });

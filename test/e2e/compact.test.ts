@@ -4,6 +4,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT, tempDir } from "../support/workspace.js";
+import { stringContaining } from "../support/matchers.js";
+import type { ShownConversation } from "../support/conversation.js";
 
 const JP = path.join(REPO_ROOT, "bin/jp");
 const SAMPLE = path.join(REPO_ROOT, "fixtures/sample/.jp");
@@ -91,11 +93,11 @@ describe("jp conversation compact end to end", () => {
       `[conversation.tools.run_tests]\ncompaction = "keep"\n\n[conversation.tools.write_file]\ncompaction = "strip-requests"\n`,
     );
     await jp("c", "compact", "-k=t:..");
-    const shown = JSON.parse((await jp("c", "show", "--json")).stdout);
-    expect(shown.compactions[0].tool_overrides).toEqual({ run_tests: "keep", write_file: "strip-requests" });
+    const shown = JSON.parse((await jp("c", "show", "--json")).stdout) as ShownConversation;
+    expect(shown.compactions[0]?.tool_overrides).toEqual({ run_tests: "keep", write_file: "strip-requests" });
     const tools = toolEvents(await view());
     expect(tools.find((e) => e.id === "call_3" && e.type === "tool_call_response")).toMatchObject({
-      content: expect.stringContaining("FAIL test/csv.test.ts"),
+      content: stringContaining("FAIL test/csv.test.ts"),
     });
     expect(tools.find((e) => e.id === "call_2" && e.type === "tool_call_request")).toMatchObject({
       arguments: {},

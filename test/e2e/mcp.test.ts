@@ -12,6 +12,7 @@ import type { ScriptedResponse } from "../support/mock-llm.js";
 import { alive, descendants, PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT } from "../support/workspace.js";
+import { anything, arrayContaining, objectContaining, stringContaining } from "../support/matchers.js";
 
 const JP = path.join(REPO_ROOT, "bin/jp");
 const SERVER = path.join(REPO_ROOT, "test/support/mcp-server.mjs");
@@ -313,14 +314,14 @@ describe("MCP tools in jp q", () => {
       reject: false,
       stdin: "ignore",
     });
-    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     // The server reports progress; jp shows it.
     await until(() => stderr.includes("compiling 1"));
     child.kill("SIGINT");
     const ended = await child;
     expect(ended.exitCode).toBe(130);
     expect(lines("cancelled")).toHaveLength(1);
-    expect(JSON.parse(lines("cancelled")[0]!)).toMatchObject({ requestId: expect.anything() });
+    expect(JSON.parse(lines("cancelled")[0]!)).toMatchObject({ requestId: anything });
     expect(q.events().find((e) => e.type === "tool_call_response")).toMatchObject({
       content: "interrupted",
       is_error: true,
@@ -372,18 +373,18 @@ describe("MCP tools in jp q", () => {
     expect(ls.code).toBe(0);
     const { servers } = JSON.parse(ls.stdout) as { servers: Record<string, unknown>[] };
     expect(servers).toEqual([
-      expect.objectContaining({
+      objectContaining({
         name: "bookworm",
         type: "stdio",
         optional: true,
         state: "running",
         tools: 9,
       }),
-      expect.objectContaining({
+      objectContaining({
         name: "broken",
         state: "failed",
         tools: null,
-        error: expect.stringContaining("bookworm: cannot open index at /nowhere"),
+        error: stringContaining("bookworm: cannot open index at /nowhere"),
       }),
     ]);
     const text = await w.jp("mcp", "ls");
@@ -468,7 +469,7 @@ describe.skipIf(!PTY_AVAILABLE)("a recorded JP conversation whose tools come fro
       (t) => t.name,
     );
     expect(offered).toEqual(
-      expect.arrayContaining([
+      arrayContaining([
         "crates_search",
         "crate_readme",
         "crate_resource",

@@ -6,6 +6,7 @@ import { loadScript } from "../support/mock-llm.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT, runCli, tempDir } from "../support/workspace.js";
+import { arrayContaining, objectContaining, stringContaining } from "../support/matchers.js";
 
 const JP = path.join(REPO_ROOT, "bin/jp");
 let w: QWorkspace | undefined;
@@ -158,7 +159,7 @@ describe.skipIf(!PTY_AVAILABLE)("piped input", () => {
     expect(session.output()).not.toContain("no terminal to ask on");
     expect(lastToolResult(1)).toMatchObject({ content: "5\n", is_error: false });
     expect((w.mock.requests[0]!.body as unknown as Body).messages[0]!.content).toEqual(
-      expect.arrayContaining([expect.objectContaining({ text: expect.stringContaining("the diff") })]),
+      arrayContaining([objectContaining({ text: stringContaining("the diff") })]),
     );
   });
 });

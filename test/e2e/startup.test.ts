@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockLlm, type MockLlm } from "../support/mock-llm.js";
 import { REPO_ROOT, tempDir } from "../support/workspace.js";
+import { arrayContaining, objectContaining } from "../support/matchers.js";
 
 const JP = path.join(REPO_ROOT, "bin/jp");
 const BUNDLE = path.join(REPO_ROOT, "dist/cli.bundle");
@@ -112,7 +113,7 @@ describe("start-up loads only what the command uses", () => {
       expect(fs.existsSync(path.join(cwd, ".jp/cache/mcp/bookworm.json"))).toBe(true);
       expect(await heavyPackagesLoaded(["q", "hello"], cwd, env)).toEqual(["jp's commands"]);
       expect(mock.requests.at(-1)?.body.tools).toEqual(
-        expect.arrayContaining([expect.objectContaining({ name: "crates_search" })]),
+        arrayContaining([objectContaining({ name: "crates_search" })]),
       );
     } finally {
       const config = path.join(cwd, ".jp/config.toml");

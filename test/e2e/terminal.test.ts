@@ -147,7 +147,11 @@ describe("a conversation changed while its turn runs", () => {
       env: { ...w.env, NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    const qExit = new Promise<number>((resolve) => q.on("close", (code) => resolve(code ?? -1)));
+    const qExit = new Promise<number>((resolve) =>
+      q.on("close", (code) => {
+        resolve(code ?? -1);
+      }),
+    );
     await w.mock.streaming(1);
     await new Promise((r) => setTimeout(r, 300));
     const id = path.basename(w.folder());

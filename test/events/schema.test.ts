@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { kindOf, UnknownEvent, validateEvent } from "../../src/events/index.js";
+import { stringContaining } from "../support/matchers.js";
 
 const ts = "2026-01-01T00:00:00Z";
 
@@ -22,7 +23,7 @@ describe("validateEvent", () => {
 
   it("rejects a known kind missing a required field, naming the field", () => {
     const result = validateEvent({ type: "tool_call_request", timestamp: ts, id: "1", arguments: {} });
-    expect(result).toEqual({ ok: false, reason: expect.stringContaining("`name`") });
+    expect(result).toEqual({ ok: false, reason: stringContaining("`name`") });
   });
 
   it("rejects a chat_response holding two contents", () => {

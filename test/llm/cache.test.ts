@@ -62,9 +62,9 @@ const breakpoints = (typed: object): string[] => {
   const found: string[] = [];
   (body.tools as Block[]).forEach((t, i) => t.cache_control && found.push(`tool ${i}`));
   (body.system as Block[]).forEach((b) => b.cache_control && found.push("system"));
-  (body.messages as { content: Block[] }[]).forEach((m, i) =>
-    m.content.forEach((b) => b.cache_control && found.push(`message ${i}`)),
-  );
+  (body.messages as { content: Block[] }[]).forEach((m, i) => {
+    m.content.forEach((b) => b.cache_control && found.push(`message ${i}`));
+  });
   return found;
 };
 

@@ -338,7 +338,13 @@ describe("what a server says wrong on the wire", () => {
   let server: http.Server | undefined;
   afterEach(async () => {
     server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+    await new Promise<void>((resolve) => {
+      if (server)
+        server.close(() => {
+          resolve();
+        });
+      else resolve();
+    });
     server = undefined;
   });
 

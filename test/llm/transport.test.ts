@@ -39,7 +39,7 @@ async function startConnectProxy(): Promise<ConnectProxy> {
   server.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     tunnels.push(req.url ?? "");
     const [host, port] = (req.url ?? "").split(":");
-    const upstream = net.connect(Number(port), host!, () => {
+    const upstream = net.connect(Number(port), host, () => {
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       upstream.write(head);
       upstream.pipe(client);
@@ -59,7 +59,9 @@ async function startConnectProxy(): Promise<ConnectProxy> {
     close: () =>
       new Promise((resolve) => {
         for (const s of sockets) s.destroy();
-        server.close(() => resolve());
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 }

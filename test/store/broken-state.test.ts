@@ -48,9 +48,24 @@ describe("a state.json that cannot be read", () => {
 
 describe("a lock no live process holds", () => {
   it.each([
-    ["empty", (file: string) => fs.writeFileSync(file, "")],
-    ["garbage", (file: string) => fs.writeFileSync(file, "not a lock")],
-    ["a folder", (file: string) => fs.mkdirSync(file)],
+    [
+      "empty",
+      (file: string) => {
+        fs.writeFileSync(file, "");
+      },
+    ],
+    [
+      "garbage",
+      (file: string) => {
+        fs.writeFileSync(file, "not a lock");
+      },
+    ],
+    [
+      "a folder",
+      (file: string) => {
+        fs.mkdirSync(file);
+      },
+    ],
   ])("(%s) is taken over by jp q and reported by doctor", async (_name, make) => {
     w = await qWorkspace({ script: [{ text: "one" }, { text: "two" }], request: "" });
     w.env.JP_LOCK_TIMEOUT = "2";

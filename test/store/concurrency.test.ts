@@ -15,7 +15,9 @@ function runWorker(dir: string, id: number, events: number): Promise<number> {
       stdio: "inherit",
     });
     child.on("error", reject);
-    child.on("exit", (code) => resolve(code ?? -1));
+    child.on("exit", (code) => {
+      resolve(code ?? -1);
+    });
   });
 }
 
@@ -60,7 +62,9 @@ describe("concurrent appends", () => {
           // Kill at a varying point, usually while the next group is being written.
           if (count > 30 + round * 7) child.kill("SIGKILL");
         });
-        child.on("exit", () => resolve(count));
+        child.on("exit", () => {
+          resolve(count);
+        });
       });
       committedEvents += committed;
       const read = log.read();
@@ -104,7 +108,9 @@ describe("concurrent appends", () => {
           child.kill("SIGKILL");
         });
         child.on("error", reject);
-        child.on("exit", () => resolve(count));
+        child.on("exit", () => {
+          resolve(count);
+        });
       });
       const read = log.read();
       if (read.torn) torn += 1;
@@ -156,14 +162,16 @@ describe("concurrent appends", () => {
     const lockPath = path.join(dir, "events.lock");
     const dead = await new Promise<number>((resolve) => {
       const child = spawn(process.execPath, ["-e", "0"]);
-      child.on("exit", () => resolve(child.pid!));
+      child.on("exit", () => {
+        resolve(child.pid!);
+      });
     });
     fs.writeFileSync(
       lockPath,
       JSON.stringify({ pid: dead, hostname: os.hostname(), acquired_at: "", token: "dead" }),
     );
     const lock = acquireLock(lockPath, { timeoutMs: 2000 });
-    expect(JSON.parse(fs.readFileSync(lockPath, "utf8")).pid).toBe(process.pid);
+    expect((JSON.parse(fs.readFileSync(lockPath, "utf8")) as { pid: number }).pid).toBe(process.pid);
     lock.release();
     expect(fs.existsSync(lockPath)).toBe(false);
   });
@@ -193,7 +201,9 @@ describe("creating conversations concurrently", () => {
               child.stdout.on("data", (d: Buffer) => (out += d.toString()));
               child.stderr.on("data", (d: Buffer) => (err += d.toString()));
               child.on("error", reject);
-              child.on("exit", (code) => resolve({ code: code ?? -1, out, err }));
+              child.on("exit", (code) => {
+                resolve({ code: code ?? -1, out, err });
+              });
             }),
         ),
       );

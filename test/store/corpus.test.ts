@@ -2,10 +2,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { kindOf } from "../../src/events/index.js";
+import { isJsonObject, kindOf } from "../../src/events/index.js";
 import { ConversationStore } from "../../src/store/conversations.js";
 import { decodeJpString, findJpConversations, importJpConversation } from "../../src/store/import-jp.js";
 import { FIXTURES_DIR, tempWorkspace } from "../support/workspace.js";
+import { anyString } from "../support/matchers.js";
 
 const present = fs.existsSync(FIXTURES_DIR);
 if (!present) console.warn(`corpus tests skipped: ${FIXTURES_DIR} is absent`);
@@ -25,7 +26,7 @@ describe.skipIf(!present)("JP corpus import", () => {
     const result = importJpConversation(store, folder);
     const eventsFile = path.join(folder, "events.json");
     if (!fs.existsSync(eventsFile)) {
-      expect(result).toMatchObject({ reason: expect.any(String) });
+      expect(result).toMatchObject({ reason: anyString });
       return;
     }
     if ("reason" in result) throw new Error(result.reason);
@@ -46,12 +47,12 @@ describe.skipIf(!present)("JP corpus import", () => {
     const allArguments: Record<string, unknown>[] = [];
     for (const e of events) {
       if (e.type === "tool_call_request") {
-        const args = e.arguments as Record<string, unknown>;
-        expect(typeof args === "object" && args !== null && !Array.isArray(args)).toBe(true);
-        requests.set(e.id as string, args);
+        const args = e.arguments;
+        expect(isJsonObject(args)).toBe(true);
+        requests.set(e.id, args);
         allArguments.push(args);
       }
-      if (e.type === "tool_call_response") expect(requests.has(e.id as string)).toBe(true);
+      if (e.type === "tool_call_response") expect(requests.has(e.id)).toBe(true);
     }
     // Where the source had base64 in arguments, our log has plain text: no leaf decodes any further,
     // and every leaf that was encoded in the source differs from it now.

@@ -10,6 +10,7 @@ import {
 } from "../../src/store/import-jp.js";
 import { ImportError } from "../../src/store/errors.js";
 import { tempDir, tempWorkspace } from "../support/workspace.js";
+import { stringContaining } from "../support/matchers.js";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 const b64url = (s: string) => Buffer.from(s).toString("base64url");
@@ -114,10 +115,10 @@ describe("convertJpConversation", () => {
 
   it("reports a folder without events instead of crashing", () => {
     expect(convertJpConversation(jpFolder("17000000004", undefined))).toMatchObject({
-      reason: expect.stringContaining("no events.json"),
+      reason: stringContaining("no events.json"),
     });
     expect(convertJpConversation(jpFolder("17000000005", []))).toMatchObject({
-      reason: expect.stringContaining("no events"),
+      reason: stringContaining("no events"),
     });
   });
 

@@ -105,7 +105,9 @@ describe("symbolic links in a workspace", () => {
     const outside = path.join(tempDir(), "victim.txt");
     fs.writeFileSync(outside, "precious\n");
     fs.symlinkSync(outside, path.join(d, "events.jsonl"));
-    const append = () => new EventLog(d).append([{ type: "turn_start", timestamp: ts }]);
+    const append = () => {
+      new EventLog(d).append([{ type: "turn_start", timestamp: ts }]);
+    };
     expect(append).toThrow(/events\.jsonl is a symbolic link; jp does not write through links/);
     expect(fs.readFileSync(outside, "utf8")).toBe("precious\n");
   });
@@ -114,7 +116,9 @@ describe("symbolic links in a workspace", () => {
     const target = tempDir();
     const link = path.join(tempDir(), "17000000000");
     fs.symlinkSync(target, link);
-    const append = () => new EventLog(link).append([{ type: "turn_start", timestamp: ts }]);
+    const append = () => {
+      new EventLog(link).append([{ type: "turn_start", timestamp: ts }]);
+    };
     expect(append).toThrow(/17000000000 is a symbolic link/);
     expect(fs.readdirSync(target)).toEqual([]);
   });

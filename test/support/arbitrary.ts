@@ -90,7 +90,7 @@ const overlay = (turnCount: number, toolIds: string[]) =>
 
 /** A raw stream with a random stack of compactions and resets inserted at random places. */
 export const compactedStream = rawStream.chain(({ events, turnCount }) => {
-  const toolIds = events.filter((e) => e.type === "tool_call_request").map((e) => e.id as string);
+  const toolIds = events.filter((e) => e.type === "tool_call_request").map((e) => e.id);
   return fc
     .array(fc.tuple(overlay(turnCount, toolIds), fc.nat({ max: events.length })), { maxLength: 8 })
     .map((overlays) => {

@@ -27,11 +27,21 @@ export function workspaceWith(events: Event[], options: { config?: string; title
     id: ref.id,
     log: path.join(ref.dir, "events.jsonl"),
     run,
-    json: async (...args: string[]) => {
+    /** jp's --json output of `args`, as the shape `T` the test expects (its assertions check it). */
+    json: async <T = unknown>(...args: string[]): Promise<T> => {
       const result = await run(...args);
       if (result.code !== 0)
         throw new Error(`jp ${args.join(" ")} failed (${result.code}): ${result.stderr}`);
-      return JSON.parse(result.stdout);
+      return JSON.parse(result.stdout) as T;
     },
   };
+}
+
+/** What a test reads of `jp conversation show --json`: the compactions, as `show` lists them. */
+export interface ShownConversation {
+  compactions: {
+    summary?: { text: string; source: string; author?: string; model?: string };
+    tool_overrides?: Record<string, string>;
+    [field: string]: unknown;
+  }[];
 }

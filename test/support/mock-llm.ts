@@ -274,8 +274,9 @@ export class PromptCache {
   }
 
   openai(body: Record<string, unknown>): CacheUsage {
-    const units = [...((body.tools as unknown[] | undefined) ?? []), ...((body.messages as unknown[]) ?? [])];
-    const namespace = `${String(body.model)}|${String(body.prompt_cache_key ?? "")}`;
+    const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+    const units = [...list(body.tools), ...list(body.messages)];
+    const namespace = JSON.stringify([body.model, body.prompt_cache_key ?? ""]);
     const { hashes, cumulative } = this.chain(namespace, units);
     const total = cumulative.at(-1) ?? 0;
     let longest = 0;
@@ -384,7 +385,7 @@ export async function startMockLlm(
         });
         started++;
         for (const w of waiters.filter((w) => w.n <= started)) w.resolve();
-        const model = String(body.model ?? "mock");
+        const model = typeof body.model === "string" ? body.model : "mock";
         const cached: CacheUsage = !record
           ? { read: 0, write: 0 }
           : anthropic
@@ -428,7 +429,9 @@ export async function startMockLlm(
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 }

@@ -75,7 +75,11 @@ export function runInPty(
   };
   child.stdout.on("data", onData);
   child.stderr.on("data", onData);
-  const exit = new Promise<number>((resolve) => child.on("close", (code) => resolve(code ?? -1)));
+  const exit = new Promise<number>((resolve) =>
+    child.on("close", (code) => {
+      resolve(code ?? -1);
+    }),
+  );
   return {
     output: () => out,
     type: (keys) => child.stdin.write(keys),

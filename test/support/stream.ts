@@ -92,7 +92,7 @@ export function compaction(
     id: fields.id ?? `c${clock}`,
     source: "user",
     ...fields,
-  } as Compaction;
+  };
 }
 
 export const STRIP = { policy: "strip", request: true, response: true } as const;

@@ -9,6 +9,7 @@ import { createTokenCounter } from "../../src/tokens/count.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import { resetClock, turns } from "../support/stream.js";
 import { droppedText, renderCompactPreview } from "../../src/render/compact-preview.js";
+import { anyNumber, objectContaining } from "../support/matchers.js";
 
 beforeEach(resetClock);
 
@@ -67,13 +68,13 @@ describe("compact tool", () => {
       "Recorded 1 compaction; they take effect when the next turn starts: turns 2–3 replaced by your summary.",
     );
     expect(outcome.effects).toEqual([
-      expect.objectContaining({
+      objectContaining({
         type: "compaction",
         from_turn: 1,
         to_turn: 2,
         deferred_until_turn: 4,
         source: "assistant",
-        stats: { tokens_before: expect.any(Number), tokens_after: expect.any(Number) },
+        stats: { tokens_before: anyNumber, tokens_after: anyNumber },
       }),
     ]);
   });

@@ -134,12 +134,12 @@ describe("tool selection", () => {
   const names = (sel: { enable: boolean; name?: string }[]) =>
     selectTools(registry(), sel).map((t) => t.name);
 
-  it("offers enabled tools by default; entries with only a hint are not tools", async () => {
+  it("offers enabled tools by default; entries with only a hint are not tools", () => {
     expect([...registry().keys()]).toEqual(["a", "b", "c"]);
     expect(names([])).toEqual(["a"]);
   });
 
-  it("applies -t and -T left to right; explicit tools join only when named", async () => {
+  it("applies -t and -T left to right; explicit tools join only when named", () => {
     expect(names([{ enable: true }])).toEqual(["a", "b"]);
     expect(names([{ enable: true }, { enable: false, name: "a" }])).toEqual(["b"]);
     expect(names([{ enable: false }, { enable: true, name: "c" }])).toEqual(["c"]);

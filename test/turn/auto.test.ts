@@ -6,6 +6,13 @@ import type { Event } from "../../src/events/index.js";
 import { createTokenCounter } from "../../src/tokens/count.js";
 import { autoBudget, createAutoCompaction } from "../../src/turn/auto.js";
 import { resetClock, turn } from "../support/stream.js";
+import {
+  anyNumber,
+  anyString,
+  objectContaining,
+  stringContaining,
+  stringMatching,
+} from "../support/matchers.js";
 
 beforeEach(resetClock);
 
@@ -71,16 +78,16 @@ describe("automatic compaction hook", () => {
     const over = await hook(config({ max_tokens: 600 }));
     const added = await over.run(bulky());
     expect(added).toEqual([
-      expect.objectContaining({
+      objectContaining({
         type: "compaction",
         source: "auto",
         from_turn: 0,
         to_turn: 0,
-        stats: { tokens_before: expect.any(Number), tokens_after: expect.any(Number) },
+        stats: { tokens_before: anyNumber, tokens_after: anyNumber },
       }),
     ]);
     expect(over.lines).toEqual([
-      expect.stringMatching(/^context compacted: [\d,]+ → [\d,]+ tokens \(turns 1–1 stripped\)$/),
+      stringMatching(/^context compacted: [\d,]+ → [\d,]+ tokens \(turns 1–1 stripped\)$/),
     ]);
   });
 
@@ -97,7 +104,7 @@ describe("automatic compaction hook", () => {
     const { run, warnings } = await hook(config({ max_tokens: 100 }));
     for (let i = 0; i < 4; i++) expect(await run(events)).toBeUndefined();
     expect(warnings).toEqual([
-      expect.stringContaining("automatic compaction stopped: 3 attempts in a row freed nothing"),
+      stringContaining("automatic compaction stopped: 3 attempts in a row freed nothing"),
     ]);
   });
 });
@@ -175,6 +182,6 @@ describe("automatic compaction with hysteresis", () => {
     const cold = await hook(config({ max_tokens: 20_000, keep_tail: 6_000 }));
     const added = await cold.run(agentTurn(15, 10 * 60_000));
     expect(added).toHaveLength(1);
-    expect(added![0]).toMatchObject({ source: "auto", to_call: expect.any(String) });
+    expect(added![0]).toMatchObject({ source: "auto", to_call: anyString });
   });
 });

@@ -91,7 +91,7 @@ describe("the environment of a local tool", () => {
     expect((await w.jp("q", "-n", "dump the environment")).code).toBe(0);
     const response = w.events().find((e) => e.type === "tool_call_response");
     expect(response).toMatchObject({ id: "toolu_env", is_error: false });
-    const seen = JSON.parse(response!.content as string) as Record<string, string>;
+    const seen = JSON.parse(response!.content) as Record<string, string>;
     expect(seen.EXTRA_SETTING).toBe("visible");
     expect(seen.JP_WORKSPACE).toBe(w.root);
     expect(seen.PATH).toBe(w.env.PATH);

@@ -4,6 +4,8 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadScript, withoutCacheMarkers } from "../../support/mock-llm.js";
 import { API_KEY, qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
+import { anyString, stringContaining } from "../../support/matchers.js";
+import type { ShownConversation } from "../../support/conversation.js";
 
 /** The events of the scripted turn that calls count_words once: reasoning, text, the call, its result, the answer. */
 const TOOL_TURN = [
@@ -68,7 +70,7 @@ describe("jp q with Anthropic", () => {
     const events = w.events();
     expect(events.map((e) => e.type)).toEqual(TOOL_TURN);
     expect(events[2]).toMatchObject({
-      reasoning: expect.any(String),
+      reasoning: anyString,
       metadata: { anthropic_thinking_signature: "sig-count-1" },
     });
     expect(events[4]).toMatchObject({
@@ -111,11 +113,11 @@ describe("jp q with Anthropic", () => {
     const summaryRequest = JSON.stringify(body(3));
     expect(summaryRequest).toContain("TOOL RESULT count_words: 5");
     expect(summaryRequest).not.toContain("What did I ask?");
-    const shown = JSON.parse((await w.jp("c", "show", "--json")).stdout);
-    expect(shown.compactions[0].summary).toMatchObject({
+    const shown = JSON.parse((await w.jp("c", "show", "--json")).stdout) as ShownConversation;
+    expect(shown.compactions[0]?.summary).toMatchObject({
       source: "derived",
       model: "anthropic/claude-mock",
-      text: expect.stringContaining("count_words tool reported 5 words"),
+      text: stringContaining("count_words tool reported 5 words"),
     });
     await w.jp("q", "Continue");
     expect(body(4).messages[0]).toEqual({

@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { resetClock, turn, workTurns } from "../../../support/stream.js";
 import { workspaceWith } from "../../../support/conversation.js";
+import { anyNumber, objectContaining } from "../../../support/matchers.js";
 
 beforeEach(resetClock);
 
@@ -178,7 +179,7 @@ describe("jp conversation compact: rules", () => {
     const result = (await f.json("c", "compact", "--json")) as Result;
     // The items show lists (numbered as --reset takes them), all counted from 1, keys in snake_case.
     expect(result.compactions).toEqual([
-      expect.objectContaining({
+      objectContaining({
         index: 1,
         from: 2,
         to: 4,
@@ -187,9 +188,9 @@ describe("jp conversation compact: rules", () => {
         state: "active",
         summary: null,
         summary_generated: null,
-        tokens: expect.objectContaining({
-          range_before: expect.any(Number),
-          range_after: expect.any(Number),
+        tokens: objectContaining({
+          range_before: anyNumber,
+          range_after: anyNumber,
         }),
       }),
     ]);
@@ -243,7 +244,7 @@ describe("jp conversation compact: rules", () => {
       summary: { text: "We built the parser.", source: "supplied", author: "user" },
       summary_generated: null,
     });
-    expect([...item.note!]).toHaveLength(200);
+    expect(Array.from(item.note!)).toHaveLength(200);
   });
 
   it("fails before anything is sent when the summary model has no key, and records nothing", async () => {
@@ -317,7 +318,7 @@ describe("jp conversation compact: policy flags", () => {
 
   it("compacts several conversations given by id", async () => {
     const f = workspaceWith(workTurns(4));
-    const other = JSON.parse((await f.run("c", "fork", f.id, "--json")).stdout).id as string;
+    const other = (JSON.parse((await f.run("c", "fork", f.id, "--json")).stdout) as { id: string }).id;
     const result = (await f.json("c", "compact", f.id, other, "--json")) as { id: string }[];
     expect(result.map((r) => r.id)).toEqual([f.id, other]);
   });

@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { runCli, tempDir, tempWorkspace, REPO_ROOT } from "../../../support/workspace.js";
 import type { Workspace } from "../../../../src/store/workspace.js";
+import { anyString } from "../../../support/matchers.js";
 
 const SAMPLE = path.join(REPO_ROOT, "fixtures/sample/.jp/conversations/17900000000-tidy-the-csv-parser");
 
@@ -104,7 +105,8 @@ describe("jp conversation", () => {
     expect(ls.code).toBe(0);
     expect(ls.stderr).toBe("");
     const created = new Date(Number(id) * 100).toISOString();
-    expect(JSON.parse((await run("c", "show", id, "--json")).stdout).created_at).toBe(created);
+    const shown = JSON.parse((await run("c", "show", id, "--json")).stdout) as { created_at: string };
+    expect(shown.created_at).toBe(created);
     expect((await run("c", "show", id)).stdout).toContain(`created:     ${created}`);
 
     fs.writeFileSync(path.join(dir, "metadata.json"), "[]");
@@ -138,14 +140,14 @@ describe("jp conversation", () => {
     expect(created.code).toBe(0);
     const { id, path: dir } = JSON.parse(created.stdout) as { id: string; path: string };
     expect(path.basename(dir)).toBe(`${id}-fix-the-parser`);
-    const ls = JSON.parse((await run("c", "ls", "--json")).stdout);
+    const ls: unknown = JSON.parse((await run("c", "ls", "--json")).stdout);
     expect(ls).toEqual([
       {
         id,
         title: "Fix the Parser!",
         turns: 0,
         events: 0,
-        created_at: expect.any(String),
+        created_at: anyString,
         last_event_at: null,
         active: true,
       },
@@ -161,7 +163,7 @@ describe("jp conversation", () => {
     const result = await run("c", "import", root, "--json");
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("skipped");
-    const imported = JSON.parse(result.stdout);
+    const imported: unknown = JSON.parse(result.stdout);
     expect(imported).toEqual([
       {
         id: "17000000100",
@@ -193,15 +195,13 @@ describe("jp conversation", () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("already imported as conversation 17000000100");
 
-    const ls = JSON.parse((await run("c", "ls", "--json")).stdout);
-    expect(
-      ls.map((c: { id: string; turns: number; events: number; last_event_at: string }) => [
-        c.id,
-        c.turns,
-        c.events,
-        c.last_event_at,
-      ]),
-    ).toEqual([
+    const ls = JSON.parse((await run("c", "ls", "--json")).stdout) as {
+      id: string;
+      turns: number;
+      events: number;
+      last_event_at: string;
+    }[];
+    expect(ls.map((c) => [c.id, c.turns, c.events, c.last_event_at])).toEqual([
       ["17000000100", 2, 7, "2026-05-01T11:00:01Z"],
       ["17000000200", 2, 7, "2026-05-01T11:00:01Z"],
     ]);
@@ -212,7 +212,7 @@ describe("jp conversation", () => {
     jpConversation(path.join(root, ".jp", "conversations"), "17000000300-third", "Third");
     jpConversation(path.join(root, ".jp", "conversations"), "17000000400-fourth", "Fourth");
     const result = await run("c", "import", path.join(root, ".jp"), "--json");
-    expect(JSON.parse(result.stdout).map((r: { id: string }) => r.id)).toEqual([
+    expect((JSON.parse(result.stdout) as { id: string }[]).map((r) => r.id)).toEqual([
       "17000000300",
       "17000000400",
     ]);
@@ -226,7 +226,9 @@ describe("jp conversation", () => {
     jpConversation(root, "17000000100-first", "First");
     jpConversation(root, "17000000200-second", "Second");
     await run("c", "import", root);
-    expect(JSON.parse((await run("c", "show", "170000001", "--json")).stdout).id).toBe("17000000100");
+    expect((JSON.parse((await run("c", "show", "170000001", "--json")).stdout) as { id: string }).id).toBe(
+      "17000000100",
+    );
     const ambiguous = await run("c", "show", "1700000");
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr).toBe(
@@ -241,17 +243,20 @@ describe("jp conversation", () => {
     jpConversation(root, "17000000100-first", "First");
     await run("c", "import", root);
     await run("c", "use", "17000000100");
-    const show = JSON.parse((await run("c", "show", "--json")).stdout);
+    const show = JSON.parse((await run("c", "show", "--json")).stdout) as { path: string };
     expect(show).toMatchObject({ id: "17000000100", title: "First", turns: 2, events: 7, compactions: [] });
     expect(show.path).toBe(path.join(ws.conversationsDir, "17000000100-first"));
 
-    const print = JSON.parse((await run("c", "print", "--json")).stdout);
+    const print = JSON.parse((await run("c", "print", "--json")).stdout) as {
+      id: string;
+      turns: { turn: number; events: unknown[] }[];
+    };
     expect(print.id).toBe("17000000100");
-    expect(print.turns.map((t: { turn: number; events: unknown[] }) => [t.turn, t.events.length])).toEqual([
+    expect(print.turns.map((t) => [t.turn, t.events.length])).toEqual([
       [1, 5],
       [2, 2],
     ]);
-    expect(print.turns[0].events[2]).toEqual({
+    expect(print.turns[0]?.events[2]).toEqual({
       type: "tool_call_request",
       timestamp: "2026-05-01T10:00:01Z",
       id: "t1",
@@ -274,7 +279,7 @@ describe("jp conversation", () => {
 
   it("fork copies everything, or only the last N turns with configuration, and makes the fork active", async () => {
     fs.cpSync(SAMPLE, path.join(ws.conversationsDir, path.basename(SAMPLE)), { recursive: true });
-    const full = JSON.parse((await run("c", "fork", "17900000000", "--json")).stdout);
+    const full = JSON.parse((await run("c", "fork", "17900000000", "--json")).stdout) as { id: string };
     const original = fs.readFileSync(path.join(SAMPLE, "events.jsonl"), "utf8");
     const copied = fs.readFileSync(
       path.join(
@@ -286,8 +291,15 @@ describe("jp conversation", () => {
     );
     expect(copied).toBe(original);
 
-    const last = JSON.parse((await run("c", "fork", "17900000000", "--last", "2", "--json")).stdout);
-    const show = JSON.parse((await run("c", "show", "--json")).stdout);
+    const last = JSON.parse((await run("c", "fork", "17900000000", "--last", "2", "--json")).stdout) as {
+      id: string;
+    };
+    const show = JSON.parse((await run("c", "show", "--json")).stdout) as {
+      id: string;
+      turns: number;
+      kinds: Record<string, number>;
+      title: string;
+    };
     expect(show.id).toBe(last.id);
     expect(show.turns).toBe(2);
     expect(show.kinds.config_delta).toBe(1);
@@ -299,7 +311,7 @@ describe("jp conversation", () => {
   });
 
   it("rm moves the conversation to the trash and deletes nothing", async () => {
-    const { id } = JSON.parse((await run("c", "new", "--title", "gone", "--json")).stdout);
+    const { id } = JSON.parse((await run("c", "new", "--title", "gone", "--json")).stdout) as { id: string };
     const rm = await run("c", "rm", id, "--json");
     expect(JSON.parse(rm.stdout)).toEqual({
       id,
@@ -320,9 +332,9 @@ describe("jp conversation", () => {
     const restored = await run("c", "restore", id.slice(0, 9), "--json");
     expect(restored.code).toBe(0);
     expect(JSON.parse(restored.stdout)).toEqual({ id, path: path.join(ws.conversationsDir, `${id}-gone`) });
-    expect(JSON.parse((await run("c", "ls", "--json")).stdout).map((c: { id: string }) => c.id)).toEqual([
-      id,
-    ]);
+    expect(
+      (JSON.parse((await run("c", "ls", "--json")).stdout) as { id: string }[]).map((c) => c.id),
+    ).toEqual([id]);
     expect(fs.readdirSync(ws.trashDir)).toEqual([]);
     const again = await run("c", "restore", id);
     expect(again.code).toBe(1);
@@ -361,7 +373,7 @@ describe("jp conversation", () => {
   });
 
   it("doctor quarantines a malformed middle line and a torn tail, keeping the old log", async () => {
-    const { id } = JSON.parse((await run("c", "new", "--json")).stdout);
+    const { id } = JSON.parse((await run("c", "new", "--json")).stdout) as { id: string };
     const dir = path.join(ws.conversationsDir, id);
     const log = path.join(dir, "events.jsonl");
     const good = '{"type":"chat_request","timestamp":"2026-01-01T00:00:00Z","content":"hi"}';
@@ -371,19 +383,21 @@ describe("jp conversation", () => {
     expect(before.stderr).toContain(`${log}:2: not valid JSON`);
     expect(before.stderr).toContain(`hint: run \`jp conversation doctor ${id}\``);
 
-    const check = JSON.parse((await run("c", "doctor", id, "--check", "--json")).stdout);
-    expect(check[0].findings.map((f: { kind: string; line?: number }) => [f.kind, f.line])).toEqual([
+    const check = JSON.parse((await run("c", "doctor", id, "--check", "--json")).stdout) as {
+      findings: { kind: string; line?: number }[];
+    }[];
+    expect(check[0]?.findings.map((f) => [f.kind, f.line])).toEqual([
       ["malformed_line", 2],
       ["torn_tail", undefined],
     ]);
     expect(fs.readFileSync(log, "utf8")).toContain("{broken");
 
-    const repaired = JSON.parse((await run("c", "doctor", id, "--json")).stdout);
+    const repaired = JSON.parse((await run("c", "doctor", id, "--json")).stdout) as { backup: string }[];
     expect(fs.readFileSync(log, "utf8")).toBe(`${good}\n${good}\n`);
     const quarantine = fs.readFileSync(path.join(dir, "events.quarantine"), "utf8");
     expect(quarantine).toContain("{broken");
     expect(quarantine).toContain('{"type":"tur');
-    expect(fs.readFileSync(repaired[0].backup, "utf8")).toContain("{broken");
+    expect(fs.readFileSync(repaired[0]!.backup, "utf8")).toContain("{broken");
     // The two questions never got an answer: the next doctor run marks the turn failed, by appending.
     expect((await run("c", "doctor", id)).stdout).toContain("unanswered request");
     expect((await run("c", "doctor", id)).stdout).toBe(`${id}: ok\n`);
@@ -418,7 +432,9 @@ describe("jp conversation", () => {
 describe("jp conversation doctor on the provider view", () => {
   it("reports an unanswered tool call in a finished turn without changing the log", async () => {
     const ws = tempWorkspace();
-    const { id } = JSON.parse((await runCli(["c", "new", "--json"], { cwd: ws.root })).stdout);
+    const { id } = JSON.parse((await runCli(["c", "new", "--json"], { cwd: ws.root })).stdout) as {
+      id: string;
+    };
     const log = path.join(ws.conversationsDir, id, "events.jsonl");
     const lines = [
       { type: "turn_start", timestamp: "2026-01-01T00:00:00Z" },
