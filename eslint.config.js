@@ -7,6 +7,7 @@ import globals from "globals";
 const UPWARD = [
   { group: ["**/cli/*"], message: "nothing below cli/ imports it (docs/architecture.md §2)" },
   { group: ["**/turn/*"], message: "only cli/ imports turn/ (docs/architecture.md §2)" },
+  { group: ["**/service/*"], message: "only cli/ imports service/ (docs/architecture.md §2)" },
 ];
 /** One provider's wire details: only llm/ knows them. */
 const PROVIDER_DETAILS = [
@@ -44,8 +45,9 @@ export default tseslint.config(
       ],
     },
   },
-  // the arrows of docs/architecture.md §2: cli → turn → {llm, tools, mcp, render, store, config, tokens} → compaction → events.
-  // Nothing below cli imports it; nothing below turn imports turn; provider details stay in llm/.
+  // the arrows of docs/architecture.md §2:
+  // cli → {turn, service} → {llm, tools, mcp, render, store, config, tokens} → {chat, compaction} → events.
+  // Nothing below cli imports it; nothing below turn and service imports them; provider details stay in llm/.
   {
     files: ["src/{llm,tools,mcp,render,store,config,tokens}/**/*.ts"],
     rules: {
@@ -73,14 +75,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/turn/**/*.ts"],
+    files: ["src/{turn,service}/**/*.ts"],
     rules: {
-      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [UPWARD[0], ...PROVIDER_DETAILS] }],
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...UPWARD, ...PROVIDER_DETAILS] }],
     },
   },
   {
     // The pure core must not reach for I/O, the clock or the environment.
-    files: ["src/events/**/*.ts", "src/compaction/**/*.ts"],
+    files: ["src/{events,compaction,chat}/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -88,10 +90,10 @@ export default tseslint.config(
           patterns: [
             { group: ["node:*", "fs", "path", "os", "child_process"], message: "the pure core does no I/O" },
             {
-              group: ["cli", "turn", "llm", "tools", "mcp", "render", "store", "config", "tokens"].map(
+              group: ["cli", "turn", "service", "llm", "tools", "mcp", "render", "store", "config", "tokens"].map(
                 (d) => `**/${d}/*`,
               ),
-              message: "the core imports only events/ and compaction/",
+              message: "the core imports only events/, compaction/ and chat/",
             },
           ],
         },

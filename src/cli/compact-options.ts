@@ -20,14 +20,14 @@ import {
   DEFAULT_KEEP_FIRST,
   DEFAULT_KEEP_LAST,
   type ResolvedRule,
-} from "../config/rules.js";
+} from "../config/compaction-rules.js";
 import type { Config } from "../config/schema.js";
 import { UsageError, messageOf } from "../errors.js";
 import type { OptionalValueFlag } from "./argv.js";
 import type { Context } from "./context.js";
 import type { ConversationRef } from "../store/conversations.js";
-import { toolHints } from "../config/rules.js";
-import { compactConversation, type PlannedCompaction } from "../turn/compaction-service.js";
+import { toolHints } from "../config/compaction-rules.js";
+import { compactConversation, type PlannedCompaction } from "../service/compact.js";
 import { Option } from "commander";
 
 const SPEC_START = /^(r|s|t|reasoning|summarize|tools)([=+:]|$)/;

@@ -1,7 +1,7 @@
 // Owns the checks of the config schema that zod cannot state by itself. The
 // schema (schema.ts) and its derived checker (schema.check.ts) both call
 // these, so the two cannot drift apart.
-import { parseKeepBound } from "../compaction/rules.js";
+import { parseKeepBound } from "../compaction/spec.js";
 import { messageOf } from "../errors.js";
 
 /** What is wrong with a keep bound (a union member already made it a number or a string), if anything. */

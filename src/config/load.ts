@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fileLayers, withExtended } from "./extends.js";
 import { cfgLayer, readTomlFile, type Layer } from "./layers.js";
-import { knownContextWindow } from "../llm/models.js";
+import { knownContextWindow } from "./models.js";
 import { ConfigError } from "./errors.js";
 import { forbiddenKeyPath } from "../events/keys.js";
 import { keyPath, valueAt } from "./paths.js";

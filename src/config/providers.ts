@@ -1,6 +1,7 @@
 // Owns reading the `providers` table, which holds three kinds of thing: LLM
 // providers by name (`providers.anthropic`), MCP servers (`providers.mcp.NAME`)
 // and model aliases (`providers.llm.aliases`), as JP writes them.
+import { splitModelId } from "./models.js";
 import type * as z from "zod";
 import type { Config, McpServerConfig, ProviderConfig } from "./schema.js";
 
@@ -25,6 +26,6 @@ export function mcpServers(config: Config): Record<string, McpServerConfig> {
 
 /** A model id with an alias replaced (`sonnet` → `anthropic/claude-sonnet-5`); other ids as given. */
 export function resolveModelAlias(config: Config, id: string): string {
-  if (id.includes("/")) return id;
+  if (splitModelId(id)) return id;
   return config.providers?.llm?.aliases?.[id] ?? id;
 }

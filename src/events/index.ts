@@ -6,4 +6,5 @@ export * from "./fork.js";
 export * from "./usage.js";
 export * from "./metadata.js";
 export * from "./keys.js";
+export * from "./repair.js";
 export * from "./json.js";

@@ -13,7 +13,6 @@
 // imported, their code is not.
 import * as http from "node:http";
 import { pipeline, type Readable, type Transform } from "node:stream";
-import { isJsonObject } from "../events/json.js";
 import {
   classifyProviderError,
   ErrorBodyError,
@@ -298,25 +297,6 @@ export function transportOptions(
     ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
     ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
   };
-}
-
-/**
- * Tool arguments streamed as JSON text; an empty text is no arguments.
- * Undefined when the text is not JSON: cut off at the output limit, or malformed.
- */
-export function tryToolArguments(json: string): Record<string, unknown> | undefined {
-  if (!json.trim()) return {};
-  try {
-    const parsed: unknown = JSON.parse(json);
-    return isJsonObject(parsed) ? parsed : {};
-  } catch {
-    return undefined;
-  }
-}
-
-/** What to say of a call whose arguments are not JSON though the answer was not cut off. */
-export function malformedArguments(name: string, json: string): string {
-  return `the model sent arguments for ${name || "a tool"} that are not JSON: ${json.slice(0, 80)}`;
 }
 
 /** A provider whose every failure leaves it as one of llm/errors' classes. */

@@ -11,14 +11,13 @@ import {
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
 import { sentEvent } from "./sent.js";
+import { malformedArguments, tryToolArguments } from "./tool-arguments.js";
 import {
   classifiedProvider,
   endpoint,
   eventData,
-  malformedArguments,
   postForEvents,
   transportOptions,
-  tryToolArguments,
   type ProviderOptions,
 } from "./http.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";

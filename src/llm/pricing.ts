@@ -1,5 +1,6 @@
 // Owns turning recorded usage into an estimated cost: prices per million
 // tokens by model name prefix (config `prices`), cached input at its own rate.
+import { splitModelId } from "../config/models.js";
 import type { Price } from "../config/schema.js";
 import type { UsageTotals } from "../events/index.js";
 
@@ -8,7 +9,7 @@ export function priceFor(
   modelId: string,
   prices: Readonly<Record<string, Price>> | undefined,
 ): Price | undefined {
-  const name = modelId.includes("/") ? modelId.slice(modelId.indexOf("/") + 1) : modelId;
+  const name = splitModelId(modelId)?.name ?? modelId;
   let best: string | undefined;
   for (const key of Object.keys(prices ?? {}))
     if (name.startsWith(key) && (best === undefined || key.length > best.length)) best = key;

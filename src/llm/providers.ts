@@ -1,5 +1,6 @@
 // Owns choosing and building the provider for a model id (`provider/name`),
 // with its key from the environment only.
+import { parseModelId, type ModelRef } from "../config/models.js";
 import { llmProvider } from "../config/providers.js";
 import type { Config } from "../config/schema.js";
 import { JpError } from "../errors.js";
@@ -8,22 +9,6 @@ import { MissingKeyError } from "./errors.js";
 import { createOpenAIProvider, OPENAI_BASE_URL } from "./openai.js";
 import { proxyFor } from "./proxy.js";
 import type { Provider } from "./types.js";
-
-export interface ModelRef {
-  provider: string;
-  name: string;
-}
-
-export function parseModelId(id: string): ModelRef {
-  const slash = id.indexOf("/");
-  if (slash <= 0 || slash === id.length - 1) {
-    throw new JpError("llm.model_id", `model id '${id}' is not provider/name`, {
-      hint: "for example anthropic/claude-sonnet-5-5, openai/gpt-4.1 or ollama/qwen3, or a name under [providers.llm.aliases]",
-      exitCode: 2,
-    });
-  }
-  return { provider: id.slice(0, slash), name: id.slice(slash + 1) };
-}
 
 const DEFAULT_KEY_ENV: Record<string, string> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" };
 

@@ -19,23 +19,11 @@ function oneLine(text: string, max = 160): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** What the turn loop shows as it goes; the stream renderer is the terminal's. */
-export interface TurnOutput {
-  waiting(): void;
-  text(delta: string): void;
-  reasoning(delta: string): void;
-  /** Discard what was shown of a failed attempt. */
-  restart(): void;
-  retry(error: ProviderError, attempt: number, delayMs: number): void;
-  /** The call line; `brief` (name only) when the tool shows its arguments its own way before asking. */
-  toolCall(call: ToolCallRequest, brief?: boolean): void;
-  toolResult(call: ToolCallRequest, content: string, isError: boolean): void;
-  /** A running call's progress, as its tool reports it. */
-  toolProgress?(call: ToolCallRequest, line: string): void;
-  responseDone(): void;
-  notice(text: string): void;
-}
-export function createStreamRenderer(options: StreamRendererOptions): TurnOutput {
+/**
+ * The terminal's view of a turn as it happens: a `TurnOutput` (turn/output.ts)
+ * by shape, which cli/ hands to the turn loop.
+ */
+export function createStreamRenderer(options: StreamRendererOptions) {
   const c = options.color;
   let spinner: NodeJS.Timeout | undefined;
   let frame = 0;
@@ -58,13 +46,13 @@ export function createStreamRenderer(options: StreamRendererOptions): TurnOutput
         80,
       );
     },
-    text(delta) {
+    text(delta: string) {
       stopSpinner();
       if (mode === "reasoning") options.stdout.write("\n\n");
       mode = "text";
       options.stdout.write(visible(delta));
     },
-    reasoning(delta) {
+    reasoning(delta: string) {
       stopSpinner();
       if (options.reasoning === "hidden") return;
       mode = "reasoning";
@@ -99,7 +87,7 @@ export function createStreamRenderer(options: StreamRendererOptions): TurnOutput
       stopSpinner();
       lineBreak();
     },
-    notice(text) {
+    notice(text: string) {
       lineBreak();
       options.stderr.write(`${c.yellow(`jp: ${visible(text)}`)}\n`);
     },

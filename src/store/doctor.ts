@@ -2,15 +2,10 @@
 // without losing anything: torn and malformed lines move to the quarantine
 // file; the log is replaced by a new file (the old one kept beside it), never
 // edited in place.
-import { isKind } from "../events/index.js";
+import { isKind, repairInterruptedTurn } from "../events/index.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import {
-  checkProviderView,
-  describeViewProblem,
-  project,
-  repairInterruptedTurn,
-} from "../compaction/index.js";
+import { checkProviderView, describeViewProblem, project } from "../compaction/index.js";
 import type { ConversationRef, ConversationStore } from "./conversations.js";
 import { BOM, parseLine, readLines } from "./log.js";
 

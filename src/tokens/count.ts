@@ -4,6 +4,8 @@
 // counted once.
 import { isKind } from "../events/index.js";
 import type { Event } from "../events/index.js";
+import { tokensOfChars } from "../compaction/index.js";
+import { splitModelId } from "../config/models.js";
 
 export type Estimate = "tokenizer" | "chars";
 
@@ -98,11 +100,6 @@ function makeCounter(count: (text: string) => number, method: string, approximat
   };
 }
 
-/** The provider part of a model id (`anthropic/claude…` → `anthropic`). */
-export function providerOf(modelId: string): string {
-  return modelId.includes("/") ? modelId.slice(0, modelId.indexOf("/")) : "openai";
-}
-
 /**
  * A counter for a model: the o200k encoding, exact for current OpenAI models
  * and an approximation for every other provider; or the cheap chars/4 estimate.
@@ -111,9 +108,9 @@ export async function createTokenCounter(
   modelId: string,
   estimate: Estimate = "tokenizer",
 ): Promise<TokenCounter> {
-  if (estimate === "chars") return makeCounter((text) => Math.ceil(text.length / 4), "chars/4", true);
+  if (estimate === "chars") return makeCounter((text) => tokensOfChars(text.length), "chars/4", true);
   const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
-  const exact = providerOf(modelId) === "openai";
+  const exact = splitModelId(modelId)?.provider === "openai";
   return makeCounter((text) => countTokens(text), exact ? "o200k" : "o200k (approximation)", !exact);
 }
 

@@ -1,5 +1,5 @@
 // Owns the list of built-in tools, registered beside local tools.
-import { toolHints } from "../config/rules.js";
+import { toolHints } from "../config/compaction-rules.js";
 import type { Config } from "../config/schema.js";
 import type { TokenCounter } from "../tokens/count.js";
 import { createCompactTool, type CompactPreview } from "./compact.js";

@@ -4,19 +4,15 @@
 import { messageOf } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { cacheRewriteTokens } from "../tokens/cache-rewrite.js";
 import { checkCompactArgs, COMPACT_PARAMETERS, isCompactArgs, RULE_FIELDS } from "./compact-args.check.js";
-import {
-  planAssistantRules,
-  commonPrefixLength,
-  project,
-  type AssistantRule,
-  type ToolHint,
-} from "../compaction/index.js";
+import { planAssistantRules, project, type AssistantRule, type ToolHint } from "../compaction/index.js";
 import { isJsonObject, turnsLabel, type Compaction, type Event } from "../events/index.js";
 import type { PreviewRule } from "../render/compact-preview.js";
 import type { TokenCounter } from "../tokens/count.js";
 import { decideApproval, type Approval } from "./approval.js";
-import { privateTempDir, type Prompter } from "./prompter.js";
+import { privateTempDir } from "../store/private-temp.js";
+import type { Prompter } from "./prompter.js";
 import type { RunMode, Tool, ToolContext } from "./types.js";
 
 const COMPACT_KEYS = ["y", "n", "r", "e", "?"] as const;
@@ -113,7 +109,7 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
       current = [...current, active(c)];
       const projected = project(current).events;
       const after = counter.events(projected);
-      const cacheRewrite = counter.events(projected.slice(commonPrefixLength(previous, projected)));
+      const cacheRewrite = cacheRewriteTokens(counter, previous, projected);
       const figures = {
         compaction: c,
         tokensBefore: before,

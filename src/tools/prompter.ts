@@ -1,9 +1,9 @@
 // Owns asking the person at the terminal: one-line answers on the TTY and
 // editing text in $EDITOR. Commands get it through the context.
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { JpError, errnoCode } from "../errors.js";
+import { privateTempDir } from "../store/private-temp.js";
 import type { PromptStreams } from "./key-prompt.js";
 
 /** Ctrl-C at a prompt: the question is abandoned and the turn ends as interrupted. */
@@ -37,41 +37,6 @@ export interface Prompter {
    */
   editText(text: string, suffix: string): Promise<string | undefined>;
   say(text: string): void;
-}
-
-/**
- * The user's private temp folder for spill files: `jp-<uid>` in the system
- * temp dir when it is a real folder owned by this user and closed to others;
- * otherwise (someone else's, a link, open to others) a fresh `mkdtemp` folder.
- * The uid comes from the process, so a uid without a passwd entry works.
- */
-export function privateTempDir(): string {
-  const uid = process.getuid?.() ?? 0;
-  const dir = path.join(os.tmpdir(), `jp-${uid}`);
-  try {
-    fs.mkdirSync(dir, { mode: 0o700 });
-  } catch (error) {
-    if (errnoCode(error) !== "EEXIST") throw error;
-  }
-  const stat = fs.lstatSync(dir);
-  if (stat.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0) return dir;
-  return fs.mkdtempSync(path.join(os.tmpdir(), "jp-"));
-}
-
-/** Spill files older than `maxAgeMs` in the private temp folder are removed (with `dryRun`, only counted); returns how many. */
-export function cleanSpillFiles(now: number, maxAgeMs: number, options: { dryRun?: boolean } = {}): number {
-  const dir = privateTempDir();
-  let old = 0;
-  for (const name of fs.readdirSync(dir)) {
-    if (!/^compact-.*\.md$/.test(name)) continue;
-    const file = path.join(dir, name);
-    const stat = fs.lstatSync(file);
-    if (stat.isFile() && now - stat.mtimeMs > maxAgeMs) {
-      if (!options.dryRun) fs.rmSync(file, { force: true });
-      old++;
-    }
-  }
-  return old;
 }
 
 /** The editor to run and its arguments: $VISUAL, else $EDITOR, else vi (a blank one counts as unset). */

@@ -1,8 +1,9 @@
 // Owns one turn of `jp q`: the request, then cycles of project → request →
 // stream → append responses → approve and run tools → append results, until
 // the model stops calling tools. Each step is a named function below.
-import { checkProviderView, describeViewProblem, healProviderView, project } from "../compaction/index.js";
+import { checkProviderView, describeViewProblem, project, tokensOfChars } from "../compaction/index.js";
 import {
+  healProviderView,
   type ChatResponse,
   CITATIONS_KEY,
   CUT_ARGUMENTS_KEY,
@@ -23,7 +24,7 @@ import {
 } from "../events/index.js";
 import { JpError } from "../errors.js";
 
-import type { TurnOutput } from "../render/stream.js";
+import type { TurnOutput } from "./output.js";
 import { AbortedError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
 import { usageRecord } from "../llm/usage.js";
@@ -269,7 +270,7 @@ export function approximateTokens(request: ModelRequest): number {
     else if (e.type === "chat_response") chars += (e.message ?? e.reasoning ?? "").length;
     else if (e.type === "tool_call_request") chars += JSON.stringify(e.arguments).length;
   }
-  return Math.ceil(chars / 4);
+  return tokensOfChars(chars);
 }
 
 /**

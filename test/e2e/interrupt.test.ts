@@ -5,12 +5,8 @@ import { execa } from "execa";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  checkProviderView,
-  describeViewProblem,
-  INTERRUPTED_TOOL_CALL,
-  project,
-} from "../../src/compaction/index.js";
+import { checkProviderView, describeViewProblem, project } from "../../src/compaction/index.js";
+import { INTERRUPTED_TOOL_CALL } from "../../src/events/index.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT } from "../support/workspace.js";
 

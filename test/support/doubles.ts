@@ -2,7 +2,7 @@
 // TurnOutput): the loop's behaviour tested without HTTP, a terminal or a disk.
 import type { Event } from "../../src/events/index.js";
 import type { ModelRequest, Provider, StreamPart } from "../../src/llm/types.js";
-import type { TurnOutput } from "../../src/render/stream.js";
+import type { TurnOutput } from "../../src/turn/output.js";
 import type { Prompter } from "../../src/tools/prompter.js";
 import type { TurnLog } from "../../src/turn/loop.js";
 

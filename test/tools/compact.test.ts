@@ -1,9 +1,7 @@
 // The compact tool's own checks: malformed calls come back to the model with the fix.
 import * as fs from "node:fs";
-import * as path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { privateTempDir, PromptInterruptedError } from "../../src/tools/prompter.js";
-import { tempDir } from "../support/workspace.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { PromptInterruptedError } from "../../src/tools/prompter.js";
 import { COMPACT_PARAMETERS, createCompactTool } from "../../src/tools/compact.js";
 import { createTokenCounter } from "../../src/tokens/count.js";
 import type { ToolContext } from "../../src/tools/types.js";
@@ -145,37 +143,6 @@ describe("spill files", () => {
     expect(fs.existsSync(spill)).toBe(true);
     expect(outcome.effects?.[0]).toMatchObject({ type: "compaction", metadata: { spill_file: spill } });
     fs.rmSync(spill);
-  });
-});
-
-describe("the private temp folder", () => {
-  const saved = process.env.TMPDIR;
-  afterEach(() => {
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-  });
-  const uid = process.getuid!();
-
-  it("is jp-<uid>, created closed to others", () => {
-    process.env.TMPDIR = tempDir();
-    const dir = privateTempDir();
-    expect(dir).toBe(path.join(process.env.TMPDIR, `jp-${uid}`));
-    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
-  });
-
-  it("is a fresh private folder when jp-<uid> is open to others or a link", () => {
-    process.env.TMPDIR = tempDir();
-    const planted = path.join(process.env.TMPDIR, `jp-${uid}`);
-    fs.mkdirSync(planted);
-    fs.chmodSync(planted, 0o777);
-    const dir = privateTempDir();
-    expect(dir).not.toBe(planted);
-    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
-
-    process.env.TMPDIR = tempDir();
-    const elsewhere = tempDir();
-    fs.symlinkSync(elsewhere, path.join(process.env.TMPDIR, `jp-${uid}`));
-    expect(privateTempDir()).not.toBe(path.join(process.env.TMPDIR, `jp-${uid}`));
   });
 });
 

@@ -6,10 +6,11 @@ import { Writable } from "node:stream";
 import type { Context } from "../context.js";
 import type { OptionalValueFlag } from "../argv.js";
 import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions } from "../compact-options.js";
-import { toolHints } from "../../config/rules.js";
+import { toolHints } from "../../config/compaction-rules.js";
 import { contextWindow } from "../../config/load.js";
 import { JpError, UsageError } from "../../errors.js";
-import { repairInterruptedTurn, failedTurns } from "../../compaction/index.js";
+import { failedTurns } from "../../compaction/index.js";
+import { repairInterruptedTurn } from "../../events/index.js";
 import {
   isJsonObject,
   isKind,
@@ -31,7 +32,7 @@ import { createTerminalPrompter } from "../../tools/prompter.js";
 import { buildRegistry, isMcpToolSpec, selectTools, usesMcp } from "../../tools/registry.js";
 import type { McpServers } from "../../mcp/servers.js";
 import { loadMcp } from "../mcp-servers.js";
-import { createAutoCompaction } from "../../turn/auto.js";
+import { createAutoCompaction } from "../../turn/auto-compaction.js";
 import { runTurn } from "../../turn/loop.js";
 import type { Config } from "../../config/schema.js";
 import type { Tool } from "../../tools/types.js";

@@ -13,7 +13,12 @@ import {
   type RangeFlags,
   type SpecOptions,
 } from "../../compact-options.js";
-import { configuredRules, hintsNamingNoTool, toolHints, type ResolvedRule } from "../../../config/rules.js";
+import {
+  configuredRules,
+  hintsNamingNoTool,
+  toolHints,
+  type ResolvedRule,
+} from "../../../config/compaction-rules.js";
 import {
   indexCompactions,
   truncateNote,
@@ -27,7 +32,7 @@ import {
 } from "../../../compaction/index.js";
 import { UsageError } from "../../../errors.js";
 import type { ConversationRef } from "../../../store/conversations.js";
-import { compactConversation, rangeTokens } from "../../../turn/compaction-service.js";
+import { compactConversation, rangeTokens } from "../../../service/compact.js";
 import type { TokenCounter } from "../../../tokens/count.js";
 import { progressLine, type ProgressCallback } from "../../../render/progress.js";
 import { renderTimeline, describePolicies } from "../../../render/compactions.js";

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import type { ConversationStore } from "../../../store/conversations.js";
 import { doctorConversation, type DoctorReport } from "../../../store/doctor.js";
-import { cleanSpillFiles } from "../../../tools/prompter.js";
+import { cleanSpillFiles } from "../../../store/private-temp.js";
 import { counted } from "../../../render/words.js";
 
 const SPILL_MAX_AGE_MS = 7 * 24 * 3600 * 1000;

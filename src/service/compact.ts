@@ -4,7 +4,6 @@
 // summaries, and measuring tokens before and after. It appends nothing; the
 // caller writes the result as one group.
 import {
-  commonPrefixLength,
   planRule,
   project,
   rawEventsOfTurns,
@@ -13,9 +12,10 @@ import {
   type ToolHint,
   type TurnRange,
 } from "../compaction/index.js";
-import type { ResolvedRule } from "../config/rules.js";
+import type { ResolvedRule } from "../config/compaction-rules.js";
 import type { Compaction, CompactionSource, Event } from "../events/index.js";
 import { summaryBilling, type Summarizer } from "../llm/summarize.js";
+import { cacheRewriteTokens } from "../tokens/cache-rewrite.js";
 import type { TokenCounter } from "../tokens/count.js";
 
 export interface TokenFigures {
@@ -160,8 +160,6 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     after: current,
     events,
     tokens: { before: input.counter.events(before.events), after: input.counter.events(current.events) },
-    cacheRewrite: input.counter.events(
-      current.events.slice(commonPrefixLength(before.events, current.events)),
-    ),
+    cacheRewrite: cacheRewriteTokens(input.counter, before.events, current.events),
   };
 }

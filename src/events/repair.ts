@@ -3,7 +3,8 @@
 // recorded gets an error result, and a question that never got an answer is
 // marked failed (left out of what the model sees, so it is never sent twice).
 // Nothing is rewritten; a repair is a visible event like any other.
-import { isKind, NO_TURN, TurnCounter, type Event } from "../events/index.js";
+import { isKind, type Event } from "./kinds.js";
+import { NO_TURN, TurnCounter } from "./turns.js";
 
 export const INTERRUPTED_TOOL_CALL = "Tool call interrupted: no result was recorded.";
 export const UNANSWERED_REQUEST = "interrupted before any response arrived";

@@ -11,7 +11,7 @@ import {
   FLUSH_REMINDER,
   type ChatMessage,
   type CompactInfo,
-} from "../../src/compaction/index.js";
+} from "../../src/chat/compactor.js";
 import { objectContaining, stringMatching } from "../support/matchers.js";
 
 const round = (i: number): ChatMessage[] => {

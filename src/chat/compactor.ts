@@ -2,6 +2,7 @@
 // Anthropic dialect) under a token budget before each model request, folding
 // the head into one summary message without ever orphaning a tool result.
 // Pure apart from the caller's own `summarize` and `onCompact` callbacks.
+import { tokensOfChars } from "../compaction/estimate.js";
 import { isJsonObject } from "../events/index.js";
 
 /** What the compactor needs of a message: its role. Other fields are read where a message has them. */
@@ -86,7 +87,7 @@ export const FLUSH_REMINDER =
 /** Σ ceil(len(JSON) / 4) over the messages: an estimate, not a tokenizer. */
 export function estimateTokens(messages: readonly unknown[]): number {
   let total = 0;
-  for (const m of messages) total += Math.ceil(JSON.stringify(m).length / 4);
+  for (const m of messages) total += tokensOfChars(JSON.stringify(m).length);
   return total;
 }
 

@@ -1,15 +1,18 @@
 // Repairing what an interruption leaves: the last turn's unanswered tool calls.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { checkProviderView } from "../../src/compaction/index.js";
 import {
-  checkProviderView,
   healProviderView,
   INTERRUPTED_TOOL_CALL,
+  isKind,
   LOST_TOOL_RESULT,
+  NO_TURN,
   repairInterruptedTurn,
+  turnIndices,
   UNANSWERED_REQUEST,
-} from "../../src/compaction/index.js";
-import { isKind, NO_TURN, turnIndices, type Event } from "../../src/events/index.js";
+  type Event,
+} from "../../src/events/index.js";
 import { compactedStream } from "../support/arbitrary.js";
 
 const at = "2026-01-01T00:00:09Z";

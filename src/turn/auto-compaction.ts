@@ -11,7 +11,7 @@ import {
   type CompactionRule,
   type ToolHint,
 } from "../compaction/index.js";
-import { ruleFromConfig } from "../config/rules.js";
+import { ruleFromConfig } from "../config/compaction-rules.js";
 import { compactionBudget } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import { recordedUsages, type Compaction, type Event } from "../events/index.js";

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config/schema.js";
 import type { Event } from "../../src/events/index.js";
 import { createTokenCounter } from "../../src/tokens/count.js";
-import { autoBudget, createAutoCompaction } from "../../src/turn/auto.js";
+import { autoBudget, createAutoCompaction } from "../../src/turn/auto-compaction.js";
 import { resetClock, turn } from "../support/stream.js";
 import {
   anyNumber,

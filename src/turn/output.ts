@@ -1,0 +1,22 @@
+// Owns the turn loop's port for what it shows as it goes. The terminal's
+// implementation is render/stream.ts, which matches it by shape (render/ sits
+// below turn/ and does not import it); cli/ joins the two.
+import type { ToolCallRequest } from "../events/index.js";
+import type { ProviderError } from "../llm/errors.js";
+
+/** What the turn loop shows as it goes. */
+export interface TurnOutput {
+  waiting(): void;
+  text(delta: string): void;
+  reasoning(delta: string): void;
+  /** Discard what was shown of a failed attempt. */
+  restart(): void;
+  retry(error: ProviderError, attempt: number, delayMs: number): void;
+  /** The call line; `brief` (name only) when the tool shows its arguments its own way before asking. */
+  toolCall(call: ToolCallRequest, brief?: boolean): void;
+  toolResult(call: ToolCallRequest, content: string, isError: boolean): void;
+  /** A running call's progress, as its tool reports it. */
+  toolProgress?(call: ToolCallRequest, line: string): void;
+  responseDone(): void;
+  notice(text: string): void;
+}
