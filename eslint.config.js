@@ -90,9 +90,18 @@ export default tseslint.config(
           patterns: [
             { group: ["node:*", "fs", "path", "os", "child_process"], message: "the pure core does no I/O" },
             {
-              group: ["cli", "turn", "service", "llm", "tools", "mcp", "render", "store", "config", "tokens"].map(
-                (d) => `**/${d}/*`,
-              ),
+              group: [
+                "cli",
+                "turn",
+                "service",
+                "llm",
+                "tools",
+                "mcp",
+                "render",
+                "store",
+                "config",
+                "tokens",
+              ].map((d) => `**/${d}/*`),
               message: "the core imports only events/, compaction/ and chat/",
             },
           ],
