@@ -1,0 +1,190 @@
+// The OpenAI Chat Completions mapping without HTTP: events to a request body,
+// and streamed chunks (as OpenAI and compatible servers send them) to parts.
+import { describe, expect, it } from "vitest";
+import type { Event } from "../../src/events/index.js";
+import { PROVIDER_BLOCK_KEY, REASONING_FIELD_KEY, REFUSAL_KEY } from "../../src/events/index.js";
+import { StreamCutError, StreamErrorEvent } from "../../src/llm/errors.js";
+import { DONE, openaiBody, openaiParts } from "../../src/llm/openai.js";
+import type { ModelRequest, StreamPart } from "../../src/llm/types.js";
+
+const at = "2026-01-01T00:00:00Z";
+const request = (events: Event[], more: Partial<ModelRequest> = {}): ModelRequest => ({
+  model: "gpt-test",
+  events,
+  tools: [],
+  toolChoice: "auto",
+  maxTokens: 1000,
+  ...more,
+});
+
+type Chunk = Parameters<typeof openaiParts>[0] extends AsyncIterable<infer C> ? C : never;
+
+async function parts(chunks: Chunk[]): Promise<StreamPart[]> {
+  const out: StreamPart[] = [];
+  for await (const part of openaiParts(ReadableStream.from(chunks))) out.push(part);
+  return out;
+}
+
+const chunk = (delta: Record<string, unknown>, finish: string | null = null): Chunk => ({
+  id: "c",
+  object: "chat.completion.chunk",
+  created: 0,
+  model: "gpt-test",
+  choices: [{ index: 0, delta, finish_reason: finish as never, logprobs: null }],
+});
+
+describe("openaiBody", () => {
+  it("maps a turn with tools: the system message first, calls on the assistant message, errors marked in results", () => {
+    const body = openaiBody(
+      request(
+        [
+          { type: "chat_request", timestamp: at, content: "q" },
+          { type: "chat_response", timestamp: at, message: "Looking." },
+          { type: "tool_call_request", timestamp: at, id: "c1", name: "grep", arguments: { q: "x" } },
+          { type: "tool_call_response", timestamp: at, id: "c1", content: "no such file", is_error: true },
+          { type: "chat_response", timestamp: at, message: "Done." },
+        ],
+        {
+          system: "be brief",
+          tools: [{ name: "grep", description: "search", parameters: { type: "object" } }],
+        },
+      ),
+    );
+    expect(body.messages).toEqual([
+      { role: "system", content: "be brief" },
+      { role: "user", content: "q" },
+      {
+        role: "assistant",
+        content: "Looking.",
+        tool_calls: [{ id: "c1", type: "function", function: { name: "grep", arguments: '{"q":"x"}' } }],
+      },
+      { role: "tool", tool_call_id: "c1", content: "Error: no such file" },
+      { role: "assistant", content: "Done." },
+    ]);
+    expect(body).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+      max_completion_tokens: 1000,
+      tool_choice: "auto",
+      tools: [
+        {
+          type: "function",
+          function: { name: "grep", description: "search", parameters: { type: "object" } },
+        },
+      ],
+    });
+  });
+
+  it("sends a refusal back as refusal, reasoning back in the field it came in, and leaves out another provider's blocks", () => {
+    const body = openaiBody(
+      request(
+        [
+          { type: "chat_request", timestamp: at, content: "q" },
+          {
+            type: "chat_response",
+            timestamp: at,
+            reasoning: "think",
+            metadata: { [REASONING_FIELD_KEY]: "reasoning_content" },
+          },
+          { type: "chat_response", timestamp: at, reasoning: "never sent: no field of its own" },
+          { type: "chat_response", timestamp: at, message: "I can't.", metadata: { [REFUSAL_KEY]: true } },
+          {
+            type: "chat_response",
+            timestamp: at,
+            data: { type: "server_tool_use" },
+            metadata: { [PROVIDER_BLOCK_KEY]: true },
+          },
+        ],
+        {
+          cache: { key: "conv-1", ttl: "5m" },
+          toolChoice: { name: "grep" },
+          tools: [{ name: "grep", description: "", parameters: {} }],
+        },
+      ),
+    );
+    expect(body.messages).toEqual([
+      { role: "user", content: "q" },
+      { role: "assistant", content: null, reasoning_content: "think", refusal: "I can't." },
+    ]);
+    expect(body.prompt_cache_key).toBe("conv-1");
+    expect(body.tool_choice).toEqual({ type: "function", function: { name: "grep" } });
+  });
+});
+
+describe("openaiParts", () => {
+  it("assigns a call's id and name (a server repeating them does not double them), appends its arguments, and counts usage", async () => {
+    const got = await parts([
+      chunk({ role: "assistant", content: "Hi" }),
+      chunk({
+        tool_calls: [
+          { index: 0, id: "c1", type: "function", function: { name: "grep", arguments: '{"q":' } },
+        ],
+      }),
+      chunk(
+        { tool_calls: [{ index: 0, id: "c1", function: { name: "grep", arguments: '"x"}' } }] },
+        "tool_calls",
+      ),
+      {
+        id: "c",
+        object: "chat.completion.chunk",
+        created: 0,
+        model: "gpt-test",
+        choices: [],
+        usage: {
+          prompt_tokens: 7,
+          completion_tokens: 3,
+          total_tokens: 10,
+          prompt_tokens_details: { cached_tokens: 4 },
+        },
+      },
+      DONE,
+    ]);
+    expect(got).toEqual([
+      { type: "text", text: "Hi" },
+      { type: "usage", inputTokens: 7, outputTokens: 3, cacheReadTokens: 4 },
+      { type: "tool_call", id: "c1", name: "grep", arguments: { q: "x" } },
+      { type: "stop", reason: "tool_use" },
+    ]);
+  });
+
+  it("generates a missing call id, reads reasoning_content and refusals, and takes [DONE] without a finish reason", async () => {
+    const got = await parts([
+      chunk({ reasoning_content: "hmm" }),
+      chunk({ refusal: "no" }),
+      chunk({ tool_calls: [{ index: 0, function: { name: "grep", arguments: "{}" } }] }),
+      DONE,
+    ]);
+    expect(got.slice(0, 3)).toEqual([
+      { type: "reasoning_field", field: "reasoning_content" },
+      { type: "reasoning", text: "hmm" },
+      { type: "refusal", text: "no" },
+    ]);
+    expect(got[3]).toMatchObject({ type: "tool_call", name: "grep", arguments: {} });
+    expect((got[3] as { id: string }).id).toMatch(/^call_/);
+    expect(got[4]).toEqual({ type: "stop", reason: "tool_use" });
+  });
+
+  it("gives arguments cut at the length limit as a cut call; refuses malformed ones otherwise, and a stream cut before [DONE]", async () => {
+    const cut = await parts([
+      chunk(
+        { tool_calls: [{ index: 0, id: "c1", function: { name: "write", arguments: '{"text":"ab' } }] },
+        "length",
+      ),
+      DONE,
+    ]);
+    expect(cut).toEqual([
+      { type: "cut_tool_call", id: "c1", name: "write", partialArguments: '{"text":"ab' },
+      { type: "stop", reason: "max_tokens" },
+    ]);
+    await expect(
+      parts([
+        chunk(
+          { tool_calls: [{ index: 0, id: "c1", function: { name: "w", arguments: "{oops" } }] },
+          "tool_calls",
+        ),
+        DONE,
+      ]),
+    ).rejects.toThrow(StreamErrorEvent);
+    await expect(parts([chunk({ content: "partial" })])).rejects.toThrow(StreamCutError);
+  });
+});
