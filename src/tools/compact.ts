@@ -13,7 +13,7 @@ import type { TokenCounter } from "../tokens/count.js";
 import { decideApproval, type Approval } from "./approval.js";
 import { privateTempDir } from "../store/private-temp.js";
 import type { Prompter } from "./prompter.js";
-import type { RunMode, Tool, ToolContext } from "./types.js";
+import type { RunMode, Tool, ToolContext, ToolOutcome } from "./types.js";
 
 const COMPACT_KEYS = ["y", "n", "r", "e", "?"] as const;
 const COMPACT_HELP = [
@@ -72,32 +72,44 @@ function parseArgs(
   };
 }
 
-export function createCompactTool(deps: CompactToolDeps): Tool {
-  // The same rules keep their ids from preview to record: the ids (and spill files) shown are the ones recorded.
-  const idsByRules = new Map<string, string[]>();
-  const idsFor = (rules: readonly unknown[]): string[] => {
-    const key = JSON.stringify(rules);
-    let ids = idsByRules.get(key);
-    if (!ids) {
-      ids = rules.map(() => deps.newId());
-      idsByRules.set(key, ids);
-    }
-    return ids;
-  };
-  const plan = (events: readonly Event[], args: Record<string, unknown>) => {
+type Planned = ReturnType<typeof planAssistantRules> | { ok: false; error: string };
+
+/**
+ * The compact tool's state across its calls: rules keep their ids from
+ * preview to record (so the ids and spill files shown are the ones
+ * recorded), and the files spilled for previews are kept or removed with
+ * the answer.
+ */
+class CompactProposals {
+  private readonly idsByRules = new Map<string, string[]>();
+  /** Spill files written for a preview, by compaction id: deleted when declined, kept (and recorded) when approved. */
+  private readonly spilled = new Map<string, string>();
+
+  constructor(private readonly deps: CompactToolDeps) {}
+
+  plan(events: readonly Event[], args: Record<string, unknown>): Planned {
     const parsed = parseArgs(args);
     if (!parsed.ok) return parsed;
-    const ids = idsFor(parsed.rules);
     return planAssistantRules(events, parsed.rules, {
-      ids,
-      now: deps.now().getTime(),
-      toolHints: deps.hints,
+      ids: this.idsFor(parsed.rules),
+      now: this.deps.now().getTime(),
+      toolHints: this.deps.hints,
     });
-  };
+  }
+
+  private idsFor(rules: readonly unknown[]): string[] {
+    const key = JSON.stringify(rules);
+    let ids = this.idsByRules.get(key);
+    if (!ids) {
+      ids = rules.map(() => this.deps.newId());
+      this.idsByRules.set(key, ids);
+    }
+    return ids;
+  }
 
   /** Each rule's compaction with its token figures as if it were active (they are deferred when recorded). */
-  const measure = async (events: readonly Event[], compactions: Compaction[]) => {
-    const counter = await deps.counter();
+  private async measure(events: readonly Event[], compactions: Compaction[]) {
+    const counter = await this.deps.counter();
     const active = (c: Compaction): Compaction => {
       const { deferred_until_turn: _deferred, ...rest } = c;
       return rest;
@@ -109,90 +121,157 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
       current = [...current, active(c)];
       const projected = project(current).events;
       const after = counter.events(projected);
-      const cacheRewrite = cacheRewriteTokens(counter, previous, projected);
       const figures = {
         compaction: c,
         tokensBefore: before,
         tokensAfter: after,
-        cacheRewrite,
+        cacheRewrite: cacheRewriteTokens(counter, previous, projected),
         approximate: counter.approximate,
       };
       before = after;
       previous = projected;
       return figures;
     });
-  };
+  }
 
-  /** Spill files written for a preview, by compaction id: deleted when declined, kept (and recorded) when approved. */
-  const spilled = new Map<string, string>();
-  const dropSpills = () => {
-    for (const file of spilled.values()) fs.rmSync(file, { force: true });
-    spilled.clear();
-  };
-
-  const preview = async (events: readonly Event[], compactions: Compaction[]): Promise<string> => {
-    const measured = await measure(events, compactions);
+  async preview(events: readonly Event[], compactions: Compaction[]): Promise<string> {
+    const measured = await this.measure(events, compactions);
     const dir = privateTempDir();
     const rules: PreviewRule[] = measured.map((figures) => {
       const c = figures.compaction;
-      const spillFile = path.join(dir, `compact-${deps.conversationId}-${c.id}.md`);
-      fs.writeFileSync(spillFile, deps.preview.dropped(events, c), { mode: 0o600, flag: "w" });
-      spilled.set(c.id, spillFile);
+      const spillFile = path.join(dir, `compact-${this.deps.conversationId}-${c.id}.md`);
+      fs.writeFileSync(spillFile, this.deps.preview.dropped(events, c), { mode: 0o600, flag: "w" });
+      this.spilled.set(c.id, spillFile);
       return { ...figures, spillFile };
     });
-    return deps.preview.render(events, rules);
-  };
+    return this.deps.preview.render(events, rules);
+  }
 
-  /** The y/n/e/? conversation over a proposal, until it is approved or declined. */
-  const askToCompact = async (
-    args: Record<string, unknown>,
-    ctx: ToolContext,
-    prompter: Prompter,
-  ): Promise<Approval> => {
+  /** The preview of a plan, or its error. */
+  private async shown(events: readonly Event[], args: Record<string, unknown>): Promise<string> {
+    const result = this.plan(events, args);
+    return result.ok ? this.preview(events, result.compactions) : `jp: ${result.error}`;
+  }
+
+  dropSpills(): void {
+    for (const file of this.spilled.values()) fs.rmSync(file, { force: true });
+    this.spilled.clear();
+  }
+
+  /** The y/n/r/e/? conversation over a proposal, until it is approved or declined. */
+  async ask(args: Record<string, unknown>, ctx: ToolContext, prompter: Prompter): Promise<Approval> {
     let current = args;
-    let shown = false;
+    prompter.say(await this.shown(ctx.events, current));
     for (;;) {
-      if (!shown) {
-        const result = plan(ctx.events, current);
-        prompter.say(result.ok ? await preview(ctx.events, result.compactions) : `jp: ${result.error}`);
-        shown = true;
-      }
       const answer = await prompter.choose("Run compact? [y,n,r,e,?] ", COMPACT_KEYS, {
         help: COMPACT_HELP,
         onEnd: "n",
       });
       if (answer === "y") {
-        const result = plan(ctx.events, current);
+        const result = this.plan(ctx.events, current);
         if (result.ok) return { run: true, args: current };
         prompter.say(`jp: ${result.error}\nEdit the rules with e, or decline with n.`);
       } else if (answer === "n" || answer === "r") {
         const why = answer === "r" ? await prompter.ask("Reason (sent to the assistant): ") : "";
-        dropSpills();
+        this.dropSpills();
         return {
           run: false,
           reason: `the user declined the proposed compaction${why ? `: ${why}` : ""}; nothing was recorded`,
         };
       } else if (answer === "e") {
-        const edited = await prompter.editText(`${JSON.stringify(current, null, 2)}\n`, ".json");
-        if (edited === undefined) {
-          prompter.say("edit cancelled; the rules are as they were");
-          continue;
-        }
-        try {
-          const parsed: unknown = JSON.parse(edited);
-          if (!isJsonObject(parsed)) throw new Error("the rules must be a JSON object");
-          current = parsed;
-          const result = plan(ctx.events, current);
-          prompter.say(result.ok ? await preview(ctx.events, result.compactions) : `jp: ${result.error}`);
-        } catch (error) {
-          prompter.say(
-            `jp: the edited rules are not valid JSON (${messageOf(error)}); press e to edit again`,
-          );
-        }
+        current = await this.edit(current, ctx, prompter);
       }
     }
-  };
+  }
 
+  /** The rules as the person edited them (shown again), or as they were when the edit failed or was cancelled. */
+  private async edit(
+    current: Record<string, unknown>,
+    ctx: ToolContext,
+    prompter: Prompter,
+  ): Promise<Record<string, unknown>> {
+    const edited = await prompter.editText(`${JSON.stringify(current, null, 2)}\n`, ".json");
+    if (edited === undefined) {
+      prompter.say("edit cancelled; the rules are as they were");
+      return current;
+    }
+    try {
+      const parsed: unknown = JSON.parse(edited);
+      if (!isJsonObject(parsed)) throw new Error("the rules must be a JSON object");
+      prompter.say(await this.shown(ctx.events, parsed));
+      return parsed;
+    } catch (error) {
+      prompter.say(`jp: the edited rules are not valid JSON (${messageOf(error)}); press e to edit again`);
+      return current;
+    }
+  }
+
+  /** The approved rules as compactions, with their figures and spill files; earlier previews' files removed. */
+  async record(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+    const result = this.plan(ctx.events, args);
+    if (!result.ok) return { content: result.error, isError: true };
+    const measured = await this.measure(ctx.events, result.compactions);
+    const recorded = measured.map(({ compaction: c, tokensBefore, tokensAfter }) => {
+      const spillFile = this.spilled.get(c.id);
+      return {
+        ...c,
+        stats: { tokens_before: tokensBefore, tokens_after: tokensAfter },
+        // Where the dropped text was spilled for the preview; the file is kept.
+        ...(spillFile ? { metadata: { spill_file: spillFile } } : {}),
+      };
+    });
+    // A later call with the same rules is another compaction: new ids.
+    if (Array.isArray(args.rules)) this.idsByRules.delete(JSON.stringify(args.rules));
+    // Spill files of earlier previews (before an edit) show nothing that was recorded.
+    const kept = new Set(result.compactions.map((c) => c.id));
+    for (const [id, file] of this.spilled) if (!kept.has(id)) fs.rmSync(file, { force: true });
+    return {
+      content: `Recorded ${recorded.length} compaction${recorded.length === 1 ? "" : "s"}; they take effect when the next turn starts: ${recorded.map(recordedLine).join("; ")}.`,
+      isError: false,
+      effects: recorded,
+    };
+  }
+}
+
+function recordedLine(c: Compaction): string {
+  const policies = [
+    c.summary ? " replaced by your summary" : "",
+    c.reasoning ? ", reasoning stripped" : "",
+    c.tool_calls ? `, tool calls ${c.tool_calls.policy}` : "",
+  ];
+  return `${turnsLabel(c.from_turn, c.to_turn)}${policies.join("")}`;
+}
+
+/** The approval of a compact call: as configured, or the y/n/r/e/? conversation at a terminal. */
+async function approveCompaction(
+  run: RunMode,
+  proposals: CompactProposals,
+  call: { args: Record<string, unknown>; ctx: ToolContext; prompter: Prompter },
+): Promise<Approval> {
+  const { args, ctx, prompter } = call;
+  const decision = decideApproval(run, prompter.interactive);
+  if (decision === "run") return { run: true, args };
+  if (decision === "skip") return { run: false, reason: "the user configured compact not to run" };
+  if (decision === "no_terminal") {
+    prompter.say(
+      "jp: the compact tool needs your approval, but there is no terminal to ask on; nothing was compacted.",
+    );
+    return {
+      run: false,
+      reason: "compaction needs the user's approval and no one was there to give it; nothing was recorded",
+    };
+  }
+  try {
+    return await proposals.ask(args, ctx, prompter);
+  } catch (error) {
+    // Ctrl-C at the prompt: nothing is recorded, so nothing spilled is kept.
+    proposals.dropSpills();
+    throw error;
+  }
+}
+
+export function createCompactTool(deps: CompactToolDeps): Tool {
+  const proposals = new CompactProposals(deps);
   const tool: Tool = {
     name: "compact",
     description: DESCRIPTION,
@@ -201,63 +280,15 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
     run: deps.run ?? "ask",
     enable: "explicit",
     validate(args, ctx) {
-      const result = plan(ctx.events, args);
+      const result = proposals.plan(ctx.events, args);
       return result.ok ? undefined : result.error;
     },
     async renderArguments(args, ctx) {
-      const result = plan(ctx.events, args);
-      return result.ok ? preview(ctx.events, result.compactions) : result.error;
+      const result = proposals.plan(ctx.events, args);
+      return result.ok ? proposals.preview(ctx.events, result.compactions) : result.error;
     },
-    async approve(args, ctx: ToolContext, prompter: Prompter): Promise<Approval> {
-      const decision = decideApproval(tool.run, prompter.interactive);
-      if (decision === "run") return { run: true, args };
-      if (decision === "skip") return { run: false, reason: "the user configured compact not to run" };
-      if (decision === "no_terminal") {
-        prompter.say(
-          "jp: the compact tool needs your approval, but there is no terminal to ask on; nothing was compacted.",
-        );
-        return {
-          run: false,
-          reason:
-            "compaction needs the user's approval and no one was there to give it; nothing was recorded",
-        };
-      }
-      try {
-        return await askToCompact(args, ctx, prompter);
-      } catch (error) {
-        // Ctrl-C at the prompt: nothing is recorded, so nothing spilled is kept.
-        dropSpills();
-        throw error;
-      }
-    },
-    async execute(args, ctx) {
-      const result = plan(ctx.events, args);
-      if (!result.ok) return { content: result.error, isError: true };
-      const measured = await measure(ctx.events, result.compactions);
-      const recorded = measured.map(({ compaction: c, tokensBefore, tokensAfter }) => {
-        const spillFile = spilled.get(c.id);
-        return {
-          ...c,
-          stats: { tokens_before: tokensBefore, tokens_after: tokensAfter },
-          // Where the dropped text was spilled for the preview; the file is kept.
-          ...(spillFile ? { metadata: { spill_file: spillFile } } : {}),
-        };
-      });
-      // A later call with the same rules is another compaction: new ids.
-      if (Array.isArray(args.rules)) idsByRules.delete(JSON.stringify(args.rules));
-      // Spill files of earlier previews (before an edit) show nothing that was recorded.
-      const kept = new Set(result.compactions.map((c) => c.id));
-      for (const [id, file] of spilled) if (!kept.has(id)) fs.rmSync(file, { force: true });
-      const lines = recorded.map(
-        (c) =>
-          `${turnsLabel(c.from_turn, c.to_turn)}${c.summary ? " replaced by your summary" : ""}${c.reasoning ? ", reasoning stripped" : ""}${c.tool_calls ? `, tool calls ${c.tool_calls.policy}` : ""}`,
-      );
-      return {
-        content: `Recorded ${recorded.length} compaction${recorded.length === 1 ? "" : "s"}; they take effect when the next turn starts: ${lines.join("; ")}.`,
-        isError: false,
-        effects: recorded,
-      };
-    },
+    approve: (args, ctx, prompter) => approveCompaction(tool.run, proposals, { args, ctx, prompter }),
+    execute: (args, ctx) => proposals.record(args, ctx),
   };
   return tool;
 }
