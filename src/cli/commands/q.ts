@@ -63,7 +63,11 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
 }
 
 export function register(program: Command, ctx: Context): void {
-  const cmd = program
+  addSpecOptions(defineCommand(program)).action((words: string[], opts: QOptions) => ask(ctx, words, opts));
+}
+
+function defineCommand(program: Command): Command {
+  return program
     .command("q [query...]")
     .alias("query")
     .description("ask in the active conversation (or a new one); the model may call tools")
@@ -97,143 +101,183 @@ export function register(program: Command, ctx: Context): void {
         "rest of the turn, r decline with a reason, e edit, p print, ? help.",
       ].join("\n"),
     );
-  addSpecOptions(cmd).action(async (words: string[], opts: QOptions) => {
-    const store = ctx.store();
-    // An existing conversation's config applies; a new one is created only once the provider is ready.
-    const existing = opts.new
-      ? undefined
-      : opts.id
-        ? store.resolve(opts.id)
-        : store.activeId()
-          ? store.resolve()
-          : undefined;
-    const retry = opts.retry ? failedQuery(ctx, words, existing) : undefined;
-    const query = retry ? retry.query : await readQuery(ctx, words, opts);
-    if (query === undefined) {
-      ctx.info("the editor was left without a question (or with an error); nothing was asked");
-      return;
-    }
-    const flags = opts.model ? { assistant: { model: { id: opts.model } } } : undefined;
-    const { config, leftOutTools, origins } = await ctx.config({ conversation: existing, flags });
-    noticeLeftOutTools(ctx, existing, leftOutTools, opts.persist);
-    const modelId = config.assistant?.model?.id ?? "";
-    const { provider, model } = createProvider(modelId, config, ctx.env);
-    // --no-persist leaves nothing behind: a new conversation then exists only in memory.
-    const ref =
-      existing ?? (opts.persist ? store.create({ title: titleFrom(query) }) : unsavedConversation(ctx));
-    if (opts.persist) {
-      if (!existing) ctx.info(ctx.color.dim(`new conversation ${ref.id}`));
-      // A conversation made by `jp conversation new` gets its title from its first question.
-      else if (store.metadata(ref).title === undefined)
-        store.writeMetadata(ref, { ...store.metadata(ref), title: titleFrom(query) });
-      // --id asks in that conversation "instead of the active one": the active one stays.
-      if (opts.id === undefined) store.setActive(ref.id);
-    }
-    // Tools whose command or server came from the conversation's recorded config are always asked for.
-    const fromConversation = (key: "command" | "source") =>
-      new Set(
-        [...origins]
-          .filter(
-            ([k, layer]) =>
-              k.startsWith("conversation.tools.") &&
-              k.split(".")[3] === key &&
-              layer.startsWith("conversation"),
-          )
-          .map(([k]) => k.split(".")[2]!),
-      );
-    const { tools, servers } = await offeredTools(ctx, config, ref, opts, {
-      commands: fromConversation("command"),
-      mcpSources: fromConversation("source"),
-    });
+}
 
-    // With -k, compact before the turn by the configured rules and/or the specs.
-    const unsaved = !existing && !opts.persist;
-    for (const p of unsaved ? [] : await compactWithSpecs(ctx, ref, opts, config, opts.persist)) {
-      const range = turnsLabel(p.compaction.from_turn, p.compaction.to_turn);
-      ctx.info(ctx.color.dim(`compacted ${range}: ${p.tokens.before} → ${p.tokens.after} tokens`));
-    }
+/** The conversation asked in: --id's, else the active one; none with --new or when none is active. */
+function existingConversation(ctx: Context, opts: QOptions): ConversationRef | undefined {
+  const store = ctx.store();
+  if (opts.new) return undefined;
+  if (opts.id) return store.resolve(opts.id);
+  return store.activeId() ? store.resolve() : undefined;
+}
 
-    // The conversation is ours for the whole turn; a second `jp q` on it is told who holds it.
-    const turnLock = opts.persist
-      ? acquireLock(path.join(ref.dir, TURN_LOCK_FILE), { timeoutMs: 1000, command: "jp q" })
-      : undefined;
-    const interrupt = interruptHandler(ctx, () => turnLock?.release());
-    try {
-      // The turn works on a copy of the stream; every group is also appended to the log unless --no-persist.
-      const memory: Event[] = unsaved ? [] : [...store.readEvents(ref)];
-      // A process killed while a tool ran left its call unanswered: answer it, visibly, so the turn can go on.
-      // With --json, every event recorded is printed as it is recorded, one per line.
-      const record = (group: readonly Event[]) => {
-        if (opts.persist) store.append(ref, group);
-        memory.push(...group);
-        if (opts.json) for (const event of group) ctx.out(JSON.stringify(event));
-      };
-      const repairs = repairInterruptedTurn(memory, ctx.clock.now().toISOString());
-      if (repairs.length > 0) {
-        record(repairs);
-        const calls = repairs.filter((r) => r.type === "tool_call_response").length;
-        if (calls > 0)
-          ctx.warn(
-            `${counted(calls, "tool call")} of an interrupted turn had no result; recorded as interrupted`,
-          );
-        if (calls < repairs.length)
-          ctx.warn(
-            "the previous question got no answer (interrupted); it is kept in the log but not sent again (`jp q --retry` asks it again)",
-          );
-      }
-      const turnStart = memory.length;
-      const log = { events: () => memory, append: record };
-      const beforeRequest = await autoCompactionHook(ctx, config, tools);
-      const result = await runTurn(query, {
-        ...(retry ? { retryOf: retry.turn } : {}),
-        log,
-        provider,
-        modelId,
-        modelName: model.name,
-        system: config.assistant?.system_prompt,
-        ...requestSettings(config),
-        reasoningBudget: config.assistant?.reasoning?.budget_tokens,
-        ...(config.assistant?.cache === false
-          ? {}
-          : { cache: { key: ref.id, ttl: config.assistant?.cache_ttl ?? "5m" } }),
-        tools,
-        forcedTool: opts.toolUse,
-        prompter: createTerminalPrompter({
-          stdin: ctx.stdin,
-          stderr: ctx.stderr,
-          env: ctx.env,
-          safe: visible,
-          signal: interrupt.signal,
-        }),
-        output: createStreamRenderer({
-          // With --json, stdout carries the events alone; the answer is in them.
-          stdout: opts.json ? discard() : ctx.stdout,
-          stderr: ctx.stderr,
-          color: ctx.color,
-          reasoning: config.assistant?.reasoning?.display ?? "dim",
-        }),
-        now: () => ctx.clock.now(),
-        cwd: ctx.maybeWorkspace()?.root ?? ctx.cwd,
-        signal: interrupt.signal,
-        ...(beforeRequest ? { beforeRequest } : {}),
-        // A request clearly over the window is not sent, auto compaction or not (it may not be able to help).
-        ...(contextWindow(config) !== undefined ? { contextWindow: contextWindow(config) } : {}),
-        autoCompacts: config.conversation?.compaction?.auto?.enabled === true,
-      });
-      reportUsage(ctx, memory.slice(turnStart), config);
-      if (!existing && opts.persist && !result.interrupted)
-        await titleByModel(ctx, config, ref, query, memory.slice(turnStart));
-      if (result.interrupted) {
-        throw new JpError("turn.interrupted", "the turn was interrupted; what arrived is kept", {
-          exitCode: 130,
-        });
-      }
-    } finally {
-      interrupt.dispose();
-      turnLock?.release();
-      await servers?.closeAll();
-    }
+/**
+ * The conversation the turn goes into: the existing one (titled by its first
+ * question, made active unless --id named it), a new one, or with
+ * --no-persist one that exists only in memory.
+ */
+function conversationFor(
+  ctx: Context,
+  existing: ConversationRef | undefined,
+  query: string,
+  opts: QOptions,
+): ConversationRef {
+  const store = ctx.store();
+  const ref =
+    existing ?? (opts.persist ? store.create({ title: titleFrom(query) }) : unsavedConversation(ctx));
+  if (!opts.persist) return ref;
+  if (!existing) ctx.info(ctx.color.dim(`new conversation ${ref.id}`));
+  // A conversation made by `jp conversation new` gets its title from its first question.
+  else if (store.metadata(ref).title === undefined)
+    store.writeMetadata(ref, { ...store.metadata(ref), title: titleFrom(query) });
+  // --id asks in that conversation "instead of the active one": the active one stays.
+  if (opts.id === undefined) store.setActive(ref.id);
+  return ref;
+}
+
+/** Tools whose `key` (command or source) the conversation's recorded config set: they are always asked for. */
+function setByConversation(origins: ReadonlyMap<string, string>, key: "command" | "source"): Set<string> {
+  const names = new Set<string>();
+  for (const [k, layer] of origins) {
+    const [root, tools, name, field] = k.split(".");
+    if (
+      root === "conversation" &&
+      tools === "tools" &&
+      name &&
+      field === key &&
+      layer.startsWith("conversation")
+    )
+      names.add(name);
+  }
+  return names;
+}
+
+async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void> {
+  // An existing conversation's config applies; a new one is created only once the provider is ready.
+  const existing = existingConversation(ctx, opts);
+  const retry = opts.retry ? failedQuery(ctx, words, existing) : undefined;
+  const query = retry ? retry.query : await readQuery(ctx, words, opts);
+  if (query === undefined) {
+    ctx.info("the editor was left without a question (or with an error); nothing was asked");
+    return;
+  }
+  const flags = opts.model ? { assistant: { model: { id: opts.model } } } : undefined;
+  const { config, leftOutTools, origins } = await ctx.config({ conversation: existing, flags });
+  noticeLeftOutTools(ctx, existing, leftOutTools, opts.persist);
+  const modelId = config.assistant?.model?.id ?? "";
+  const { provider, model } = createProvider(modelId, config, ctx.env);
+  const ref = conversationFor(ctx, existing, query, opts);
+  const { tools, servers } = await offeredTools(ctx, config, ref, opts, {
+    commands: setByConversation(origins, "command"),
+    mcpSources: setByConversation(origins, "source"),
   });
+
+  // With -k, compact before the turn by the configured rules and/or the specs.
+  const unsaved = !existing && !opts.persist;
+  for (const p of unsaved ? [] : await compactWithSpecs(ctx, ref, opts, config, opts.persist)) {
+    const range = turnsLabel(p.compaction.from_turn, p.compaction.to_turn);
+    ctx.info(ctx.color.dim(`compacted ${range}: ${p.tokens.before} → ${p.tokens.after} tokens`));
+  }
+
+  // The conversation is ours for the whole turn; a second `jp q` on it is told who holds it.
+  const turnLock = opts.persist
+    ? acquireLock(path.join(ref.dir, TURN_LOCK_FILE), { timeoutMs: 1000, command: "jp q" })
+    : undefined;
+  const interrupt = interruptHandler(ctx, () => turnLock?.release());
+  try {
+    // The turn works on a copy of the stream; every group is also appended to the log unless --no-persist.
+    const memory: Event[] = unsaved ? [] : [...ctx.store().readEvents(ref)];
+    // With --json, every event recorded is printed as it is recorded, one per line.
+    const record = (group: readonly Event[]) => {
+      if (opts.persist) ctx.store().append(ref, group);
+      memory.push(...group);
+      if (opts.json) for (const event of group) ctx.out(JSON.stringify(event));
+    };
+    repairInterruption(ctx, memory, record);
+    const turnStart = memory.length;
+    const result = await runTurn(query, {
+      ...(retry ? { retryOf: retry.turn } : {}),
+      log: { events: () => memory, append: record },
+      provider,
+      modelId,
+      modelName: model.name,
+      tools,
+      forcedTool: opts.toolUse,
+      ...(await turnSettings(ctx, config, tools, ref)),
+      ...turnIo(ctx, config, opts, interrupt.signal),
+    });
+    reportUsage(ctx, memory.slice(turnStart), config);
+    if (!existing && opts.persist && !result.interrupted)
+      await titleByModel(ctx, config, ref, query, memory.slice(turnStart));
+    if (result.interrupted) {
+      throw new JpError("turn.interrupted", "the turn was interrupted; what arrived is kept", {
+        exitCode: 130,
+      });
+    }
+  } finally {
+    interrupt.dispose();
+    turnLock?.release();
+    await servers?.closeAll();
+  }
+}
+
+/** A process killed while a tool ran left its call unanswered: answer it, visibly, so the turn can go on. */
+function repairInterruption(
+  ctx: Context,
+  memory: readonly Event[],
+  record: (group: readonly Event[]) => void,
+) {
+  const repairs = repairInterruptedTurn(memory, ctx.clock.now().toISOString());
+  if (repairs.length === 0) return;
+  record(repairs);
+  const calls = repairs.filter((r) => r.type === "tool_call_response").length;
+  if (calls > 0)
+    ctx.warn(`${counted(calls, "tool call")} of an interrupted turn had no result; recorded as interrupted`);
+  if (calls < repairs.length)
+    ctx.warn(
+      "the previous question got no answer (interrupted); it is kept in the log but not sent again (`jp q --retry` asks it again)",
+    );
+}
+
+/** What the config sets for the turn's requests: the prompt, limits, thinking, caching, the window, auto compaction. */
+async function turnSettings(ctx: Context, config: Config, tools: readonly Tool[], ref: ConversationRef) {
+  const beforeRequest = await autoCompactionHook(ctx, config, tools);
+  const window = contextWindow(config);
+  return {
+    system: config.assistant?.system_prompt,
+    ...requestSettings(config),
+    reasoningBudget: config.assistant?.reasoning?.budget_tokens,
+    ...(config.assistant?.cache === false
+      ? {}
+      : { cache: { key: ref.id, ttl: config.assistant?.cache_ttl ?? "5m" } }),
+    ...(beforeRequest ? { beforeRequest } : {}),
+    // A request clearly over the window is not sent, auto compaction or not (it may not be able to help).
+    ...(window !== undefined ? { contextWindow: window } : {}),
+    autoCompacts: config.conversation?.compaction?.auto?.enabled === true,
+  };
+}
+
+/** Where the turn asks, shows and takes the time: the terminal, or with --json events alone on stdout. */
+function turnIo(ctx: Context, config: Config, opts: QOptions, signal: AbortSignal) {
+  return {
+    prompter: createTerminalPrompter({
+      stdin: ctx.stdin,
+      stderr: ctx.stderr,
+      env: ctx.env,
+      safe: visible,
+      signal,
+    }),
+    output: createStreamRenderer({
+      // With --json, stdout carries the events alone; the answer is in them.
+      stdout: opts.json ? discard() : ctx.stdout,
+      stderr: ctx.stderr,
+      color: ctx.color,
+      reasoning: config.assistant?.reasoning?.display ?? "dim",
+    }),
+    now: () => ctx.clock.now(),
+    cwd: ctx.maybeWorkspace()?.root ?? ctx.cwd,
+    signal,
+  };
 }
 
 /**
