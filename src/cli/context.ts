@@ -13,7 +13,7 @@ import type { ConversationRef } from "../store/conversations.js";
 import type { ResolvedConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import type { TokenCounter } from "../tokens/count.js";
-import type { Summarizer } from "../llm/summarize.js";
+import type { Summarizer, SummarizeRequest, Summary } from "../llm/summarize.js";
 
 export interface Context {
   cwd: string;
@@ -87,17 +87,101 @@ export function colorEnabled(env: NodeJS.ProcessEnv, stream: { isTTY?: boolean }
   return stream.isTTY === true;
 }
 
-export function createContext(options: ContextOptions = {}): Context {
-  const env = options.env ?? process.env;
-  const stdout = options.stdout ?? process.stdout;
-  const stderr = options.stderr ?? process.stderr;
+/** Aborted when the terminal or pipe behind the streams goes away (a closed terminal, a reader that quit). */
+function outputGone(streams: readonly NodeJS.WritableStream[]): AbortSignal {
   const gone = new AbortController();
-  for (const stream of [stdout, stderr]) {
+  for (const stream of streams) {
     // An 'error' nobody listens to kills the process; a closed terminal must end the turn gently.
     stream.on("error", (error: unknown) => {
       if (["EIO", "EPIPE", "ECONNRESET", "ENXIO"].includes(errnoCode(error) ?? "")) gone.abort();
     });
   }
+  return gone.signal;
+}
+
+/** A summary by the configured model, shown (model, time, tokens, text) as it is written. */
+async function summarizeShowing(ctx: Context, request: SummarizeRequest): Promise<Summary> {
+  const { createSummarizer } = await import("./runtime.js");
+  const { config } = await ctx.config();
+  const started = ctx.clock.now().getTime();
+  ctx.info(ctx.color.dim(`summarizing ${request.events.length} events with ${request.model}…`));
+  const result = await createSummarizer(config, ctx.env, (text) => {
+    ctx.info(ctx.color.dim(text));
+  }).summarize(request);
+  const seconds = ((ctx.clock.now().getTime() - started) / 1000).toFixed(1);
+  const used = result.usage
+    ? ` (in ${(result.usage.input_tokens ?? 0).toLocaleString("en-US")} · out ${(result.usage.output_tokens ?? 0).toLocaleString("en-US")} tokens)`
+    : "";
+  // What will stand in for the turns, shown before anything else is said of them.
+  ctx.info(ctx.color.dim(`summary written in ${seconds}s by ${result.model}${used}:`));
+  ctx.info(
+    visible(result.text)
+      .split("\n")
+      .map((line) => ctx.color.dim(`  │ ${line}`))
+      .join("\n"),
+  );
+  return result;
+}
+
+/** The conversation store of the context's workspace, telling the person what it waits for and repairs. */
+function openStore(ctx: Context, runtime: typeof StoreRuntime): ConversationStore {
+  return new runtime.ConversationStore(ctx.workspace(), ctx.clock, {
+    timeoutMs: runtime.lockTimeoutFromEnv(ctx.env),
+    command: "jp",
+    onWait: (holder) => {
+      ctx.info(
+        `waiting for the conversation lock held by ${holder ? `process ${holder.pid}` : "another process"}…`,
+      );
+    },
+    onQuarantine: (bytes) => {
+      ctx.warn(`moved a torn last line (${bytes} bytes) to the quarantine file`);
+    },
+    onBrokenState: (file) => {
+      ctx.warn(
+        `${file} cannot be read; going on with no active conversation (jp conversation doctor resets it)`,
+      );
+    },
+    onReadProgress: progressLine(
+      ctx.stderr,
+      (done, total) => `reading the conversation… ${megabytes(done)} of ${megabytes(total)}`,
+    ),
+  });
+}
+
+/** The configuration for a command: every layer, a conversation's recorded deltas included; clamped values warned of. */
+async function configFor(ctx: Context, options: Parameters<Context["config"]>[0] = {}) {
+  const { loadConfig } = await import("./runtime.js");
+  const deltas = options.conversation
+    ? ctx
+        .store()
+        .readEvents(options.conversation)
+        .flatMap((e) => (e.type === "config_delta" ? [e.delta] : []))
+    : undefined;
+  const resolved = await loadConfig({
+    cwd: ctx.cwd,
+    env: ctx.env,
+    workspaceDir: ctx.maybeWorkspace()?.dir,
+    deltas,
+    cfg: ctx.cfg,
+    flags: options.flags,
+  });
+  for (const line of resolved.clamped) ctx.warn(line);
+  return resolved;
+}
+
+/** The token counter the configuration asks for, for its model. */
+async function counterFor(config: Config) {
+  const { createTokenCounter } = await import("./runtime.js");
+  return createTokenCounter(
+    config.assistant?.model?.id ?? "",
+    config.assistant?.tokens?.estimate ?? "tokenizer",
+  );
+}
+
+export function createContext(options: ContextOptions = {}): Context {
+  const env = options.env ?? process.env;
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
   let statusShown = false;
   const clearStatus = () => {
     if (statusShown) stderr.write("\r\x1b[K");
@@ -111,7 +195,7 @@ export function createContext(options: ContextOptions = {}): Context {
     env,
     stdout,
     stderr,
-    outputGone: gone.signal,
+    outputGone: outputGone([stdout, stderr]),
     // process.stdin builds its stream on first use: only commands that read it pay for that.
     get stdin() {
       return options.stdin ?? process.stdin;
@@ -119,30 +203,7 @@ export function createContext(options: ContextOptions = {}): Context {
     clock: options.clock ?? systemClock,
     cfg: [],
     exitCode: 0,
-    summarizer: {
-      async summarize(request) {
-        const { createSummarizer } = await import("./runtime.js");
-        const { config } = await ctx.config();
-        const started = ctx.clock.now().getTime();
-        ctx.info(ctx.color.dim(`summarizing ${request.events.length} events with ${request.model}…`));
-        const result = await createSummarizer(config, env, (text) => {
-          ctx.info(ctx.color.dim(text));
-        }).summarize(request);
-        const seconds = ((ctx.clock.now().getTime() - started) / 1000).toFixed(1);
-        const used = result.usage
-          ? ` (in ${(result.usage.input_tokens ?? 0).toLocaleString("en-US")} · out ${(result.usage.output_tokens ?? 0).toLocaleString("en-US")} tokens)`
-          : "";
-        // What will stand in for the turns, shown before anything else is said of them.
-        ctx.info(ctx.color.dim(`summary written in ${seconds}s by ${result.model}${used}:`));
-        ctx.info(
-          visible(result.text)
-            .split("\n")
-            .map((line) => ctx.color.dim(`  │ ${line}`))
-            .join("\n"),
-        );
-        return result;
-      },
-    },
+    summarizer: { summarize: (request) => summarizeShowing(ctx, request) },
     // The Web Crypto global loads Node's crypto modules on first use, not with every command.
     newId: () => `k${Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex")}`,
     color: new Chalk({ level: colorEnabled(env, stdout) ? 1 : 0 }),
@@ -157,59 +218,14 @@ export function createContext(options: ContextOptions = {}): Context {
         return undefined;
       }
     },
-    async config(configOptions = {}) {
-      const { loadConfig } = await import("./runtime.js");
-      const ws = ctx.maybeWorkspace();
-      const deltas = configOptions.conversation
-        ? ctx
-            .store()
-            .readEvents(configOptions.conversation)
-            .flatMap((e) => (e.type === "config_delta" ? [e.delta] : []))
-        : undefined;
-      const resolved = await loadConfig({
-        cwd: ctx.cwd,
-        env,
-        workspaceDir: ws?.dir,
-        deltas,
-        cfg: ctx.cfg,
-        flags: configOptions.flags,
-      });
-      for (const line of resolved.clamped) ctx.warn(line);
-      return resolved;
-    },
-    async tokenCounter(config) {
-      const { createTokenCounter } = await import("./runtime.js");
-      return createTokenCounter(
-        config.assistant?.model?.id ?? "",
-        config.assistant?.tokens?.estimate ?? "tokenizer",
-      );
-    },
+    config: (configOptions = {}) => configFor(ctx, configOptions),
+    tokenCounter: (config) => counterFor(config),
     async prepare() {
       storeRuntime ??= await import("./store-runtime.js");
     },
     store() {
       if (!storeRuntime) throw new Error("the store was asked for before ctx.prepare()");
-      store ??= new storeRuntime.ConversationStore(ctx.workspace(), ctx.clock, {
-        timeoutMs: storeRuntime.lockTimeoutFromEnv(env),
-        command: "jp",
-        onWait: (holder) => {
-          ctx.info(
-            `waiting for the conversation lock held by ${holder ? `process ${holder.pid}` : "another process"}…`,
-          );
-        },
-        onQuarantine: (bytes) => {
-          ctx.warn(`moved a torn last line (${bytes} bytes) to the quarantine file`);
-        },
-        onBrokenState: (file) => {
-          ctx.warn(
-            `${file} cannot be read; going on with no active conversation (jp conversation doctor resets it)`,
-          );
-        },
-        onReadProgress: progressLine(
-          ctx.stderr,
-          (done, total) => `reading the conversation… ${megabytes(done)} of ${megabytes(total)}`,
-        ),
-      });
+      store ??= openStore(ctx, storeRuntime);
       return store;
     },
     out(text) {
