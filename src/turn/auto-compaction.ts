@@ -74,142 +74,178 @@ function lastResponseAt(events: readonly Event[]): number | undefined {
 
 const short = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : n.toLocaleString("en-US"));
 
-/** The before-request hook for the turn loop, or undefined when auto compaction is off. */
-export function createAutoCompaction(
-  deps: AutoCompactionDeps,
-): ((events: readonly Event[]) => Promise<Event[] | undefined>) | undefined {
-  const limits = autoBudget(deps.config);
-  if (!limits) return undefined;
-  const measure = (events: readonly Event[]) => deps.counter.events(project(events).events) + deps.overhead;
-  const configured = deps.config.conversation?.compaction?.auto?.rule;
-  const mechanical: CompactionRule = {
-    reasoning: "strip",
-    tool_calls: { policy: "strip", request: true, response: true },
-  };
-  let fruitless = 0;
-  let stopped = false;
+const MECHANICAL: CompactionRule = {
+  reasoning: "strip",
+  tool_calls: { policy: "strip", request: true, response: true },
+};
 
-  // The provider's own count of the last request, plus what came after it, when no compaction changed the view since.
-  const reported = (events: readonly Event[]): number => {
+/** One round of compacting: the view as it grows, its size, and what was added and why. */
+class Batch {
+  readonly added: Compaction[] = [];
+  readonly parts: string[] = [];
+  constructor(
+    public current: Event[],
+    public tokens: number,
+    private readonly measure: (events: readonly Event[]) => number,
+  ) {}
+
+  /** Add `c` when it shrinks the request; `describe` says what it did, given the tokens it saved. */
+  record(c: Compaction, describe: (saved: number) => string): void {
+    const next = [...this.current, c];
+    const after = this.measure(next);
+    if (after >= this.tokens) return;
+    c.stats = { tokens_before: this.tokens, tokens_after: after };
+    this.parts.push(describe(this.tokens - after));
+    this.current = next;
+    this.tokens = after;
+    this.added.push(c);
+  }
+}
+
+/** Auto compaction's state across the requests of a turn: it stops after attempts that free nothing. */
+class AutoCompactor {
+  private readonly configured;
+  private fruitless = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: AutoCompactionDeps,
+    private readonly limits: AutoLimits,
+  ) {
+    this.configured = deps.config.conversation?.compaction?.auto?.rule;
+  }
+
+  private measure = (events: readonly Event[]): number =>
+    this.deps.counter.events(project(events).events) + this.deps.overhead;
+
+  /** The provider's own count of the last request, plus what came after it, when no compaction changed the view since. */
+  private reported(events: readonly Event[]): number {
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i]!;
       if (e.type === "compaction" || e.type === "compaction_reset") return 0;
       const recorded = recordedUsages(e).at(-1)?.usage;
       if (typeof recorded?.input_tokens === "number") {
         const output = typeof recorded.output_tokens === "number" ? recorded.output_tokens : 0;
-        return recorded.input_tokens + output + deps.counter.events(events.slice(i + 1));
+        return recorded.input_tokens + output + this.deps.counter.events(events.slice(i + 1));
       }
     }
     return 0;
-  };
+  }
 
-  return async (events) => {
-    // Whichever count is higher decides: jp's tokenizer only approximates some providers'.
-    const before = Math.max(measure(events), reported(events));
-    // Compacting rewrites the cached prefix; when the cache has gone cold that costs nothing
-    // extra, so a mechanical compaction that is nearly due is made now rather than later.
+  /**
+   * The size that sets compaction off. Compacting rewrites the cached prefix;
+   * when the cache has gone cold that costs nothing extra, so a mechanical
+   * compaction that is nearly due is made now rather than later.
+   */
+  private trigger(events: readonly Event[]): number {
     const last = lastResponseAt(events);
-    const cold = last !== undefined && deps.now().getTime() - last > limits.cacheTtlMs;
-    const trigger =
-      cold && !configured?.summary ? Math.floor(limits.budget * (1 - COLD_CACHE_MARGIN)) : limits.budget;
-    if (before <= trigger || stopped) return undefined;
-    const turnTotal = project(events).turns.length;
-    if (turnTotal < limits.minTurns) return undefined;
-    let current = [...events];
-    let tokens = before;
-    const added: Compaction[] = [];
-    const parts: string[] = [];
-    const record = (c: Compaction, describe: (saved: number) => string) => {
-      const next = [...current, c];
-      const after = measure(next);
-      // A compaction that would not shrink the request is skipped.
-      if (after >= tokens) return;
-      c.stats = { tokens_before: tokens, tokens_after: after };
-      parts.push(describe(tokens - after));
-      current = next;
-      tokens = after;
-      added.push(c);
+    const cold = last !== undefined && this.deps.now().getTime() - last > this.limits.cacheTtlMs;
+    return cold && !this.configured?.summary
+      ? Math.floor(this.limits.budget * (1 - COLD_CACHE_MARGIN))
+      : this.limits.budget;
+  }
+
+  async compact(events: readonly Event[]): Promise<Event[] | undefined> {
+    // Whichever count is higher decides: jp's tokenizer only approximates some providers'.
+    const before = Math.max(this.measure(events), this.reported(events));
+    const trigger = this.trigger(events);
+    if (before <= trigger || this.stopped) return undefined;
+    if (project(events).turns.length < this.limits.minTurns) return undefined;
+    const batch = new Batch([...events], before, this.measure);
+    await this.earlierTurns(batch);
+    if (batch.tokens > trigger) this.currentTurnTools(batch, trigger);
+    return this.settle(batch, before);
+  }
+
+  /** Whole earlier turns by the configured rule (a summary, or mechanically when it fails). */
+  private async earlierTurns(batch: Batch): Promise<void> {
+    const range = earlierTurnsRange(batch.current);
+    if (!range) return;
+    const base = this.configured ? ruleFromConfig(this.configured, 0) : { rule: MECHANICAL, label: "auto" };
+    const rule: CompactionRule = {
+      ...base.rule,
+      from: { kind: "absolute", index: range.from },
+      to: { kind: "absolute", index: range.to },
     };
-
-    const range = earlierTurnsRange(current);
-    if (range) {
-      const base = configured ? ruleFromConfig(configured, 0) : { rule: mechanical, label: "auto" };
-      const rule: CompactionRule = {
-        ...base.rule,
-        from: { kind: "absolute", index: range.from },
-        to: { kind: "absolute", index: range.to },
-      };
-      delete rule.keepFirst;
-      delete rule.keepLast;
-      const options = {
-        id: deps.newId(),
-        timestamp: deps.now().toISOString(),
-        now: deps.now().getTime(),
-        source: "auto" as const,
-        toolHints: deps.hints,
-      };
-      let plan = planRule(current, rule, options);
-      if (plan.kind === "needs_summary") {
-        const model = base.summary?.model ?? deps.config.assistant?.model?.id ?? "";
-        try {
-          const result = await deps.summarizer.summarize({
-            events: rawEventsOfTurns(current, plan.range),
-            instructions: base.summary?.instructions,
-            context: base.summary?.context,
-            model,
-          });
-          const c = { ...plan.complete(result.text, result.model), metadata: summaryBilling(result) };
-          record(c, () => `turns ${c.from_turn + 1}–${c.to_turn + 1} summarized`);
-          plan = { kind: "nothing", reason: "done" };
-        } catch (error) {
-          deps.warn(
-            `the summary for automatic compaction failed (${error instanceof Error ? error.message : String(error)}); stripping mechanically instead`,
-          );
-          plan = planRule(current, { ...rule, summary: undefined, ...mechanical }, options);
-        }
-      }
-      if (plan.kind === "ready") {
-        const c = plan.compaction;
-        record(c, () => `turns ${c.from_turn + 1}–${c.to_turn + 1} stripped`);
-      }
-    }
-    if (tokens > trigger) {
-      const strip = planCurrentTurnStrip(current, {
-        budget: trigger,
-        keepTail: limits.keepTail,
-        measure,
-        tokens: (evs) => deps.counter.events(evs),
-        id: deps.newId(),
-        timestamp: deps.now().toISOString(),
-        relief: limits.relief,
-      });
-      if (strip) {
-        const strippedBefore = project(current).stats.toolCallsStripped;
-        record(
-          strip,
-          () =>
-            `${project([...current, strip]).stats.toolCallsStripped - strippedBefore} tool results stripped`,
+    delete rule.keepFirst;
+    delete rule.keepLast;
+    const options = {
+      id: this.deps.newId(),
+      timestamp: this.deps.now().toISOString(),
+      now: this.deps.now().getTime(),
+      source: "auto" as const,
+      toolHints: this.deps.hints,
+    };
+    let plan = planRule(batch.current, rule, options);
+    if (plan.kind === "needs_summary") {
+      const model = base.summary?.model ?? this.deps.config.assistant?.model?.id ?? "";
+      try {
+        const result = await this.deps.summarizer.summarize({
+          events: rawEventsOfTurns(batch.current, plan.range),
+          instructions: base.summary?.instructions,
+          context: base.summary?.context,
+          model,
+        });
+        const c = { ...plan.complete(result.text, result.model), metadata: summaryBilling(result) };
+        batch.record(c, () => `turns ${c.from_turn + 1}–${c.to_turn + 1} summarized`);
+        return;
+      } catch (error) {
+        this.deps.warn(
+          `the summary for automatic compaction failed (${error instanceof Error ? error.message : String(error)}); stripping mechanically instead`,
         );
+        plan = planRule(batch.current, { ...rule, summary: undefined, ...MECHANICAL }, options);
       }
     }
+    if (plan.kind === "ready") {
+      const c = plan.compaction;
+      batch.record(c, () => `turns ${c.from_turn + 1}–${c.to_turn + 1} stripped`);
+    }
+  }
 
+  /** The oldest tool results of the turn in progress, as many as bring the request under `trigger`. */
+  private currentTurnTools(batch: Batch, trigger: number): void {
+    const strip = planCurrentTurnStrip(batch.current, {
+      budget: trigger,
+      keepTail: this.limits.keepTail,
+      measure: this.measure,
+      tokens: (evs) => this.deps.counter.events(evs),
+      id: this.deps.newId(),
+      timestamp: this.deps.now().toISOString(),
+      relief: this.limits.relief,
+    });
+    if (!strip) return;
+    const strippedBefore = project(batch.current).stats.toolCallsStripped;
+    const stripped = () => project([...batch.current, strip]).stats.toolCallsStripped - strippedBefore;
+    batch.record(strip, () => `${stripped()} tool results stripped`);
+  }
+
+  /** What the batch adds, said in one line; nothing when it saves too little (counted towards stopping). */
+  private settle(batch: Batch, before: number): Event[] | undefined {
     // Too small a saving rewrites the cached prefix for little: leave the request as it is.
-    if (added.length > 0 && before - tokens < limits.minSaving) {
-      added.length = 0;
-      tokens = before;
+    if (batch.added.length > 0 && before - batch.tokens >= this.limits.minSaving) {
+      this.fruitless = 0;
+      this.deps.say(
+        `context compacted: ${short(before)} → ${short(batch.tokens)} tokens (${batch.parts.join("; ")})`,
+      );
+      return batch.added;
     }
-    if (added.length === 0) {
-      fruitless += 1;
-      if (fruitless >= MAX_FRUITLESS_ATTEMPTS) {
-        stopped = true;
-        deps.warn(
-          `automatic compaction stopped: ${MAX_FRUITLESS_ATTEMPTS} attempts in a row freed nothing, and the request (${short(before)} tokens) is still over the budget of ${short(limits.budget)}; the provider may refuse it`,
-        );
-      }
-      return undefined;
+    this.fruitless += 1;
+    if (this.fruitless >= MAX_FRUITLESS_ATTEMPTS) {
+      this.stopped = true;
+      this.deps.warn(
+        `automatic compaction stopped: ${MAX_FRUITLESS_ATTEMPTS} attempts in a row freed nothing, and the request (${short(before)} tokens) is still over the budget of ${short(this.limits.budget)}; the provider may refuse it`,
+      );
     }
-    fruitless = 0;
-    deps.say(`context compacted: ${short(before)} → ${short(tokens)} tokens (${parts.join("; ")})`);
-    return added;
-  };
+    return undefined;
+  }
+}
+
+/** The before-request hook for the turn loop, or undefined when auto compaction is off. */
+export function createAutoCompaction(
+  deps: AutoCompactionDeps,
+): ((events: readonly Event[]) => Promise<Event[] | undefined>) | undefined {
+  const limits = autoBudget(deps.config);
+  if (!limits) return undefined;
+  const compactor = new AutoCompactor(deps, limits);
+  return (events) => compactor.compact(events);
 }
