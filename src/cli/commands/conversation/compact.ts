@@ -32,13 +32,19 @@ import {
 } from "../../../compaction/index.js";
 import { UsageError } from "../../../errors.js";
 import type { ConversationRef } from "../../../store/conversations.js";
-import { compactConversation, rangeTokens } from "../../../service/compact.js";
+import {
+  compactConversation,
+  rangeTokens,
+  type CompactionInput,
+  type CompactionOutcome,
+} from "../../../service/compact.js";
+import type { Config } from "../../../config/schema.js";
 import type { TokenCounter } from "../../../tokens/count.js";
 import { progressLine, type ProgressCallback } from "../../../render/progress.js";
 import { renderTimeline, describePolicies } from "../../../render/compactions.js";
 import { compactionItems } from "../../../render/compaction-list.js";
 import { turnsLabel } from "../../../events/index.js";
-import type { CompactionReset } from "../../../events/index.js";
+import type { CompactionReset, Event } from "../../../events/index.js";
 import { turnCount } from "../../../events/index.js";
 
 /** A count of turns (`--first 16`); conversation ids are longer, so they are never taken for one. */
@@ -230,16 +236,14 @@ function countingWithProgress(counter: TokenCounter, progress: ProgressCallback)
 /** Above this many events, planning shows a status line while it works. */
 const LONG_CONVERSATION_EVENTS = 20_000;
 
-async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions): Promise<unknown> {
-  checkConflicts(opts);
-  const store = ctx.store();
-  const { config } = await ctx.config({ conversation: ref });
-  const overrides = rangeOverrides({
-    ...opts,
-    first: opts.first || opts.firstValue !== undefined,
-    last: opts.last || opts.lastValue !== undefined,
-  });
-  const rules = chooseRules(opts, config).map((r) => {
+/** The rules to apply: configured or given, narrowed to the command's window, with --model for derived summaries. */
+function resolvedRules(
+  ctx: Context,
+  opts: CompactOptions,
+  config: Config,
+  overrides: ReturnType<typeof rangeOverrides>,
+) {
+  return chooseRules(opts, config).map((r) => {
     const narrowed = narrowRule(r, overrides);
     if (narrowed.combined) ctx.warn(narrowed.combined);
     if (opts.model && narrowed.rule.summary?.kind === "derive") {
@@ -248,13 +252,24 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
     }
     return narrowed;
   });
-  let note = opts.note;
-  if (note !== undefined) {
-    const cut = truncateNote(note);
-    if (cut.truncated) ctx.warn(`--note is longer than ${NOTE_MAX} characters; it was cut to ${NOTE_MAX}`);
-    note = cut.note;
-  }
-  const events = store.readEvents(ref);
+}
+
+/** --note, cut to its limit with a warning. */
+function noteOf(ctx: Context, opts: CompactOptions): string | undefined {
+  if (opts.note === undefined) return undefined;
+  const cut = truncateNote(opts.note);
+  if (cut.truncated) ctx.warn(`--note is longer than ${NOTE_MAX} characters; it was cut to ${NOTE_MAX}`);
+  return cut.note;
+}
+
+/** What is wrong with the conversation for these options, said before any work: a window it lacks, hints naming no tool. */
+function checkAgainst(
+  ctx: Context,
+  events: readonly Event[],
+  config: Config,
+  opts: CompactOptions,
+  overrides: ReturnType<typeof rangeOverrides>,
+): void {
   // A window the user gave names turns of this conversation, in order; one that does not is an error.
   const flags = windowFlags(opts);
   const problem =
@@ -267,33 +282,63 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
     ctx.warn(
       `conversation.tools.${name}.compaction names no tool of your config or of this conversation (a typo?); it applies to nothing`,
     );
-  const counter = await ctx.tokenCounter(config);
+}
+
+/** Plan and measure (generating summaries unless a dry run), saying how far it is on a long conversation. */
+async function planned(
+  ctx: Context,
+  input: Omit<CompactionInput, "counter" | "now" | "newId" | "summarizer">,
+  counter: TokenCounter,
+): Promise<CompactionOutcome> {
+  const long = input.events.length > LONG_CONVERSATION_EVENTS;
   // Planning and counting a long conversation takes seconds: say how far it is while it runs.
-  const clear =
-    events.length > LONG_CONVERSATION_EVENTS
-      ? ctx.status(`planning ${events.length.toLocaleString("en-US")} events…`)
-      : () => undefined;
+  const clear = long
+    ? ctx.status(`planning ${input.events.length.toLocaleString("en-US")} events…`)
+    : () => undefined;
   const counting = progressLine(
     ctx.stderr,
     (done, total) =>
       `planning and counting: ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} events (${Math.floor((done / total) * 100)}%)`,
   );
-  const outcome = await compactConversation({
-    events,
-    rules,
-    hints: toolHints(config),
-    source: "user",
-    note,
+  return compactConversation({
+    ...input,
     now: ctx.clock.now(),
     newId: ctx.newId,
-    counter: events.length > LONG_CONVERSATION_EVENTS ? countingWithProgress(counter, counting) : counter,
+    counter: long ? countingWithProgress(counter, counting) : counter,
     summarizer: ctx.summarizer,
-    defaultModel: config.assistant?.model?.id ?? "",
-    dryRun: !!opts.dryRun,
   }).finally(() => {
     counting(1, 1);
     clear();
   });
+}
+
+async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions): Promise<unknown> {
+  checkConflicts(opts);
+  const store = ctx.store();
+  const { config } = await ctx.config({ conversation: ref });
+  const overrides = rangeOverrides({
+    ...opts,
+    first: opts.first || opts.firstValue !== undefined,
+    last: opts.last || opts.lastValue !== undefined,
+  });
+  const rules = resolvedRules(ctx, opts, config, overrides);
+  const note = noteOf(ctx, opts);
+  const events = store.readEvents(ref);
+  checkAgainst(ctx, events, config, opts, overrides);
+  const counter = await ctx.tokenCounter(config);
+  const outcome = await planned(
+    ctx,
+    {
+      events,
+      rules,
+      hints: toolHints(config),
+      source: "user",
+      note,
+      defaultModel: config.assistant?.model?.id ?? "",
+      dryRun: !!opts.dryRun,
+    },
+    counter,
+  );
   // A turn in progress is waited for: a compaction lands between turns, not inside one.
   if (!opts.dryRun && outcome.planned.length) {
     const turn = store.holdTurn(ref);
@@ -306,23 +351,30 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
       turn.release();
     }
   }
-  const existing = indexCompactions(events).entries;
-  const lines = renderTimeline(outcome, existing, {
+  const lines = renderTimeline(outcome, indexCompactions(events).entries, {
     dryRun: !!opts.dryRun,
     approximate: counter.approximate,
     turnCount: turnCount(events),
     rangeTokens: (which, range) =>
       rangeTokens(which === "before" ? outcome.before : outcome.after, counter, range),
   });
-  if (!opts.json) {
-    ctx.out(lines.join("\n"));
-    return undefined;
-  }
+  if (opts.json) return compactJson(ref, opts, outcome, counter, lines);
+  ctx.out(lines.join("\n"));
+  return undefined;
+}
+
+/** `compact --json`: the items `show` lists, numbered as `--reset N` takes them, with what planning measured. */
+function compactJson(
+  ref: ConversationRef,
+  opts: CompactOptions,
+  outcome: CompactionOutcome,
+  counter: TokenCounter,
+  timeline: string[],
+) {
   const entries = indexCompactions(outcome.events).entries;
   return {
     id: ref.id,
     dry_run: !!opts.dryRun,
-    // The items `show` lists, numbered as `--reset N` takes them, with what planning measured.
     compactions: outcome.planned.map((p) => {
       const entry = entries.find((e) => e.event.id === p.compaction.id);
       return {
@@ -340,7 +392,7 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
     skipped: outcome.skipped,
     tokens: { ...outcome.tokens, approximate: counter.approximate, method: counter.method },
     cache_rewrite_tokens: outcome.cacheRewrite,
-    timeline: lines,
+    timeline,
   };
 }
 
