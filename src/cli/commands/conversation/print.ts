@@ -176,82 +176,101 @@ export function register(parent: Command, ctx: Context): void {
       "--json",
       'print { "id", "turns": [ { "turn", "events" } ] }; with --compacted each turn has an "origin"',
     )
-    .action(async (id: string | undefined, opts: PrintOptions) => {
-      const store = ctx.store();
-      const ref = store.resolve(id);
-      const whole =
-        !opts.compacted &&
-        !opts.json &&
-        !opts.turn &&
-        !opts.first &&
-        !opts.last &&
-        !opts.firstValue &&
-        !opts.lastValue;
-      if (whole && !ctx.stdout.isTTY) {
-        // To a file or a pipe the history streams: a conversation of any size prints in bounded memory.
-        let blocks = 0;
-        for (const block of historyBlocks(store.streamEvents(ref), { color: ctx.color }))
-          ctx.stdout.write(`${blocks++ === 0 ? "" : "\n\n"}${block}`);
-        ctx.stdout.write(blocks === 0 ? "(no events)\n" : "\n");
-        return;
-      }
-      if (opts.compacted && !opts.json && !selecting(opts) && !ctx.stdout.isTTY) {
-        // To a file or a pipe the compacted view streams too: two passes over the log, bounded memory.
-        printCompactedStreaming(ctx, ref);
-        return;
-      }
-      const events = store.readEvents(ref);
-      const range = selection(opts, events, ctx.clock.now().getTime());
-      const inRange = (from: number, to: number) => !range || (to >= range.from && from <= range.to);
+    .action((id: string | undefined, opts: PrintOptions) => print(ctx, id, opts));
+}
 
-      if (!opts.compacted) {
-        const turns = groupTurns(events).filter((t) => inRange(t.index, t.index));
-        if (opts.json) {
-          ctx.out(
-            JSON.stringify(
-              { id: ref.id, turns: turns.map((t) => ({ turn: t.index + 1, events: t.events })) },
-              null,
-              2,
-            ),
-          );
-          return;
-        }
-        const shown = range ? turns.flatMap((t) => t.events) : events;
-        await page(
-          ctx,
-          shown.length === 0 ? "(no events)" : renderHistory(shown, { color: ctx.color }, range?.from ?? 0),
-        );
-        return;
-      }
+/** Whether the whole raw history is asked for, as text. */
+const wholeHistory = (opts: PrintOptions) =>
+  !opts.compacted &&
+  !opts.json &&
+  !opts.turn &&
+  !opts.first &&
+  !opts.last &&
+  !opts.firstValue &&
+  !opts.lastValue;
 
-      const projectedTurns = project(events).turns;
-      const selected = projectedTurns.filter((t) => inRange(originFrom(t.origin), originTo(t.origin)));
-      if (opts.json) {
-        const turns = selected.map((t) => ({
-          origin:
-            t.origin.kind === "kept"
-              ? { kind: "kept", turn: t.origin.turn + 1 }
-              : { kind: "summary", from: t.origin.from + 1, to: t.origin.to + 1 },
-          events: t.events,
-        }));
-        ctx.out(JSON.stringify({ id: ref.id, turns }, null, 2));
-        return;
-      }
-      const rawCalls = new Map<string, { arguments: Record<string, unknown>; content?: string }>();
-      for (const e of events) {
-        if (isKind(e, "tool_call_request")) rawCalls.set(e.id, { arguments: e.arguments });
-        else if (isKind(e, "tool_call_response")) {
-          const call = rawCalls.get(e.id);
-          if (call) call.content = e.content;
-        }
-      }
-      const entries = indexCompactions(events).entries;
-      const summaries = summaryInfos(entries);
-      const text =
-        selected.length === 0
-          ? "(no turns)"
-          : renderCompacted(selected, rawCalls, summaries, { color: ctx.color });
-      const header = compactedHeader(ctx, entries, projectionOutline(streamShape(events)), turnCount(events));
-      await page(ctx, `${header}\n\n${text}`);
-    });
+async function print(ctx: Context, id: string | undefined, opts: PrintOptions): Promise<void> {
+  const store = ctx.store();
+  const ref = store.resolve(id);
+  if (wholeHistory(opts) && !ctx.stdout.isTTY) {
+    // To a file or a pipe the history streams: a conversation of any size prints in bounded memory.
+    let blocks = 0;
+    for (const block of historyBlocks(store.streamEvents(ref), { color: ctx.color }))
+      ctx.stdout.write(`${blocks++ === 0 ? "" : "\n\n"}${block}`);
+    ctx.stdout.write(blocks === 0 ? "(no events)\n" : "\n");
+    return;
+  }
+  if (opts.compacted && !opts.json && !selecting(opts) && !ctx.stdout.isTTY) {
+    // To a file or a pipe the compacted view streams too: two passes over the log, bounded memory.
+    printCompactedStreaming(ctx, ref);
+    return;
+  }
+  const events = store.readEvents(ref);
+  const range = selection(opts, events, ctx.clock.now().getTime());
+  const inRange = (from: number, to: number) => !range || (to >= range.from && from <= range.to);
+  if (opts.compacted) await printCompacted(ctx, ref, events, opts, inRange);
+  else await printRaw(ctx, ref, events, opts, range);
+}
+
+/** The stored history, of the selected raw turns or all. */
+async function printRaw(
+  ctx: Context,
+  ref: ConversationRef,
+  events: readonly Event[],
+  opts: PrintOptions,
+  range: TurnRange | undefined,
+): Promise<void> {
+  const turns = groupTurns(events).filter((t) => !range || (t.index >= range.from && t.index <= range.to));
+  if (opts.json) {
+    ctx.out(
+      JSON.stringify(
+        { id: ref.id, turns: turns.map((t) => ({ turn: t.index + 1, events: t.events })) },
+        null,
+        2,
+      ),
+    );
+    return;
+  }
+  const shown = range ? turns.flatMap((t) => t.events) : events;
+  await page(
+    ctx,
+    shown.length === 0 ? "(no events)" : renderHistory(shown, { color: ctx.color }, range?.from ?? 0),
+  );
+}
+
+/** What the model sees, of the projected turns that come from the selected raw turns. */
+async function printCompacted(
+  ctx: Context,
+  ref: ConversationRef,
+  events: readonly Event[],
+  opts: PrintOptions,
+  inRange: (from: number, to: number) => boolean,
+): Promise<void> {
+  const selected = project(events).turns.filter((t) => inRange(originFrom(t.origin), originTo(t.origin)));
+  if (opts.json) {
+    const turns = selected.map((t) => ({
+      origin:
+        t.origin.kind === "kept"
+          ? { kind: "kept", turn: t.origin.turn + 1 }
+          : { kind: "summary", from: t.origin.from + 1, to: t.origin.to + 1 },
+      events: t.events,
+    }));
+    ctx.out(JSON.stringify({ id: ref.id, turns }, null, 2));
+    return;
+  }
+  const rawCalls = new Map<string, { arguments: Record<string, unknown>; content?: string }>();
+  for (const e of events) {
+    if (isKind(e, "tool_call_request")) rawCalls.set(e.id, { arguments: e.arguments });
+    else if (isKind(e, "tool_call_response")) {
+      const call = rawCalls.get(e.id);
+      if (call) call.content = e.content;
+    }
+  }
+  const entries = indexCompactions(events).entries;
+  const text =
+    selected.length === 0
+      ? "(no turns)"
+      : renderCompacted(selected, rawCalls, summaryInfos(entries), { color: ctx.color });
+  const header = compactedHeader(ctx, entries, projectionOutline(streamShape(events)), turnCount(events));
+  await page(ctx, `${header}\n\n${text}`);
 }
