@@ -5,7 +5,7 @@ import { isJsonObject } from "../events/index.js";
 import type { ToolConfig } from "../config/schema.js";
 import { JpError } from "../errors.js";
 import { endedWithJp } from "./process-group.js";
-import type { Tool, ToolOutcome } from "./types.js";
+import type { Tool, ToolContext, ToolOutcome } from "./types.js";
 
 export const DEFAULT_TIMEOUT_SECS = 60;
 export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
@@ -122,27 +122,25 @@ export function toolEnvironment(
   return out;
 }
 
-/** A local tool from its config. Its arguments' checker is zod's (loaded here, when a config defines a local tool). */
-export async function createLocalTool(
-  name: string,
-  config: ToolConfig,
-  defaults: ToolConfig = {},
-  environment: ToolEnvironment = { env: process.env, workspace: process.cwd(), secrets: new Set() },
-): Promise<Tool> {
+/** The command's words as configured; a usage error when it names no program. */
+function commandWords(name: string, config: ToolConfig): [string, ...string[]] {
   const command = config.command ?? [];
   const argv = Array.isArray(command) ? command : command.split(/\s+/).filter(Boolean);
-  const [programTemplate, ...argTemplates] = argv;
-  if (programTemplate === undefined || programTemplate.trim() === "") {
+  const [program, ...rest] = argv;
+  if (program === undefined || program.trim() === "") {
     throw new JpError("tools.invalid", `tool ${name} has source = "local" but no command`, {
       hint: `set conversation.tools.${name}.command = ["program", "arg", "{{name}}"]`,
       exitCode: 2,
     });
   }
-  const parameters = parametersSchema(config.parameters);
+  return [program, ...rest];
+}
+
+/** The arguments' checker (zod's, loaded here, when a config defines a local tool); a usage error for a schema it cannot check. */
+async function checkerOf(name: string, parameters: Record<string, unknown>) {
   const { argumentChecker } = await import("./argument-checker.js");
-  let validate: (args: Record<string, unknown>) => string | undefined;
   try {
-    validate = argumentChecker(parameters);
+    return argumentChecker(parameters);
   } catch (error) {
     throw new JpError(
       "tools.invalid",
@@ -150,15 +148,34 @@ export async function createLocalTool(
       { hint: 'give each parameter a JSON Schema such as { type = "string" }', exitCode: 2 },
     );
   }
-  // A placeholder inside an interpreter's script lets the model write code: never run it unasked.
+}
+
+/** Why a command whose placeholder sits inside an interpreter's script is always asked for; undefined when none does. */
+function injectionOf(argv: readonly string[]): string | undefined {
   const injected = placeholdersInScript(argv);
+  if (!injected) return undefined;
+  return `it puts ${injected.names.map((n) => `{{${n}}}`).join(", ")} into the script \`${injected.interpreter} ${injected.flag}\` runs, so the model's text would run as code; pass each as an argument of its own (for a shell, "$1" in the script and ["…", "sh", "{{${injected.names[0]}}}"] after it)`;
+}
+
+/** A local tool from its config. */
+export async function createLocalTool(
+  name: string,
+  config: ToolConfig,
+  defaults: ToolConfig = {},
+  environment: ToolEnvironment = { env: process.env, workspace: process.cwd(), secrets: new Set() },
+): Promise<Tool> {
+  const argv = commandWords(name, config);
+  const parameters = parametersSchema(config.parameters);
+  const validate = await checkerOf(name, parameters);
+  // A placeholder inside an interpreter's script lets the model write code: never run it unasked.
+  const injection = injectionOf(argv);
   const configuredRun = config.run ?? defaults.run ?? "ask";
-  const downgraded = injected !== undefined && configuredRun === "unattended";
-  const injection = injected
-    ? `it puts ${injected.names.map((n) => `{{${n}}}`).join(", ")} into the script \`${injected.interpreter} ${injected.flag}\` runs, so the model's text would run as code; pass each as an argument of its own (for a shell, "$1" in the script and ["…", "sh", "{{${injected.names[0]}}}"] after it)`
-    : undefined;
-  const timeoutMs = (config.timeout_secs ?? defaults.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000;
-  const maxBytes = config.max_output_bytes ?? defaults.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const downgraded = injection !== undefined && configuredRun === "unattended";
+  const limits = {
+    timeoutMs: (config.timeout_secs ?? defaults.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000,
+    maxBytes: config.max_output_bytes ?? defaults.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+  };
+  const env = toolEnvironment(environment, config.env ?? defaults.env);
   return {
     name,
     description: config.summary ?? `Run ${argv[0]}`,
@@ -179,47 +196,57 @@ export async function createLocalTool(
     enable: config.enable ?? true,
     ...(downgraded ? { warning: `tool ${name} is asked for though run = "unattended": ${injection}` } : {}),
     validate,
-    async execute(args, ctx): Promise<ToolOutcome> {
-      const { execa } = await import("execa");
-      const { spawn } = await import("node:child_process");
-      const program = fillTemplate(programTemplate, args);
-      const rest = argTemplates.map((a) => fillTemplate(a, args));
-      // Its own process group: jp ends the tool with whatever it started, and the
-      // terminal's Ctrl-C reaches jp, which ends the tool, not the tool alone.
-      const subprocess = execa(program, rest, {
-        input: JSON.stringify(args),
-        cwd: ctx.cwd,
-        timeout: timeoutMs,
-        cancelSignal: ctx.signal,
-        env: toolEnvironment(environment, config.env ?? defaults.env),
-        extendEnv: false,
-        reject: false,
-        stripFinalNewline: false,
-        maxBuffer: maxBytes * 4 + 1024,
-        detached: true,
-      });
-      const ended = endedWithJp(subprocess.pid, ctx.signal, spawn);
-      const result = await subprocess.finally(() => {
-        ended.dispose();
-      });
-      if (result.timedOut) return { content: `${name} timed out after ${timeoutMs / 1000}s`, isError: true };
-      // A tool ended by a signal jp did not send (someone's kill) may die just before jp's own
-      // handler aborts the turn: give that abort a moment, so the turn ends instead of asking the model again.
-      if (result.signal === "SIGINT" || result.signal === "SIGTERM") await abortedWithin(ctx.signal, 1000);
-      if (result.isCanceled || ctx.signal.aborted) return { content: "interrupted", isError: true };
-      if (result.failed && result.exitCode === undefined) {
-        return { content: `${name} could not run ${program}: ${result.shortMessage}`, isError: true };
-      }
-      if (result.exitCode !== 0) {
-        const stderr = result.stderr.trim();
-        return {
-          content: truncateOutput(`exit code ${result.exitCode}${stderr ? `\n${stderr}` : ""}`, maxBytes),
-          isError: true,
-        };
-      }
-      return { content: truncateOutput(result.stdout, maxBytes), isError: false };
-    },
+    execute: (args, ctx) => runCommand(name, argv, args, ctx, { env, ...limits }),
   };
+}
+
+/** One run of a local tool's command, with the arguments filled in, as a tool outcome. */
+async function runCommand(
+  name: string,
+  argv: readonly [string, ...string[]],
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  options: { env: NodeJS.ProcessEnv; timeoutMs: number; maxBytes: number },
+): Promise<ToolOutcome> {
+  const { execa } = await import("execa");
+  const { spawn } = await import("node:child_process");
+  const program = fillTemplate(argv[0], args);
+  const rest = argv.slice(1).map((a) => fillTemplate(a, args));
+  // Its own process group: jp ends the tool with whatever it started, and the
+  // terminal's Ctrl-C reaches jp, which ends the tool, not the tool alone.
+  const subprocess = execa(program, rest, {
+    input: JSON.stringify(args),
+    cwd: ctx.cwd,
+    timeout: options.timeoutMs,
+    cancelSignal: ctx.signal,
+    env: options.env,
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    maxBuffer: options.maxBytes * 4 + 1024,
+    detached: true,
+  });
+  const ended = endedWithJp(subprocess.pid, ctx.signal, spawn);
+  const result = await subprocess.finally(() => {
+    ended.dispose();
+  });
+  if (result.timedOut)
+    return { content: `${name} timed out after ${options.timeoutMs / 1000}s`, isError: true };
+  // A tool ended by a signal jp did not send (someone's kill) may die just before jp's own
+  // handler aborts the turn: give that abort a moment, so the turn ends instead of asking the model again.
+  if (result.signal === "SIGINT" || result.signal === "SIGTERM") await abortedWithin(ctx.signal, 1000);
+  if (result.isCanceled || ctx.signal.aborted) return { content: "interrupted", isError: true };
+  if (result.failed && result.exitCode === undefined) {
+    return { content: `${name} could not run ${program}: ${result.shortMessage}`, isError: true };
+  }
+  if (result.exitCode !== 0) {
+    const stderr = result.stderr.trim();
+    return {
+      content: truncateOutput(`exit code ${result.exitCode}${stderr ? `\n${stderr}` : ""}`, options.maxBytes),
+      isError: true,
+    };
+  }
+  return { content: truncateOutput(result.stdout, options.maxBytes), isError: false };
 }
 
 /** Resolves when `signal` aborts or after `ms`, whichever comes first. */
