@@ -148,76 +148,64 @@ function append(block: ChatResponse, field: "message" | "reasoning", text: strin
   block[field] = (block[field] ?? "") + text;
 }
 
-/** Add one stream part to what the response has made so far (and show it). */
-function collect(collected: Collected, part: StreamPart, options: TurnOptions): void {
-  const at = () => options.now().toISOString();
-  const close = () => (collected.open = undefined);
+/** Text of the answer: a second text block of one answer starts a paragraph of its own on screen too. */
+function collectText(collected: Collected, text: string, options: TurnOptions): void {
+  const before = collected.open;
+  const block = openBlock(collected, "message", options.now().toISOString());
+  const another = collected.blocks.some(
+    (e) => e !== block && e.type === "chat_response" && e.message !== undefined,
+  );
+  if (block !== before && another) options.output.text("\n\n");
+  append(block, "message", text);
+  options.output.text(text);
+}
+
+/** The signature of the latest reasoning block, which may come in pieces. */
+function signReasoning(collected: Collected, signature: string): void {
+  const target = lastBlock(collected, (e) => e.reasoning !== undefined);
+  if (!target) return;
+  const metadata = metadataOf(target);
+  const previous = metadata[REASONING_SIGNATURE_KEY];
+  metadata[REASONING_SIGNATURE_KEY] = `${typeof previous === "string" ? previous : ""}${signature}`;
+}
+
+/** A citation of the text block in progress; one that arrives before the block's first text opens it. */
+function cite(collected: Collected, citation: JsonObject, at: string): void {
+  const metadata = metadataOf(openBlock(collected, "message", at));
+  const list: unknown = metadata[CITATIONS_KEY];
+  metadata[CITATIONS_KEY] = Array.isArray(list) ? list.concat([citation]) : [citation];
+}
+
+type WholeBlock = Extract<
+  StreamPart,
+  { type: "redacted_reasoning" | "provider_block" | "tool_call" | "cut_tool_call" }
+>;
+
+/** A part that is a block by itself, recorded as its event; a call cut off is kept apart to be answered as not run. */
+function collectWhole(collected: Collected, part: WholeBlock, at: string): void {
+  collected.open = undefined;
   switch (part.type) {
-    case "text": {
-      const before = collected.open;
-      const block = openBlock(collected, "message", at());
-      // A second text block of one answer starts a paragraph of its own on screen too.
-      const another = collected.blocks.some(
-        (e) => e !== block && e.type === "chat_response" && e.message !== undefined,
-      );
-      if (block !== before && another) options.output.text("\n\n");
-      append(block, "message", part.text);
-      options.output.text(part.text);
-      break;
-    }
-    case "refusal":
-      append(openBlock(collected, "refusal", at()), "message", part.text);
-      options.output.text(part.text);
-      break;
-    case "reasoning":
-      append(openBlock(collected, "reasoning", at()), "reasoning", part.text);
-      options.output.reasoning(part.text);
-      break;
-    case "reasoning_signature": {
-      const target = lastBlock(collected, (e) => e.reasoning !== undefined);
-      if (!target) break;
-      const metadata = metadataOf(target);
-      const previous = metadata[REASONING_SIGNATURE_KEY];
-      metadata[REASONING_SIGNATURE_KEY] = `${typeof previous === "string" ? previous : ""}${part.signature}`;
-      break;
-    }
-    case "reasoning_field":
-      collected.reasoningField = part.field;
-      break;
-    case "citation": {
-      // A citation may arrive before the first text of its block: it opens the block.
-      const metadata = metadataOf(openBlock(collected, "message", at()));
-      const list: unknown = metadata[CITATIONS_KEY];
-      metadata[CITATIONS_KEY] = Array.isArray(list) ? list.concat([part.citation]) : [part.citation];
-      break;
-    }
-    case "block_end":
-      close();
-      break;
     case "redacted_reasoning":
-      close();
       collected.blocks.push({
         type: "chat_response",
-        timestamp: at(),
+        timestamp: at,
         reasoning: "",
         metadata: { [REDACTED_REASONING_KEY]: part.data },
       });
-      break;
+      return;
     case "provider_block":
-      close();
       collected.blocks.push({
         type: "chat_response",
-        timestamp: at(),
+        timestamp: at,
         data: part.block,
         metadata: { [PROVIDER_BLOCK_KEY]: true },
       });
-      break;
+      return;
     case "tool_call":
     case "cut_tool_call": {
-      close();
       const call: ToolCallRequest = {
         type: "tool_call_request",
-        timestamp: at(),
+        timestamp: at,
         id: part.id,
         name: part.name,
         ...(part.type === "tool_call"
@@ -227,8 +215,44 @@ function collect(collected: Collected, part: StreamPart, options: TurnOptions): 
       collected.blocks.push(call);
       if (part.type === "tool_call") collected.calls.push(call);
       else collected.cut = call;
-      break;
+      return;
     }
+  }
+}
+
+/** Add one stream part to what the response has made so far (and show it). */
+function collect(collected: Collected, part: StreamPart, options: TurnOptions): void {
+  const at = () => options.now().toISOString();
+  switch (part.type) {
+    case "text":
+      collectText(collected, part.text, options);
+      break;
+    case "refusal":
+      append(openBlock(collected, "refusal", at()), "message", part.text);
+      options.output.text(part.text);
+      break;
+    case "reasoning":
+      append(openBlock(collected, "reasoning", at()), "reasoning", part.text);
+      options.output.reasoning(part.text);
+      break;
+    case "reasoning_signature":
+      signReasoning(collected, part.signature);
+      break;
+    case "reasoning_field":
+      collected.reasoningField = part.field;
+      break;
+    case "citation":
+      cite(collected, part.citation, at());
+      break;
+    case "block_end":
+      collected.open = undefined;
+      break;
+    case "redacted_reasoning":
+    case "provider_block":
+    case "tool_call":
+    case "cut_tool_call":
+      collectWhole(collected, part, at());
+      break;
     case "usage":
       collected.usage = usageRecord(part);
       break;
@@ -494,6 +518,77 @@ async function runTools(
 }
 
 /** Run one turn for `query`. */
+/** A first request that got no answer: marked failed, so the next request does not send the question twice. */
+function markFailed(options: TurnOptions, error: unknown, discarded: readonly UsageRecord[]): void {
+  options.log.append([
+    {
+      type: "request_failed",
+      timestamp: options.now().toISOString(),
+      turn: turnCount(options.log.events()) - 1,
+      reason: error instanceof Error ? error.message : String(error),
+      ...(discarded.length ? { metadata: { model: options.modelId, ...discardedMetadata(discarded) } } : {}),
+    },
+  ]);
+  const note =
+    "the question is kept in the log, marked as failed, and is not sent again; `jp q --retry` asks it again";
+  if (error instanceof JpError) error.notes.push(note);
+  else options.output.notice(note);
+}
+
+/**
+ * Record a response. An interrupted one, or one whose call the output limit
+ * cut off, gets answers for its calls that will not run, so the stream stays
+ * valid for the next request; then the turn ends ("interrupted", or by
+ * throwing). Otherwise says how it stopped, if worth saying.
+ */
+function recordResponse(
+  collected: Collected,
+  responses: Event[],
+  interrupted: boolean,
+  options: TurnOptions,
+): "interrupted" | undefined {
+  const at = options.now().toISOString();
+  if (interrupted) {
+    options.log.append([
+      ...responses,
+      ...unanswered(collected).map((c) => syntheticResponse(c, INTERRUPTED, at)),
+    ]);
+    return "interrupted";
+  }
+  if (collected.cut) {
+    options.log.append([
+      ...responses,
+      ...unanswered(collected).map((c) => syntheticResponse(c, CUT_CALL, at)),
+    ]);
+    throw cutCallError(collected.cut, options);
+  }
+  if (responses.length) options.log.append(responses);
+  if (collected.stop === "max_tokens")
+    options.output.notice("the response was cut off at the token limit (assistant.request.max_tokens)");
+  if (collected.stop === "refusal" || lastBlock(collected, isRefusal))
+    options.output.notice("the model declined to answer");
+  return undefined;
+}
+
+/** Run the response's calls and record their results; whatever fails, every logged call gets a response first. */
+async function recordToolRun(
+  calls: ToolCallRequest[],
+  options: TurnOptions,
+  remembered: Map<string, "run" | "decline">,
+): Promise<{ interrupted: boolean }> {
+  let ran: Awaited<ReturnType<typeof runTools>>;
+  try {
+    ran = await runTools(calls, options, remembered);
+  } catch (error) {
+    const at = options.now().toISOString();
+    const reason = `tool call failed: ${error instanceof Error ? error.message : String(error)}`;
+    options.log.append(calls.map((c) => syntheticResponse(c, reason, at)));
+    throw error;
+  }
+  if (ran.group.length) options.log.append(ran.group);
+  return { interrupted: ran.interrupted };
+}
+
 export async function runTurn(query: string, options: TurnOptions): Promise<TurnResult> {
   const start = options.now().toISOString();
   options.log.append([
@@ -525,64 +620,14 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
         ? { ok: false, error: oversize, discarded: [] }
         : await streamResponse(request, options);
     if (!streamed.ok) {
-      const { error, discarded } = streamed;
-      // Nothing answered the question: mark it failed, so the next request does not send it twice.
-      if (requests === 1) {
-        options.log.append([
-          {
-            type: "request_failed",
-            timestamp: options.now().toISOString(),
-            turn: turnCount(options.log.events()) - 1,
-            reason: error instanceof Error ? error.message : String(error),
-            ...(discarded.length
-              ? { metadata: { model: options.modelId, ...discardedMetadata(discarded) } }
-              : {}),
-          },
-        ]);
-        const note =
-          "the question is kept in the log, marked as failed, and is not sent again; `jp q --retry` asks it again";
-        if (error instanceof JpError) error.notes.push(note);
-        else options.output.notice(note);
-      }
-      throw error;
+      if (requests === 1) markFailed(options, streamed.error, streamed.discarded);
+      throw streamed.error;
     }
     const { collected, interrupted, discarded } = streamed;
     const responses = responseEvents(collected, options, interrupted, discarded);
-    if (interrupted) {
-      // Tool calls that will not run get a response, so the stream stays valid for the next request.
-      const at = options.now().toISOString();
-      options.log.append([
-        ...responses,
-        ...unanswered(collected).map((c) => syntheticResponse(c, INTERRUPTED, at)),
-      ]);
-      return { interrupted: true, requests };
-    }
-    if (collected.cut) {
-      const at = options.now().toISOString();
-      options.log.append([
-        ...responses,
-        ...unanswered(collected).map((c) => syntheticResponse(c, CUT_CALL, at)),
-      ]);
-      throw cutCallError(collected.cut, options);
-    }
-    if (responses.length) options.log.append(responses);
-    if (collected.stop === "max_tokens")
-      options.output.notice("the response was cut off at the token limit (assistant.request.max_tokens)");
-    if (collected.stop === "refusal" || lastBlock(collected, isRefusal))
-      options.output.notice("the model declined to answer");
+    if (recordResponse(collected, responses, interrupted, options)) return { interrupted: true, requests };
     if (collected.calls.length === 0) return { interrupted: false, requests, lastStop: collected.stop };
-    let ran: Awaited<ReturnType<typeof runTools>>;
-    try {
-      ran = await runTools(collected.calls, options, remembered);
-    } catch (error) {
-      // Whatever failed, every logged call gets a response before the error ends the turn.
-      const at = options.now().toISOString();
-      const reason = `tool call failed: ${error instanceof Error ? error.message : String(error)}`;
-      options.log.append(collected.calls.map((c) => syntheticResponse(c, reason, at)));
-      throw error;
-    }
-    const { group, interrupted: toolsInterrupted } = ran;
-    if (group.length) options.log.append(group);
-    if (toolsInterrupted) return { interrupted: true, requests };
+    if ((await recordToolRun(collected.calls, options, remembered)).interrupted)
+      return { interrupted: true, requests };
   }
 }
