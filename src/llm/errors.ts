@@ -206,75 +206,84 @@ function classify(error: unknown, provider: string, model: string, baseUrl?: str
     const detail = oneLine(apiErrorField(error.body, "message") ?? error.message);
     return byStatus(error.status, detail, error.headers, { error, provider, model });
   }
-  if (error instanceof StreamErrorEvent) {
-    const detail = oneLine(apiErrorField(error.body, "message") ?? error.message);
-    const type = apiErrorField(error.body, "type");
-    const status = type === undefined ? undefined : STREAM_ERROR_STATUS[type];
-    if (status !== undefined) return byStatus(status, detail, undefined, { error, provider, model });
-    if (error instanceof ErrorBodyError) {
-      return new BadRequestError("llm.error_body", `${provider} answered with an error: ${detail}`, {
-        hint: "the server sent an error instead of a stream; check the model id and the server's logs",
-        cause: error,
-      });
-    }
-    return new ProviderError("llm.stream_error", `${provider} reported an error mid-stream: ${detail}`, {
-      retryable: true,
+  if (error instanceof StreamErrorEvent) return fromStreamError(error, provider, model);
+  const where = `${provider}${baseUrl ? ` at ${baseUrl}` : ""}`;
+  return fromTransport(error, provider, where) ?? unreachable(error, provider, where, baseUrl);
+}
+
+/** An error the server sent in the stream (or as a 200 with an error body). */
+function fromStreamError(error: StreamErrorEvent, provider: string, model: string): ProviderError {
+  const detail = oneLine(apiErrorField(error.body, "message") ?? error.message);
+  const type = apiErrorField(error.body, "type");
+  const status = type === undefined ? undefined : STREAM_ERROR_STATUS[type];
+  if (status !== undefined) return byStatus(status, detail, undefined, { error, provider, model });
+  if (error instanceof ErrorBodyError) {
+    return new BadRequestError("llm.error_body", `${provider} answered with an error: ${detail}`, {
+      hint: "the server sent an error instead of a stream; check the model id and the server's logs",
       cause: error,
     });
   }
-  const where = baseUrl ? ` at ${baseUrl}` : "";
-  if (error instanceof IdleTimeoutError) {
+  return new ProviderError("llm.stream_error", `${provider} reported an error mid-stream: ${detail}`, {
+    retryable: true,
+    cause: error,
+  });
+}
+
+/** What jp's own transport found wrong with the answer (`where`: the provider and its address), if it was that. */
+function fromTransport(error: unknown, provider: string, where: string): ProviderError | undefined {
+  if (error instanceof IdleTimeoutError)
     return new ConnectionError(
       "llm.idle_timeout",
-      `the answer from ${provider}${where} stopped arriving: ${error.message}`,
+      `the answer from ${where} stopped arriving: ${error.message}`,
       {
         retryable: true,
         hint: "a slow server may need a larger assistant.request.idle_timeout_secs",
         cause: error,
       },
     );
-  }
-  if (error instanceof RedirectError) {
-    return new BadRequestError("llm.redirect", `${provider}${where} ${error.message}`, {
+  if (error instanceof RedirectError)
+    return new BadRequestError("llm.redirect", `${where} ${error.message}`, {
       hint: error.tooMany
         ? `check providers.${provider}.base_url`
         : `jp follows redirects only on the same origin, so the key goes nowhere else; set providers.${provider}.base_url to ${new URL(error.to).origin} if that is where it lives`,
       cause: error,
     });
-  }
-  if (error instanceof UnsupportedEncodingError) {
-    return new BadRequestError("llm.encoding", `${provider}${where}: ${error.message}`, {
+  if (error instanceof UnsupportedEncodingError)
+    return new BadRequestError("llm.encoding", `${where}: ${error.message}`, {
       hint: "a proxy between jp and the server may be compressing answers; ask it not to",
       cause: error,
     });
-  }
-  if (error instanceof ResponseTimeoutError) {
-    return new ConnectionError(
-      "llm.timeout",
-      `${provider}${where} did not answer within ${error.ms / 1000} s`,
-      {
-        retryable: true,
-        hint: "check the server; a slow one may need a larger assistant.request.timeout_secs",
-        cause: error,
-      },
-    );
-  }
-  if (error instanceof StreamCutError) {
+  if (error instanceof ResponseTimeoutError)
+    return new ConnectionError("llm.timeout", `${where} did not answer within ${error.ms / 1000} s`, {
+      retryable: true,
+      hint: "check the server; a slow one may need a larger assistant.request.timeout_secs",
+      cause: error,
+    });
+  if (error instanceof StreamCutError)
     return new ConnectionError(
       "llm.stream_cut",
-      `the answer from ${provider}${where} was cut off before it was complete`,
+      `the answer from ${where} was cut off before it was complete`,
       {
         retryable: true,
         hint: "asking again usually works; if it keeps happening, check the network or the server's logs",
         cause: error,
       },
     );
-  }
+  return undefined;
+}
+
+/** A network failure: the server could not be reached, or the connection broke. */
+function unreachable(
+  error: unknown,
+  provider: string,
+  where: string,
+  baseUrl: string | undefined,
+): ProviderError {
   const code = networkCode(error);
   const reason =
     (code && NETWORK_CODES[code]) ?? oneLine(error instanceof Error ? error.message : String(error));
   const Kind = code && UNREACHABLE.has(code) ? UnreachableError : ConnectionError;
-  return new Kind("llm.connection", `could not reach ${provider}${where}: ${reason}`, {
+  return new Kind("llm.connection", `could not reach ${where}: ${reason}`, {
     retryable: true,
     hint:
       baseUrl && isLocalUrl(baseUrl)
