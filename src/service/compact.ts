@@ -77,6 +77,65 @@ export function rangeTokens(projection: Projection, counter: TokenCounter, range
   return total;
 }
 
+const extended = (range: TurnRange | undefined) => (range ? { extendedFrom: range } : {});
+
+/**
+ * One rule's compaction on `events`, complete (a derived summary generated
+ * unless a dry run), or why there is none. A rule whose summary would widen a
+ * supplied one is refused with the ranges that would do instead.
+ */
+async function compactionOf(
+  events: readonly Event[],
+  resolved: ResolvedRule,
+  input: CompactionInput,
+  timestamp: string,
+): Promise<
+  | { compaction: Compaction; summaryNotGenerated?: { model: string }; extendedFrom?: TurnRange }
+  | { skipped: string }
+> {
+  const plan = planRule(events, resolved.rule, {
+    id: input.newId(),
+    timestamp,
+    now: input.now.getTime(),
+    source: input.source,
+    note: input.note,
+    toolHints: input.hints,
+    deferredUntilTurn: input.deferredUntilTurn,
+  });
+  switch (plan.kind) {
+    case "nothing":
+      return { skipped: plan.reason };
+    case "refused": {
+      const suggest = plan.suggestions.map((r) => `--from ${r.from + 1} --to ${r.to + 1}`).join(" or ");
+      throw new SummaryOverlapError(
+        plan.reason,
+        suggest ? `compact ${suggest} instead` : "reset the supplied summary first",
+      );
+    }
+    case "ready":
+      return { compaction: plan.compaction, ...extended(plan.extendedFrom) };
+    case "needs_summary": {
+      const model = resolved.summary?.model ?? input.defaultModel;
+      if (input.dryRun)
+        return {
+          compaction: plan.complete("", model),
+          summaryNotGenerated: { model },
+          ...extended(plan.extendedFrom),
+        };
+      const result = await input.summarizer.summarize({
+        events: rawEventsOfTurns(events, plan.range),
+        instructions: resolved.summary?.instructions,
+        context: resolved.summary?.context,
+        model,
+      });
+      return {
+        compaction: { ...plan.complete(result.text, result.model), metadata: summaryBilling(result) },
+        ...extended(plan.extendedFrom),
+      };
+    }
+  }
+}
+
 export async function compactConversation(input: CompactionInput): Promise<CompactionOutcome> {
   let events = [...input.events];
   const before = project(events);
@@ -85,46 +144,12 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   let current = before;
   for (const [i, resolved] of input.rules.entries()) {
     // Later rules get later timestamps, so they win where rules overlap.
-    const timestamp = new Date(input.now.getTime() + i).toISOString();
-    const plan = planRule(events, resolved.rule, {
-      id: input.newId(),
-      timestamp,
-      now: input.now.getTime(),
-      source: input.source,
-      note: input.note,
-      toolHints: input.hints,
-      deferredUntilTurn: input.deferredUntilTurn,
-    });
-    if (plan.kind === "nothing") {
-      skipped.push({ label: resolved.label, reason: plan.reason });
+    const made = await compactionOf(events, resolved, input, new Date(input.now.getTime() + i).toISOString());
+    if ("skipped" in made) {
+      skipped.push({ label: resolved.label, reason: made.skipped });
       continue;
     }
-    if (plan.kind === "refused") {
-      const suggest = plan.suggestions.map((r) => `--from ${r.from + 1} --to ${r.to + 1}`).join(" or ");
-      throw new SummaryOverlapError(
-        plan.reason,
-        suggest ? `compact ${suggest} instead` : "reset the supplied summary first",
-      );
-    }
-    let compaction: Compaction;
-    let summaryNotGenerated: PlannedCompaction["summaryNotGenerated"];
-    if (plan.kind === "needs_summary") {
-      const model = resolved.summary?.model ?? input.defaultModel;
-      if (input.dryRun) {
-        compaction = plan.complete("", model);
-        summaryNotGenerated = { model };
-      } else {
-        const result = await input.summarizer.summarize({
-          events: rawEventsOfTurns(events, plan.range),
-          instructions: resolved.summary?.instructions,
-          context: resolved.summary?.context,
-          model,
-        });
-        compaction = { ...plan.complete(result.text, result.model), metadata: summaryBilling(result) };
-      }
-    } else {
-      compaction = plan.compaction;
-    }
+    const { compaction, summaryNotGenerated } = made;
     const range = { from: compaction.from_turn, to: compaction.to_turn };
     const next = [...events, compaction];
     const projected = project(next);
@@ -146,7 +171,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     planned.push({
       label: resolved.label,
       compaction,
-      ...(plan.extendedFrom ? { extendedFrom: plan.extendedFrom } : {}),
+      ...(made.extendedFrom ? { extendedFrom: made.extendedFrom } : {}),
       ...(summaryNotGenerated ? { summaryNotGenerated } : {}),
       tokens,
     });
