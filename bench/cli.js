@@ -158,105 +158,120 @@ function qWorkspace(name, mockUrl, log, extraConfig = "") {
   return { root, restore: () => fs.truncateSync(events, size), events };
 }
 
+const result = (name, value, baseline, limit, what) => ({
+  name,
+  ratio: value / baseline,
+  limit,
+  detail: `${what}: ${value.toFixed(0)} ms vs ${baseline.toFixed(0)} ms`,
+});
+
+/** The workspaces and logs the runs use, made once. */
+function fixtures(mockUrl) {
+  const twoTurnLog = path.join(DATA_DIR, "two-turns.jsonl");
+  fs.mkdirSync(DATA_DIR, { recursive: true });
+  fs.writeFileSync(
+    twoTurnLog,
+    twoTurns()
+      .map((e) => JSON.stringify(e) + "\n")
+      .join(""),
+  );
+  const bigLog = syntheticLog("read-100mb", 100 * 1024 * 1024);
+  const printWs = bigConversation();
+  return {
+    small: qWorkspace("ws-q2", mockUrl, twoTurnLog),
+    withMcp: qWorkspace("ws-q2-mcp", mockUrl, twoTurnLog, MCP_CONFIG),
+    bigLog,
+    big: qWorkspace("ws-q100", mockUrl, bigLog),
+    many: manyConversations(1000),
+    printWs,
+    printLog: path.join(printWs, `.jp/conversations/${CONVERSATION_ID}-big/events.jsonl`),
+    printOut: path.join(DATA_DIR, "print.out"),
+  };
+}
+
+/** Warm the caches the way a user's second run would find them. */
+async function warm(f, env) {
+  f.small.restore();
+  await timeRun(JP, ["q", "again"], { cwd: f.small.root, env });
+  // The first run with the MCP server starts it and caches its tool list, as a user's first would.
+  f.withMcp.restore();
+  await timeRun(JP, ["q", "again"], { cwd: f.withMcp.root, env });
+  if (!fs.existsSync(path.join(f.withMcp.root, ".jp/cache/mcp/bench.json")))
+    throw new Error("the MCP server's tool list was not cached");
+  await timeRun(JP, ["conversation", "ls"], { cwd: f.many, env });
+}
+
 export async function cliBench() {
   const env = { ...process.env, NO_COLOR: "1", BENCH_API_KEY: "sk-bench" };
   const mock = await startBenchMock();
   try {
-    const twoTurnLog = path.join(DATA_DIR, "two-turns.jsonl");
-    fs.mkdirSync(DATA_DIR, { recursive: true });
-    fs.writeFileSync(
-      twoTurnLog,
-      twoTurns()
-        .map((e) => JSON.stringify(e) + "\n")
-        .join(""),
-    );
-    const small = qWorkspace("ws-q2", mock.url, twoTurnLog);
-    const withMcp = qWorkspace("ws-q2-mcp", mock.url, twoTurnLog, MCP_CONFIG);
-    const bigLog = syntheticLog("read-100mb", 100 * 1024 * 1024);
-    const big = qWorkspace("ws-q100", mock.url, bigLog);
-    const many = manyConversations(1000);
-    const printWs = bigConversation();
-    const printLog = path.join(printWs, `.jp/conversations/${CONVERSATION_ID}-big/events.jsonl`);
-    const printOut = path.join(DATA_DIR, "print.out");
-
+    const f = fixtures(mock.url);
     const node = { name: "node", run: () => timeRun(process.execPath, ["-e", "0"], { env }) };
     const jp = (name, args, cwd, extra = {}) => ({
       name,
       run: () => timeRun(JP, args, { cwd, env, ...extra.opts }),
       ...extra,
     });
-
-    // Warm the caches the way a user's second run would find them.
-    small.restore();
-    await timeRun(JP, ["q", "again"], { cwd: small.root, env });
-    // The first run with the MCP server starts it and caches its tool list, as a user's first would.
-    withMcp.restore();
-    await timeRun(JP, ["q", "again"], { cwd: withMcp.root, env });
-    if (!fs.existsSync(path.join(withMcp.root, ".jp/cache/mcp/bench.json")))
-      throw new Error("the MCP server's tool list was not cached");
-    await timeRun(JP, ["conversation", "ls"], { cwd: many, env });
-
+    await warm(f, env);
     const startup = await roundRobin(
       [
         node,
-        jp("q", ["q", "again"], small.root, { before: small.restore }),
-        jp("qmcp", ["q", "again"], withMcp.root, { before: withMcp.restore }),
-        jp("ls", ["conversation", "ls"], many),
-        jp("help", ["--help"], many),
+        jp("q", ["q", "again"], f.small.root, { before: f.small.restore }),
+        jp("qmcp", ["q", "again"], f.withMcp.root, { before: f.withMcp.restore }),
+        jp("ls", ["conversation", "ls"], f.many),
+        jp("help", ["--help"], f.many),
       ],
       15,
     );
     const floor = (what, log) => timeRun(process.execPath, [FLOOR, what, log], { env });
     const large = await roundRobin(
       [
-        { name: "read", run: async () => time(() => bareRead(bigLog)) },
-        { name: "sendFloor", run: () => floor("send", bigLog) },
-        { name: "readFloor", run: () => floor("read", printLog) },
-        jp("q100", ["q", "again"], big.root, { before: big.restore }),
-        { name: "project", run: async () => time(() => project(readLog(printLog).events)) },
-        jp("print", ["conversation", "print", CONVERSATION_ID, "--compacted"], printWs, {
-          opts: { stdout: printOut },
+        { name: "read", run: async () => time(() => bareRead(f.bigLog)) },
+        { name: "sendFloor", run: () => floor("send", f.bigLog) },
+        { name: "readFloor", run: () => floor("read", f.printLog) },
+        jp("q100", ["q", "again"], f.big.root, { before: f.big.restore }),
+        { name: "project", run: async () => time(() => project(readLog(f.printLog).events)) },
+        jp("print", ["conversation", "print", CONVERSATION_ID, "--compacted"], f.printWs, {
+          opts: { stdout: f.printOut },
         }),
       ],
       7,
     );
-    const result = (name, value, baseline, limit, what) => ({
-      name,
-      ratio: value / baseline,
-      limit,
-      detail: `${what}: ${value.toFixed(0)} ms vs ${baseline.toFixed(0)} ms`,
-    });
-    return [
-      result("cli q", startup.q, startup.node, 2.0, "jp q on a 2-turn conversation vs node -e 0"),
-      result(
-        "cli qmcp",
-        startup.qmcp,
-        startup.q,
-        1.2,
-        "jp q offering a cached MCP server's 8 tools vs the same jp q without MCP tools",
-      ),
-      result("cli ls", startup.ls, startup.node, 1.8, "jp conversation ls of 1,000 vs node -e 0"),
-      result("cli help", startup.help, startup.node, 1.5, "jp --help vs node -e 0"),
-      // The two large inputs against their cold-process floors (bench/floor.js): a bare node
-      // process doing only the reading (and for q the serialising) of the same log.
-      result(
-        "cli q100",
-        large.q100,
-        large.sendFloor,
-        1.3,
-        `jp q on a 100 MB conversation vs a bare node process reading the log and serialising it as a request (${large.sendFloor.toFixed(0)} ms); the warm in-process read+parse + the 2-turn jp q: ${(large.read + startup.q).toFixed(0)} ms`,
-      ),
-      result(
-        "cli print",
-        large.print,
-        large.readFloor,
-        2.0,
-        `print --compacted of 20 MB to a file vs a bare node process reading and parsing the log (${large.readFloor.toFixed(0)} ms); the warm in-process read+parse+project: ${large.project.toFixed(0)} ms`,
-      ),
-    ];
+    return results(startup, large);
   } finally {
     await mock.close();
   }
+}
+
+function results(startup, large) {
+  return [
+    result("cli q", startup.q, startup.node, 2.0, "jp q on a 2-turn conversation vs node -e 0"),
+    result(
+      "cli qmcp",
+      startup.qmcp,
+      startup.q,
+      1.2,
+      "jp q offering a cached MCP server's 8 tools vs the same jp q without MCP tools",
+    ),
+    result("cli ls", startup.ls, startup.node, 1.8, "jp conversation ls of 1,000 vs node -e 0"),
+    result("cli help", startup.help, startup.node, 1.5, "jp --help vs node -e 0"),
+    // The two large inputs against their cold-process floors (bench/floor.js): a bare node
+    // process doing only the reading (and for q the serialising) of the same log.
+    result(
+      "cli q100",
+      large.q100,
+      large.sendFloor,
+      1.3,
+      `jp q on a 100 MB conversation vs a bare node process reading the log and serialising it as a request (${large.sendFloor.toFixed(0)} ms); the warm in-process read+parse + the 2-turn jp q: ${(large.read + startup.q).toFixed(0)} ms`,
+    ),
+    result(
+      "cli print",
+      large.print,
+      large.readFloor,
+      2.0,
+      `print --compacted of 20 MB to a file vs a bare node process reading and parsing the log (${large.readFloor.toFixed(0)} ms); the warm in-process read+parse+project: ${large.project.toFixed(0)} ms`,
+    ),
+  ];
 }
 
 function time(fn) {

@@ -9,6 +9,7 @@
 // issue.
 //
 //   node scripts/schema-checks.mjs --write     (after changing a schema)
+//   node scripts/schema-checks.mjs --check     (what the build runs: fails when a file is stale)
 //
 // A checker returns undefined for a valid value, or the first issue zod would
 // report: its path, its code, zod's message and, for unknown keys, the keys.
@@ -446,9 +447,17 @@ async function loadSchemas() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const files = await checkerFiles(await loadSchemas());
+  const stale = [];
   for (const [file, source] of Object.entries(files)) {
     const target = path.join(ROOT, file);
     if (process.argv.includes("--write")) fs.writeFileSync(target, source);
-    else process.stdout.write(`// ${file}\n${source}\n`);
+    else if (process.argv.includes("--check")) {
+      if (fs.readFileSync(target, "utf8") !== source) stale.push(file);
+    } else process.stdout.write(`// ${file}\n${source}\n`);
+  }
+  // The build runs --check: a schema changed without its checker fails the build, not only a test.
+  if (stale.length > 0) {
+    console.error(`${stale.join(", ")}: not what the schemas give; run node scripts/schema-checks.mjs --write`);
+    process.exit(1);
   }
 }

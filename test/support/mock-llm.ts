@@ -80,16 +80,50 @@ function chunks(text: string, size = 12): string[] {
   return out;
 }
 
-function anthropicEvents(
-  r: ScriptedResponse,
-  model: string,
-  cache: CacheUsage,
-): [string, Record<string, unknown>][] {
-  const events: [string, Record<string, unknown>][] = [];
+type SseEvent = [string, Record<string, unknown>];
+
+/** One content block as the Messages API streams it: its start, its deltas, its stop. */
+function anthropicBlock(
+  index: number,
+  contentBlock: Record<string, unknown>,
+  deltas: Record<string, unknown>[],
+): SseEvent[] {
+  return [
+    ["content_block_start", { type: "content_block_start", index, content_block: contentBlock }],
+    ...deltas.map((delta): SseEvent => [
+      "content_block_delta",
+      { type: "content_block_delta", index, delta },
+    ]),
+    ["content_block_stop", { type: "content_block_stop", index }],
+  ];
+}
+
+/** The scripted response's blocks in the order Anthropic streams them: thinking, text, tool calls. */
+function anthropicBlocks(r: ScriptedResponse): [Record<string, unknown>, Record<string, unknown>[]][] {
+  const blocks: [Record<string, unknown>, Record<string, unknown>[]][] = [];
+  if (r.reasoning !== undefined)
+    blocks.push([
+      { type: "thinking", thinking: "", signature: "" },
+      [
+        ...chunks(r.reasoning).map((c) => ({ type: "thinking_delta", thinking: c })),
+        { type: "signature_delta", signature: r.signature ?? "mock-signature" },
+      ],
+    ]);
+  if (r.text !== undefined)
+    blocks.push([{ type: "text", text: "" }, chunks(r.text).map((c) => ({ type: "text_delta", text: c }))]);
+  for (const call of r.tool_calls ?? [])
+    blocks.push([
+      { type: "tool_use", id: call.id, name: call.name, input: {} },
+      chunks(JSON.stringify(call.arguments), 7).map((c) => ({ type: "input_json_delta", partial_json: c })),
+    ]);
+  return blocks;
+}
+
+function anthropicEvents(r: ScriptedResponse, model: string, cache: CacheUsage): SseEvent[] {
   // A scripted usage stands as given, uncached.
   if (r.usage) cache = { read: 0, write: 0 };
   const usage = r.usage ?? { input: cache.total ?? 100, output: 20 };
-  events.push([
+  const start: SseEvent = [
     "message_start",
     {
       type: "message_start",
@@ -110,74 +144,21 @@ function anthropicEvents(
         },
       },
     },
-  ]);
-  let index = 0;
-  if (r.reasoning !== undefined) {
-    events.push([
-      "content_block_start",
-      {
-        type: "content_block_start",
-        index,
-        content_block: { type: "thinking", thinking: "", signature: "" },
-      },
-    ]);
-    for (const c of chunks(r.reasoning))
-      events.push([
-        "content_block_delta",
-        { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: c } },
-      ]);
-    events.push([
-      "content_block_delta",
-      {
-        type: "content_block_delta",
-        index,
-        delta: { type: "signature_delta", signature: r.signature ?? "mock-signature" },
-      },
-    ]);
-    events.push(["content_block_stop", { type: "content_block_stop", index }]);
-    index++;
-  }
-  if (r.text !== undefined) {
-    events.push([
-      "content_block_start",
-      { type: "content_block_start", index, content_block: { type: "text", text: "" } },
-    ]);
-    for (const c of chunks(r.text))
-      events.push([
-        "content_block_delta",
-        { type: "content_block_delta", index, delta: { type: "text_delta", text: c } },
-      ]);
-    events.push(["content_block_stop", { type: "content_block_stop", index }]);
-    index++;
-  }
-  for (const call of r.tool_calls ?? []) {
-    events.push([
-      "content_block_start",
-      {
-        type: "content_block_start",
-        index,
-        content_block: { type: "tool_use", id: call.id, name: call.name, input: {} },
-      },
-    ]);
-    for (const c of chunks(JSON.stringify(call.arguments), 7))
-      events.push([
-        "content_block_delta",
-        { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: c } },
-      ]);
-    events.push(["content_block_stop", { type: "content_block_stop", index }]);
-    index++;
-  }
+  ];
   const stop = r.stop ?? (r.tool_calls?.length ? "tool_use" : "end_turn");
-  events.push([
-    "message_delta",
-    {
-      type: "message_delta",
-      delta: { stop_reason: stop, stop_sequence: null },
-      usage: { output_tokens: usage.output },
-    },
-  ]);
-  events.push(["message_stop", { type: "message_stop" }]);
-  return events;
+  return [
+    start,
+    ...anthropicBlocks(r).flatMap(([block, deltas], index) => anthropicBlock(index, block, deltas)),
+    [
+      "message_delta",
+      {
+        type: "message_delta",
+        delta: { stop_reason: stop, stop_sequence: null },
+        usage: { output_tokens: usage.output },
+      },
+    ],
+    ["message_stop", { type: "message_stop" }],
+  ];
 }
 
 const OPENAI_STOP: Record<string, string> = {
@@ -317,102 +298,134 @@ export interface MockOptions {
   record?: boolean;
 }
 
+/** A scripted HTTP error, in the provider's own error shape. */
+function writeFault(
+  res: http.ServerResponse,
+  fault: { status: number; message?: string; retry_after?: number },
+  anthropic: boolean,
+) {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (fault.retry_after !== undefined) headers["retry-after"] = String(fault.retry_after);
+  res.writeHead(fault.status, headers);
+  const message = fault.message ?? `mock fault ${fault.status}`;
+  const type =
+    fault.status === 429
+      ? "rate_limit_error"
+      : fault.status === 401
+        ? "authentication_error"
+        : fault.status >= 500
+          ? "api_error"
+          : "invalid_request_error";
+  res.end(
+    JSON.stringify(
+      anthropic ? { type: "error", error: { type, message } } : { error: { message, type, code: null } },
+    ),
+  );
+}
+
+/** The stream's lines for a scripted response, in the provider's format. */
+function streamLines(
+  script: ScriptedResponse,
+  body: Record<string, unknown>,
+  anthropic: boolean,
+  cached: CacheUsage,
+): string[] {
+  const model = typeof body.model === "string" ? body.model : "mock";
+  return anthropic
+    ? anthropicEvents(script, model, cached).map(
+        ([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
+      )
+    : [
+        ...openaiEvents(script, model, cached).map((data) => `data: ${JSON.stringify(data)}\n\n`),
+        "data: [DONE]\n\n",
+      ];
+}
+
+/** Write the lines with the script's pace, or drop the connection where its fault says. */
+async function writeStream(
+  res: http.ServerResponse,
+  lines: string[],
+  script: ScriptedResponse,
+): Promise<void> {
+  for (const [i, line] of lines.entries()) {
+    if (script.fault?.cut_after_events !== undefined && i >= script.fault.cut_after_events) {
+      // What was written reaches the client before the connection drops, as on a real network.
+      await sleep(20);
+      res.socket?.destroy();
+      return;
+    }
+    if (res.destroyed) return;
+    res.write(line);
+    if (script.event_delay_ms) await sleep(script.event_delay_ms);
+  }
+  res.end();
+}
+
+/** The mock's state: what it was asked, what it will answer, and who waits for an answer to start. */
+class MockState {
+  readonly promptCache = new PromptCache();
+  readonly requests: RecordedRequest[] = [];
+  readonly waiters: { n: number; resolve: () => void }[] = [];
+  started = 0;
+  constructor(
+    readonly queue: ScriptedResponse[],
+    readonly route: MockRoute | undefined,
+    readonly record: boolean,
+  ) {}
+
+  /** An answer began: wake those waiting for this many. */
+  begin(): void {
+    this.started++;
+    for (const w of this.waiters.filter((w) => w.n <= this.started)) w.resolve();
+  }
+
+  async answer(req: http.IncomingMessage, raw: string, res: http.ServerResponse): Promise<void> {
+    const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+    if (this.record) this.requests.push({ path: req.url ?? "", headers: req.headers, body });
+    const anthropic = (req.url ?? "").includes("/messages");
+    const script = this.route?.(body) ?? this.queue.shift();
+    if (!script) {
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({ error: { type: "api_error", message: "the mock has no scripted response left" } }),
+      );
+      return;
+    }
+    if (script.delay_first_byte_ms) await sleep(script.delay_first_byte_ms);
+    if (script.raw) {
+      this.begin();
+      await replay(res, script.raw);
+      return;
+    }
+    if (script.fault?.status) {
+      writeFault(res, { ...script.fault, status: script.fault.status }, anthropic);
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
+    this.begin();
+    const cached: CacheUsage = !this.record
+      ? { read: 0, write: 0 }
+      : anthropic
+        ? this.promptCache.anthropic(body)
+        : this.promptCache.openai(body);
+    await writeStream(res, streamLines(script, body, anthropic, cached), script);
+  }
+}
+
 export async function startMockLlm(
   initial: ScriptedResponse[] = [],
   route?: MockRoute,
   options: MockOptions = {},
 ): Promise<MockLlm> {
-  const record = options.record ?? true;
-  const promptCache = new PromptCache();
-  const requests: RecordedRequest[] = [];
-  const queue = [...initial];
-  const waiters: { n: number; resolve: () => void }[] = [];
-  let started = 0;
-
+  const state = new MockState([...initial], route, options.record ?? true);
   const server = http.createServer((req, res) => {
     const parts: Buffer[] = [];
-    req.on("data", (d: Buffer) => record && parts.push(d));
-    req.on("end", () => {
-      void (async () => {
-        const raw = Buffer.concat(parts).toString();
-        const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-        if (record) requests.push({ path: req.url ?? "", headers: req.headers, body });
-        const anthropic = (req.url ?? "").includes("/messages");
-        const script = route?.(body) ?? queue.shift();
-        if (!script) {
-          res.writeHead(500, { "content-type": "application/json" });
-          res.end(
-            JSON.stringify({
-              error: { type: "api_error", message: "the mock has no scripted response left" },
-            }),
-          );
-          return;
-        }
-        if (script.delay_first_byte_ms) await sleep(script.delay_first_byte_ms);
-        if (script.raw) {
-          started++;
-          for (const w of waiters.filter((w) => w.n <= started)) w.resolve();
-          await replay(res, script.raw);
-          return;
-        }
-        const fault = script.fault;
-        if (fault?.status) {
-          const headers: Record<string, string> = { "content-type": "application/json" };
-          if (fault.retry_after !== undefined) headers["retry-after"] = String(fault.retry_after);
-          res.writeHead(fault.status, headers);
-          const message = fault.message ?? `mock fault ${fault.status}`;
-          const type =
-            fault.status === 429
-              ? "rate_limit_error"
-              : fault.status === 401
-                ? "authentication_error"
-                : fault.status >= 500
-                  ? "api_error"
-                  : "invalid_request_error";
-          res.end(
-            JSON.stringify(
-              anthropic
-                ? { type: "error", error: { type, message } }
-                : { error: { message, type, code: null } },
-            ),
-          );
-          return;
-        }
-        res.writeHead(200, {
-          "content-type": "text/event-stream",
-          "cache-control": "no-cache",
-          connection: "keep-alive",
-        });
-        started++;
-        for (const w of waiters.filter((w) => w.n <= started)) w.resolve();
-        const model = typeof body.model === "string" ? body.model : "mock";
-        const cached: CacheUsage = !record
-          ? { read: 0, write: 0 }
-          : anthropic
-            ? promptCache.anthropic(body)
-            : promptCache.openai(body);
-        const lines = anthropic
-          ? anthropicEvents(script, model, cached).map(
-              ([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
-            )
-          : [
-              ...openaiEvents(script, model, cached).map((data) => `data: ${JSON.stringify(data)}\n\n`),
-              "data: [DONE]\n\n",
-            ];
-        for (const [i, line] of lines.entries()) {
-          if (fault?.cut_after_events !== undefined && i >= fault.cut_after_events) {
-            // What was written reaches the client before the connection drops, as on a real network.
-            await sleep(20);
-            res.socket?.destroy();
-            return;
-          }
-          if (res.destroyed) return;
-          res.write(line);
-          if (script.event_delay_ms) await sleep(script.event_delay_ms);
-        }
-        res.end();
-      })();
-    });
+    req.on("data", (d: Buffer) => state.record && parts.push(d));
+    req.on("end", () => void state.answer(req, Buffer.concat(parts).toString(), res));
   });
   let connections = 0;
   server.on("connection", () => connections++);
@@ -420,12 +433,12 @@ export async function startMockLlm(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    requests,
+    requests: state.requests,
     connections: () => connections,
-    queue,
-    push: (...responses) => queue.push(...responses),
+    queue: state.queue,
+    push: (...responses) => state.queue.push(...responses),
     streaming: (n) =>
-      started >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve })),
+      state.started >= n ? Promise.resolve() : new Promise((resolve) => state.waiters.push({ n, resolve })),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
