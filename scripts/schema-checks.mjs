@@ -457,7 +457,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   // The build runs --check: a schema changed without its checker fails the build, not only a test.
   if (stale.length > 0) {
-    console.error(`${stale.join(", ")}: not what the schemas give; run node scripts/schema-checks.mjs --write`);
+    console.error(
+      `${stale.join(", ")}: not what the schemas give; run node scripts/schema-checks.mjs --write`,
+    );
     process.exit(1);
   }
 }
