@@ -9,9 +9,8 @@ import type {
   ToolCallResponse,
   ToolPolicy,
 } from "../events/index.js";
-import { isGlobal, isKind, NO_TURN, TurnCounter } from "../events/index.js";
+import { isGlobal, isKind, isSent, NO_TURN, TurnCounter } from "../events/index.js";
 import { CompactionIndexer, newestFirst, type CompactionEntry } from "./activation.js";
-import { PROVIDER_VISIBLE } from "./validate.js";
 
 export const SUMMARY_REQUEST = "[Summary of previous conversation]";
 
@@ -101,7 +100,7 @@ export function streamShape(events: Iterable<Event>): StreamShape {
     compactions.add(e, position, counter.count);
     if (isKind(e, "request_failed")) named.add(e.turn);
     if (t === NO_TURN) continue;
-    if (PROVIDER_VISIBLE.has(e.type)) seen[t] = true;
+    if (isSent(e)) seen[t] = true;
     if (ANSWERS.has(e.type)) answered[t] = true;
     if (isKind(e, "tool_call_request") || isKind(e, "tool_call_response"))
       callPositions.set(`${t}:${e.id}`, position);

@@ -2,7 +2,7 @@
 // tool responses follow their requests, finished turns answer every request,
 // and no turn is empty.
 import type { Event } from "../events/index.js";
-import { isKind, NO_TURN, TurnCounter } from "../events/index.js";
+import { isKind, isSent, NO_TURN, TurnCounter } from "../events/index.js";
 
 export type ViewProblem =
   | { kind: "orphan_response"; turn: number; id: string }
@@ -19,13 +19,6 @@ export interface CheckOptions {
 }
 
 /** Event kinds that become part of a provider request. */
-export const PROVIDER_VISIBLE: ReadonlySet<Event["type"]> = new Set<Event["type"]>([
-  "chat_request",
-  "chat_response",
-  "tool_call_request",
-  "tool_call_response",
-]);
-
 /** Problems found, in stream order; an empty list means the view is valid. Turns are 0-based projected turns. */
 export function checkProviderView(events: readonly Event[], options: CheckOptions = {}): ViewProblem[] {
   const problems: ViewProblem[] = [];
@@ -35,7 +28,7 @@ export function checkProviderView(events: readonly Event[], options: CheckOption
   for (const e of events) {
     const t = counter.next(e);
     if (t === NO_TURN) continue;
-    visible[t] ||= PROVIDER_VISIBLE.has(e.type);
+    visible[t] ||= isSent(e);
     if (isKind(e, "tool_call_request")) open.set(e.id, t);
     else if (isKind(e, "tool_call_response")) {
       if (open.has(e.id)) open.delete(e.id);

@@ -2,23 +2,14 @@
 // first turn_start form an implicit turn 0; a turn_start opens a new turn only
 // when the current turn already holds an event; global entries belong to no turn.
 import type { Event } from "./kinds.js";
+import { inTurn } from "./places.js";
 
 /** The turn index given to global entries, which belong to no turn. */
 export const NO_TURN = -1;
 
-const TURN_KINDS: ReadonlySet<Event["type"]> = new Set<Event["type"]>([
-  "turn_start",
-  "chat_request",
-  "chat_response",
-  "tool_call_request",
-  "tool_call_response",
-  "inquiry_request",
-  "inquiry_response",
-]);
-
 /** Global entries (config deltas, compactions, resets, unknown kinds) belong to no turn. */
 export function isGlobal(event: Event): boolean {
-  return !TURN_KINDS.has(event.type);
+  return !inTurn(event.type);
 }
 
 /** Incremental turn counter, so callers streaming a log need not hold it all. */

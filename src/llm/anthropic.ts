@@ -2,6 +2,7 @@
 // (thinking blocks with their signatures, tool_use/tool_result pairs, one role
 // per message) and the streamed events back to stream parts.
 import {
+  isSent,
   type ChatResponse,
   CITATIONS_KEY,
   type Event,
@@ -14,7 +15,6 @@ import {
   type ToolCallResponse,
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
-import { sentEvent } from "./sent.js";
 import { malformedArguments, tryToolArguments } from "./tool-arguments.js";
 import {
   classifiedProvider,
@@ -69,8 +69,8 @@ export function mapMessages(
   const pushedBefore: number[] = marks.map((mark) => (mark <= 0 ? 0 : -1));
   for (let i = 0; i < events.length; i++) {
     for (let m = 0; m < marks.length; m++) if (marks[m] === i) pushedBefore[m] = blocks;
-    const e = sentEvent(events[i]!);
-    if (!e) continue;
+    const e = events[i]!;
+    if (!isSent(e)) continue;
     switch (e.type) {
       case "chat_request":
         push("user", { type: "text", text: e.content });

@@ -2,6 +2,7 @@
 // llama.cpp, OpenRouter): mapping the projection to messages and the streamed
 // chunks back to stream parts.
 import {
+  isSent,
   type ChatResponse,
   type Event,
   isJsonObject,
@@ -10,7 +11,6 @@ import {
   REFUSAL_KEY,
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
-import { sentEvent } from "./sent.js";
 import { malformedArguments, tryToolArguments } from "./tool-arguments.js";
 import {
   classifiedProvider,
@@ -49,8 +49,8 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
     return created;
   };
   for (const event of events) {
-    const e = sentEvent(event);
-    if (!e) continue;
+    if (!isSent(event)) continue;
+    const e = event;
     switch (e.type) {
       case "chat_request":
         messages.push({ role: "user", content: e.content });

@@ -6,11 +6,10 @@ import {
   checkProviderView,
   planRule,
   project,
-  PROVIDER_VISIBLE,
   type CompactionRule,
   type PlanOptions,
 } from "../../src/compaction/index.js";
-import { NO_TURN, TurnCounter, groupTurns, turnCount, type Event } from "../../src/events/index.js";
+import { isSent, NO_TURN, TurnCounter, groupTurns, turnCount, type Event } from "../../src/events/index.js";
 import { convertJpConversation, findJpConversations } from "../../src/store/import-jp.js";
 import { FIXTURES_DIR } from "../support/workspace.js";
 
@@ -90,7 +89,7 @@ const MATRIX: [string, (events: Event[]) => Event[]][] = [
 /** Raw turns holding an event a provider request carries. */
 function visibleTurns(events: readonly Event[]): number[] {
   return groupTurns(events)
-    .filter((t) => t.events.some((e) => PROVIDER_VISIBLE.has(e.type)))
+    .filter((t) => t.events.some(isSent))
     .map((t) => t.index);
 }
 
