@@ -32,6 +32,18 @@ async function parts(events: unknown[]): Promise<StreamPart[]> {
   return out;
 }
 
+const blockStart = (index: number, block: Record<string, unknown>) => ({
+  type: "content_block_start",
+  index,
+  content_block: block,
+});
+const blockDelta = (index: number, delta: Record<string, unknown>) => ({
+  type: "content_block_delta",
+  index,
+  delta,
+});
+const blockStop = (index: number) => ({ type: "content_block_stop", index });
+
 const start = { type: "message_start", message: { usage: { input_tokens: 10, output_tokens: 1 } } };
 const stop = (reason: string) => [
   { type: "message_delta", delta: { stop_reason: reason }, usage: { output_tokens: 5 } },
@@ -155,25 +167,17 @@ describe("anthropicParts", () => {
   it("streams text, signed thinking and a tool call block by block, with usage from message_start on", async () => {
     const got = await parts([
       start,
-      {
-        type: "content_block_start",
-        index: 0,
-        content_block: { type: "thinking", thinking: "", signature: "" },
-      },
-      { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "let me see" } },
-      { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig" } },
-      { type: "content_block_stop", index: 0 },
-      { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } },
-      { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Hello" } },
-      { type: "content_block_stop", index: 1 },
-      {
-        type: "content_block_start",
-        index: 2,
-        content_block: { type: "tool_use", id: "t1", name: "grep", input: {} },
-      },
+      blockStart(0, { type: "thinking", thinking: "", signature: "" }),
+      blockDelta(0, { type: "thinking_delta", thinking: "let me see" }),
+      blockDelta(0, { type: "signature_delta", signature: "sig" }),
+      blockStop(0),
+      blockStart(1, { type: "text", text: "" }),
+      blockDelta(1, { type: "text_delta", text: "Hello" }),
+      blockStop(1),
+      blockStart(2, { type: "tool_use", id: "t1", name: "grep", input: {} }),
       { type: "content_block_delta", index: 2, delta: { type: "input_json_delta", partial_json: '{"q":' } },
       { type: "content_block_delta", index: 2, delta: { type: "input_json_delta", partial_json: '"x"}' } },
-      { type: "content_block_stop", index: 2 },
+      blockStop(2),
       ...stop("tool_use"),
     ]);
     expect(got).toEqual([
@@ -192,11 +196,7 @@ describe("anthropicParts", () => {
   it("gives a call the output limit cut off (no content_block_stop) as cut, and ends the answer", async () => {
     const got = await parts([
       start,
-      {
-        type: "content_block_start",
-        index: 0,
-        content_block: { type: "tool_use", id: "t1", name: "write", input: {} },
-      },
+      blockStart(0, { type: "tool_use", id: "t1", name: "write", input: {} }),
       {
         type: "content_block_delta",
         index: 0,
@@ -213,37 +213,27 @@ describe("anthropicParts", () => {
   it("refuses arguments that are not JSON when nothing cut them off, and a stream without message_stop", async () => {
     const broken = [
       start,
-      {
-        type: "content_block_start",
-        index: 0,
-        content_block: { type: "tool_use", id: "t1", name: "write", input: {} },
-      },
+      blockStart(0, { type: "tool_use", id: "t1", name: "write", input: {} }),
       { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: "{oops" } },
-      { type: "content_block_stop", index: 0 },
+      blockStop(0),
       ...stop("tool_use"),
     ];
     await expect(parts(broken)).rejects.toThrow(StreamErrorEvent);
-    await expect(
-      parts([start, { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }]),
-    ).rejects.toThrow(StreamCutError);
+    await expect(parts([start, blockStart(0, { type: "text", text: "" })])).rejects.toThrow(StreamCutError);
   });
 
   it("keeps redacted thinking and a server tool's blocks to send back", async () => {
     const got = await parts([
       start,
-      { type: "content_block_start", index: 0, content_block: { type: "redacted_thinking", data: "opaque" } },
-      { type: "content_block_stop", index: 0 },
-      {
-        type: "content_block_start",
-        index: 1,
-        content_block: { type: "server_tool_use", id: "s1", name: "web_search", input: {} },
-      },
+      blockStart(0, { type: "redacted_thinking", data: "opaque" }),
+      blockStop(0),
+      blockStart(1, { type: "server_tool_use", id: "s1", name: "web_search", input: {} }),
       {
         type: "content_block_delta",
         index: 1,
         delta: { type: "input_json_delta", partial_json: '{"query":"x"}' },
       },
-      { type: "content_block_stop", index: 1 },
+      blockStop(1),
       ...stop("end_turn"),
     ]);
     expect(got).toContainEqual({ type: "redacted_reasoning", data: "opaque" });
