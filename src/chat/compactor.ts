@@ -168,8 +168,8 @@ export function compactor(
     const tokensBefore = count(messages);
     if (tokensBefore <= options.maxTokens) return undefined;
     const keepTail = options.keepTail || Math.floor(options.maxTokens / 2);
-    // Anthropic's system prompt is a parameter of its own, never in `messages`.
-    const lead = dialect === "openai" && messages[0]?.role === "system" ? messages.slice(0, 1) : [];
+    // A leading system message is the caller's prompt (OpenAI's place for it; Anthropic's is a parameter).
+    const lead = messages[0]?.role === "system" ? messages.slice(0, 1) : [];
     const body = messages.slice(lead.length);
     const at = cut(body, keepTail, count);
     if (!at) return undefined;

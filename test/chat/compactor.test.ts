@@ -293,3 +293,21 @@ describe("compactor: the SDKs' own message types", () => {
     expect(await hook({ messages: [{ content: "hi" }] })).toBeUndefined();
   });
 });
+
+describe("compactor: a leading system message", () => {
+  it("stays verbatim in the Anthropic dialect too, never folded into the summary", async () => {
+    const history: ChatMessage[] = [{ role: "system", content: "You are Ava." }];
+    for (let i = 0; i < 20; i++)
+      history.push(
+        { role: "user", content: `q${i} ${"x".repeat(80)}` },
+        { role: "assistant", content: `a${i}` },
+      );
+    const hook = compactor({ dialect: "anthropic", maxTokens: 500, summarize: (older) => `${older.length}` });
+    const out = (await hook({ messages: history }))!.messages;
+    expect(out[0]).toEqual(history[0]);
+    expect(out[1]).toEqual({
+      role: "user",
+      content: stringMatching(/^\[Summary of earlier conversation\]\n\d+$/),
+    });
+  });
+});
