@@ -41,6 +41,26 @@ const offValue = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
 );
 
+/** Objects of the shape: with every required key or with any, and sometimes a key it does not name. */
+function nearObject(d: Def, depth: number): fc.Arbitrary<unknown> {
+  const shape = Object.fromEntries(
+    Object.entries(d.shape!).map(([key, child]) => [
+      key,
+      depth > 4 ? fc.constant(undefined) : near(child, depth + 1),
+    ]),
+  );
+  const required = Object.keys(d.shape!).filter((key) => def(d.shape![key]!).type !== "optional");
+  return fc
+    .tuple(
+      fc.oneof(fc.record(shape, { requiredKeys: required }), fc.record(shape, { requiredKeys: [] })),
+      fc.oneof(
+        { weight: 4, arbitrary: fc.constant({}) },
+        fc.dictionary(fc.constantFrom("extra", "idd"), fc.jsonValue(), { maxKeys: 1 }),
+      ),
+    )
+    .map(([fields, extra]) => ({ ...fields, ...extra }));
+}
+
 /** Values near `schema`: mostly of its shape (valid or with a part off), sometimes anything at all. */
 function near(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown> {
   const d = def(schema);
@@ -102,25 +122,9 @@ function near(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown> {
     case "never":
       shaped = offValue;
       break;
-    case "object": {
-      const shape = Object.fromEntries(
-        Object.entries(d.shape!).map(([key, child]) => [
-          key,
-          depth > 4 ? fc.constant(undefined) : near(child, depth + 1),
-        ]),
-      );
-      const required = Object.keys(d.shape!).filter((key) => def(d.shape![key]!).type !== "optional");
-      shaped = fc
-        .tuple(
-          fc.oneof(fc.record(shape, { requiredKeys: required }), fc.record(shape, { requiredKeys: [] })),
-          fc.oneof(
-            { weight: 4, arbitrary: fc.constant({}) },
-            fc.dictionary(fc.constantFrom("extra", "idd"), fc.jsonValue(), { maxKeys: 1 }),
-          ),
-        )
-        .map(([fields, extra]) => ({ ...fields, ...extra }));
+    case "object":
+      shaped = nearObject(d, depth);
       break;
-    }
     default:
       throw new Error(`no arbitrary for zod type ${d.type}`);
   }

@@ -32,6 +32,33 @@ const messages = (n: number) =>
 // eslint-disable-next-line no-control-regex -- strips terminal colour codes
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "").replace(/\r/g, "");
 
+/** The preview of the scripted compact call, self-sufficient: the rule, the summary as written, the figures, the note, and the private file of what is dropped; returns that file. */
+function expectSelfSufficientPreview(screen: string): string {
+  expect(screen).toContain("compact — 1 rule proposed");
+  expect(screen).toMatch(/1\. turns 1–3 → the assistant's summary \(31 words\)/);
+  // The summary itself is shown, wrapped, so what is approved is what was read.
+  const script = JSON.parse(
+    fs.readFileSync(path.join(REPO_ROOT, "fixtures/llm/compact-call.json"), "utf8"),
+  ) as { responses: { tool_calls: { arguments: { rules: { summary: string }[] } }[] }[] };
+  const summary = script.responses[0]!.tool_calls[0]!.arguments.rules[0]!.summary;
+  const shownSummary = [...screen.matchAll(/^ +│ ?(.*)$/gm)].map((m) => m[1]!.trim()).join(" ");
+  expect(shownSummary.replace(/\s+/g, " ")).toBe(summary.replace(/\s+/g, " ").trim());
+  // The call line is printed once, without the raw JSON of the arguments.
+  expect(screen.match(/⚙ compact/g)).toHaveLength(1);
+  expect(screen).not.toContain('{"rules"');
+  expect(screen).not.toContain("Recorded compactions take effect");
+  expect(screen).toMatch(/tokens +≈[\d,]+ → ≈[\d,]+ for the next request/);
+  expect(screen).toContain(
+    'from     "The CSV parser in src/csv.ts chokes on quoted fields with commas. Can …"',
+  );
+  expect(screen).toContain('to       "Fixed: the helper no longer trims lines, and all 6 CSV tests pass."');
+  expect(screen).toContain("why      The parser work is finished and its code is on disk.");
+  const spill = /dropped +(\S+\.md)/.exec(screen)![1]!;
+  expect(fs.statSync(spill).mode & 0o777).toBe(0o600);
+  expect(fs.readFileSync(spill, "utf8")).toContain("tool result run_tests call_3 error");
+  return spill;
+}
+
 describe("jp q -u compact", () => {
   it.skipIf(!PTY_AVAILABLE)(
     "previews, records deferred compactions on y, keeps this turn's prefix, and applies them next turn",
@@ -42,31 +69,7 @@ describe("jp q -u compact", () => {
         env: { ...w!.env, NO_COLOR: "1" },
       });
       await session.waitFor("Run compact? [y,n,r,e,?]");
-      const screen = plain(session.output());
-      expect(screen).toContain("compact — 1 rule proposed");
-      expect(screen).toMatch(/1\. turns 1–3 → the assistant's summary \(31 words\)/);
-      // The summary itself is shown, wrapped, so what is approved is what was read.
-      const script = JSON.parse(
-        fs.readFileSync(path.join(REPO_ROOT, "fixtures/llm/compact-call.json"), "utf8"),
-      ) as { responses: { tool_calls: { arguments: { rules: { summary: string }[] } }[] }[] };
-      const summary = script.responses[0]!.tool_calls[0]!.arguments.rules[0]!.summary;
-      const shownSummary = [...screen.matchAll(/^ +│ ?(.*)$/gm)].map((m) => m[1]!.trim()).join(" ");
-      expect(shownSummary.replace(/\s+/g, " ")).toBe(summary.replace(/\s+/g, " ").trim());
-      // The call line is printed once, without the raw JSON of the arguments.
-      expect(screen.match(/⚙ compact/g)).toHaveLength(1);
-      expect(screen).not.toContain('{"rules"');
-      expect(screen).not.toContain("Recorded compactions take effect");
-      expect(screen).toMatch(/tokens +≈[\d,]+ → ≈[\d,]+ for the next request/);
-      expect(screen).toContain(
-        'from     "The CSV parser in src/csv.ts chokes on quoted fields with commas. Can …"',
-      );
-      expect(screen).toContain(
-        'to       "Fixed: the helper no longer trims lines, and all 6 CSV tests pass."',
-      );
-      expect(screen).toContain("why      The parser work is finished and its code is on disk.");
-      const spill = /dropped +(\S+\.md)/.exec(screen)![1]!;
-      expect(fs.statSync(spill).mode & 0o777).toBe(0o600);
-      expect(fs.readFileSync(spill, "utf8")).toContain("tool result run_tests call_3 error");
+      const spill = expectSelfSufficientPreview(plain(session.output()));
       session.type("y");
       expect(await session.exit).toBe(0);
       // What was approved keeps the file its preview named.
