@@ -4,7 +4,7 @@
 // counted once.
 import { isKind } from "../events/index.js";
 import type { Event } from "../events/index.js";
-import { tokensOfChars } from "../compaction/index.js";
+import { tokensOfChars } from "../compaction/estimate.js";
 import { splitModelId } from "../config/models.js";
 
 export type Estimate = "tokenizer" | "chars";

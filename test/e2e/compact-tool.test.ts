@@ -32,6 +32,12 @@ const messages = (n: number) =>
 // eslint-disable-next-line no-control-regex -- strips terminal colour codes
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "").replace(/\r/g, "");
 
+/** What `jp conversation show --json` lists of the workspace's conversation. */
+async function shownConversation(): Promise<ShownConversation> {
+  const result = await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env });
+  return JSON.parse(result.stdout) as ShownConversation;
+}
+
 /** The preview of the scripted compact call, self-sufficient: the rule, the summary as written, the figures, the note, and the private file of what is dropped; returns that file. */
 function expectSelfSufficientPreview(screen: string): string {
   expect(screen).toContain("compact — 1 rule proposed");
@@ -80,9 +86,7 @@ describe("jp q -u compact", () => {
       const after = JSON.stringify(messages(1));
       expect(after.startsWith(before.slice(0, -1))).toBe(true);
 
-      const shown = JSON.parse(
-        (await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout,
-      ) as ShownConversation;
+      const shown = await shownConversation();
       expect(shown.compactions).toEqual([
         objectContaining({
           from: 1,
@@ -137,9 +141,7 @@ describe("jp q -u compact", () => {
     expect(JSON.stringify(messages(1).at(-1))).toContain(
       "the user declined the proposed compaction; nothing was recorded",
     );
-    const shown = JSON.parse(
-      (await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout,
-    ) as ShownConversation;
+    const shown = await shownConversation();
     expect(shown.compactions).toEqual([]);
   });
 
@@ -154,9 +156,7 @@ describe("jp q -u compact", () => {
     expect(JSON.stringify(messages(1).at(-1))).toContain(
       "the user declined the proposed compaction: keep the parser turns; nothing was recorded",
     );
-    const shown = JSON.parse(
-      (await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout,
-    ) as ShownConversation;
+    const shown = await shownConversation();
     expect(shown.compactions).toEqual([]);
   });
 
@@ -175,9 +175,7 @@ describe("jp q -u compact", () => {
     await session.waitFor("Run compact? [y,n,r,e,?]", first);
     session.type("y");
     expect(await session.exit).toBe(0);
-    const shown = JSON.parse(
-      (await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout,
-    ) as ShownConversation;
+    const shown = await shownConversation();
     expect(shown.compactions[0]?.summary?.text).toContain("EDITED BY THE USER");
   });
 
@@ -188,9 +186,7 @@ describe("jp q -u compact", () => {
     expect(result.stderr).toContain(
       "the compact tool needs your approval, but there is no terminal to ask on; nothing was compacted.",
     );
-    const shown = JSON.parse(
-      (await runCli(["c", "show", "--json"], { cwd: w!.root, env: w!.env })).stdout,
-    ) as ShownConversation;
+    const shown = await shownConversation();
     expect(shown.compactions).toEqual([]);
   });
 });
