@@ -8,7 +8,6 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fileLayers, withExtended } from "./extends.js";
 import { cfgLayer, readTomlFile, type Layer } from "./layers.js";
-import { knownContextWindow } from "./models.js";
 import { ConfigError } from "./errors.js";
 import { forbiddenKeyPath } from "../events/keys.js";
 import { keyPath, valueAt } from "./paths.js";
@@ -231,7 +230,6 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
   const resolved = mergeLayers(layers);
   resolveModelAliases(resolved.config);
   const clamped = clampSettings(resolved.config);
-  validateSemantics(resolved.config);
   return { ...resolved, leftOutTools, clamped };
 }
 
@@ -247,32 +245,15 @@ function resolveModelAliases(config: Config): void {
   }
 }
 
-/** Checks that span keys: auto compaction needs a budget it can compute. */
-function validateSemantics(config: Config): void {
-  compactionBudget(config);
-}
-
-/** The model's context window: the configured one, or the known window of its name. */
-export function contextWindow(config: Config): number | undefined {
-  return config.assistant?.model?.context_window ?? knownContextWindow(config.assistant?.model?.id ?? "");
-}
-
 /**
  * The token budget of automatic compaction: `max_tokens`, or `trigger_ratio`
- * of the context window; undefined when it is off. Enabled without a way to
- * compute one is a configuration error, found when the config loads.
+ * of the model's context window (`window`, from its capabilities);
+ * undefined when it is off, or when neither is known (the caller says so).
  */
-export function compactionBudget(config: Config): number | undefined {
+export function compactionBudget(config: Config, window: number | undefined): number | undefined {
   const auto = config.conversation?.compaction?.auto;
   if (!auto?.enabled) return undefined;
   if (auto.max_tokens !== undefined) return auto.max_tokens;
-  const window = contextWindow(config);
-  if (window === undefined) {
-    const model = config.assistant?.model?.id ?? "";
-    throw new ConfigError(
-      `conversation.compaction.auto is enabled, but the context window of ${model || "the model"} is unknown and no max_tokens is set`,
-      "set conversation.compaction.auto.max_tokens or assistant.model.context_window",
-    );
-  }
+  if (window === undefined) return undefined;
   return Math.floor(window * (auto.trigger_ratio ?? 0.8));
 }

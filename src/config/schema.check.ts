@@ -22,7 +22,7 @@ export type { SchemaIssue } from "../events/schema-issues.js";
 
 const KEYS0 = new Set(["id", "context_window"]);
 const KEYS1 = new Set(["max_retries", "max_tokens", "timeout_secs", "idle_timeout_secs", "backoff_ms"]);
-const KEYS2 = new Set(["budget_tokens", "display"]);
+const KEYS2 = new Set(["budget_tokens", "effort", "display"]);
 const KEYS3 = new Set(["estimate"]);
 const KEYS4 = new Set(["model", "system_prompt", "cache", "cache_ttl", "request", "reasoning", "tokens"]);
 const KEYS5 = new Set(["policy", "request", "response"]);
@@ -71,9 +71,29 @@ const KEYS17 = new Set([
 const KEYS18 = new Set(["type", "url", "headers", "optional", "startup_timeout_secs", "all_tools"]);
 const KEYS19 = new Set(["aliases"]);
 const KEYS20 = new Set(["mcp", "llm"]);
-const KEYS21 = new Set(["base_url", "api_key_env", "proxy"]);
+const KEYS21 = new Set(["base_url", "api_key_env", "proxy", "api", "beta"]);
 const KEYS22 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h"]);
-const KEYS23 = new Set(["extends", "config_load_paths", "assistant", "conversation", "providers", "prices"]);
+const KEYS23 = new Set([
+  "context_window",
+  "max_output_tokens",
+  "thinking",
+  "efforts",
+  "forced_tool_use",
+  "reasoning",
+  "lifecycle",
+  "retires_at",
+  "replacement",
+  "price",
+]);
+const KEYS24 = new Set([
+  "extends",
+  "config_load_paths",
+  "assistant",
+  "conversation",
+  "providers",
+  "models",
+  "prices",
+]);
 
 function check0(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
@@ -150,6 +170,32 @@ function check7(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "budget_tokens", optional(check4, v.budget_tokens));
+  {
+    const x = v.effort;
+    out = merge(
+      out,
+      "effort",
+      x === undefined
+        ? undefined
+        : x !== "none" &&
+            x !== "minimal" &&
+            x !== "low" &&
+            x !== "medium" &&
+            x !== "high" &&
+            x !== "xhigh" &&
+            x !== "max"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message:
+                  'Invalid option: expected one of "none"|"minimal"|"low"|"medium"|"high"|"xhigh"|"max"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
   {
     const x = v.display;
     out = merge(
@@ -788,6 +834,26 @@ function check43(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
+  {
+    const x = v.api;
+    out = merge(
+      out,
+      "api",
+      x === undefined
+        ? undefined
+        : x !== "responses" && x !== "chat"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message: 'Invalid option: expected one of "responses"|"chat"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
+  out = merge(out, "beta", optional(check1, v.beta));
   const unknown = Object.keys(v).filter((k) => !KEYS21.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
@@ -804,33 +870,154 @@ function check44(v: unknown): SchemaIssue[] | undefined {
 
 function check45(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
+  if (v !== "adaptive" && v !== "enabled" && v !== "disabled" && v !== "between_tools")
+    return [
+      {
+        path: [],
+        code: "invalid_value",
+        message: 'Invalid option: expected one of "adaptive"|"enabled"|"disabled"|"between_tools"',
+        abort: true,
+      },
+    ];
+  return out;
+}
+
+function check46(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check45(v[i]));
+  return out;
+}
+
+function check47(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (
+    v !== "none" &&
+    v !== "minimal" &&
+    v !== "low" &&
+    v !== "medium" &&
+    v !== "high" &&
+    v !== "xhigh" &&
+    v !== "max"
+  )
+    return [
+      {
+        path: [],
+        code: "invalid_value",
+        message: 'Invalid option: expected one of "none"|"minimal"|"low"|"medium"|"high"|"xhigh"|"max"',
+        abort: true,
+      },
+    ];
+  return out;
+}
+
+function check48(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check47(v[i]));
+  return out;
+}
+
+function check49(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!(v >= 0))
     out = add(out, { path: [], code: "too_small", message: "Too small: expected number to be >=0" });
   return out;
 }
 
-function check46(v: unknown): SchemaIssue[] | undefined {
+function check50(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "input", check45(v.input));
-  out = merge(out, "output", check45(v.output));
-  out = merge(out, "cache_read", optional(check45, v.cache_read));
-  out = merge(out, "cache_write", optional(check45, v.cache_write));
-  out = merge(out, "cache_write_1h", optional(check45, v.cache_write_1h));
+  out = merge(out, "input", check49(v.input));
+  out = merge(out, "output", check49(v.output));
+  out = merge(out, "cache_read", optional(check49, v.cache_read));
+  out = merge(out, "cache_write", optional(check49, v.cache_write));
+  out = merge(out, "cache_write_1h", optional(check49, v.cache_write_1h));
   const unknown = Object.keys(v).filter((k) => !KEYS22.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check47(v: unknown): SchemaIssue[] | undefined {
+function check51(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check46(v[key]));
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "context_window", optional(check2, v.context_window));
+  out = merge(out, "max_output_tokens", optional(check2, v.max_output_tokens));
+  out = merge(out, "thinking", optional(check46, v.thinking));
+  out = merge(out, "efforts", optional(check48, v.efforts));
+  {
+    const x = v.forced_tool_use;
+    out = merge(
+      out,
+      "forced_tool_use",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  {
+    const x = v.reasoning;
+    out = merge(
+      out,
+      "reasoning",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  {
+    const x = v.lifecycle;
+    out = merge(
+      out,
+      "lifecycle",
+      x === undefined
+        ? undefined
+        : x !== "active" && x !== "deprecated" && x !== "retired"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message: 'Invalid option: expected one of "active"|"deprecated"|"retired"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
+  {
+    const x = v.retires_at;
+    out = merge(
+      out,
+      "retires_at",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
+  {
+    const x = v.replacement;
+    out = merge(
+      out,
+      "replacement",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
+  out = merge(out, "price", optional(check50, v.price));
+  const unknown = Object.keys(v).filter((k) => !KEYS23.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check48(v: unknown): SchemaIssue[] | undefined {
+function check52(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check51(v[key]));
+  return out;
+}
+
+function check53(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check50(v[key]));
+  return out;
+}
+
+function check54(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "extends", optional(check1, v.extends));
@@ -838,14 +1025,15 @@ function check48(v: unknown): SchemaIssue[] | undefined {
   out = merge(out, "assistant", optional(check9, v.assistant));
   out = merge(out, "conversation", optional(check36, v.conversation));
   out = merge(out, "providers", optional(check44, v.providers));
-  out = merge(out, "prices", optional(check47, v.prices));
-  const unknown = Object.keys(v).filter((k) => !KEYS23.has(k));
+  out = merge(out, "models", optional(check52, v.models));
+  out = merge(out, "prices", optional(check53, v.prices));
+  const unknown = Object.keys(v).filter((k) => !KEYS24.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 /** The first issue zod would report for `value` against checkConfig, or undefined when it is valid. */
-export const checkConfig = firstIssue(check48);
+export const checkConfig = firstIssue(check54);
 
 /** Whether `value` is a valid configuration. */
 export function isConfig(value: unknown): value is Config {
@@ -865,6 +1053,7 @@ export const CONFIG_SCALAR_PATHS: readonly { path: readonly string[]; type: stri
   { path: ["assistant", "request", "idle_timeout_secs"], type: "number" },
   { path: ["assistant", "request", "backoff_ms"], type: "number" },
   { path: ["assistant", "reasoning", "budget_tokens"], type: "number" },
+  { path: ["assistant", "reasoning", "effort"], type: "enum" },
   { path: ["assistant", "reasoning", "display"], type: "enum" },
   { path: ["assistant", "tokens", "estimate"], type: "enum" },
   { path: ["conversation", "compaction", "rules"], type: "union" },

@@ -125,6 +125,16 @@ export const ProviderConfig = z.strictObject({
     .describe(
       'proxy URL for this provider ("" for none); absent, HTTPS_PROXY / HTTP_PROXY / NO_PROXY decide',
     ),
+  api: z
+    .enum(["responses", "chat"])
+    .optional()
+    .describe(
+      "which OpenAI API the provider speaks: the Responses API (default for openai) or Chat Completions (default for every other OpenAI-compatible server)",
+    ),
+  beta: z
+    .array(z.string())
+    .optional()
+    .describe("beta features to turn on, sent as the anthropic-beta header (Anthropic)"),
 });
 
 const McpCommon = {
@@ -196,6 +206,34 @@ export const Price = z.strictObject({
 });
 export type Price = z.infer<typeof Price>;
 
+const EffortLevel = z.enum(["none", "minimal", "low", "medium", "high", "xhigh", "max"]);
+
+export const ModelOverride = z.strictObject({
+  context_window: z.number().int().positive().optional().describe("the context window in tokens"),
+  max_output_tokens: z.number().int().positive().optional().describe("the most tokens a response may have"),
+  thinking: z
+    .array(z.enum(["adaptive", "enabled", "disabled", "between_tools"]))
+    .optional()
+    .describe("the thinking types the model accepts (Anthropic)"),
+  efforts: z.array(EffortLevel).optional().describe("the effort levels the model accepts"),
+  forced_tool_use: z
+    .boolean()
+    .optional()
+    .describe("whether the model accepts a forced tool call (false: -u asks for it instead)"),
+  reasoning: z
+    .boolean()
+    .optional()
+    .describe("whether it is a reasoning model whose thinking counts against the output cap (OpenAI)"),
+  lifecycle: z
+    .enum(["active", "deprecated", "retired"])
+    .optional()
+    .describe("where the model is in its life"),
+  retires_at: z.string().optional().describe("when a deprecated model retires (RFC 3339)"),
+  replacement: z.string().optional().describe("the model (provider/name) that replaces it"),
+  price: Price.optional().describe("USD per million tokens"),
+});
+export type ModelOverride = z.infer<typeof ModelOverride>;
+
 export const Config = z.strictObject({
   extends: z
     .array(z.string())
@@ -264,6 +302,9 @@ export const Config = z.strictObject({
             .nonnegative()
             .optional()
             .describe("extended thinking budget (0 is off)"),
+          effort: EffortLevel.optional().describe(
+            "how much the model thinks (low … max); on models with manual budgets it becomes one",
+          ),
           display: z.enum(["dim", "hidden"]).optional().describe("how reasoning is shown while it streams"),
         })
         .optional(),
@@ -301,6 +342,10 @@ export const Config = z.strictObject({
     })
     .optional(),
   providers: Providers.optional(),
+  models: z
+    .record(z.string(), ModelOverride)
+    .optional()
+    .describe("figures that override what the provider and jp's table say of a model, by provider/name"),
   prices: z
     .record(z.string(), Price)
     .optional()

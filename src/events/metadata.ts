@@ -13,6 +13,8 @@ export const PROVIDER_BLOCK_KEY = "anthropic_block";
 export const CITATIONS_KEY = "anthropic_citations";
 /** The field an OpenAI-compatible server sent reasoning in (`reasoning_content`, `reasoning`), where it wants it back. */
 export const REASONING_FIELD_KEY = "openai_reasoning_field";
+/** On a reasoning response: the OpenAI Responses reasoning item it was (`id`, `encrypted_content`), sent back whole. */
+export const OPENAI_REASONING_ITEM_KEY = "openai_reasoning_item";
 /** On a message response: the text is the model's refusal. */
 export const REFUSAL_KEY = "refusal";
 /** On a tool call: the output limit cut its arguments off; the text that arrived. */

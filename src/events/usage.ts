@@ -85,3 +85,24 @@ export function sumUsage(all: readonly UsageTotals[]): UsageTotals {
   }
   return sum;
 }
+
+/**
+ * The model that wrote each event, by position: a response's events share the
+ * model recorded on its last one (`metadata.model`); other events, and
+ * responses that recorded none (older or imported logs), have none.
+ */
+export function responseModels(events: readonly Event[]): (string | undefined)[] {
+  const models: (string | undefined)[] = new Array<string | undefined>(events.length).fill(undefined);
+  let current: string | undefined;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type !== "chat_response" && e.type !== "tool_call_request") {
+      current = undefined;
+      continue;
+    }
+    const metadata = isJsonObject(e.metadata) ? e.metadata : {};
+    if (typeof metadata.model === "string") current = metadata.model;
+    models[i] = current;
+  }
+  return models;
+}

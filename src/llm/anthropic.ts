@@ -11,11 +11,14 @@ import {
   PROVIDER_BLOCK_KEY,
   REASONING_SIGNATURE_KEY,
   REDACTED_REASONING_KEY,
+  responseModels,
   TOOL_IMAGES_KEY,
   type ToolCallResponse,
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
 import { malformedArguments, tryToolArguments } from "./tool-arguments.js";
+import { anthropicThinking, anthropicToolChoice, thinkingGoesBack } from "./anthropic-choices.js";
+import { fetchAnthropicModel } from "./anthropic-models.js";
 import {
   classifiedProvider,
   endpoint,
@@ -52,11 +55,15 @@ export function toAnthropicMessages(events: readonly Event[]): Message[] {
 /**
  * The messages, and for each of `marks` (event positions) how many blocks the
  * events before it make: what mapping only `events.slice(0, mark)` would give.
+ * With `model`, thinking another model wrote stays out: thinking blocks are
+ * tied to the model that wrote them, and another refuses them.
  */
 export function mapMessages(
   events: readonly Event[],
   marks: readonly number[],
+  model?: string,
 ): { messages: Message[]; blocksBefore: number[] } {
+  const writers = model === undefined ? [] : responseModels(events);
   const messages: Message[] = [];
   let blocks = 0;
   const push = (role: Message["role"], block: ContentBlockParam) => {
@@ -77,7 +84,11 @@ export function mapMessages(
         break;
       case "chat_response": {
         const block = responseBlock(e);
-        if (block) push("assistant", block);
+        const foreign =
+          model !== undefined &&
+          (block?.type === "thinking" || block?.type === "redacted_thinking") &&
+          !thinkingGoesBack(writers[i], model);
+        if (block && !foreign) push("assistant", block);
         break;
       }
       case "tool_call_request":
@@ -163,12 +174,13 @@ function responseBlock(e: ChatResponse): ContentBlockParam | undefined {
 }
 
 export function anthropicBody(request: ModelRequest): MessageCreateParamsStreaming {
-  const choice = request.toolChoice;
   // Blocks are mapped in event order, so a settled prefix's blocks lead the request's.
   const { messages, blocksBefore: settledBlocks } = mapMessages(
     request.events,
     (request.settled ?? []).slice(-2),
+    request.model,
   );
+  const { choice, instruction } = anthropicToolChoice(request);
   const tools: AnthropicTool[] = request.tools.map((t) => ({
     name: t.name,
     description: t.description,
@@ -196,12 +208,20 @@ export function anthropicBody(request: ModelRequest): MessageCreateParamsStreami
   };
   if (request.system)
     body.system = control ? [{ type: "text", text: request.system, cache_control: control }] : request.system;
+  // The instruction that asks for a tool comes after the cached system prompt, which stays as it was.
+  if (instruction) {
+    const prompt =
+      typeof body.system === "string" ? [{ type: "text" as const, text: body.system }] : body.system;
+    body.system = [...(prompt ?? []), { type: "text", text: instruction }];
+  }
   if (tools.length) {
     body.tools = tools;
-    body.tool_choice = choice === "auto" ? { type: "auto" } : { type: "tool", name: choice.name };
+    body.tool_choice = choice;
   }
   // The turn loop decides thinking once per turn (never with a forced tool call, which the API refuses).
-  if (request.reasoningBudget) body.thinking = { type: "enabled", budget_tokens: request.reasoningBudget };
+  const { thinking, effort } = anthropicThinking(request);
+  if (thinking) body.thinking = thinking;
+  if (effort) body.output_config = { effort };
   return body;
 }
 
@@ -262,7 +282,12 @@ const STOP: Record<string, StopReason> = {
   tool_use: "tool_use",
   max_tokens: "max_tokens",
   refusal: "refusal",
+  pause_turn: "pause",
+  model_context_window_exceeded: "context_exceeded",
 };
+
+/** Stops that cut the answer off where it was: a call in progress then is cut, not malformed. */
+const CUTTING: ReadonlySet<StopReason | undefined> = new Set(["max_tokens", "context_exceeded"]);
 
 /** The counts a stream reports, in message_start and message_delta alike. */
 type RawUsage = Partial<
@@ -313,7 +338,8 @@ function openBlock(block: ContentBlock): { open: OpenBlock; parts: StreamPart[] 
     }
     case "thinking": {
       const b = block;
-      const parts: StreamPart[] = b.thinking ? [{ type: "reasoning", text: b.thinking }] : [];
+      // Opened even when empty: with display "omitted" a block is only its signature, and goes back so.
+      const parts: StreamPart[] = [{ type: "reasoning", text: b.thinking }];
       if (b.signature) parts.push({ type: "reasoning_signature", signature: b.signature });
       return { open: { kind: "thinking" }, parts };
     }
@@ -371,6 +397,7 @@ export async function* anthropicParts(
     if (typeof hour === "number") write1h = hour;
   };
   let stop: StopReason | undefined;
+  let detail: string | undefined;
   let unparsed: (OpenBlock & { kind: "tool" }) | undefined;
   for await (const ev of events) {
     switch (ev.type) {
@@ -405,6 +432,8 @@ export async function* anthropicParts(
       }
       case "message_delta":
         if (ev.delta.stop_reason) stop = STOP[ev.delta.stop_reason] ?? "other";
+        // Older streams send no stop_details at all.
+        detail = ev.delta.stop_details?.explanation ?? detail;
         mergeUsage(ev.usage);
         yield usagePart(usage, write1h);
         break;
@@ -416,7 +445,7 @@ export async function* anthropicParts(
         }
         if (unparsed) {
           // Arguments that are not JSON are a cut-off only when the output limit ended the answer.
-          if (stop !== "max_tokens")
+          if (!CUTTING.has(stop))
             throw new StreamErrorEvent(malformedArguments(unparsed.name, unparsed.json));
           yield {
             type: "cut_tool_call",
@@ -425,7 +454,7 @@ export async function* anthropicParts(
             partialArguments: unparsed.json,
           };
         }
-        yield { type: "stop", reason: stop ?? "end" };
+        yield { type: "stop", reason: stop ?? "end", ...(detail ? { detail } : {}) };
         return;
       default:
         break;
@@ -444,15 +473,11 @@ export const ANTHROPIC_VERSION = "2026-10-21";
 /** The Messages API's stream, event by event: pings are dropped, an error event throws. */
 async function* messageEvents(
   url: string,
-  options: ProviderOptions,
+  options: AnthropicOptions,
   body: MessageCreateParamsStreaming,
   signal: AbortSignal,
 ): AsyncGenerator<RawMessageStreamEvent> {
-  const headers = {
-    accept: "application/json",
-    authorization: `Bearer ${options.apiKey}`,
-    "anthropic-version": ANTHROPIC_VERSION,
-  };
+  const headers = apiHeaders(options);
   for await (const event of postForEvents({ url, headers, body, signal, ...transportOptions(options) })) {
     // eslint-disable-next-line @typescript-eslint/switch-exhaustiveness-check -- ping, and events a newer API may add, fall to the default
     switch (event.event) {
@@ -476,10 +501,31 @@ async function* messageEvents(
 
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 
-export function createAnthropicProvider(options: ProviderOptions): Provider {
+export interface AnthropicOptions extends ProviderOptions {
+  /** Beta features, sent as `anthropic-beta`. */
+  beta?: readonly string[];
+}
+
+/** The headers of every Messages and Models API request. */
+function apiHeaders(options: AnthropicOptions): Record<string, string> {
+  return {
+    accept: "application/json",
+    authorization: `Bearer ${options.apiKey}`,
+    "anthropic-version": ANTHROPIC_VERSION,
+    ...(options.beta?.length ? { "anthropic-beta": options.beta.join(",") } : {}),
+  };
+}
+
+export function createAnthropicProvider(options: AnthropicOptions): Provider {
   const baseUrl = options.baseURL ?? ANTHROPIC_BASE_URL;
   const url = endpoint(baseUrl, "/v1/messages");
-  return classifiedProvider("anthropic", { ...options, baseURL: baseUrl }, (request, signal) =>
+  const provider = classifiedProvider("anthropic", { ...options, baseURL: baseUrl }, (request, signal) =>
     anthropicParts(messageEvents(url, options, anthropicBody(request), signal)),
   );
+  return {
+    ...provider,
+    modelFacts: (name, signal) =>
+      fetchAnthropicModel(name, { ...options, baseURL: baseUrl }, apiHeaders(options), signal),
+    prepare: (request) => anthropicThinking(request).notices,
+  };
 }

@@ -135,7 +135,10 @@ async function agentFor(proxy: string | undefined): Promise<http.Agent | undefin
 }
 const proxyAgents = new Map<string, http.Agent>();
 
-async function send(url: URL, body: Buffer, request: EventStreamRequest): Promise<http.IncomingMessage> {
+/** What `send` needs of a request: a JSON POST of `body`, or a GET without one. */
+type SentRequest = Pick<EventStreamRequest, "headers" | "signal" | "timeoutMs" | "proxy">;
+
+async function send(url: URL, body: Buffer | undefined, request: SentRequest): Promise<http.IncomingMessage> {
   // TLS loads only for https (a local server speaks plain http): some 5 ms of Node's own modules.
   const transport =
     url.protocol === "https:" ? await import("node:https") : url.protocol === "http:" ? http : undefined;
@@ -146,14 +149,13 @@ async function send(url: URL, body: Buffer, request: EventStreamRequest): Promis
     const outgoing = transport.request(
       url,
       {
-        method: "POST",
+        method: body ? "POST" : "GET",
         headers: {
           "user-agent": "jp",
           ...request.headers,
           // Asked for plainly; a body compressed anyway is decoded (see decoded).
           "accept-encoding": "identity",
-          "content-type": "application/json",
-          "content-length": String(body.length),
+          ...(body ? { "content-type": "application/json", "content-length": String(body.length) } : {}),
         },
         signal: request.signal,
         ...(agent ? { agent } : {}),
@@ -261,6 +263,20 @@ export async function* postForEvents(request: EventStreamRequest): AsyncGenerato
     if (!finished && !request.signal.aborted && body === message) drain(message);
     else if (!message.complete) message.destroy();
   }
+}
+
+/**
+ * GET `url` and parse its JSON answer (a provider's model API). A status
+ * other than 2xx throws HttpStatusError; no redirect is followed.
+ */
+export async function getJson(request: SentRequest & { url: string }): Promise<unknown> {
+  const message = await send(new URL(request.url), undefined, request);
+  const status = message.statusCode ?? 0;
+  if (status < 200 || status >= 300) throw await failure(message, status);
+  const text = await shortBody(message);
+  const value = parseJson(text);
+  if (value === undefined) throw new StreamErrorEvent(`the answer is not JSON: ${text.slice(0, 100)}`);
+  return value;
 }
 
 /** Parse one event's JSON data; a server that sends something else has broken the stream. */

@@ -3,10 +3,14 @@
 // collected with the provider's retries, and what it used.
 import type { Config } from "../config/schema.js";
 import type { UsageRecord } from "../events/index.js";
+import { knownFacts } from "./model-info.js";
 import { createProvider, requestSettings } from "./providers.js";
 import { streamWithRetries } from "./retry.js";
 import type { StopReason } from "./types.js";
 import { usageRecord } from "./usage.js";
+
+/** Output tokens added for a reasoning model's least reasoning, so a short answer is not eaten by it. */
+const REASONING_ROOM = 2048;
 
 export interface OneShotRequest {
   /** provider/name. */
@@ -33,6 +37,13 @@ export async function askOnce(
 ): Promise<OneShotAnswer> {
   const { provider, model } = createProvider(request.model, config, env);
   const settings = requestSettings(config);
+  const facts = knownFacts(request.model, config);
+  const asked = request.maxTokens ?? settings.maxTokens;
+  // Thinking off (as the model takes it); a reasoning model still reasons a little, so it gets room for that.
+  const maxTokens = Math.min(
+    facts.reasons ? asked + REASONING_ROOM : asked,
+    facts.maxOutputTokens ?? Infinity,
+  );
   let text = "";
   let stop: StopReason | undefined;
   let usage: UsageRecord | undefined;
@@ -45,7 +56,8 @@ export async function askOnce(
       events: [{ type: "chat_request", timestamp: new Date().toISOString(), content: request.question }],
       tools: [],
       toolChoice: "auto",
-      maxTokens: request.maxTokens ?? settings.maxTokens,
+      maxTokens,
+      ...(Object.keys(facts).length ? { facts } : {}),
     },
     {
       maxRetries: settings.maxRetries,

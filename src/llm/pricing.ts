@@ -1,5 +1,5 @@
 // Owns turning recorded usage into an estimated cost: prices per million
-// tokens by model name prefix (config `prices`), cached input at its own rate.
+// tokens, cached input at its own rate; config `prices` by model name prefix.
 import { splitModelId } from "../config/models.js";
 import type { Price } from "../config/schema.js";
 import type { UsageTotals } from "../events/index.js";
@@ -37,14 +37,18 @@ export function estimateCost(totals: UsageTotals, price: Price): number {
   );
 }
 
-/** Estimated USD of usage per model, or undefined when a model that was used has no price. */
+/**
+ * Estimated USD of usage per model, or undefined when a model that was used
+ * has no price. `priceOf` says a model's price (model-info's, from the
+ * config and the built-in table).
+ */
 export function estimateTotalCost(
   byModel: Readonly<Record<string, UsageTotals>>,
-  prices: Readonly<Record<string, Price>> | undefined,
+  priceOf: (modelId: string) => Price | undefined,
 ): number | undefined {
   let total = 0;
   for (const [model, totals] of Object.entries(byModel)) {
-    const price = priceFor(model, prices);
+    const price = priceOf(model);
     if (!price) return undefined;
     total += estimateCost(totals, price);
   }

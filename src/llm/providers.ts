@@ -7,6 +7,7 @@ import { JpError } from "../errors.js";
 import { ANTHROPIC_BASE_URL, createAnthropicProvider } from "./anthropic.js";
 import { MissingKeyError } from "./errors.js";
 import { createOpenAIProvider, OPENAI_BASE_URL } from "./openai.js";
+import { createResponsesProvider } from "./openai-responses.js";
 import { proxyFor } from "./proxy.js";
 import type { Provider } from "./types.js";
 
@@ -49,7 +50,22 @@ export function createProvider(
       settings.proxy,
     ),
   };
-  if (model.provider === "anthropic") return { provider: createAnthropicProvider(options), model };
+  if (model.provider === "anthropic")
+    return {
+      provider: createAnthropicProvider({ ...options, ...(settings.beta ? { beta: settings.beta } : {}) }),
+      model,
+    };
+  // OpenAI itself is spoken to through the Responses API; compatible servers through Chat Completions.
+  const api = settings.api ?? (model.provider === "openai" ? "responses" : "chat");
+  if (api === "responses")
+    return {
+      provider: createResponsesProvider({
+        name: model.provider,
+        ...options,
+        baseURL: settings.base_url ?? OPENAI_BASE_URL,
+      }),
+      model,
+    };
   return { provider: createOpenAIProvider({ name: model.provider, ...options }), model };
 }
 

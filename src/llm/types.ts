@@ -1,5 +1,6 @@
 // Owns the provider-neutral shape of a model request and of what streams back.
 import type { Event, JsonObject } from "../events/index.js";
+import type { Effort, ModelFacts } from "./capabilities.js";
 
 export interface ToolDefinition {
   name: string;
@@ -15,11 +16,16 @@ export interface ModelRequest {
   /** The projected conversation: what the model is shown. */
   events: readonly Event[];
   tools: readonly ToolDefinition[];
-  /** Force a call to this tool, or let the model choose. */
-  toolChoice: "auto" | { name: string };
+  /**
+   * Force a call to this tool, or let the model choose. On a model that
+   * refuses forced calls the tool is asked for instead; `insist` asks firmly.
+   */
+  toolChoice: "auto" | { name: string; insist?: boolean };
   maxTokens: number;
-  /** Extended thinking budget in tokens, where the provider supports it; 0 or absent is off. */
-  reasoningBudget?: number;
+  /** Thinking asked for; absent is off (whatever the model takes as off). */
+  reasoning?: ReasoningRequest;
+  /** What the model accepts, from its capabilities; absent, nothing is known and requests go as they always did. */
+  facts?: ModelFacts;
   /** Ask the provider to cache the request prefix; `key` is stable per conversation. */
   cache?: RequestCache;
   /**
@@ -27,6 +33,12 @@ export interface ModelRequest {
    * prefixes that the next compaction reaching forward keeps, worth a cache breakpoint.
    */
   settled?: readonly number[];
+}
+
+/** How much to think: an effort, a manual budget, or both (each provider takes what its model accepts). */
+export interface ReasoningRequest {
+  effort?: Effort;
+  budgetTokens?: number;
 }
 
 export interface RequestCache {
@@ -46,7 +58,12 @@ export interface Usage {
   cacheWrite1hTokens?: number;
 }
 
-export type StopReason = "end" | "tool_use" | "max_tokens" | "refusal" | "other";
+/**
+ * Why a response ended. `pause`: the server paused a long turn, which the
+ * next request continues; `context_exceeded`: the model's window filled up.
+ */
+export type StopReason =
+  "end" | "tool_use" | "max_tokens" | "refusal" | "pause" | "context_exceeded" | "other";
 
 /**
  * What a response streams, in the order of its content blocks. Text and
@@ -61,6 +78,8 @@ export type StreamPart =
   | { type: "reasoning_signature"; signature: string }
   /** Closes the text or reasoning block in progress. */
   | { type: "block_end" }
+  /** The reasoning block in progress is this OpenAI reasoning item (its id and encrypted content), sent back whole. */
+  | { type: "reasoning_item"; item: JsonObject }
   /** Reasoning the provider encrypted: sent back as it came, never shown. */
   | { type: "redacted_reasoning"; data: string }
   /** OpenAI-compatible reasoning arrives under a field the server wants back on the assistant message. */
@@ -74,7 +93,8 @@ export type StreamPart =
   /** A tool call whose arguments were cut off before they were complete (the output limit). */
   | { type: "cut_tool_call"; id: string; name: string; partialArguments: string }
   | ({ type: "usage" } & Usage)
-  | { type: "stop"; reason: StopReason };
+  /** `detail`: what the provider said of it (a refusal's explanation). */
+  | { type: "stop"; reason: StopReason; detail?: string };
 
 export interface Provider {
   /** The provider part of the model id (`anthropic`, `openai`, `ollama`…). */
@@ -82,4 +102,12 @@ export interface Provider {
   /** Where requests go, named when it cannot be reached. */
   baseUrl: string;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamPart>;
+  /** The model's facts from the provider's own model API; undefined when it does not know the model. */
+  modelFacts?(name: string, signal: AbortSignal): Promise<ModelFacts | undefined>;
+  /**
+   * Check a turn's first request before anything is sent: notices to show
+   * once (a setting turned into what the model takes); throws a JpError for
+   * a request the model would refuse.
+   */
+  prepare?(request: ModelRequest): string[];
 }

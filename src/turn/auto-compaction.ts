@@ -26,6 +26,8 @@ export interface AutoCompactionDeps {
   summarizer: Summarizer;
   /** Tokens every request carries besides the conversation (system prompt, tool definitions). */
   overhead: number;
+  /** The model's context window, when known: the budget is a share of it unless max_tokens is set. */
+  contextWindow?: number;
   now: () => Date;
   newId: () => string;
   hints: Readonly<Record<string, ToolHint>>;
@@ -45,8 +47,8 @@ export interface AutoLimits {
   cacheTtlMs: number;
 }
 
-export function autoBudget(config: Config): AutoLimits | undefined {
-  const budget = compactionBudget(config);
+export function autoBudget(config: Config, window: number | undefined): AutoLimits | undefined {
+  const budget = compactionBudget(config, window);
   const auto = config.conversation?.compaction?.auto;
   if (budget === undefined || !auto) return undefined;
   return {
@@ -244,7 +246,7 @@ class AutoCompactor {
 export function createAutoCompaction(
   deps: AutoCompactionDeps,
 ): ((events: readonly Event[]) => Promise<Event[] | undefined>) | undefined {
-  const limits = autoBudget(deps.config);
+  const limits = autoBudget(deps.config, deps.contextWindow);
   if (!limits) return undefined;
   const compactor = new AutoCompactor(deps, limits);
   return (events) => compactor.compact(events);

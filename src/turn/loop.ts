@@ -12,6 +12,7 @@ import {
   isJsonObject,
   type JsonObject,
   type KnownEvent,
+  OPENAI_REASONING_ITEM_KEY,
   PROVIDER_BLOCK_KEY,
   REASONING_FIELD_KEY,
   REASONING_SIGNATURE_KEY,
@@ -28,9 +29,11 @@ import type { TurnOutput } from "./output.js";
 import { AbortedError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
 import { usageRecord } from "../llm/usage.js";
+import { acceptsForcedTool, type ModelFacts } from "../llm/capabilities.js";
 import type {
   ModelRequest,
   Provider,
+  ReasoningRequest,
   RequestCache,
   StopReason,
   StreamPart,
@@ -53,7 +56,10 @@ export interface TurnOptions {
   modelName: string;
   system?: string;
   maxTokens: number;
-  reasoningBudget?: number;
+  /** Thinking asked for by the config; absent is off. */
+  reasoning?: ReasoningRequest;
+  /** What the model accepts (its capabilities), when known. */
+  facts?: ModelFacts;
   /** Prompt caching, when on: the key is the conversation's id. */
   cache?: RequestCache;
   maxRetries: number;
@@ -95,6 +101,8 @@ interface Collected {
   reasoningField?: string;
   usage?: UsageRecord;
   stop?: StopReason;
+  /** What the provider said of the stop (a refusal's explanation). */
+  stopDetail?: string;
 }
 
 const emptyCollected = (): Collected => ({ blocks: [], calls: [] });
@@ -238,6 +246,11 @@ function collect(collected: Collected, part: StreamPart, options: TurnOptions): 
     case "reasoning_signature":
       signReasoning(collected, part.signature);
       break;
+    case "reasoning_item": {
+      const target = lastBlock(collected, (e) => e.reasoning !== undefined);
+      if (target) metadataOf(target)[OPENAI_REASONING_ITEM_KEY] = part.item;
+      break;
+    }
     case "reasoning_field":
       collected.reasoningField = part.field;
       break;
@@ -258,6 +271,7 @@ function collect(collected: Collected, part: StreamPart, options: TurnOptions): 
       break;
     case "stop":
       collected.stop = part.reason;
+      if (part.detail) collected.stopDetail = part.detail;
       break;
   }
 }
@@ -298,14 +312,24 @@ export function approximateTokens(request: ModelRequest): number {
 }
 
 /**
- * The thinking budget of every request of the turn. One setting for the
- * whole turn: a provider that sees thinking on in one request of a tool loop
- * and off in the next refuses it. A forced tool call cannot be combined with
- * thinking (Anthropic refuses it), so a turn that forces one thinks in none
- * of its requests.
+ * Whether the turn asks for its forced tool instead of forcing it: the model
+ * refuses forced tool use (Sonnet 5.5, models that always think).
  */
-function turnThinking(options: TurnOptions): number | undefined {
-  return options.forcedTool ? undefined : options.reasoningBudget || undefined;
+function asksForTool(options: TurnOptions): boolean {
+  return options.forcedTool !== undefined && options.facts !== undefined && !acceptsForcedTool(options.facts);
+}
+
+/**
+ * The thinking of every request of the turn. One setting for the whole
+ * turn: a provider that sees thinking on in one request of a tool loop and
+ * off in the next refuses it. A forced tool call cannot be combined with
+ * thinking (Anthropic refuses it), so a turn that forces one thinks in none
+ * of its requests; one that asks for the tool instead thinks as configured.
+ */
+function turnThinking(options: TurnOptions): ReasoningRequest | undefined {
+  const reasoning = options.reasoning;
+  if (!reasoning || (!reasoning.budgetTokens && !reasoning.effort)) return undefined;
+  return options.forcedTool && !asksForTool(options) ? undefined : reasoning;
 }
 
 /**
@@ -338,8 +362,16 @@ function overWindow(
   });
 }
 
-/** Build the request from the projection, asserting the provider view is valid. */
-export function buildRequest(events: readonly Event[], options: TurnOptions, forced: boolean): ModelRequest {
+/**
+ * Build the request from the projection, asserting the provider view is
+ * valid. `forced`: the forced tool is asked for (firmly, with `insist`).
+ */
+export function buildRequest(
+  events: readonly Event[],
+  options: TurnOptions,
+  forced: boolean,
+  insist = false,
+): ModelRequest {
   const { events: view, settled } = project(events);
   let projected: readonly Event[] = view;
   let problems = checkProviderView(projected, { lastTurnFinished: true });
@@ -362,9 +394,13 @@ export function buildRequest(events: readonly Event[], options: TurnOptions, for
     ...(options.system ? { system: options.system } : {}),
     events: projected,
     tools: toolDefinitions(options.tools),
-    toolChoice: forced && options.forcedTool ? { name: options.forcedTool } : "auto",
+    toolChoice:
+      forced && options.forcedTool
+        ? { name: options.forcedTool, ...(insist ? { insist: true } : {}) }
+        : "auto",
     maxTokens: options.maxTokens,
-    ...(turnThinking(options) ? { reasoningBudget: turnThinking(options) } : {}),
+    ...(turnThinking(options) ? { reasoning: turnThinking(options) } : {}),
+    ...(options.facts ? { facts: options.facts } : {}),
     ...(options.cache ? { cache: options.cache, settled } : {}),
   };
 }
@@ -420,6 +456,14 @@ export function responseEvents(
   discarded: readonly UsageRecord[] = [],
 ): Event[] {
   const events: KnownEvent[] = [...collected.blocks];
+  // An answer that is nothing but a refusal is still recorded, as one.
+  if (events.length === 0 && collected.stop === "refusal")
+    events.push({
+      type: "chat_response",
+      timestamp: options.now().toISOString(),
+      message: "",
+      metadata: { [REFUSAL_KEY]: true },
+    });
   if (interrupted && events.length === 0)
     events.push({ type: "chat_response", timestamp: options.now().toISOString(), message: "" });
   const last = events.at(-1);
@@ -430,6 +474,7 @@ export function responseEvents(
       ...(collected.usage ? { usage: collected.usage } : {}),
       ...discardedMetadata(discarded),
       ...(collected.stop ? { stop_reason: collected.stop } : {}),
+      ...(collected.stopDetail ? { stop_detail: collected.stopDetail } : {}),
       ...(interrupted ? { interrupted: true } : {}),
     };
   }
@@ -555,19 +600,40 @@ function recordResponse(
     ]);
     return "interrupted";
   }
+  const windowFull = collected.stop === "context_exceeded";
   if (collected.cut) {
     options.log.append([
       ...responses,
-      ...unanswered(collected).map((c) => syntheticResponse(c, CUT_CALL, at)),
+      ...unanswered(collected).map((c) => syntheticResponse(c, windowFull ? CUT_BY_WINDOW : CUT_CALL, at)),
     ]);
-    throw cutCallError(collected.cut, options);
+    throw windowFull ? windowFullError(options) : cutCallError(collected.cut, options);
   }
   if (responses.length) options.log.append(responses);
+  if (windowFull) throw windowFullError(options);
   if (collected.stop === "max_tokens")
     options.output.notice("the response was cut off at the token limit (assistant.request.max_tokens)");
   if (collected.stop === "refusal" || lastBlock(collected, isRefusal))
-    options.output.notice("the model declined to answer");
+    options.output.notice(
+      collected.stopDetail
+        ? `the model declined to answer: ${collected.stopDetail}`
+        : "the model declined to answer",
+    );
   return undefined;
+}
+
+/** The answer to a call cut off when the model's window filled up. */
+const CUT_BY_WINDOW =
+  "not run: the model's context window filled up before this call's arguments were complete";
+
+/** The window filled up while the model answered: what arrived is kept, and compaction makes room. */
+function windowFullError(options: TurnOptions): JpError {
+  return new JpError(
+    "turn.context_window_exceeded",
+    `the conversation filled ${options.modelId}'s context window while it answered; what arrived is kept`,
+    {
+      hint: "make room, e.g. `jp conversation compact -k s:..-2` (summarise all but the last two turns) or `-k t` (strip tool calls), then `jp q` to go on",
+    },
+  );
 }
 
 /** Run the response's calls and record their results; whatever fails, every logged call gets a response first. */
@@ -589,6 +655,25 @@ async function recordToolRun(
   return { interrupted: ran.interrupted };
 }
 
+/** Continuations of a turn the provider paused (pause_turn) before jp stops sending it back. */
+const MAX_PAUSES = 10;
+
+/** Whether a response called the turn's forced tool. */
+function calledForced(collected: Collected, options: TurnOptions): boolean {
+  return collected.calls.some((c) => c.name === options.forcedTool);
+}
+
+/** A turn's first request checked by its provider before it is sent: notices shown, a refusal returned. */
+function prepared(request: ModelRequest, options: TurnOptions): JpError | undefined {
+  try {
+    for (const notice of options.provider.prepare?.(request) ?? []) options.output.notice(notice);
+    return undefined;
+  } catch (error) {
+    if (error instanceof JpError) return error;
+    throw error;
+  }
+}
+
 export async function runTurn(query: string, options: TurnOptions): Promise<TurnResult> {
   const start = options.now().toISOString();
   options.log.append([
@@ -602,7 +687,14 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
   ]);
   let requests = 0;
   let warnedOversize = false;
-  if (options.forcedTool && options.reasoningBudget)
+  let pauses = 0;
+  // Until an answer is recorded, a failure marks the question as failed (it is not sent again).
+  let answered = false;
+  // The forced tool, when only asked for, is asked for once more (firmly) if the first answer does not call it.
+  let insisting = false;
+  let unrecorded: UsageRecord[] = [];
+  const configured = options.reasoning?.budgetTokens || options.reasoning?.effort;
+  if (options.forcedTool && configured && !asksForTool(options))
     options.output.notice(
       `thinking is off for this turn: a forced tool call (-u ${options.forcedTool}) cannot be combined with it`,
     );
@@ -611,21 +703,46 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
   for (;;) {
     const extra = await options.beforeRequest?.(options.log.events());
     if (extra?.length) options.log.append(extra);
-    const request = buildRequest(options.log.events(), options, requests === 0);
+    const forcing = requests === 0 || insisting;
+    const request = buildRequest(options.log.events(), options, forcing, insisting);
     requests += 1;
-    const oversize = overWindow(request, options, !warnedOversize);
+    const refused = requests === 1 ? prepared(request, options) : undefined;
+    const oversize = refused ?? overWindow(request, options, !warnedOversize);
     if (oversize === "warned") warnedOversize = true;
     const streamed: Streamed =
       oversize instanceof JpError
         ? { ok: false, error: oversize, discarded: [] }
         : await streamResponse(request, options);
     if (!streamed.ok) {
-      if (requests === 1) markFailed(options, streamed.error, streamed.discarded);
+      if (!answered) markFailed(options, streamed.error, [...unrecorded, ...streamed.discarded]);
       throw streamed.error;
     }
-    const { collected, interrupted, discarded } = streamed;
+    const { collected, interrupted } = streamed;
+    const discarded = [...unrecorded, ...streamed.discarded];
+    unrecorded = [];
+    if (forcing && !interrupted && asksForTool(options) && !calledForced(collected, options)) {
+      if (!insisting) {
+        // Not recorded: the firmer request replaces it (its usage is counted with the next answer).
+        unrecorded = collected.usage ? [...discarded, collected.usage] : discarded;
+        insisting = true;
+        options.output.notice(
+          `${options.modelId} answered without calling ${options.forcedTool}; asking again, more firmly`,
+        );
+        continue;
+      }
+      options.output.notice(
+        `${options.modelId} did not call ${options.forcedTool} although asked twice; its answer is kept`,
+      );
+    }
+    insisting = false;
     const responses = responseEvents(collected, options, interrupted, discarded);
+    answered = true;
     if (recordResponse(collected, responses, interrupted, options)) return { interrupted: true, requests };
+    if (collected.stop === "pause" && collected.calls.length === 0) {
+      // The server paused a long turn: sending it back as it is lets the model go on.
+      if (++pauses <= MAX_PAUSES) continue;
+      options.output.notice(`the provider paused this turn ${MAX_PAUSES} times; \`jp q\` goes on from here`);
+    }
     if (collected.calls.length === 0) return { interrupted: false, requests, lastStop: collected.stop };
     if ((await recordToolRun(collected.calls, options, remembered)).interrupted)
       return { interrupted: true, requests };

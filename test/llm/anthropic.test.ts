@@ -140,10 +140,12 @@ describe("anthropicBody", () => {
   it("sets the system prompt, tools, a forced tool, thinking and cache breakpoints as asked", () => {
     const events: Event[] = [{ type: "chat_request", timestamp: at, content: "q" }];
     const tools = [{ name: "grep", description: "search", parameters: { properties: {} } }];
-    const plain = anthropicBody(request(events, { system: "be brief", tools, reasoningBudget: 2048 }));
+    const plain = anthropicBody(
+      request(events, { system: "be brief", tools, reasoning: { budgetTokens: 2048 }, maxTokens: 4096 }),
+    );
     expect(plain).toMatchObject({
       model: "claude-test",
-      max_tokens: 1000,
+      max_tokens: 4096,
       stream: true,
       system: "be brief",
       tools: [{ name: "grep", description: "search", input_schema: { type: "object", properties: {} } }],
@@ -182,6 +184,8 @@ describe("anthropicParts", () => {
     ]);
     expect(got).toEqual([
       { type: "usage", inputTokens: 10, outputTokens: 1 },
+      // A thinking block opens empty: with display "omitted" that is all it has besides its signature.
+      { type: "reasoning", text: "" },
       { type: "reasoning", text: "let me see" },
       { type: "reasoning_signature", signature: "sig" },
       { type: "block_end" },

@@ -1,5 +1,5 @@
-// A local mock LLM server on 127.0.0.1 speaking Anthropic's Messages and
-// OpenAI's Chat Completions streaming formats. It plays scripted responses in
+// A local mock LLM server on 127.0.0.1 speaking Anthropic's Messages (and
+// Models) API, OpenAI's Chat Completions and Responses streaming formats. It plays scripted responses in
 // order, records every request, and can inject faults.
 import * as fs from "node:fs";
 import * as http from "node:http";
@@ -51,7 +51,11 @@ export interface RecordedRequest {
 
 export interface MockLlm {
   url: string;
+  /** Model requests (POST), in order; the Models API's GETs are in `modelRequests`. */
   requests: RecordedRequest[];
+  /** What the Models API (`GET /v1/models/{id}`) answers, by id; any other id is a 404. */
+  models: Map<string, Record<string, unknown>>;
+  modelRequests: RecordedRequest[];
   /** TCP connections accepted so far. */
   connections(): number;
   /** Responses not played yet. */
@@ -206,6 +210,106 @@ function openaiEvents(r: ScriptedResponse, model: string, cache: CacheUsage): Re
   return events;
 }
 
+/**
+ * The scripted response as the Responses API streams it: a reasoning item
+ * (summary deltas, then the item whole with its encrypted content), a message
+ * item, function calls, and `response.completed` with the usage (or
+ * `response.incomplete` for a cut answer).
+ */
+function responsesEvents(r: ScriptedResponse, model: string, cache: CacheUsage): Record<string, unknown>[] {
+  const events: Record<string, unknown>[] = [];
+  let seq = 0;
+  const push = (type: string, fields: Record<string, unknown>) =>
+    events.push({ type, sequence_number: seq++, ...fields });
+  const response = { id: "resp_mock", object: "response", created_at: 1_790_000_000, model };
+  push("response.created", { response: { ...response, status: "in_progress", output: [] } });
+  const output: Record<string, unknown>[] = [];
+  const item = (added: Record<string, unknown>, done: Record<string, unknown>, deltas: () => void) => {
+    const output_index = output.length;
+    push("response.output_item.added", { output_index, item: added });
+    deltas();
+    push("response.output_item.done", { output_index, item: done });
+    output.push(done);
+  };
+  if (r.reasoning !== undefined) {
+    const id = `rs_mock_${seq}`;
+    const done = {
+      type: "reasoning",
+      id,
+      summary: [{ type: "summary_text", text: r.reasoning }],
+      encrypted_content: r.signature ?? `enc:${r.reasoning.length}`,
+    };
+    item({ type: "reasoning", id, summary: [] }, done, () => {
+      push("response.reasoning_summary_part.added", {
+        item_id: id,
+        output_index: output.length,
+        summary_index: 0,
+        part: { type: "summary_text", text: "" },
+      });
+      for (const c of chunks(r.reasoning ?? ""))
+        push("response.reasoning_summary_text.delta", {
+          item_id: id,
+          output_index: output.length,
+          summary_index: 0,
+          delta: c,
+        });
+    });
+  }
+  if (r.text !== undefined) {
+    const id = `msg_mock_${seq}`;
+    const content = [{ type: "output_text", text: r.text, annotations: [] }];
+    item(
+      { type: "message", id, role: "assistant", status: "in_progress", content: [] },
+      { type: "message", id, role: "assistant", status: "completed", content },
+      () => {
+        for (const c of chunks(r.text ?? ""))
+          push("response.output_text.delta", {
+            item_id: id,
+            output_index: output.length,
+            content_index: 0,
+            delta: c,
+            logprobs: [],
+          });
+      },
+    );
+  }
+  for (const call of r.tool_calls ?? []) {
+    const id = `fc_${call.id}`;
+    const json = JSON.stringify(call.arguments);
+    item(
+      { type: "function_call", id, call_id: call.id, name: call.name, arguments: "", status: "in_progress" },
+      { type: "function_call", id, call_id: call.id, name: call.name, arguments: json, status: "completed" },
+      () => {
+        for (const c of chunks(json, 7))
+          push("response.function_call_arguments.delta", {
+            item_id: id,
+            output_index: output.length,
+            delta: c,
+          });
+      },
+    );
+  }
+  if (r.usage) cache = { read: 0, write: 0 };
+  const usage = r.usage ?? { input: cache.total ?? 100, output: 20 };
+  const cut = r.stop === "max_tokens";
+  push(cut ? "response.incomplete" : "response.completed", {
+    response: {
+      ...response,
+      status: cut ? "incomplete" : "completed",
+      incomplete_details: cut ? { reason: "max_output_tokens" } : null,
+      output,
+      usage: {
+        input_tokens: usage.input,
+        input_tokens_details: { cached_tokens: cache.read },
+        output_tokens: usage.output,
+        output_tokens_details: { reasoning_tokens: r.reasoning ? Math.min(usage.output, 10) : 0 },
+        total_tokens: usage.input + usage.output,
+      },
+    },
+  });
+  return events;
+}
+
 /** Tokens of a request as the mock counts them, and what its cache rules made of them. */
 interface CacheUsage {
   /** Every prompt token (undefined when bodies are not recorded). */
@@ -256,7 +360,12 @@ export class PromptCache {
 
   openai(body: Record<string, unknown>): CacheUsage {
     const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-    const units = [...list(body.tools), ...list(body.messages)];
+    const units = [
+      ...list(body.tools),
+      ...list(body.instructions ? [body.instructions] : []),
+      ...list(body.messages),
+      ...list(body.input),
+    ];
     const namespace = JSON.stringify([body.model, body.prompt_cache_key ?? ""]);
     const { hashes, cumulative } = this.chain(namespace, units);
     const total = cumulative.at(-1) ?? 0;
@@ -329,8 +438,13 @@ function streamLines(
   body: Record<string, unknown>,
   anthropic: boolean,
   cached: CacheUsage,
+  responses = false,
 ): string[] {
   const model = typeof body.model === "string" ? body.model : "mock";
+  if (responses)
+    return responsesEvents(script, model, cached).map(
+      (data) => `event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`,
+    );
   return anthropic
     ? anthropicEvents(script, model, cached).map(
         ([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
@@ -365,6 +479,8 @@ async function writeStream(
 class MockState {
   readonly promptCache = new PromptCache();
   readonly requests: RecordedRequest[] = [];
+  readonly models = new Map<string, Record<string, unknown>>();
+  readonly modelRequests: RecordedRequest[] = [];
   readonly waiters: { n: number; resolve: () => void }[] = [];
   started = 0;
   constructor(
@@ -379,7 +495,24 @@ class MockState {
     for (const w of this.waiters.filter((w) => w.n <= this.started)) w.resolve();
   }
 
+  /** The Models API: a model's info as Anthropic's `GET /v1/models/{id}` gives it, or its 404. */
+  describeModel(req: http.IncomingMessage, res: http.ServerResponse): void {
+    this.modelRequests.push({ path: req.url ?? "", headers: req.headers, body: {} });
+    const id = decodeURIComponent((req.url ?? "").replace(/^.*\/models\//, ""));
+    const info = this.models.get(id);
+    if (!info) {
+      writeFault(res, { status: 404, message: `model: ${id}` }, true);
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(info));
+  }
+
   async answer(req: http.IncomingMessage, raw: string, res: http.ServerResponse): Promise<void> {
+    if (req.method === "GET" && /\/models\/[^/]+$/.test(req.url ?? "")) {
+      this.describeModel(req, res);
+      return;
+    }
     const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
     if (this.record) this.requests.push({ path: req.url ?? "", headers: req.headers, body });
     const anthropic = (req.url ?? "").includes("/messages");
@@ -412,7 +545,8 @@ class MockState {
       : anthropic
         ? this.promptCache.anthropic(body)
         : this.promptCache.openai(body);
-    await writeStream(res, streamLines(script, body, anthropic, cached), script);
+    const responses = (req.url ?? "").endsWith("/responses");
+    await writeStream(res, streamLines(script, body, anthropic, cached, responses), script);
   }
 }
 
@@ -434,6 +568,8 @@ export async function startMockLlm(
   return {
     url: `http://127.0.0.1:${port}`,
     requests: state.requests,
+    models: state.models,
+    modelRequests: state.modelRequests,
     connections: () => connections,
     queue: state.queue,
     push: (...responses) => state.queue.push(...responses),

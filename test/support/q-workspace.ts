@@ -23,6 +23,8 @@ export interface QWorkspace {
 export async function qWorkspace(
   options: {
     provider?: "anthropic" | "openai";
+    /** Which OpenAI API the mock is spoken to with (default: Chat Completions, as compatible servers are). */
+    api?: "chat" | "responses";
     script?: ScriptedResponse[];
     extraConfig?: string;
     toolRun?: string;
@@ -43,7 +45,7 @@ export async function qWorkspace(
     [
       `[assistant.model]\nid = "${model}"\n`,
       `[assistant.request]\nbackoff_ms = 5\n${options.request ?? ""}\n`,
-      `[providers.${provider}]\nbase_url = "${provider === "anthropic" ? mock.url : `${mock.url}/v1`}"\napi_key_env = "MOCK_API_KEY"\n`,
+      `[providers.${provider}]\nbase_url = "${provider === "anthropic" ? mock.url : `${mock.url}/v1`}"\napi_key_env = "MOCK_API_KEY"\n${provider === "openai" ? `api = "${options.api ?? "chat"}"\n` : ""}`,
       example,
       options.extraConfig ?? "",
     ].join("\n"),

@@ -125,6 +125,18 @@ export const COMMANDS: CommandEntry[] = [
     ],
   },
   {
+    name: "model",
+    summary: "models: show",
+    subcommands: [
+      {
+        name: "show",
+        args: "[id]",
+        summary: "show what jp knows of a model and where each figure came from",
+        load: async () => (await import("../runtime.js")).modelShow,
+      },
+    ],
+  },
+  {
     name: "mcp",
     summary: "MCP servers: ls, tools",
     subcommands: [

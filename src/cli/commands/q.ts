@@ -7,7 +7,6 @@ import type { Context } from "../context.js";
 import type { OptionalValueFlag } from "../argv.js";
 import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions } from "../compact-options.js";
 import { toolHints } from "../../config/compaction-rules.js";
-import { contextWindow } from "../../config/load.js";
 import { JpError, UsageError } from "../../errors.js";
 import { failedTurns } from "../../compaction/index.js";
 import { repairInterruptedTurn } from "../../events/index.js";
@@ -20,6 +19,8 @@ import {
   usageByModel,
   type Event,
 } from "../../events/index.js";
+import { lifecycleNotice, type ModelCapabilities } from "../../llm/capabilities.js";
+import { modelCacheDir, modelCapabilities, priceOf } from "../../llm/model-info.js";
 import { estimateTotalCost } from "../../llm/pricing.js";
 import { createProvider, requestSettings } from "../../llm/providers.js";
 import { droppedText, renderCompactPreview } from "../../render/compact-preview.js";
@@ -166,6 +167,12 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
   noticeLeftOutTools(ctx, existing, leftOutTools, opts.persist);
   const modelId = config.assistant?.model?.id ?? "";
   const { provider, model } = createProvider(modelId, config, ctx.env);
+  const capabilities = await modelCapabilities(modelId, config, {
+    provider,
+    cacheDir: modelCacheDir(ctx.maybeWorkspace()?.root, ctx.env),
+    now: () => ctx.clock.now(),
+  });
+  checkLifecycle(ctx, capabilities);
   const ref = conversationFor(ctx, existing, query, opts);
   const { tools, servers } = await offeredTools(ctx, config, ref, opts, {
     commands: setByConversation(origins, "command"),
@@ -203,7 +210,7 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
       modelName: model.name,
       tools,
       forcedTool: opts.toolUse,
-      ...(await turnSettings(ctx, config, tools, ref)),
+      ...(await turnSettings(ctx, config, tools, ref, capabilities)),
       ...turnIo(ctx, config, opts, interrupt.signal),
     });
     reportUsage(ctx, memory.slice(turnStart), config);
@@ -239,14 +246,40 @@ function repairInterruption(
     );
 }
 
-/** What the config sets for the turn's requests: the prompt, limits, thinking, caching, the window, auto compaction. */
-async function turnSettings(ctx: Context, config: Config, tools: readonly Tool[], ref: ConversationRef) {
-  const beforeRequest = await autoCompactionHook(ctx, config, tools);
-  const window = contextWindow(config);
+/** A retired model is refused before anything is written or sent; a deprecated one is warned of. */
+function checkLifecycle(ctx: Context, capabilities: ModelCapabilities): void {
+  const notice = lifecycleNotice(capabilities);
+  if (!notice) return;
+  if ("warning" in notice) ctx.warn(notice.warning);
+  else throw new JpError("llm.model_retired", notice.refusal, { hint: notice.hint, exitCode: 2 });
+}
+
+/**
+ * What the config and the model's capabilities set for the turn's requests:
+ * the prompt, limits, thinking, caching, the window, auto compaction.
+ */
+async function turnSettings(
+  ctx: Context,
+  config: Config,
+  tools: readonly Tool[],
+  ref: ConversationRef,
+  capabilities: ModelCapabilities,
+) {
+  const { facts } = capabilities;
+  const window = facts.contextWindow;
+  const beforeRequest = await autoCompactionHook(ctx, config, tools, capabilities);
+  const settings = requestSettings(config);
+  const reasoning = config.assistant?.reasoning;
   return {
     system: config.assistant?.system_prompt,
-    ...requestSettings(config),
-    reasoningBudget: config.assistant?.reasoning?.budget_tokens,
+    ...settings,
+    // Never more than the model can write: the API refuses a larger max_tokens.
+    maxTokens: Math.min(settings.maxTokens, facts.maxOutputTokens ?? Infinity),
+    reasoning: {
+      ...(reasoning?.effort ? { effort: reasoning.effort } : {}),
+      ...(reasoning?.budget_tokens ? { budgetTokens: reasoning.budget_tokens } : {}),
+    },
+    ...(Object.keys(facts).length ? { facts } : {}),
     ...(config.assistant?.cache === false
       ? {}
       : { cache: { key: ref.id, ttl: config.assistant?.cache_ttl ?? "5m" } }),
@@ -421,9 +454,22 @@ async function offeredTools(
   }
 }
 
-/** The before-request hook of automatic compaction, when it is enabled. */
-async function autoCompactionHook(ctx: Context, config: Config, tools: readonly Tool[]) {
-  if (!config.conversation?.compaction?.auto?.enabled) return undefined;
+/** The before-request hook of automatic compaction, when it is enabled (and has a budget). */
+async function autoCompactionHook(
+  ctx: Context,
+  config: Config,
+  tools: readonly Tool[],
+  capabilities: ModelCapabilities,
+) {
+  const auto = config.conversation?.compaction?.auto;
+  if (!auto?.enabled) return undefined;
+  const window = capabilities.facts.contextWindow;
+  if (window === undefined && auto.max_tokens === undefined) {
+    ctx.warn(
+      `automatic compaction is off for this turn: the context window of ${capabilities.id} is unknown (set [models."${capabilities.id}"] context_window, or conversation.compaction.auto.max_tokens)`,
+    );
+    return undefined;
+  }
   const counter = await ctx.tokenCounter(config);
   const definitions = tools.map((t) => ({
     name: t.name,
@@ -435,6 +481,7 @@ async function autoCompactionHook(ctx: Context, config: Config, tools: readonly 
     counter,
     summarizer: ctx.summarizer,
     overhead: counter.text(config.assistant?.system_prompt ?? "") + counter.text(JSON.stringify(definitions)),
+    ...(window !== undefined ? { contextWindow: window } : {}),
     now: () => ctx.clock.now(),
     newId: ctx.newId,
     hints: toolHints(config),
@@ -539,7 +586,14 @@ function reportUsage(ctx: Context, events: readonly Event[], config: Config): vo
   if (total.requests === 0) return;
   // The model is named: a conversation's recorded config may choose another than the user's, at another price.
   const models = Object.keys(byModel).join(", ");
-  ctx.info(ctx.color.dim(`${models} · ${usageLine(total, estimateTotalCost(byModel, config.prices))}`));
+  ctx.info(
+    ctx.color.dim(
+      `${models} · ${usageLine(
+        total,
+        estimateTotalCost(byModel, (model) => priceOf(model, config)),
+      )}`,
+    ),
+  );
 }
 
 /** A stream that drops what is written to it. */

@@ -5,6 +5,7 @@ import { indexCompactions } from "../../../compaction/index.js";
 import { compactionItems, renderCompactionItems } from "../../../render/compaction-list.js";
 import { sumUsage } from "../../../events/index.js";
 import { visible } from "../../../render/visible.js";
+import { priceOf } from "../../../llm/model-info.js";
 import { estimateTotalCost } from "../../../llm/pricing.js";
 import { usageLine } from "../../../render/usage.js";
 import { counted } from "../../../render/words.js";
@@ -28,7 +29,7 @@ export function register(parent: Command, ctx: Context): void {
       const { config, leftOutTools } = await ctx.config(
         stats.kinds.config_delta ? { conversation: ref } : {},
       );
-      const cost = estimateTotalCost(stats.usage, config.prices);
+      const cost = estimateTotalCost(stats.usage, (model) => priceOf(model, config));
       const compactions = stats.kinds.compaction
         ? compactionItems(indexCompactions(store.readEvents(ref)).entries)
         : [];

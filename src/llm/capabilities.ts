@@ -1,0 +1,150 @@
+// Owns what jp knows of one model: its limits, what it accepts (thinking
+// modes, effort levels, forced tool use), its lifecycle and price, each with
+// where the figure came from. Figures are merged from three places, the
+// first that knows winning: the user's config, the provider's own model
+// API (cached), and jp's built-in table.
+import type { Price } from "../config/schema.js";
+
+export type Lifecycle = "active" | "deprecated" | "retired";
+
+/** Effort levels, as the providers name them (Anthropic `output_config.effort`, OpenAI `reasoning.effort`). */
+export const EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+export type Effort = (typeof EFFORTS)[number];
+
+/** The thinking modes a model accepts (Anthropic's `thinking.type`; the Models API reports each on its own). */
+export interface ThinkingModes {
+  /** The model decides how much to think; the effort steers it. */
+  adaptive: boolean;
+  /** Manual thinking with a caller-set `budget_tokens`. */
+  enabled: boolean;
+  /** Thinking off. */
+  disabled: boolean;
+  /** No up-front thinking; text between tool calls comes back as thinking (Sonnet 5.5's "off"). */
+  between_tools: boolean;
+}
+
+export interface ModelFacts {
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  /** Absent: the model does not think, or nothing is known of it. */
+  thinking?: ThinkingModes;
+  /** The effort levels it accepts; absent when it takes none. */
+  efforts?: readonly Effort[];
+  /** False on a model that refuses `tool_choice` naming a tool (Sonnet 5.5, always-thinking models). */
+  forcedToolUse?: boolean;
+  /** An OpenAI reasoning model: reasoning tokens count against the output cap. */
+  reasons?: boolean;
+  lifecycle?: Lifecycle;
+  /** RFC 3339: when a deprecated model is to be retired. */
+  retiresAt?: string;
+  /** The model id (`provider/name`) that replaces a deprecated or retired one. */
+  replacement?: string;
+  price?: Price;
+}
+
+export type FactSource = "config" | "provider" | "built-in";
+export type FactName = keyof ModelFacts;
+
+export interface ModelCapabilities {
+  /** provider/name */
+  id: string;
+  facts: ModelFacts;
+  /** Where each known figure came from. */
+  sources: Partial<Record<FactName, FactSource>>;
+  /** When the provider's answer was fetched, if one was used. */
+  fetchedAt?: string;
+}
+
+const FACT_NAMES = [
+  "contextWindow",
+  "maxOutputTokens",
+  "thinking",
+  "efforts",
+  "forcedToolUse",
+  "reasons",
+  "lifecycle",
+  "retiresAt",
+  "replacement",
+  "price",
+] as const satisfies readonly FactName[];
+
+/** Merge the layers, highest first: each figure comes from the first layer that has it. */
+export function mergeFacts(
+  id: string,
+  layers: readonly (readonly [FactSource, ModelFacts | undefined])[],
+  fetchedAt?: string,
+): ModelCapabilities {
+  const facts: ModelFacts = {};
+  const sources: Partial<Record<FactName, FactSource>> = {};
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- K ties the read to the write: facts[name] takes layer[name]'s type
+  const take = <K extends FactName>(name: K, source: FactSource, layer: ModelFacts) => {
+    if (facts[name] !== undefined || layer[name] === undefined) return;
+    facts[name] = layer[name];
+    sources[name] = source;
+  };
+  for (const [source, layer] of layers) if (layer) for (const name of FACT_NAMES) take(name, source, layer);
+  return { id, facts, sources, ...(fetchedAt ? { fetchedAt } : {}) };
+}
+
+/**
+ * Whether a forced tool call can be sent. A model that says so is believed;
+ * one that cannot turn its thinking off cannot take a forced call (the API
+ * refuses forcing while thinking); one jp knows nothing of is asked as before.
+ */
+export function acceptsForcedTool(facts: ModelFacts): boolean {
+  if (facts.forcedToolUse !== undefined) return facts.forcedToolUse;
+  const t = facts.thinking;
+  if (t && (t.adaptive || t.enabled) && !t.disabled && !t.between_tools) return false;
+  return true;
+}
+
+/** The accepted effort nearest `wanted` at or below it (or the lowest above), for a model that takes efforts. */
+export function nearestEffort(wanted: Effort, accepted: readonly Effort[]): Effort | undefined {
+  if (accepted.includes(wanted)) return wanted;
+  const rank = EFFORTS.indexOf(wanted);
+  const below = accepted
+    .filter((e) => EFFORTS.indexOf(e) < rank)
+    .sort((a, b) => EFFORTS.indexOf(b) - EFFORTS.indexOf(a));
+  if (below[0]) return below[0];
+  return [...accepted].sort((a, b) => EFFORTS.indexOf(a) - EFFORTS.indexOf(b))[0];
+}
+
+/** The effort a thinking budget stands for, against the response's output cap. */
+export function effortOfBudget(budget: number): Effort {
+  if (budget < 4096) return "low";
+  if (budget < 16_384) return "medium";
+  if (budget < 32_768) return "high";
+  return "xhigh";
+}
+
+/** The thinking budget an effort stands for on a model that takes manual budgets only; fits below `maxTokens`. */
+export function budgetOfEffort(effort: Effort, maxTokens: number): number {
+  const share: Record<Effort, number> = {
+    none: 0,
+    minimal: 0.125,
+    low: 0.25,
+    medium: 0.5,
+    high: 0.75,
+    xhigh: 0.8,
+    max: 0.8,
+  };
+  return Math.max(1024, Math.floor(maxTokens * share[effort]));
+}
+
+/** What a model's lifecycle means for a request: a retired one is refused before sending, a deprecated one warned of. */
+export function lifecycleNotice(
+  capabilities: ModelCapabilities,
+): { refusal: string; hint: string } | { warning: string } | undefined {
+  const { id, facts } = capabilities;
+  const instead = facts.replacement ? `use ${facts.replacement} instead` : "choose a current model";
+  if (facts.lifecycle === "retired")
+    return {
+      refusal: `${id} is retired: the provider no longer serves it, so nothing was sent`,
+      hint: `${instead} (-m ${facts.replacement ?? "provider/name"}, or assistant.model.id in the config)`,
+    };
+  if (facts.lifecycle === "deprecated") {
+    const when = facts.retiresAt ? ` and retires on ${facts.retiresAt.slice(0, 10)}` : "";
+    return { warning: `${id} is deprecated${when}; ${instead}` };
+  }
+  return undefined;
+}

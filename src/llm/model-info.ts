@@ -1,0 +1,169 @@
+// Owns finding out what a model is before a request is built: the config's
+// figures, the provider's model API answer (kept in a cache with its age, so
+// a later `jp q` does not wait on it), and the built-in table, merged.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { splitModelId } from "../config/models.js";
+import type { Config, ModelOverride, Price } from "../config/schema.js";
+import { isJsonObject } from "../events/index.js";
+import { readJsonFile, writeJsonAtomic } from "../store/files.js";
+import { mergeFacts, type ModelCapabilities, type ModelFacts } from "./capabilities.js";
+import { builtInFacts } from "./model-table.js";
+import { priceFor } from "./pricing.js";
+import type { Provider } from "./types.js";
+
+/** A provider's answer is asked again after a day: limits and lifecycles change rarely. */
+export const MODEL_CACHE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+interface CachedModel {
+  fetched_at: string;
+  /** What the provider said; null when it did not know the model. */
+  facts: ModelFacts | null;
+}
+
+interface CacheFile {
+  /** The API the answers came from: another base URL's answers do not count. */
+  base_url: string;
+  models: Record<string, CachedModel>;
+}
+
+/** Where answers are kept: the workspace's `.jp/cache/models`, else the user's cache folder. */
+export function modelCacheDir(workspaceRoot: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (workspaceRoot) return path.join(workspaceRoot, ".jp", "cache", "models");
+  const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), ".cache");
+  return path.join(base, "jp", "models");
+}
+
+export interface ModelLookup {
+  provider: Provider;
+  cacheDir: string;
+  now: () => Date;
+  signal?: AbortSignal;
+  /** Ask the provider even when a fresh answer is cached (`jp model show --refresh`). */
+  refresh?: boolean;
+}
+
+/** A cache file this version wrote (a hand-edited or foreign one is asked again). */
+function isCacheFile(value: unknown): value is CacheFile {
+  return (
+    isJsonObject(value) &&
+    typeof value.base_url === "string" &&
+    isJsonObject(value.models) &&
+    Object.values(value.models).every((m) => isJsonObject(m) && typeof m.fetched_at === "string")
+  );
+}
+
+function readCache(file: string, baseUrl: string): CacheFile {
+  try {
+    const cached = readJsonFile<unknown>(file);
+    if (isCacheFile(cached) && cached.base_url === baseUrl) return cached;
+  } catch {
+    // Unreadable or absent: asked again.
+  }
+  return { base_url: baseUrl, models: {} };
+}
+
+function writeCache(dir: string, file: string, cache: CacheFile): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    writeJsonAtomic(file, cache);
+  } catch {
+    // A read-only workspace only costs the next start its wait.
+  }
+}
+
+/**
+ * The provider's facts of `name`: the cached answer while it is fresh, else
+ * asked (and kept). An API that cannot be reached leaves the facts unknown,
+ * and nothing is kept, so the next start asks again.
+ */
+async function providerFacts(
+  name: string,
+  lookup: ModelLookup,
+): Promise<{ facts?: ModelFacts; fetchedAt?: string }> {
+  const provider = lookup.provider;
+  if (!provider.modelFacts) return {};
+  const file = path.join(lookup.cacheDir, `${encodeURIComponent(lookup.provider.name)}.json`);
+  const cache = readCache(file, lookup.provider.baseUrl);
+  const entry = Object.hasOwn(cache.models, name) ? cache.models[name] : undefined;
+  const age = entry ? lookup.now().getTime() - Date.parse(entry.fetched_at) : Infinity;
+  if (entry && !lookup.refresh && age >= 0 && age < MODEL_CACHE_MAX_AGE_MS)
+    return { ...(entry.facts ? { facts: entry.facts } : {}), fetchedAt: entry.fetched_at };
+  let facts: ModelFacts | undefined;
+  try {
+    facts = await provider.modelFacts(name, lookup.signal ?? new AbortController().signal);
+  } catch {
+    // Offline, or a key without access: what is cached, however old, or the table.
+    return entry?.facts ? { facts: entry.facts, fetchedAt: entry.fetched_at } : {};
+  }
+  const fetchedAt = lookup.now().toISOString();
+  cache.models[name] = { fetched_at: fetchedAt, facts: facts ?? null };
+  writeCache(lookup.cacheDir, file, cache);
+  return { ...(facts ? { facts } : {}), fetchedAt };
+}
+
+/** The config's own figures for a model: its `[models."id"]` table, the active model's window, `prices`. */
+export function configFacts(modelId: string, config: Config): ModelFacts {
+  const override: ModelOverride | undefined = config.models?.[modelId];
+  const facts: ModelFacts = {};
+  if (config.assistant?.model?.id === modelId && config.assistant.model.context_window !== undefined)
+    facts.contextWindow = config.assistant.model.context_window;
+  if (override?.context_window !== undefined) facts.contextWindow = override.context_window;
+  if (override?.max_output_tokens !== undefined) facts.maxOutputTokens = override.max_output_tokens;
+  if (override?.thinking !== undefined) {
+    const accepted = new Set(override.thinking);
+    facts.thinking = {
+      adaptive: accepted.has("adaptive"),
+      enabled: accepted.has("enabled"),
+      disabled: accepted.has("disabled"),
+      between_tools: accepted.has("between_tools"),
+    };
+  }
+  if (override?.efforts !== undefined) facts.efforts = override.efforts;
+  if (override?.forced_tool_use !== undefined) facts.forcedToolUse = override.forced_tool_use;
+  if (override?.reasoning !== undefined) facts.reasons = override.reasoning;
+  if (override?.lifecycle !== undefined) facts.lifecycle = override.lifecycle;
+  if (override?.retires_at !== undefined) facts.retiresAt = override.retires_at;
+  if (override?.replacement !== undefined) facts.replacement = override.replacement;
+  const price = override?.price ?? priceFor(modelId, config.prices);
+  if (price) facts.price = price;
+  return facts;
+}
+
+/** What jp knows of `modelId`, each figure from the highest layer that has it. */
+export async function modelCapabilities(
+  modelId: string,
+  config: Config,
+  lookup: ModelLookup,
+): Promise<ModelCapabilities> {
+  const ref = splitModelId(modelId);
+  const fromProvider = ref ? await providerFacts(ref.name, lookup) : {};
+  return mergeFacts(
+    modelId,
+    [
+      ["config", configFacts(modelId, config)],
+      ["provider", fromProvider.facts],
+      ["built-in", ref ? builtInFacts(ref.provider, ref.name) : undefined],
+    ],
+    fromProvider.fetchedAt,
+  );
+}
+
+/** What jp knows of `modelId` without asking anyone: the config and the built-in table (side requests). */
+export function knownFacts(modelId: string, config: Config): ModelFacts {
+  const ref = splitModelId(modelId);
+  return mergeFacts(modelId, [
+    ["config", configFacts(modelId, config)],
+    ["built-in", ref ? builtInFacts(ref.provider, ref.name) : undefined],
+  ]).facts;
+}
+
+/** A model's price without asking anyone: the config's, else the built-in table's. */
+export function priceOf(modelId: string, config: Config | undefined): Price | undefined {
+  const ref = splitModelId(modelId);
+  return (
+    (config ? configFacts(modelId, config).price : undefined) ??
+    (ref ? builtInFacts(ref.provider, ref.name)?.price : undefined)
+  );
+}

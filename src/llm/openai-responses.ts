@@ -1,0 +1,311 @@
+// Owns OpenAI's Responses API (`POST /v1/responses`), which the `openai`
+// provider speaks: the projection as input items (messages, reasoning items
+// with their encrypted content, function calls and their outputs), nothing
+// stored at OpenAI (`store: false`), and the streamed events back to parts.
+import {
+  type ChatResponse,
+  type Event,
+  isJsonObject,
+  isSent,
+  type JsonObject,
+  OPENAI_REASONING_ITEM_KEY,
+  PROVIDER_BLOCK_KEY,
+  responseModels,
+} from "../events/index.js";
+import { assertNever } from "../errors.js";
+import { thinkingGoesBack } from "./anthropic-choices.js";
+import { effortOfBudget, nearestEffort, type Effort } from "./capabilities.js";
+import { StreamCutError, StreamErrorEvent } from "./errors.js";
+import {
+  classifiedProvider,
+  endpoint,
+  eventData,
+  postForEvents,
+  transportOptions,
+  type ProviderOptions,
+} from "./http.js";
+import { malformedArguments, tryToolArguments } from "./tool-arguments.js";
+import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
+
+// The Responses API's own shapes, as the SDK declares them (types only: no code loads).
+import type {
+  ResponseCreateParamsStreaming,
+  ResponseInputItem,
+  ResponseOutputItem,
+  ResponseStreamEvent,
+  ResponseUsage,
+} from "openai/resources/responses/responses";
+import type { ReasoningEffort } from "openai/resources/shared";
+
+/** A recorded reasoning item as it goes back: its id, summary and encrypted content. */
+function reasoningItem(e: ChatResponse, item: JsonObject): ResponseInputItem | undefined {
+  if (typeof item.id !== "string") return undefined;
+  return {
+    type: "reasoning",
+    id: item.id,
+    summary: e.reasoning ? [{ type: "summary_text", text: e.reasoning }] : [],
+    ...(typeof item.encrypted_content === "string" ? { encrypted_content: item.encrypted_content } : {}),
+  };
+}
+
+/** One response event as an input item; undefined for what this API has no place for. */
+function responseItem(
+  e: ChatResponse,
+  writer: string | undefined,
+  model: string,
+): ResponseInputItem | undefined {
+  const metadata = isJsonObject(e.metadata) ? e.metadata : {};
+  if (typeof e.reasoning === "string") {
+    // Only OpenAI's own reasoning items go back, and only to the model that wrote them.
+    const item = metadata[OPENAI_REASONING_ITEM_KEY];
+    if (!isJsonObject(item) || !thinkingGoesBack(writer, model)) return undefined;
+    return reasoningItem(e, item);
+  }
+  // Another provider's own blocks (Anthropic server tools) have no place here.
+  if (metadata[PROVIDER_BLOCK_KEY] === true) return undefined;
+  const text = typeof e.message === "string" ? e.message : JSON.stringify(e.data);
+  if (text === "") return undefined;
+  return { role: "assistant", content: text };
+}
+
+/** The projection as Responses API input items, in order. */
+export function toResponsesInput(events: readonly Event[], model: string): ResponseInputItem[] {
+  const items: ResponseInputItem[] = [];
+  const writers = responseModels(events);
+  events.forEach((event, i) => {
+    if (!isSent(event)) return;
+    const e = event;
+    switch (e.type) {
+      case "chat_request":
+        items.push({ role: "user", content: e.content });
+        break;
+      case "chat_response": {
+        const item = responseItem(e, writers[i], model);
+        if (item) items.push(item);
+        break;
+      }
+      case "tool_call_request":
+        items.push({
+          type: "function_call",
+          call_id: e.id,
+          name: e.name,
+          arguments: JSON.stringify(e.arguments),
+        });
+        break;
+      case "tool_call_response":
+        items.push({
+          type: "function_call_output",
+          call_id: e.id,
+          output: e.is_error ? `Error: ${e.content}` : e.content,
+        });
+        break;
+      default:
+        assertNever(e, "sent event kind");
+    }
+  });
+  return items;
+}
+
+/**
+ * The reasoning effort of a request: the one asked for (or the one a budget
+ * stands for), else the least the model takes, so a reasoning model asked
+ * for none does not spend its output cap thinking.
+ */
+export function responsesEffort(request: ModelRequest): { effort?: ReasoningEffort; notice?: string } {
+  const facts = request.facts;
+  const accepted = facts?.efforts;
+  const asked = request.reasoning;
+  let wanted: Effort | undefined = asked?.effort;
+  let notice: string | undefined;
+  if (wanted === undefined && asked?.budgetTokens) {
+    wanted = effortOfBudget(asked.budgetTokens);
+    notice = `${request.model} takes a reasoning effort, not a budget: the budget of ${asked.budgetTokens.toLocaleString("en-US")} tokens is sent as effort "${wanted}" (set assistant.reasoning.effort to choose)`;
+  }
+  if (wanted === undefined) {
+    if (!facts?.reasons || !accepted?.length) return {};
+    wanted = accepted.includes("none") ? "none" : accepted.includes("minimal") ? "minimal" : "low";
+  }
+  if (!accepted?.length)
+    return facts && !facts.reasons ? {} : { effort: wanted, ...(notice ? { notice } : {}) };
+  return { effort: nearestEffort(wanted, accepted) ?? wanted, ...(notice ? { notice } : {}) };
+}
+
+export function responsesBody(request: ModelRequest): ResponseCreateParamsStreaming {
+  const body: ResponseCreateParamsStreaming = {
+    model: request.model,
+    input: toResponsesInput(request.events, request.model),
+    stream: true,
+    // Nothing is kept at OpenAI: every request carries the whole conversation, reasoning encrypted.
+    store: false,
+    max_output_tokens: request.maxTokens,
+  };
+  if (request.system) body.instructions = request.system;
+  if (request.cache) body.prompt_cache_key = request.cache.key;
+  const { effort } = responsesEffort(request);
+  if (effort) {
+    body.reasoning = { effort, summary: "auto" };
+    body.include = ["reasoning.encrypted_content"];
+  }
+  if (request.tools.length) {
+    body.tools = request.tools.map((t) => ({
+      type: "function" as const,
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      strict: false,
+    }));
+    body.tool_choice =
+      request.toolChoice === "auto" ? "auto" : { type: "function", name: request.toolChoice.name };
+  }
+  return body;
+}
+
+function usagePart(usage: ResponseUsage): StreamPart {
+  const cached = usage.input_tokens_details.cached_tokens;
+  return {
+    type: "usage",
+    // input_tokens already counts the cached ones; output_tokens the reasoning ones.
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    ...(cached ? { cacheReadTokens: cached } : {}),
+  };
+}
+
+/** The parts an output item makes once it is complete. */
+function itemDone(item: ResponseOutputItem, cut: boolean): StreamPart[] {
+  // eslint-disable-next-line @typescript-eslint/switch-exhaustiveness-check -- hosted tools' items (web search, code interpreter…) are not offered by jp: nothing to record
+  switch (item.type) {
+    case "reasoning":
+      return [
+        {
+          type: "reasoning_item",
+          item: {
+            id: item.id,
+            ...(item.encrypted_content ? { encrypted_content: item.encrypted_content } : {}),
+          },
+        },
+        { type: "block_end" },
+      ];
+    case "message":
+      return [{ type: "block_end" }];
+    case "function_call": {
+      const args = tryToolArguments(item.arguments);
+      if (args !== undefined)
+        return [{ type: "tool_call", id: item.call_id, name: item.name, arguments: args }];
+      if (cut)
+        return [
+          { type: "cut_tool_call", id: item.call_id, name: item.name, partialArguments: item.arguments },
+        ];
+      throw new StreamErrorEvent(malformedArguments(item.name, item.arguments));
+    }
+    default:
+      // Hosted tools jp does not offer: nothing to record.
+      return [];
+  }
+}
+
+/** Why an incomplete response stopped. */
+function incompleteStop(reason: string | undefined): StopReason {
+  return reason === "max_output_tokens" ? "max_tokens" : reason === "content_filter" ? "refusal" : "other";
+}
+
+/**
+ * Stream parts from Responses API events. Text and reasoning summaries
+ * stream as they come; a reasoning item's encrypted content and a call's
+ * arguments are taken whole from `response.output_item.done`.
+ */
+export async function* responsesParts(
+  events: AsyncIterable<ResponseStreamEvent>,
+): AsyncGenerator<StreamPart> {
+  let calls = 0;
+  /** Items that began and have not ended: a call the output cap cut off still ends, as cut. */
+  const open = new Map<number, ResponseOutputItem>();
+  const args = new Map<number, string>();
+  for await (const ev of events) {
+    // eslint-disable-next-line @typescript-eslint/switch-exhaustiveness-check -- events of hosted tools and lifecycle events carry nothing jp records
+    switch (ev.type) {
+      case "response.output_item.added":
+        open.set(ev.output_index, ev.item);
+        if (ev.item.type === "reasoning") yield { type: "reasoning", text: "" };
+        break;
+      case "response.reasoning_summary_part.added":
+        if (ev.summary_index > 0) yield { type: "reasoning", text: "\n\n" };
+        break;
+      case "response.reasoning_summary_text.delta":
+        yield { type: "reasoning", text: ev.delta };
+        break;
+      case "response.output_text.delta":
+        yield { type: "text", text: ev.delta };
+        break;
+      case "response.refusal.delta":
+        yield { type: "refusal", text: ev.delta };
+        break;
+      case "response.function_call_arguments.delta":
+        args.set(ev.output_index, (args.get(ev.output_index) ?? "") + ev.delta);
+        break;
+      case "response.output_item.done":
+        open.delete(ev.output_index);
+        if (ev.item.type === "function_call") calls++;
+        yield* itemDone(ev.item, false);
+        break;
+      case "response.completed":
+        if (ev.response.usage) yield usagePart(ev.response.usage);
+        yield { type: "stop", reason: calls ? "tool_use" : "end" };
+        return;
+      case "response.incomplete": {
+        const stop = incompleteStop(ev.response.incomplete_details?.reason);
+        // A call the cap cut off never got its output_item.done: it ends here, cut.
+        for (const [index, item] of open)
+          if (item.type === "function_call")
+            yield* itemDone({ ...item, arguments: args.get(index) ?? item.arguments }, stop === "max_tokens");
+        if (ev.response.usage) yield usagePart(ev.response.usage);
+        yield { type: "stop", reason: stop };
+        return;
+      }
+      case "response.failed":
+        throw new StreamErrorEvent(ev.response.error ?? "the response failed");
+      case "error":
+        throw new StreamErrorEvent({ error: { code: ev.code, message: ev.message } });
+      default:
+        break;
+    }
+  }
+  // The stream ended before the response did: the connection dropped.
+  throw new StreamCutError();
+}
+
+/** The Responses API's stream, event by event. */
+async function* responseEvents(
+  url: string,
+  options: ProviderOptions,
+  body: ResponseCreateParamsStreaming,
+  signal: AbortSignal,
+): AsyncGenerator<ResponseStreamEvent> {
+  const headers = { accept: "application/json", authorization: `Bearer ${options.apiKey}` };
+  for await (const event of postForEvents({ url, headers, body, signal, ...transportOptions(options) })) {
+    if (event.data === "" || event.data.startsWith("[DONE]")) continue;
+    const data = eventData(event);
+    if (isStreamEvent(data)) yield data;
+  }
+}
+
+/** Each event's data names its own type, one of the API's stream shapes; other data is not an event. */
+function isStreamEvent(data: unknown): data is ResponseStreamEvent {
+  return isJsonObject(data) && typeof data.type === "string";
+}
+
+export function createResponsesProvider(
+  options: ProviderOptions & { name: string; baseURL: string },
+): Provider {
+  const url = endpoint(options.baseURL, "/responses");
+  const provider = classifiedProvider(options.name, options, (request, signal) =>
+    responsesParts(responseEvents(url, options, responsesBody(request), signal)),
+  );
+  return {
+    ...provider,
+    prepare: (request) => {
+      const { notice } = responsesEffort(request);
+      return notice ? [notice] : [];
+    },
+  };
+}
