@@ -14,15 +14,17 @@ export interface CarriedConfig {
 }
 
 /** JP's reasoning effort as a thinking budget; "auto" has no jp counterpart. */
-const EFFORT_BUDGET: Readonly<Record<string, number>> = {
-  none: 0,
-  off: 0,
-  minimal: 1024,
-  low: 4096,
-  medium: 10_000,
-  high: 24_000,
-  xhigh: 32_000,
-  max: 32_000,
+/** JP's reasoning efforts as jp's `assistant.reasoning.effort` (each provider sends what its model takes). */
+const JP_EFFORTS: Readonly<Record<string, string>> = {
+  none: "none",
+  off: "none",
+  minimal: "minimal",
+  xlow: "minimal",
+  low: "low",
+  medium: "medium",
+  high: "high",
+  xhigh: "xhigh",
+  max: "max",
 };
 
 /** Tables merged deeply, later values winning; lists replaced. */
@@ -174,8 +176,14 @@ function carryProviders(providers: Plain, out: Plain, notCarried: string[]): voi
     if (name === "aliases" || !isPlain(settings)) continue;
     const baseUrl = str(settings.base_url);
     if (baseUrl) mergePlain(carried, { [name]: { base_url: baseUrl } });
+    // JP's Anthropic beta headers are jp's `beta`.
+    const beta = Array.isArray(settings.beta_headers)
+      ? settings.beta_headers.filter((h) => typeof h === "string")
+      : [];
+    if (beta.length) mergePlain(carried, { [name]: { beta } });
     for (const key of leafPaths(settings, `providers.llm.${name}`))
-      if (!key.endsWith(".base_url")) notCarried.push(`${key}: jp has no such provider setting`);
+      if (!key.endsWith(".base_url") && !(beta.length && /\.beta_headers(\[\d+\])?$/.test(key)))
+        notCarried.push(`${key}: jp has no such provider setting`);
   }
   if (Object.keys(carried).length) out.providers = carried;
 }
@@ -189,13 +197,13 @@ function carryAssistant(assistant: Plain, out: Plain, notCarried: string[]): voi
     isPlain(assistant.model) && isPlain(assistant.model.parameters) ? assistant.model.parameters : {};
   const reasoning = isPlain(parameters.reasoning) ? parameters.reasoning : {};
   const effort = str(reasoning.effort) ?? str(parameters.reasoning);
-  if (effort !== undefined) {
-    const budget = EFFORT_BUDGET[effort];
-    if (budget === undefined)
+  if (effort !== undefined && effort !== "auto") {
+    const level = JP_EFFORTS[effort];
+    if (level === undefined)
       notCarried.push(
-        `assistant.model.parameters.reasoning.effort = "${effort}": jp sets a budget instead (assistant.reasoning.budget_tokens)`,
+        `assistant.model.parameters.reasoning.effort = "${effort}": not an effort jp knows (none, minimal, low, medium, high, xhigh, max)`,
       );
-    else carried.reasoning = { budget_tokens: budget };
+    else if (level !== "none") carried.reasoning = { effort: level };
   }
   const prompt = systemPrompt(assistant);
   if (prompt) carried.system_prompt = prompt;

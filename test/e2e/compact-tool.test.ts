@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadScript, withoutCacheMarkers } from "../support/mock-llm.js";
+import { SONNET_5_5 } from "../support/model-info.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT, runCli, tempDir } from "../support/workspace.js";
@@ -189,4 +190,49 @@ describe("jp q -u compact", () => {
     const shown = await shownConversation();
     expect(shown.compactions).toEqual([]);
   });
+});
+
+describe("jp q -u compact on a model that refuses forced tool use", () => {
+  it.skipIf(!PTY_AVAILABLE)(
+    "asks for the tool instead, asks again firmly when the first answer does not call it, and completes the compaction",
+    async () => {
+      const [call, ...rest] = loadScript("compact-call");
+      await withSample([{ text: "Let me think about what to keep first." }, call!, ...rest]);
+      w!.mock.models.set("claude-sonnet-5-5", SONNET_5_5());
+      const session = runInPty(
+        [
+          JP,
+          "q",
+          "-m",
+          "anthropic/claude-sonnet-5-5",
+          "-u",
+          "compact",
+          "summarize everything except the current task",
+        ],
+        { cwd: w!.root, env: { ...w!.env, NO_COLOR: "1" } },
+      );
+      await session.waitFor("Run compact? [y,n,r,e,?]");
+      expect(plain(session.output())).toContain(
+        "anthropic/claude-sonnet-5-5 answered without calling compact; asking again, more firmly",
+      );
+      session.type("y");
+      expect(await session.exit).toBe(0);
+      const [gentle, firm] = w!.mock.requests.map(
+        (r) => withoutCacheMarkers(r.body) as Record<string, unknown>,
+      );
+      // Sonnet 5.5 returns an error for a forced tool_choice: the tool is offered and asked for in the system prompt.
+      for (const body of [gentle!, firm!]) expect(body.tool_choice).toEqual({ type: "auto" });
+      expect(JSON.stringify(gentle!.system)).toContain("Call `compact` now");
+      expect(JSON.stringify(firm!.system)).toContain("you MUST call the tool `compact`");
+      // The answer that did not call it was not recorded: the log holds the call and the compaction.
+      const events = fs.readFileSync(
+        path.join(w!.root, ".jp/conversations", path.basename(SAMPLE), "events.jsonl"),
+        "utf8",
+      );
+      expect(events).not.toContain("Let me think about what to keep first.");
+      expect((await shownConversation()).compactions).toEqual([
+        objectContaining({ from: 1, to: 3, source: "assistant" }),
+      ]);
+    },
+  );
 });

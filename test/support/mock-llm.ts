@@ -54,7 +54,7 @@ export interface MockLlm {
   /** Model requests (POST), in order; the Models API's GETs are in `modelRequests`. */
   requests: RecordedRequest[];
   /** What the Models API (`GET /v1/models/{id}`) answers, by id; any other id is a 404. */
-  models: Map<string, Record<string, unknown>>;
+  models: Map<string, object>;
   modelRequests: RecordedRequest[];
   /** TCP connections accepted so far. */
   connections(): number;
@@ -479,7 +479,7 @@ async function writeStream(
 class MockState {
   readonly promptCache = new PromptCache();
   readonly requests: RecordedRequest[] = [];
-  readonly models = new Map<string, Record<string, unknown>>();
+  readonly models = new Map<string, object>();
   readonly modelRequests: RecordedRequest[] = [];
   readonly waiters: { n: number; resolve: () => void }[] = [];
   started = 0;

@@ -162,4 +162,50 @@ describe("runTurn", () => {
     });
     expect(checkProviderView(project(events).events, { lastTurnFinished: true })).toEqual([]);
   });
+
+  describe("a tool asked for on a model that refuses forced tool use", () => {
+    const refusesForcing = { forcedToolUse: false };
+
+    it("asks again, firmly, and keeps the second answer (saying so) when neither calls it; the first is not recorded but its usage is", async () => {
+      const provider = scriptedProvider([answer("I would rather talk."), answer("Still talking.")]);
+      const output = recordingOutput();
+      const opts = options(provider, {
+        tools: [shout("unattended")],
+        forcedTool: "shout",
+        facts: refusesForcing,
+        output,
+      });
+      await runTurn("shout hi", opts);
+      expect(provider.requests.map((r) => r.toolChoice)).toEqual([
+        { name: "shout" },
+        { name: "shout", insist: true },
+      ]);
+      expect(output.shown).toContain(
+        "notice: scripted/model answered without calling shout; asking again, more firmly",
+      );
+      expect(output.shown).toContain(
+        "notice: scripted/model did not call shout although asked twice; its answer is kept",
+      );
+      const responses = opts.log.events().filter((e) => e.type === "chat_response");
+      expect(responses).toMatchObject([
+        {
+          message: "Still talking.",
+          metadata: { discarded_attempts: [{ input_tokens: 10, output_tokens: 3 }] },
+        },
+      ]);
+    });
+
+    it("forces the tool as before on a model that accepts forcing, and on one jp knows nothing of", async () => {
+      for (const facts of [{ forcedToolUse: true }, undefined]) {
+        const provider = scriptedProvider([answer("No.")]);
+        const opts = options(provider, {
+          tools: [shout("unattended")],
+          forcedTool: "shout",
+          ...(facts ? { facts } : {}),
+        });
+        await runTurn("shout hi", opts);
+        expect(provider.requests.map((r) => r.toolChoice)).toEqual([{ name: "shout" }]);
+      }
+    });
+  });
 });

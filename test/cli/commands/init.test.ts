@@ -123,7 +123,6 @@ describe("jp init --from-jp", () => {
     expect(result.stdout).toContain("Wrote jp's configuration to .jp/config.toml");
     const notCarried = result.stderr.split("\n").filter((l) => l.startsWith("  - "));
     expect(notCarried).toEqual([
-      "  - providers.llm.anthropic.beta_headers: jp has no such provider setting",
       '  - conversation.compaction.rules[1]: not a rule jp reads ({"keep_last":"forever"})',
       "  - conversation.tools.fs_read_file: its command uses JP's {{context}}, {{tool}}, which jp does not fill in; define the command anew",
       "  - conversation.tools.rust_crate_readme.style: how JP shows the tool; jp has no such setting",
@@ -135,7 +134,9 @@ describe("jp init --from-jp", () => {
     expect(shown.stderr).toBe("");
     const config = JSON.parse(shown.stdout) as Config;
     expect(config.assistant?.model?.id).toBe("anthropic/claude-sonnet-5");
-    expect(config.assistant?.reasoning?.budget_tokens).toBe(24_000);
+    // JP's effort is carried as an effort: each model gets what it takes (adaptive effort, or a budget that fits).
+    expect(config.assistant?.reasoning?.effort).toBe("high");
+    expect(config.providers?.anthropic?.beta).toEqual(["interleaved-thinking-2025-05-14"]);
     expect(config.assistant?.system_prompt).toBe(
       "You are Jean-Pierre.\n\nBe accurate.\n\n## Style\n\nBe brief.",
     );

@@ -1,0 +1,362 @@
+// jp q against today's models, through the mock server speaking the Models,
+// Messages and Responses APIs: what the provider says of a model drives each
+// request, and every body sent fits the official SDK's own request type.
+import { afterEach, describe, expect, it } from "vitest";
+import type { Event } from "../../../src/events/index.js";
+import { modelInfo, SONNET_5_5 } from "../../support/model-info.js";
+import { withoutCacheMarkers, type RawResponse } from "../../support/mock-llm.js";
+import { qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
+import { sdkTypeErrors } from "../../support/sdk-types.js";
+
+let w: QWorkspace | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+type Body = Record<string, unknown>;
+type Block = { type: string; thinking?: string; signature?: string; text?: string };
+type Message = { role: string; content: Block[] };
+
+const bodies = () => w!.mock.requests.map((r) => r.body);
+const messages = (n: number) => (withoutCacheMarkers(bodies()[n]!) as { messages: Message[] }).messages;
+
+/** Anthropic stream events as the Messages API sends them, as one raw answer. */
+function anthropicStream(events: [string, Record<string, unknown>][]): { raw: RawResponse } {
+  return {
+    raw: { pieces: events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`) },
+  };
+}
+
+const messageStart = (model: string): [string, Record<string, unknown>] => [
+  "message_start",
+  {
+    type: "message_start",
+    message: {
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 50, output_tokens: 1 },
+    },
+  },
+];
+
+function block(index: number, start: Record<string, unknown>, deltas: Record<string, unknown>[]) {
+  return [
+    ["content_block_start", { type: "content_block_start", index, content_block: start }],
+    ...deltas.map((delta) => ["content_block_delta", { type: "content_block_delta", index, delta }]),
+    ["content_block_stop", { type: "content_block_stop", index }],
+  ] as [string, Record<string, unknown>][];
+}
+
+const messageEnd = (stop: string): [string, Record<string, unknown>][] => [
+  [
+    "message_delta",
+    { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 9 } },
+  ],
+  ["message_stop", { type: "message_stop" }],
+];
+
+/** An answer whose thinking is display "omitted": blocks of a signature and no text, then a call. */
+const omittedThinkingThenCall = (model: string) =>
+  anthropicStream([
+    messageStart(model),
+    ...block(0, { type: "thinking", thinking: "", signature: "" }, [
+      { type: "signature_delta", signature: "SIG_EMPTY_A" },
+    ]),
+    ...block(1, { type: "thinking", thinking: "", signature: "" }, [
+      { type: "signature_delta", signature: "SIG_EMPTY_B" },
+    ]),
+    ...block(2, { type: "tool_use", id: "toolu_1", name: "count_words", input: {} }, [
+      { type: "input_json_delta", partial_json: '{"path":"notes.txt"}' },
+    ]),
+    ...messageEnd("tool_use"),
+  ]);
+
+const models = (config: string) => `[models."anthropic/claude-mock"]\n${config}\n`;
+
+describe("jp q with what the provider says of the model", () => {
+  it("asks the Models API once, and its answer drives thinking, the window and max_tokens; a cached answer costs no request", async () => {
+    w = await qWorkspace({
+      script: [{ text: "one" }, { text: "two" }],
+      extraConfig: "[assistant.reasoning]\nbudget_tokens = 4096\n",
+    });
+    w.mock.models.set(
+      "claude-mock",
+      modelInfo("claude-mock", {
+        window: 3000,
+        maxTokens: 6000,
+        thinking: ["adaptive", "disabled"],
+        efforts: ["low", "medium", "high"],
+      }),
+    );
+    const first = await w.jp("q", "hello");
+    expect(first.code).toBe(0);
+    // Adaptive only: the budget becomes an effort, said once.
+    expect(first.stderr).toContain('the budget of 4,096 tokens is sent as effort "medium"');
+    expect(bodies()[0]).toMatchObject({
+      thinking: { type: "adaptive", display: "summarized" },
+      output_config: { effort: "medium" },
+      // The config's 8,192 is more than the model writes.
+      max_tokens: 6000,
+    });
+    expect(w.mock.modelRequests.map((r) => r.path)).toEqual(["/v1/models/claude-mock"]);
+    // The window the API gave keeps a question clearly over it from being sent.
+    const big = await w.jp("q", "x ".repeat(9000));
+    expect(big.code).not.toBe(0);
+    expect(big.stderr).toContain("more than the 3,000-token context window of anthropic/claude-mock");
+    expect(w.mock.requests).toHaveLength(1);
+    const again = await w.jp("q", "again");
+    expect(again.code).toBe(0);
+    expect(w.mock.modelRequests).toHaveLength(1);
+    expect(w.mock.requests).toHaveLength(2);
+    expect(sdkTypeErrors("anthropic", bodies())).toEqual([]);
+  });
+
+  it("turns thinking off as the model takes it: disabled where accepted, between_tools on Sonnet 5.5", async () => {
+    w = await qWorkspace({ script: [{ text: "a" }, { text: "b" }] });
+    w.mock.models.set("claude-mock", modelInfo("claude-mock", { thinking: ["enabled", "disabled"] }));
+    w.mock.models.set("claude-sonnet-5-5", SONNET_5_5());
+    expect((await w.jp("q", "one")).code).toBe(0);
+    expect((await w.jp("q", "-m", "anthropic/claude-sonnet-5-5", "two")).code).toBe(0);
+    expect(bodies()[0]!.thinking).toEqual({ type: "disabled" });
+    expect(bodies()[1]!.thinking).toEqual({ type: "between_tools" });
+    expect(sdkTypeErrors("anthropic", bodies())).toEqual([]);
+  });
+
+  it("refuses a thinking budget the model cannot take before anything is sent", async () => {
+    w = await qWorkspace({ extraConfig: "[assistant.reasoning]\nbudget_tokens = 24000\n" });
+    w.mock.models.set("claude-mock", modelInfo("claude-mock", { thinking: ["enabled", "disabled"] }));
+    const result = await w.jp("q", "hello");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      "the thinking budget 24,000 does not fit claude-mock: it must be at least 1,024 and below max_tokens (8,192)",
+    );
+    expect(w.mock.requests).toHaveLength(0);
+  });
+
+  it("refuses a retired model before sending or writing anything, naming its replacement; warns of a deprecated one", async () => {
+    w = await qWorkspace({ script: [{ text: "still here" }] });
+    w.mock.models.set("claude-old", modelInfo("claude-old", { lifecycle: "retired" }));
+    w.mock.models.set(
+      "claude-mock",
+      modelInfo("claude-mock", { lifecycle: "deprecated", retiresAt: "2027-01-15T00:00:00Z" }),
+    );
+    const retired = await w.jp("q", "-m", "anthropic/claude-old", "hello");
+    expect(retired.code).toBe(2);
+    expect(retired.stderr).toContain(
+      "anthropic/claude-old is retired: the provider no longer serves it, so nothing was sent",
+    );
+    expect(w.mock.requests).toHaveLength(0);
+    expect(w.events()).toEqual([]);
+    // The built-in table knows what replaces a retired model the API only calls retired.
+    const known = await w.jp("q", "-m", "anthropic/claude-sonnet-4-5", "hello");
+    expect(known.code).toBe(2);
+    expect(known.stderr).toContain("use anthropic/claude-sonnet-5-5 instead");
+    const deprecated = await w.jp("q", "hello");
+    expect(deprecated.code).toBe(0);
+    expect(deprecated.stderr).toContain("anthropic/claude-mock is deprecated and retires on 2027-01-15");
+  });
+
+  it("says the window is unknown and runs without automatic compaction, instead of failing the config", async () => {
+    w = await qWorkspace({
+      script: [{ text: "ok" }],
+      extraConfig: "[conversation.compaction.auto]\nenabled = true\n",
+    });
+    const result = await w.jp("q", "hello");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      "automatic compaction is off for this turn: the context window of anthropic/claude-mock is unknown",
+    );
+  });
+});
+
+describe("thinking blocks kept exactly", () => {
+  it("records empty (omitted) thinking blocks with their own signatures and sends them back, two staying two", async () => {
+    w = await qWorkspace({ script: [omittedThinkingThenCall("claude-mock"), { text: "5 words" }] });
+    const result = await w.jp("q", "count");
+    expect(result.code).toBe(0);
+    const reasoning = w
+      .events()
+      .filter(
+        (e): e is Extract<Event, { type: "chat_response" }> =>
+          e.type === "chat_response" && e.reasoning !== undefined,
+      );
+    expect(reasoning.map((e) => [e.reasoning, (e.metadata as Body).anthropic_thinking_signature])).toEqual([
+      ["", "SIG_EMPTY_A"],
+      ["", "SIG_EMPTY_B"],
+    ]);
+    const assistant = messages(1).find((m) => m.role === "assistant")!;
+    expect(assistant.content.map((b) => [b.type, b.thinking, b.signature])).toEqual([
+      ["thinking", "", "SIG_EMPTY_A"],
+      ["thinking", "", "SIG_EMPTY_B"],
+      ["tool_use", undefined, undefined],
+    ]);
+    expect(sdkTypeErrors("anthropic", bodies())).toEqual([]);
+  });
+
+  it("leaves another model's thinking out of the request on a model switch, keeping it in the log", async () => {
+    w = await qWorkspace({
+      script: [{ reasoning: "thinking on mock", signature: "SIG_MOCK", text: "first" }, { text: "second" }],
+    });
+    expect((await w.jp("q", "one")).code).toBe(0);
+    expect((await w.jp("q", "-m", "anthropic/claude-other", "two")).code).toBe(0);
+    const sent = messages(1).flatMap((m) => m.content.map((b) => b.type));
+    expect(sent).not.toContain("thinking");
+    expect(sent).toContain("text");
+    expect(JSON.stringify(w.events())).toContain("SIG_MOCK");
+    // Back on the model that wrote it, it goes back again.
+    w.mock.push({ text: "third" });
+    expect((await w.jp("q", "three")).code).toBe(0);
+    expect(messages(2).flatMap((m) => m.content.map((b) => b.signature ?? null))).toContain("SIG_MOCK");
+  });
+});
+
+describe("stop reasons", () => {
+  it("continues a turn the server paused (pause_turn) by sending it back", async () => {
+    w = await qWorkspace({ script: [{ text: "part one", stop: "pause_turn" }, { text: " and done" }] });
+    const result = await w.jp("q", "long work");
+    expect(result.code).toBe(0);
+    expect(w.mock.requests).toHaveLength(2);
+    const last = messages(1).at(-1)!;
+    expect(last.role).toBe("assistant");
+    expect(last.content).toEqual([{ type: "text", text: "part one" }]);
+    expect(result.stdout).toMatch(/part one\s+and done/);
+  });
+
+  it("keeps what arrived when the window fills up and names the compaction to run, not 'arguments not JSON'", async () => {
+    w = await qWorkspace({
+      script: [
+        anthropicStream([
+          messageStart("claude-mock"),
+          ...block(0, { type: "text", text: "" }, [{ type: "text_delta", text: "halfway" }]),
+          ...block(1, { type: "tool_use", id: "toolu_9", name: "count_words", input: {} }, [
+            { type: "input_json_delta", partial_json: '{"pa' },
+          ]).slice(0, 2),
+          ...messageEnd("model_context_window_exceeded"),
+        ]),
+      ],
+    });
+    const result = await w.jp("q", "go");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      "the conversation filled anthropic/claude-mock's context window while it answered",
+    );
+    expect(result.stderr).toContain("jp conversation compact");
+    expect(result.stderr).not.toContain("not JSON");
+    expect(JSON.stringify(w.events())).toContain("halfway");
+  });
+
+  it("records a refusal with nothing else as one, with the provider's explanation", async () => {
+    w = await qWorkspace({
+      script: [
+        anthropicStream([
+          messageStart("claude-mock"),
+          [
+            "message_delta",
+            {
+              type: "message_delta",
+              delta: {
+                stop_reason: "refusal",
+                stop_sequence: null,
+                stop_details: {
+                  type: "refusal",
+                  category: "cyber",
+                  explanation: "this could enable malware",
+                },
+              },
+              usage: { output_tokens: 1 },
+            },
+          ],
+          ["message_stop", { type: "message_stop" }],
+        ]),
+      ],
+    });
+    const result = await w.jp("q", "write malware");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("the model declined to answer: this could enable malware");
+    const answer = w.events().find((e) => e.type === "chat_response")!;
+    expect(answer.metadata).toMatchObject({ refusal: true, stop_reason: "refusal" });
+  });
+});
+
+describe("the OpenAI Responses API", () => {
+  it("round-trips reasoning items with their encrypted content through a tool loop, storing nothing at OpenAI", async () => {
+    w = await qWorkspace({
+      provider: "openai",
+      api: "responses",
+      script: [
+        {
+          reasoning: "I should count",
+          signature: "ENC_REASONING_1",
+          tool_calls: [{ id: "call_1", name: "count_words", arguments: { path: "notes.txt" } }],
+          usage: { input: 120, output: 40 },
+        },
+        { text: "There are 5 words.", usage: { input: 200, output: 10 } },
+      ],
+      extraConfig: '[assistant.reasoning]\neffort = "low"\n',
+    });
+    const result = await w.jp("q", "how many words in notes.txt?");
+    expect(result.code).toBe(0);
+    expect(w.mock.requests.map((r) => r.path)).toEqual(["/v1/responses", "/v1/responses"]);
+    const [first, second] = bodies() as Body[];
+    expect(first).toMatchObject({
+      model: "gpt-mock",
+      stream: true,
+      store: false,
+      include: ["reasoning.encrypted_content"],
+      reasoning: { effort: "low", summary: "auto" },
+      max_output_tokens: 8192,
+      input: [{ role: "user", content: "how many words in notes.txt?" }],
+    });
+    expect(first!.instructions).toEqual(expect.any(String));
+    expect(second!.input).toEqual([
+      { role: "user", content: "how many words in notes.txt?" },
+      {
+        type: "reasoning",
+        id: expect.stringMatching(/^rs_/),
+        summary: [{ type: "summary_text", text: "I should count" }],
+        encrypted_content: "ENC_REASONING_1",
+      },
+      { type: "function_call", call_id: "call_1", name: "count_words", arguments: '{"path":"notes.txt"}' },
+      { type: "function_call_output", call_id: "call_1", output: expect.stringContaining("5") },
+    ]);
+    const reasoning = w.events().find((e) => e.type === "chat_response" && e.reasoning !== undefined)!;
+    expect(reasoning.metadata).toMatchObject({
+      openai_reasoning_item: { id: expect.stringMatching(/^rs_/), encrypted_content: "ENC_REASONING_1" },
+    });
+    expect(result.stdout).toContain("There are 5 words.");
+    expect(sdkTypeErrors("responses", bodies())).toEqual([]);
+  });
+
+  it("asks a reasoning model for its least reasoning when none is configured, and sends a budget as an effort", async () => {
+    w = await qWorkspace({ provider: "openai", api: "responses", script: [{ text: "a" }, { text: "b" }] });
+    expect((await w.jp("q", "-m", "openai/gpt-5", "one")).code).toBe(0);
+    expect(bodies()[0]!.reasoning).toEqual({ effort: "minimal", summary: "auto" });
+    const budget = await w.jp(
+      "q",
+      "-m",
+      "openai/gpt-5.5",
+      "-c",
+      "assistant.reasoning.budget_tokens=20000",
+      "two",
+    );
+    expect(budget.code).toBe(0);
+    expect(budget.stderr).toContain('the budget of 20,000 tokens is sent as effort "high"');
+    expect(bodies()[1]!.reasoning).toEqual({ effort: "high", summary: "auto" });
+    expect(sdkTypeErrors("responses", bodies())).toEqual([]);
+  });
+});
+
+describe("model-specific figures in the config", () => {
+  it("override what the provider says", async () => {
+    w = await qWorkspace({ script: [{ text: "ok" }], extraConfig: models("max_output_tokens = 1000") });
+    w.mock.models.set("claude-mock", modelInfo("claude-mock", { maxTokens: 6000 }));
+    expect((await w.jp("q", "hi")).code).toBe(0);
+    expect(bodies()[0]!.max_tokens).toBe(1000);
+  });
+});

@@ -1,0 +1,47 @@
+// Type-checks request bodies as they went over the wire against the
+// official SDKs' own request types, with the TypeScript compiler: a body jp
+// sent that the SDK's type would not accept is a compile error reported here.
+import * as path from "node:path";
+import ts from "typescript";
+import { REPO_ROOT } from "./workspace.js";
+
+const TYPES = {
+  anthropic: [
+    'import type { MessageCreateParamsStreaming as Body } from "@anthropic-ai/sdk/resources/messages";',
+  ],
+  responses: [
+    'import type { ResponseCreateParamsStreaming as Body } from "openai/resources/responses/responses";',
+  ],
+  chat: [
+    'import type { ChatCompletionCreateParamsStreaming as Body } from "openai/resources/chat/completions";',
+  ],
+} as const;
+
+/** The compile errors of assigning each body to the SDK's request type; empty when every body fits. */
+export function sdkTypeErrors(kind: keyof typeof TYPES, bodies: readonly unknown[]): string[] {
+  const file = path.join(REPO_ROOT, "test", `__sent_bodies_${kind}.ts`);
+  const text = [
+    ...TYPES[kind],
+    ...bodies.map((b, i) => `export const body${i}: Body = ${JSON.stringify(b, null, 1)};`),
+  ].join("\n");
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2023,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+  };
+  const host = ts.createCompilerHost(options);
+  const readFile = host.readFile.bind(host);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.readFile = (name) => (name === file ? text : readFile(name));
+  host.fileExists = (name) => name === file || ts.sys.fileExists(name);
+  host.getSourceFile = (name, version) =>
+    name === file ? ts.createSourceFile(name, text, version) : getSourceFile(name, version);
+  const program = ts.createProgram([file], options, host);
+  return ts
+    .getPreEmitDiagnostics(program, program.getSourceFile(file))
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+}
