@@ -198,6 +198,11 @@ async function warm(f, env) {
   await timeRun(JP, ["q", "again"], { cwd: f.withMcp.root, env });
   if (!fs.existsSync(path.join(f.withMcp.root, ".jp/cache/mcp/bench.json")))
     throw new Error("the MCP server's tool list was not cached");
+  // The provider's answer about the model is cached by the first run, as a user's first would.
+  const models = path.join(f.small.root, ".jp/cache/models");
+  if (!fs.existsSync(path.join(models, "anthropic.json")))
+    throw new Error("the provider's answer about the model was not cached");
+  fs.cpSync(models, path.join(f.big.root, ".jp/cache/models"), { recursive: true });
   await timeRun(JP, ["conversation", "ls"], { cwd: f.many, env });
 }
 
@@ -213,6 +218,7 @@ export async function cliBench() {
       ...extra,
     });
     await warm(f, env);
+    const asked = mock.modelRequests.length;
     const startup = await roundRobin(
       [
         node,
@@ -237,6 +243,11 @@ export async function cliBench() {
       ],
       7,
     );
+    // With the answer cached, no measured run asks the Models API again.
+    if (mock.modelRequests.length !== asked)
+      throw new Error(
+        `jp q asked the Models API ${mock.modelRequests.length - asked} more times with its answer cached`,
+      );
     return results(startup, large);
   } finally {
     await mock.close();

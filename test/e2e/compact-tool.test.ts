@@ -217,9 +217,7 @@ describe("jp q -u compact on a model that refuses forced tool use", () => {
       );
       session.type("y");
       expect(await session.exit).toBe(0);
-      const [gentle, firm] = w!.mock.requests.map(
-        (r) => withoutCacheMarkers(r.body) as Record<string, unknown>,
-      );
+      const [gentle, firm] = w!.mock.requests.map((r) => withoutCacheMarkers(r.body));
       // Sonnet 5.5 returns an error for a forced tool_choice: the tool is offered and asked for in the system prompt.
       for (const body of [gentle!, firm!]) expect(body.tool_choice).toEqual({ type: "auto" });
       expect(JSON.stringify(gentle!.system)).toContain("Call `compact` now");

@@ -126,7 +126,7 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     name: "model",
-    summary: "models: show",
+    summary: "what jp knows of models: show",
     subcommands: [
       {
         name: "show",

@@ -7,6 +7,7 @@ import { modelInfo, SONNET_5_5 } from "../../support/model-info.js";
 import { withoutCacheMarkers, type RawResponse } from "../../support/mock-llm.js";
 import { qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
 import { sdkTypeErrors } from "../../support/sdk-types.js";
+import { stringContaining, stringMatching } from "../../support/matchers.js";
 
 let w: QWorkspace | undefined;
 afterEach(async () => {
@@ -318,16 +319,16 @@ describe("the OpenAI Responses API", () => {
       { role: "user", content: "how many words in notes.txt?" },
       {
         type: "reasoning",
-        id: expect.stringMatching(/^rs_/),
+        id: stringMatching(/^rs_/),
         summary: [{ type: "summary_text", text: "I should count" }],
         encrypted_content: "ENC_REASONING_1",
       },
       { type: "function_call", call_id: "call_1", name: "count_words", arguments: '{"path":"notes.txt"}' },
-      { type: "function_call_output", call_id: "call_1", output: expect.stringContaining("5") },
+      { type: "function_call_output", call_id: "call_1", output: stringContaining("5") },
     ]);
     const reasoning = w.events().find((e) => e.type === "chat_response" && e.reasoning !== undefined)!;
     expect(reasoning.metadata).toMatchObject({
-      openai_reasoning_item: { id: expect.stringMatching(/^rs_/), encrypted_content: "ENC_REASONING_1" },
+      openai_reasoning_item: { id: stringMatching(/^rs_/), encrypted_content: "ENC_REASONING_1" },
     });
     expect(result.stdout).toContain("There are 5 words.");
     expect(sdkTypeErrors("responses", bodies())).toEqual([]);
@@ -358,5 +359,64 @@ describe("model-specific figures in the config", () => {
     w.mock.models.set("claude-mock", modelInfo("claude-mock", { maxTokens: 6000 }));
     expect((await w.jp("q", "hi")).code).toBe(0);
     expect(bodies()[0]!.max_tokens).toBe(1000);
+  });
+});
+
+describe("jp model show", () => {
+  it("prints each figure with where it came from, and --json the same", async () => {
+    w = await qWorkspace({
+      extraConfig: '[models."anthropic/claude-sonnet-5-5"]\nmax_output_tokens = 64000\n',
+    });
+    w.mock.models.set("claude-sonnet-5-5", SONNET_5_5());
+    const shown = await w.jp("model", "show", "anthropic/claude-sonnet-5-5");
+    expect(shown.code).toBe(0);
+    const lines = shown.stdout.split("\n");
+    expect(lines[0]).toBe("anthropic/claude-sonnet-5-5");
+    expect(lines.find((l) => l.includes("context window"))).toMatch(
+      /1,000,000 tokens {2}\(provider, \d{4}-\d\d-\d\d \d\d:\d\d\)/,
+    );
+    expect(lines.find((l) => l.includes("max output"))).toContain("64,000 tokens  (config)");
+    expect(lines.find((l) => l.includes("thinking"))).toContain("adaptive, between_tools");
+    expect(lines.find((l) => l.includes("forced tool use"))).toContain(
+      "no: -u asks for the tool instead  (built-in)",
+    );
+    expect(lines.find((l) => l.includes("price"))).toContain("$2.00 in / $10.00 out per million");
+    const json = JSON.parse(
+      (await w.jp("model", "show", "anthropic/claude-sonnet-5-5", "--json")).stdout,
+    ) as {
+      facts: Record<string, unknown>;
+      sources: Record<string, string>;
+    };
+    expect(json.facts).toMatchObject({
+      contextWindow: 1_000_000,
+      maxOutputTokens: 64_000,
+      forcedToolUse: false,
+    });
+    expect(json.sources).toMatchObject({
+      contextWindow: "provider",
+      maxOutputTokens: "config",
+      price: "built-in",
+    });
+    // Asked once: the second show read the cache.
+    expect(w.mock.modelRequests).toHaveLength(1);
+  });
+
+  it("says what an unknown window means instead of failing", async () => {
+    w = await qWorkspace({});
+    const shown = await w.jp("model", "show");
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(
+      'context window   unknown: no over-window guard, no automatic compaction by ratio (set [models."anthropic/claude-mock"] context_window)',
+    );
+  });
+});
+
+describe("the SDK type check of sent bodies", () => {
+  it("fails on a body the SDK's type refuses", () => {
+    const body = { model: "m", max_tokens: 1, stream: true, messages: [], thinking: { type: "enabled" } };
+    expect(sdkTypeErrors("anthropic", [body]).join("\n")).toContain("budget_tokens");
+    expect(
+      sdkTypeErrors("responses", [{ model: "m", stream: true, reasoning: { effort: "huge" } }]),
+    ).not.toEqual([]);
   });
 });
