@@ -11,6 +11,8 @@ import {
   TOOL_IMAGES_KEY,
 } from "../../src/events/index.js";
 import { anthropicBody, anthropicParts } from "../../src/llm/anthropic.js";
+import { anthropicThinking } from "../../src/llm/anthropic-choices.js";
+import { JpError } from "../../src/errors.js";
 import { StreamCutError, StreamErrorEvent } from "../../src/llm/errors.js";
 import type { ModelRequest, StreamPart } from "../../src/llm/types.js";
 
@@ -246,5 +248,69 @@ describe("anthropicParts", () => {
       block: { type: "server_tool_use", id: "s1", name: "web_search", input: { query: "x" } },
     });
     expect(got.at(-1)).toEqual({ type: "stop", reason: "end" });
+  });
+});
+
+describe("anthropicThinking", () => {
+  const modes = (...on: string[]) => ({
+    adaptive: on.includes("adaptive"),
+    enabled: on.includes("enabled"),
+    disabled: on.includes("disabled"),
+    between_tools: on.includes("between_tools"),
+  });
+  const thinking = (more: Partial<ModelRequest>) =>
+    anthropicThinking(request([], { maxTokens: 16_000, ...more }));
+
+  it("decides from what the model accepts", () => {
+    const adaptiveOnly = {
+      thinking: modes("adaptive", "disabled"),
+      efforts: ["low", "medium", "high"] as const,
+    };
+    // An effort the model lacks is clamped down; a budget becomes an effort, said once.
+    expect(thinking({ facts: { ...adaptiveOnly }, reasoning: { effort: "max" } })).toEqual({
+      thinking: { type: "adaptive", display: "summarized" },
+      effort: "high",
+      notices: [],
+    });
+    const fromBudget = thinking({ facts: { ...adaptiveOnly }, reasoning: { budgetTokens: 2000 } });
+    expect(fromBudget.effort).toBe("low");
+    expect(fromBudget.notices).toHaveLength(1);
+    // Manual budgets only: an effort becomes a budget that fits below max_tokens.
+    expect(
+      thinking({ facts: { thinking: modes("enabled", "disabled") }, reasoning: { effort: "high" } }),
+    ).toEqual({
+      thinking: { type: "enabled", budget_tokens: 12_000, display: "summarized" },
+      notices: [],
+    });
+    // Off: disabled, between_tools, or nothing at all on a model that always thinks.
+    expect(thinking({ facts: { thinking: modes("adaptive", "enabled", "disabled") } }).thinking).toEqual({
+      type: "disabled",
+    });
+    expect(thinking({ facts: { thinking: modes("adaptive", "between_tools") } }).thinking).toEqual({
+      type: "between_tools",
+    });
+    expect(thinking({ facts: { thinking: modes("adaptive") } }).thinking).toBeUndefined();
+    // A model that does not think is told nothing, and the user is told why.
+    expect(thinking({ facts: { contextWindow: 1000 }, reasoning: { effort: "high" } })).toEqual({
+      notices: ["claude-test does not think: assistant.reasoning is not sent"],
+    });
+    // A model jp knows nothing of: a budget as it always was, an effort as adaptive.
+    expect(thinking({ reasoning: { budgetTokens: 2048 } }).thinking).toEqual({
+      type: "enabled",
+      budget_tokens: 2048,
+    });
+    expect(thinking({ reasoning: { effort: "medium" } })).toMatchObject({
+      thinking: { type: "adaptive" },
+      effort: "medium",
+    });
+    expect(thinking({}).thinking).toBeUndefined();
+  });
+
+  it("refuses a budget below 1,024 or not below max_tokens, naming the settings", () => {
+    const facts = { thinking: modes("enabled", "disabled") };
+    expect(() => thinking({ facts, reasoning: { budgetTokens: 16_000 } })).toThrow(
+      "the thinking budget 16,000 does not fit claude-test: it must be at least 1,024 and below max_tokens (16,000)",
+    );
+    expect(() => thinking({ facts, reasoning: { budgetTokens: 500 } })).toThrow(JpError);
   });
 });

@@ -353,6 +353,49 @@ describe("the OpenAI Responses API", () => {
   });
 });
 
+describe("side requests", () => {
+  it("ask a reasoning model for its least reasoning and leave room for it, so a title is not eaten by reasoning", async () => {
+    w = await qWorkspace({
+      provider: "openai",
+      api: "responses",
+      script: [{ text: "The parser splits on commas." }, { text: "CSV parser commas" }],
+      extraConfig: '[conversation.title.generate.model]\nid = "openai/gpt-5-mini"\n',
+    });
+    const result = await w.jp("q", "why does the parser fail?");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('titled "CSV parser commas" by openai/gpt-5-mini');
+    const title = bodies()[1]!;
+    expect(title).toMatchObject({ model: "gpt-5-mini", reasoning: { effort: "minimal", summary: "auto" } });
+    expect(title.max_output_tokens).toBe(64 + 2048);
+    expect(sdkTypeErrors("responses", bodies())).toEqual([]);
+  });
+
+  it("turn thinking off as an Anthropic model takes it", async () => {
+    w = await qWorkspace({
+      script: [{ text: "answer" }, { text: "A title" }],
+      extraConfig: '[conversation.title.generate.model]\nid = "anthropic/claude-sonnet-5-5"\n',
+    });
+    expect((await w.jp("q", "hello")).code).toBe(0);
+    expect(bodies()[1]).toMatchObject({ model: "claude-sonnet-5-5", thinking: { type: "between_tools" } });
+    expect(sdkTypeErrors("anthropic", bodies())).toEqual([]);
+  });
+});
+
+describe("Chat Completions, for compatible servers", () => {
+  it("sends bodies the SDK's own request type accepts", async () => {
+    w = await qWorkspace({
+      provider: "openai",
+      script: [
+        { tool_calls: [{ id: "call_1", name: "count_words", arguments: { path: "notes.txt" } }] },
+        { text: "5" },
+      ],
+    });
+    expect((await w.jp("q", "count")).code).toBe(0);
+    expect(w.mock.requests.map((r) => r.path)).toEqual(["/v1/chat/completions", "/v1/chat/completions"]);
+    expect(sdkTypeErrors("chat", bodies())).toEqual([]);
+  });
+});
+
 describe("model-specific figures in the config", () => {
   it("override what the provider says", async () => {
     w = await qWorkspace({ script: [{ text: "ok" }], extraConfig: models("max_output_tokens = 1000") });
