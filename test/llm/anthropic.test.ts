@@ -15,16 +15,10 @@ import { anthropicThinking } from "../../src/llm/anthropic-choices.js";
 import { JpError } from "../../src/errors.js";
 import { StreamCutError, StreamErrorEvent } from "../../src/llm/errors.js";
 import type { ModelRequest, StreamPart } from "../../src/llm/types.js";
+import { requestFor } from "../support/stream.js";
 
 const at = "2026-01-01T00:00:00Z";
-const request = (events: Event[], more: Partial<ModelRequest> = {}): ModelRequest => ({
-  model: "claude-test",
-  events,
-  tools: [],
-  toolChoice: "auto",
-  maxTokens: 1000,
-  ...more,
-});
+const request = requestFor("claude-test");
 
 async function parts(events: unknown[]): Promise<StreamPart[]> {
   // The events are written to the API's documented shapes; the SDK's type is what the mapping reads.

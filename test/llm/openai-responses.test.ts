@@ -4,19 +4,13 @@ import { describe, expect, it } from "vitest";
 import type { Event } from "../../src/events/index.js";
 import { StreamCutError, StreamErrorEvent } from "../../src/llm/errors.js";
 import { responsesBody, responsesParts } from "../../src/llm/openai-responses.js";
-import type { ModelRequest, StreamPart } from "../../src/llm/types.js";
+import type { StreamPart } from "../../src/llm/types.js";
+import { requestFor } from "../support/stream.js";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { sdkTypeErrors } from "../support/sdk-types.js";
 
 const at = "2026-12-01T10:00:00Z";
-const request = (events: Event[], more: Partial<ModelRequest> = {}): ModelRequest => ({
-  model: "gpt-5.5",
-  events,
-  tools: [],
-  toolChoice: "auto",
-  maxTokens: 1000,
-  ...more,
-});
+const request = requestFor("gpt-5.5");
 
 async function parts(events: unknown[]): Promise<StreamPart[]> {
   async function* source() {

@@ -1,21 +1,14 @@
 // The OpenAI Chat Completions mapping without HTTP: events to a request body,
 // and streamed chunks (as OpenAI and compatible servers send them) to parts.
 import { describe, expect, it } from "vitest";
-import type { Event } from "../../src/events/index.js";
 import { PROVIDER_BLOCK_KEY, REASONING_FIELD_KEY, REFUSAL_KEY } from "../../src/events/index.js";
 import { StreamCutError, StreamErrorEvent } from "../../src/llm/errors.js";
 import { DONE, openaiBody, openaiParts } from "../../src/llm/openai.js";
-import type { ModelRequest, StreamPart } from "../../src/llm/types.js";
+import type { StreamPart } from "../../src/llm/types.js";
+import { requestFor } from "../support/stream.js";
 
 const at = "2026-01-01T00:00:00Z";
-const request = (events: Event[], more: Partial<ModelRequest> = {}): ModelRequest => ({
-  model: "gpt-test",
-  events,
-  tools: [],
-  toolChoice: "auto",
-  maxTokens: 1000,
-  ...more,
-});
+const request = requestFor("gpt-test");
 
 type Chunk = Parameters<typeof openaiParts>[0] extends AsyncIterable<infer C> ? C : never;
 

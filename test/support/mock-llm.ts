@@ -84,10 +84,10 @@ function chunks(text: string, size = 12): string[] {
   return out;
 }
 
-type SseEvent = [string, Record<string, unknown>];
+export type SseEvent = [string, Record<string, unknown>];
 
 /** One content block as the Messages API streams it: its start, its deltas, its stop. */
-function anthropicBlock(
+export function anthropicBlock(
   index: number,
   contentBlock: Record<string, unknown>,
   deltas: Record<string, unknown>[],
@@ -123,11 +123,9 @@ function anthropicBlocks(r: ScriptedResponse): [Record<string, unknown>, Record<
   return blocks;
 }
 
-function anthropicEvents(r: ScriptedResponse, model: string, cache: CacheUsage): SseEvent[] {
-  // A scripted usage stands as given, uncached.
-  if (r.usage) cache = { read: 0, write: 0 };
-  const usage = r.usage ?? { input: cache.total ?? 100, output: 20 };
-  const start: SseEvent = [
+/** The Messages API's first event: the message, empty, with the input counts. */
+export function anthropicMessageStart(model: string, input: number, cache = { read: 0, write: 0 }): SseEvent {
+  return [
     "message_start",
     {
       type: "message_start",
@@ -141,7 +139,7 @@ function anthropicEvents(r: ScriptedResponse, model: string, cache: CacheUsage):
         stop_sequence: null,
         // Anthropic counts fresh input apart from what was read from or written to the cache.
         usage: {
-          input_tokens: usage.input - cache.read - cache.write,
+          input_tokens: input - cache.read - cache.write,
           output_tokens: 1,
           cache_read_input_tokens: cache.read,
           cache_creation_input_tokens: cache.write,
@@ -149,6 +147,13 @@ function anthropicEvents(r: ScriptedResponse, model: string, cache: CacheUsage):
       },
     },
   ];
+}
+
+function anthropicEvents(r: ScriptedResponse, model: string, cache: CacheUsage): SseEvent[] {
+  // A scripted usage stands as given, uncached.
+  if (r.usage) cache = { read: 0, write: 0 };
+  const usage = r.usage ?? { input: cache.total ?? 100, output: 20 };
+  const start = anthropicMessageStart(model, usage.input, cache);
   const stop = r.stop ?? (r.tool_calls?.length ? "tool_use" : "end_turn");
   return [
     start,

@@ -1,5 +1,6 @@
 // Builders for small, readable event streams in tests.
 import type { Compaction, Event } from "../../src/events/index.js";
+import type { ModelRequest } from "../../src/llm/types.js";
 
 export const at = (second: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
 
@@ -99,3 +100,15 @@ export const STRIP = { policy: "strip", request: true, response: true } as const
 export const OMIT = { policy: "omit" } as const;
 export const KEEP = { policy: "strip", request: false, response: false } as const;
 export const summary = (text: string, source: "derived" | "supplied" = "derived") => ({ text, source });
+
+/** Provider requests for `model`: the events, with what a mapping test does not care about filled in. */
+export const requestFor =
+  (model: string) =>
+  (events: Event[], more: Partial<ModelRequest> = {}): ModelRequest => ({
+    model,
+    events,
+    tools: [],
+    toolChoice: "auto",
+    maxTokens: 1000,
+    ...more,
+  });

@@ -4,7 +4,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Event } from "../../../src/events/index.js";
 import { modelInfo, SONNET_5_5 } from "../../support/model-info.js";
-import { withoutCacheMarkers, type RawResponse } from "../../support/mock-llm.js";
+import {
+  anthropicBlock,
+  anthropicMessageStart,
+  withoutCacheMarkers,
+  type RawResponse,
+  type SseEvent,
+} from "../../support/mock-llm.js";
 import { qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
 import { sdkTypeErrors } from "../../support/sdk-types.js";
 import { stringContaining, stringMatching } from "../../support/matchers.js";
@@ -23,38 +29,16 @@ const bodies = () => w!.mock.requests.map((r) => r.body);
 const messages = (n: number) => (withoutCacheMarkers(bodies()[n]!) as { messages: Message[] }).messages;
 
 /** Anthropic stream events as the Messages API sends them, as one raw answer. */
-function anthropicStream(events: [string, Record<string, unknown>][]): { raw: RawResponse } {
+function anthropicStream(events: SseEvent[]): { raw: RawResponse } {
   return {
     raw: { pieces: events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`) },
   };
 }
 
-const messageStart = (model: string): [string, Record<string, unknown>] => [
-  "message_start",
-  {
-    type: "message_start",
-    message: {
-      id: "msg_1",
-      type: "message",
-      role: "assistant",
-      model,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { input_tokens: 50, output_tokens: 1 },
-    },
-  },
-];
+const messageStart = (model: string) => anthropicMessageStart(model, 50);
+const block = anthropicBlock;
 
-function block(index: number, start: Record<string, unknown>, deltas: Record<string, unknown>[]) {
-  return [
-    ["content_block_start", { type: "content_block_start", index, content_block: start }],
-    ...deltas.map((delta) => ["content_block_delta", { type: "content_block_delta", index, delta }]),
-    ["content_block_stop", { type: "content_block_stop", index }],
-  ] as [string, Record<string, unknown>][];
-}
-
-const messageEnd = (stop: string): [string, Record<string, unknown>][] => [
+const messageEnd = (stop: string): SseEvent[] => [
   [
     "message_delta",
     { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 9 } },
