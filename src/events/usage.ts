@@ -12,6 +12,8 @@ export interface UsageRecord {
   cache_write_tokens?: number;
   /** Of the cache writes, those kept an hour (priced above five-minute ones). */
   cache_write_1h_tokens?: number;
+  /** Of the output, the tokens spent reasoning (OpenAI reports them apart). */
+  reasoning_tokens?: number;
 }
 
 export interface UsageTotals {

@@ -162,12 +162,14 @@ export function responsesBody(request: ModelRequest): ResponseCreateParamsStream
 
 function usagePart(usage: ResponseUsage): StreamPart {
   const cached = usage.input_tokens_details.cached_tokens;
+  const reasoning = usage.output_tokens_details.reasoning_tokens;
   return {
     type: "usage",
     // input_tokens already counts the cached ones; output_tokens the reasoning ones.
     inputTokens: usage.input_tokens,
     outputTokens: usage.output_tokens,
     ...(cached ? { cacheReadTokens: cached } : {}),
+    ...(reasoning ? { reasoningTokens: reasoning } : {}),
   };
 }
 

@@ -56,6 +56,8 @@ export interface Usage {
   cacheWriteTokens?: number;
   /** Of the written ones, those kept for an hour (priced higher than five minutes). */
   cacheWrite1hTokens?: number;
+  /** Of the output, the tokens spent reasoning, where the provider says. */
+  reasoningTokens?: number;
 }
 
 /**

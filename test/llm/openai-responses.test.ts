@@ -141,7 +141,7 @@ describe("responsesParts", () => {
       { type: "reasoning_item", item: { id: "rs_1", encrypted_content: "ENC" } },
       { type: "block_end" },
       { type: "tool_call", id: "c1", name: "grep", arguments: { q: 1 } },
-      { type: "usage", inputTokens: 100, outputTokens: 30, cacheReadTokens: 64 },
+      { type: "usage", inputTokens: 100, outputTokens: 30, cacheReadTokens: 64, reasoningTokens: 20 },
       { type: "stop", reason: "tool_use" },
     ]);
   });

@@ -310,6 +310,11 @@ describe("the OpenAI Responses API", () => {
       { type: "function_call", call_id: "call_1", name: "count_words", arguments: '{"path":"notes.txt"}' },
       { type: "function_call_output", call_id: "call_1", output: stringContaining("5") },
     ]);
+    // Usage as the API reports it, reasoning tokens apart (the mock reports 10 of the 40).
+    const usage = w
+      .events()
+      .flatMap((e) => (e.type === "tool_call_request" ? [(e.metadata as Body).usage] : []));
+    expect(usage).toEqual([{ input_tokens: 120, output_tokens: 40, reasoning_tokens: 10 }]);
     const reasoning = w.events().find((e) => e.type === "chat_response" && e.reasoning !== undefined)!;
     expect(reasoning.metadata).toMatchObject({
       openai_reasoning_item: { id: stringMatching(/^rs_/), encrypted_content: "ENC_REASONING_1" },
@@ -377,6 +382,16 @@ describe("Chat Completions, for compatible servers", () => {
     expect((await w.jp("q", "count")).code).toBe(0);
     expect(w.mock.requests.map((r) => r.path)).toEqual(["/v1/chat/completions", "/v1/chat/completions"]);
     expect(sdkTypeErrors("chat", bodies())).toEqual([]);
+  });
+});
+
+describe("beta headers", () => {
+  it("go with every Anthropic request, the Models API's included", async () => {
+    w = await qWorkspace({ script: [{ text: "ok" }] });
+    const beta = ["-c", 'providers.anthropic.beta=["context-1m-2025-08-07","fast-mode"]'];
+    expect((await w.jp(...beta, "q", "hi")).code).toBe(0);
+    expect(w.mock.requests[0]!.headers["anthropic-beta"]).toBe("context-1m-2025-08-07,fast-mode");
+    expect(w.mock.modelRequests[0]!.headers["anthropic-beta"]).toBe("context-1m-2025-08-07,fast-mode");
   });
 });
 
