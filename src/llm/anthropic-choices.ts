@@ -3,7 +3,6 @@
 // the model takes as off), the tool choice (forced, or asked for on a model
 // that refuses forcing) and which earlier thinking blocks may go back.
 import type { OutputConfig, ThinkingConfigParam, ToolChoice } from "@anthropic-ai/sdk/resources/messages";
-import { splitModelId } from "../config/models.js";
 import { JpError } from "../errors.js";
 import {
   acceptsForcedTool,
@@ -118,10 +117,4 @@ export function anthropicToolChoice(request: ModelRequest): { choice: ToolChoice
     choice: { type: "auto" },
     instruction: wanted.insist ? ASK_FIRMLY(wanted.name) : ASK_GENTLY(wanted.name),
   };
-}
-
-/** Whether a thinking block written by `writer` (a model id, when recorded) may go back to `model`. */
-export function thinkingGoesBack(writer: string | undefined, model: string): boolean {
-  if (writer === undefined) return true;
-  return (splitModelId(writer)?.name ?? writer) === model;
 }

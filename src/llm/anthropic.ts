@@ -17,7 +17,8 @@ import {
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
 import { malformedArguments, tryToolArguments } from "./tool-arguments.js";
-import { anthropicThinking, anthropicToolChoice, thinkingGoesBack } from "./anthropic-choices.js";
+import { anthropicThinking, anthropicToolChoice } from "./anthropic-choices.js";
+import { reasoningGoesBack } from "./capabilities.js";
 import { fetchAnthropicModel } from "./anthropic-models.js";
 import {
   classifiedProvider,
@@ -87,7 +88,7 @@ export function mapMessages(
         const foreign =
           model !== undefined &&
           (block?.type === "thinking" || block?.type === "redacted_thinking") &&
-          !thinkingGoesBack(writers[i], model);
+          !reasoningGoesBack(writers[i], model);
         if (block && !foreign) push("assistant", block);
         break;
       }

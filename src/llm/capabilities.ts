@@ -3,6 +3,7 @@
 // where the figure came from. Figures are merged from three places, the
 // first that knows winning: the user's config, the provider's own model
 // API (cached), and jp's built-in table.
+import { splitModelId } from "../config/models.js";
 import type { Price } from "../config/schema.js";
 
 export type Lifecycle = "active" | "deprecated" | "retired";
@@ -147,4 +148,14 @@ export function lifecycleNotice(
     return { warning: `${id} is deprecated${when}; ${instead}` };
   }
   return undefined;
+}
+
+/**
+ * Whether reasoning written by `writer` (a model id, when the log recorded
+ * one) may go back to `model`: thinking blocks and encrypted reasoning are
+ * tied to the model that wrote them, and another one refuses them.
+ */
+export function reasoningGoesBack(writer: string | undefined, model: string): boolean {
+  if (writer === undefined) return true;
+  return (splitModelId(writer)?.name ?? writer) === model;
 }

@@ -123,18 +123,21 @@ const OPENAI: Readonly<Record<string, ModelFacts>> = {
   o3: reasoning(200_000, 100_000, openaiPrice(2, 8, 0.5), ["low", "medium", "high"]),
   "o4-mini": reasoning(200_000, 100_000, openaiPrice(1.1, 4.4, 0.275), ["low", "medium", "high"]),
   "gpt-4.1": {
+    reasons: false,
     contextWindow: 1_047_576,
     maxOutputTokens: 32_768,
     lifecycle: "active",
     price: openaiPrice(2, 8, 0.5),
   },
   "gpt-4.1-mini": {
+    reasons: false,
     contextWindow: 1_047_576,
     maxOutputTokens: 32_768,
     lifecycle: "active",
     price: openaiPrice(0.4, 1.6, 0.1),
   },
   "gpt-4o": {
+    reasons: false,
     contextWindow: 128_000,
     maxOutputTokens: 16_384,
     lifecycle: "active",

@@ -13,8 +13,7 @@ import {
   responseModels,
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
-import { thinkingGoesBack } from "./anthropic-choices.js";
-import { effortOfBudget, nearestEffort, type Effort } from "./capabilities.js";
+import { effortOfBudget, nearestEffort, reasoningGoesBack, type Effort } from "./capabilities.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
 import {
   classifiedProvider,
@@ -58,7 +57,7 @@ function responseItem(
   if (typeof e.reasoning === "string") {
     // Only OpenAI's own reasoning items go back, and only to the model that wrote them.
     const item = metadata[OPENAI_REASONING_ITEM_KEY];
-    if (!isJsonObject(item) || !thinkingGoesBack(writer, model)) return undefined;
+    if (!isJsonObject(item) || !reasoningGoesBack(writer, model)) return undefined;
     return reasoningItem(e, item);
   }
   // Another provider's own blocks (Anthropic server tools) have no place here.
@@ -125,8 +124,9 @@ export function responsesEffort(request: ModelRequest): { effort?: ReasoningEffo
     if (!facts?.reasons || !accepted?.length) return {};
     wanted = accepted.includes("none") ? "none" : accepted.includes("minimal") ? "minimal" : "low";
   }
-  if (!accepted?.length)
-    return facts && !facts.reasons ? {} : { effort: wanted, ...(notice ? { notice } : {}) };
+  if (facts?.reasons === false)
+    return { notice: `${request.model} does not reason: assistant.reasoning is not sent` };
+  if (!accepted?.length) return { effort: wanted, ...(notice ? { notice } : {}) };
   return { effort: nearestEffort(wanted, accepted) ?? wanted, ...(notice ? { notice } : {}) };
 }
 

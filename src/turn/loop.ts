@@ -562,7 +562,6 @@ async function runTools(
   return { group: [...group, ...effects], interrupted: options.signal.aborted };
 }
 
-/** Run one turn for `query`. */
 /** A first request that got no answer: marked failed, so the next request does not send the question twice. */
 function markFailed(options: TurnOptions, error: unknown, discarded: readonly UsageRecord[]): void {
   options.log.append([
@@ -674,6 +673,7 @@ function prepared(request: ModelRequest, options: TurnOptions): JpError | undefi
   }
 }
 
+/** Run one turn for `query`. */
 export async function runTurn(query: string, options: TurnOptions): Promise<TurnResult> {
   const start = options.now().toISOString();
   options.log.append([

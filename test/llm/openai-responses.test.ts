@@ -85,10 +85,13 @@ describe("responsesBody", () => {
     );
     expect(reasoner.reasoning).toEqual({ effort: "none", summary: "auto" });
     expect(reasoner.include).toEqual(["reasoning.encrypted_content"]);
-    const plain = responsesBody(
+    const plain = responsesBody(request([], { facts: { reasons: false }, reasoning: { effort: "high" } }));
+    expect(plain.reasoning).toBeUndefined();
+    // A model jp knows only some figures of is sent the effort asked for.
+    const partly = responsesBody(
       request([], { facts: { contextWindow: 1000 }, reasoning: { effort: "high" } }),
     );
-    expect(plain.reasoning).toBeUndefined();
+    expect(partly.reasoning).toEqual({ effort: "high", summary: "auto" });
   });
 });
 
