@@ -15,6 +15,8 @@ export const CITATIONS_KEY = "anthropic_citations";
 export const REASONING_FIELD_KEY = "openai_reasoning_field";
 /** On a reasoning response: the OpenAI Responses reasoning item it was (`id`, `encrypted_content`), sent back whole. */
 export const OPENAI_REASONING_ITEM_KEY = "openai_reasoning_item";
+/** On a Gemini part (text, thought or function call): its thought signature, sent back on the same part. */
+export const GEMINI_SIGNATURE_KEY = "google_thought_signature";
 /** On a message response: the text is the model's refusal. */
 export const REFUSAL_KEY = "refusal";
 /** On a tool call: the output limit cut its arguments off; the text that arrived. */

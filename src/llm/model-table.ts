@@ -145,9 +145,32 @@ const OPENAI: Readonly<Record<string, ModelFacts>> = {
   },
 };
 
+/** Gemini: 3.x takes thinking levels, 2.5 thinking budgets. */
+const gemini = (output: number, price: Price, efforts?: readonly Effort[]): ModelFacts => ({
+  contextWindow: 1_048_576,
+  maxOutputTokens: output,
+  ...(efforts ? { efforts } : {}),
+  lifecycle: "active",
+  price,
+});
+
+const GOOGLE: Readonly<Record<string, ModelFacts>> = {
+  "gemini-3-pro-preview": gemini(65_536, { input: 2, output: 12, cache_read: 0.2 }, ["low", "high"]),
+  "gemini-3-flash-preview": gemini(65_536, { input: 0.5, output: 3, cache_read: 0.05 }, [
+    "minimal",
+    "low",
+    "medium",
+    "high",
+  ]),
+  "gemini-2.5-pro": gemini(65_536, { input: 1.25, output: 10, cache_read: 0.125 }),
+  "gemini-2.5-flash": gemini(65_536, { input: 0.3, output: 2.5, cache_read: 0.03 }),
+  "gemini-2.5-flash-lite": gemini(65_536, { input: 0.1, output: 0.4, cache_read: 0.01 }),
+};
+
 const TABLES: Readonly<Record<string, Readonly<Record<string, ModelFacts>>>> = {
   anthropic: ANTHROPIC,
   openai: OPENAI,
+  google: GOOGLE,
 };
 
 /** A dated snapshot of a listed name: `claude-opus-4-5-20251101`, `gpt-4.1-2025-04-14`. */

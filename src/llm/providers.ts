@@ -7,11 +7,33 @@ import { JpError } from "../errors.js";
 import { ANTHROPIC_BASE_URL, createAnthropicProvider } from "./anthropic.js";
 import { MissingKeyError } from "./errors.js";
 import { createOpenAIProvider, OPENAI_BASE_URL } from "./openai.js";
+import { createGeminiProvider, GEMINI_BASE_URL } from "./gemini.js";
 import { createResponsesProvider } from "./openai-responses.js";
 import { proxyFor } from "./proxy.js";
 import type { Provider } from "./types.js";
 
-const DEFAULT_KEY_ENV: Record<string, string> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" };
+const DEFAULT_KEY_ENV: Record<string, string> = {
+  anthropic: "ANTHROPIC_API_KEY",
+  openai: "OPENAI_API_KEY",
+  google: "GEMINI_API_KEY",
+};
+
+/** Google's SDKs read either name; GEMINI_API_KEY first. */
+function keyEnvOf(
+  provider: string,
+  configured: string | undefined,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  if (configured) return configured;
+  if (provider === "google" && !env.GEMINI_API_KEY && env.GOOGLE_API_KEY) return "GOOGLE_API_KEY";
+  return DEFAULT_KEY_ENV[provider];
+}
+
+const BUILT_IN_BASE_URL: Record<string, string> = {
+  anthropic: ANTHROPIC_BASE_URL,
+  openai: OPENAI_BASE_URL,
+  google: GEMINI_BASE_URL,
+};
 
 /** Build the provider for `modelId`. A missing key fails here, before anything is sent. */
 export function createProvider(
@@ -21,7 +43,7 @@ export function createProvider(
 ): { provider: Provider; model: ModelRef } {
   const model = parseModelId(modelId);
   const settings = llmProvider(config, model.provider);
-  const keyEnv = settings.api_key_env ?? DEFAULT_KEY_ENV[model.provider];
+  const keyEnv = keyEnvOf(model.provider, settings.api_key_env, env);
   let apiKey = "not-needed";
   if (keyEnv) {
     const value = env[keyEnv];
@@ -45,11 +67,16 @@ export function createProvider(
     ...(request?.timeout_secs !== undefined ? { timeoutMs: request.timeout_secs * 1000 } : {}),
     ...(request?.idle_timeout_secs !== undefined ? { idleTimeoutMs: request.idle_timeout_secs * 1000 } : {}),
     proxy: proxyFor(
-      settings.base_url ?? (model.provider === "anthropic" ? ANTHROPIC_BASE_URL : OPENAI_BASE_URL),
+      settings.base_url ?? BUILT_IN_BASE_URL[model.provider] ?? OPENAI_BASE_URL,
       env,
       settings.proxy,
     ),
   };
+  if (model.provider === "google")
+    return {
+      provider: createGeminiProvider({ ...options, baseURL: settings.base_url ?? GEMINI_BASE_URL }),
+      model,
+    };
   if (model.provider === "anthropic")
     return {
       provider: createAnthropicProvider({ ...options, ...(settings.beta ? { beta: settings.beta } : {}) }),

@@ -82,6 +82,8 @@ export type StreamPart =
   | { type: "block_end" }
   /** The reasoning block in progress is this OpenAI reasoning item (its id and encrypted content), sent back whole. */
   | { type: "reasoning_item"; item: JsonObject }
+  /** Metadata of the block just made (a Gemini part's thought signature), kept with it. */
+  | { type: "block_metadata"; metadata: JsonObject }
   /** Reasoning the provider encrypted: sent back as it came, never shown. */
   | { type: "redacted_reasoning"; data: string }
   /** OpenAI-compatible reasoning arrives under a field the server wants back on the assistant message. */

@@ -246,6 +246,11 @@ function collect(collected: Collected, part: StreamPart, options: TurnOptions): 
     case "reasoning_signature":
       signReasoning(collected, part.signature);
       break;
+    case "block_metadata": {
+      const last = collected.blocks.at(-1);
+      if (last) Object.assign(metadataOf(last), part.metadata);
+      break;
+    }
     case "reasoning_item": {
       const target = lastBlock(collected, (e) => e.reasoning !== undefined);
       if (target) metadataOf(target)[OPENAI_REASONING_ITEM_KEY] = part.item;

@@ -370,6 +370,8 @@ export class PromptCache {
       ...list(body.instructions ? [body.instructions] : []),
       ...list(body.messages),
       ...list(body.input),
+      ...list(body.systemInstruction ? [body.systemInstruction] : []),
+      ...list(body.contents),
     ];
     const namespace = JSON.stringify([body.model, body.prompt_cache_key ?? ""]);
     const { hashes, cumulative } = this.chain(namespace, units);
@@ -417,6 +419,7 @@ function writeFault(
   res: http.ServerResponse,
   fault: { status: number; message?: string; retry_after?: number },
   anthropic: boolean,
+  google = false,
 ) {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (fault.retry_after !== undefined) headers["retry-after"] = String(fault.retry_after);
@@ -430,11 +433,64 @@ function writeFault(
         : fault.status >= 500
           ? "api_error"
           : "invalid_request_error";
+  // Google's errors carry the HTTP code and a status name (google.rpc.Status).
+  const status =
+    fault.status === 429
+      ? "RESOURCE_EXHAUSTED"
+      : fault.status === 401
+        ? "UNAUTHENTICATED"
+        : "INVALID_ARGUMENT";
   res.end(
     JSON.stringify(
-      anthropic ? { type: "error", error: { type, message } } : { error: { message, type, code: null } },
+      google
+        ? { error: { code: fault.status, message, status } }
+        : anthropic
+          ? { type: "error", error: { type, message } }
+          : { error: { message, type, code: null } },
     ),
   );
+}
+
+/**
+ * The scripted response as Gemini's `streamGenerateContent?alt=sse` streams
+ * it: thought parts, text parts, each function call whole in a part (the
+ * first carrying the thought signature, else a last empty text part does),
+ * then the finish reason with the usage.
+ */
+function geminiEvents(r: ScriptedResponse, model: string, cache: CacheUsage): Record<string, unknown>[] {
+  const chunk = (parts: Record<string, unknown>[], extra: Record<string, unknown> = {}) => ({
+    candidates: [{ content: { role: "model", parts }, index: 0, ...extra }],
+    modelVersion: model,
+    responseId: "gemini-mock",
+  });
+  const events: Record<string, unknown>[] = [];
+  for (const c of chunks(r.reasoning ?? "")) events.push(chunk([{ text: c, thought: true }]));
+  for (const c of chunks(r.text ?? "")) events.push(chunk([{ text: c }]));
+  const signature = r.signature ?? (r.reasoning !== undefined ? "mock-gemini-signature" : undefined);
+  (r.tool_calls ?? []).forEach((call, i) =>
+    events.push(
+      chunk([
+        {
+          functionCall: { id: call.id, name: call.name, args: call.arguments },
+          ...(i === 0 && signature ? { thoughtSignature: signature } : {}),
+        },
+      ]),
+    ),
+  );
+  if (!r.tool_calls?.length && signature) events.push(chunk([{ text: "", thoughtSignature: signature }]));
+  if (r.usage) cache = { read: 0, write: 0 };
+  const usage = r.usage ?? { input: cache.total ?? 100, output: 20 };
+  events.push({
+    ...chunk([], { finishReason: r.stop === "max_tokens" ? "MAX_TOKENS" : "STOP" }),
+    usageMetadata: {
+      promptTokenCount: usage.input,
+      candidatesTokenCount: usage.output,
+      ...(r.reasoning ? { thoughtsTokenCount: 7 } : {}),
+      ...(cache.read ? { cachedContentTokenCount: cache.read } : {}),
+      totalTokenCount: usage.input + usage.output,
+    },
+  });
+  return events;
 }
 
 /** The stream's lines for a scripted response, in the provider's format. */
@@ -443,10 +499,12 @@ function streamLines(
   body: Record<string, unknown>,
   anthropic: boolean,
   cached: CacheUsage,
-  responses = false,
+  dialect?: "responses" | "google",
 ): string[] {
   const model = typeof body.model === "string" ? body.model : "mock";
-  if (responses)
+  if (dialect === "google")
+    return geminiEvents(script, model, cached).map((data) => `data: ${JSON.stringify(data)}\n\n`);
+  if (dialect === "responses")
     return responsesEvents(script, model, cached).map(
       (data) => `event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`,
     );
@@ -520,7 +578,9 @@ class MockState {
     }
     const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
     if (this.record) this.requests.push({ path: req.url ?? "", headers: req.headers, body });
-    const anthropic = (req.url ?? "").includes("/messages");
+    const url = req.url ?? "";
+    const anthropic = url.includes("/messages");
+    const google = url.includes(":streamGenerateContent");
     const script = this.route?.(body) ?? this.queue.shift();
     if (!script) {
       res.writeHead(500, { "content-type": "application/json" });
@@ -536,7 +596,7 @@ class MockState {
       return;
     }
     if (script.fault?.status) {
-      writeFault(res, { ...script.fault, status: script.fault.status }, anthropic);
+      writeFault(res, { ...script.fault, status: script.fault.status }, anthropic, google);
       return;
     }
     res.writeHead(200, {
@@ -550,8 +610,8 @@ class MockState {
       : anthropic
         ? this.promptCache.anthropic(body)
         : this.promptCache.openai(body);
-    const responses = (req.url ?? "").endsWith("/responses");
-    await writeStream(res, streamLines(script, body, anthropic, cached, responses), script);
+    const dialect = url.endsWith("/responses") ? "responses" : google ? "google" : undefined;
+    await writeStream(res, streamLines(script, body, anthropic, cached, dialect), script);
   }
 }
 

@@ -22,7 +22,7 @@ export interface QWorkspace {
 
 export async function qWorkspace(
   options: {
-    provider?: "anthropic" | "openai";
+    provider?: "anthropic" | "openai" | "google";
     /** Which OpenAI API the mock is spoken to with (default: Chat Completions, as compatible servers are). */
     api?: "chat" | "responses";
     script?: ScriptedResponse[];
@@ -36,7 +36,11 @@ export async function qWorkspace(
   const ws = tempWorkspace();
   const mock = await startMockLlm(options.script ?? [], options.route);
   const provider = options.provider ?? "anthropic";
-  const model = provider === "anthropic" ? "anthropic/claude-mock" : "openai/gpt-mock";
+  const model = {
+    anthropic: "anthropic/claude-mock",
+    openai: "openai/gpt-mock",
+    google: "google/gemini-mock",
+  }[provider];
   const example = fs
     .readFileSync(path.join(REPO_ROOT, "config/examples/count-words.toml"), "utf8")
     .replace('run = "ask"', `run = "${options.toolRun ?? "unattended"}"`);
@@ -45,7 +49,7 @@ export async function qWorkspace(
     [
       `[assistant.model]\nid = "${model}"\n`,
       `[assistant.request]\nbackoff_ms = 5\n${options.request ?? ""}\n`,
-      `[providers.${provider}]\nbase_url = "${provider === "anthropic" ? mock.url : `${mock.url}/v1`}"\napi_key_env = "MOCK_API_KEY"\n${provider === "openai" ? `api = "${options.api ?? "chat"}"\n` : ""}`,
+      `[providers.${provider}]\nbase_url = "${provider === "openai" ? `${mock.url}/v1` : mock.url}"\napi_key_env = "MOCK_API_KEY"\n${provider === "openai" ? `api = "${options.api ?? "chat"}"\n` : ""}`,
       example,
       options.extraConfig ?? "",
     ].join("\n"),

@@ -1,0 +1,330 @@
+// Owns Google's Gemini API, spoken natively (`google/…`):
+// `streamGenerateContent?alt=sse` with contents and parts, function calls
+// and responses, thought parts and the thought signatures Gemini 3 needs
+// back on the exact part they came with, `thinkingConfig` from jp's
+// reasoning settings, and the model's limits from `GET /v1beta/models/{id}`.
+import {
+  type ChatResponse,
+  type Event,
+  GEMINI_SIGNATURE_KEY,
+  isJsonObject,
+  isSent,
+  PROVIDER_BLOCK_KEY,
+  responseModels,
+  type ToolCallRequest,
+} from "../events/index.js";
+import { assertNever } from "../errors.js";
+import {
+  budgetOfEffort,
+  effortOfBudget,
+  nearestEffort,
+  reasoningGoesBack,
+  type ModelFacts,
+} from "./capabilities.js";
+import { HttpStatusError, StreamCutError, StreamErrorEvent } from "./errors.js";
+import {
+  classifiedProvider,
+  endpoint,
+  eventData,
+  getJson,
+  postForEvents,
+  transportOptions,
+  type ProviderOptions,
+} from "./http.js";
+import type { ModelRequest, Provider, StopReason, StreamPart, Usage } from "./types.js";
+
+// Gemini's usage report, as its SDK declares it (types only: no code loads).
+import type { GenerateContentResponseUsageMetadata } from "@google/genai";
+
+/**
+ * A part as the REST API documents it (the SDK declares some of its fields
+ * as classes; over the wire they are plain JSON).
+ */
+export interface Part {
+  text?: string;
+  thought?: boolean;
+  thoughtSignature?: string;
+  functionCall?: { id?: string; name?: string; args?: Record<string, unknown> };
+  functionResponse?: { id?: string; name: string; response: Record<string, unknown> };
+}
+
+export interface Content {
+  role?: "user" | "model";
+  parts?: Part[];
+}
+
+export const GEMINI_BASE_URL = "https://generativelanguage.googleapis.com";
+
+/** A `streamGenerateContent` body as the REST API documents it. */
+export interface GeminiBody {
+  contents: Content[];
+  systemInstruction?: Content;
+  tools?: { functionDeclarations: { name: string; description: string; parametersJsonSchema: unknown }[] }[];
+  toolConfig?: { functionCallingConfig: { mode: "AUTO" | "ANY"; allowedFunctionNames?: string[] } };
+  generationConfig: {
+    maxOutputTokens: number;
+    thinkingConfig?: { includeThoughts?: boolean; thinkingBudget?: number; thinkingLevel?: string };
+  };
+}
+
+/**
+ * What a function call without this model's signature carries instead: the
+ * value Google documents for calls it did not write (another model's, or
+ * an imported conversation's), which skips the check.
+ */
+const FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator";
+
+function signatureOf(e: ChatResponse | ToolCallRequest): string | undefined {
+  const metadata = isJsonObject(e.metadata) ? e.metadata : {};
+  const signature = metadata[GEMINI_SIGNATURE_KEY];
+  return typeof signature === "string" && signature ? signature : undefined;
+}
+
+/** A response event as a model part; undefined for what Gemini has no place for. */
+function responsePart(e: ChatResponse, own: boolean): Part | undefined {
+  const metadata = isJsonObject(e.metadata) ? e.metadata : {};
+  const signature = own ? signatureOf(e) : undefined;
+  const signed = signature ? { thoughtSignature: signature } : {};
+  if (typeof e.reasoning === "string") {
+    // Only this model's own thoughts go back, with their signature.
+    if (!signature) return undefined;
+    return { text: e.reasoning, thought: true, ...signed };
+  }
+  if (metadata[PROVIDER_BLOCK_KEY] === true) return undefined;
+  const text = typeof e.message === "string" ? e.message : JSON.stringify(e.data);
+  if (!text && !signature) return undefined;
+  return { text, ...signed };
+}
+
+function callPart(e: ToolCallRequest, own: boolean): Part {
+  const signature = own ? signatureOf(e) : undefined;
+  return {
+    functionCall: { id: e.id, name: e.name, args: e.arguments },
+    thoughtSignature: signature ?? FOREIGN_CALL_SIGNATURE,
+  };
+}
+
+/** The projection as Gemini contents: user and model turns, consecutive parts of one role together. */
+export function toGeminiContents(events: readonly Event[], model: string): Content[] {
+  const contents: Content[] = [];
+  const writers = responseModels(events);
+  const names = new Map<string, string>();
+  const push = (role: "user" | "model", part: Part) => {
+    const last = contents.at(-1);
+    if (last?.role === role) (last.parts ??= []).push(part);
+    else contents.push({ role, parts: [part] });
+  };
+  events.forEach((event, i) => {
+    if (!isSent(event)) return;
+    const e = event;
+    const own = reasoningGoesBack(writers[i], model) && writers[i] !== undefined;
+    switch (e.type) {
+      case "chat_request":
+        push("user", { text: e.content });
+        break;
+      case "chat_response": {
+        const part = responsePart(e, own);
+        if (part) push("model", part);
+        break;
+      }
+      case "tool_call_request":
+        names.set(e.id, e.name);
+        push("model", callPart(e, own));
+        break;
+      case "tool_call_response":
+        push("user", {
+          functionResponse: {
+            id: e.id,
+            name: names.get(e.id) ?? "",
+            response: e.is_error ? { error: e.content } : { output: e.content },
+          },
+        });
+        break;
+      default:
+        assertNever(e, "sent event kind");
+    }
+  });
+  return contents;
+}
+
+/** The thinking of a request: a level on models that take levels (Gemini 3), else a budget. */
+export function geminiThinking(request: ModelRequest): GeminiBody["generationConfig"]["thinkingConfig"] {
+  const asked = request.reasoning;
+  if (!asked || asked.effort === "none" || (!asked.effort && !asked.budgetTokens)) return undefined;
+  const levels = request.facts?.efforts;
+  if (levels?.length) {
+    const wanted = asked.effort ?? effortOfBudget(asked.budgetTokens ?? 0);
+    return { includeThoughts: true, thinkingLevel: nearestEffort(wanted, levels) ?? "high" };
+  }
+  const budget = asked.budgetTokens ?? budgetOfEffort(asked.effort ?? "medium", request.maxTokens);
+  return { includeThoughts: true, thinkingBudget: budget };
+}
+
+export function geminiBody(request: ModelRequest): GeminiBody {
+  const body: GeminiBody = {
+    contents: toGeminiContents(request.events, request.model),
+    generationConfig: { maxOutputTokens: request.maxTokens },
+  };
+  if (request.system) body.systemInstruction = { parts: [{ text: request.system }] };
+  const thinking = geminiThinking(request);
+  if (thinking) body.generationConfig.thinkingConfig = thinking;
+  if (request.tools.length) {
+    body.tools = [
+      {
+        functionDeclarations: request.tools.map((t) => ({
+          name: t.name,
+          description: t.description,
+          parametersJsonSchema: { type: "object", ...t.parameters },
+        })),
+      },
+    ];
+    body.toolConfig = {
+      functionCallingConfig:
+        request.toolChoice === "auto"
+          ? { mode: "AUTO" }
+          : { mode: "ANY", allowedFunctionNames: [request.toolChoice.name] },
+    };
+  }
+  return body;
+}
+
+/** Gemini's finish reasons; the safety family is a refusal. */
+const STOP: Readonly<Record<string, StopReason>> = {
+  STOP: "end",
+  MAX_TOKENS: "max_tokens",
+  SAFETY: "refusal",
+  RECITATION: "refusal",
+  BLOCKLIST: "refusal",
+  PROHIBITED_CONTENT: "refusal",
+  SPII: "refusal",
+  IMAGE_SAFETY: "refusal",
+};
+
+/** Gemini counts thoughts apart from the answer; both are billed as output. */
+function usageOf(meta: GenerateContentResponseUsageMetadata): Usage {
+  const thoughts = meta.thoughtsTokenCount ?? 0;
+  return {
+    ...(meta.promptTokenCount !== undefined ? { inputTokens: meta.promptTokenCount } : {}),
+    outputTokens: (meta.candidatesTokenCount ?? 0) + thoughts,
+    ...(meta.cachedContentTokenCount ? { cacheReadTokens: meta.cachedContentTokenCount } : {}),
+    ...(thoughts ? { reasoningTokens: thoughts } : {}),
+  };
+}
+
+/** A streamed chunk: the first candidate's new parts, its finish reason, and the usage so far. */
+interface Chunk {
+  candidates?: { content?: { parts?: Part[] }; finishReason?: string }[];
+  usageMetadata?: GenerateContentResponseUsageMetadata;
+  error?: unknown;
+}
+
+/** A function call without an id (older models): one is made, and recorded, so its response matches. */
+function callId(): string {
+  return `call_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** The parts one streamed part makes, given the block in progress. */
+function* partParts(part: Part, open: { kind?: "text" | "thought" }): Generator<StreamPart> {
+  const signed = (): StreamPart[] =>
+    part.thoughtSignature
+      ? [{ type: "block_metadata", metadata: { [GEMINI_SIGNATURE_KEY]: part.thoughtSignature } }]
+      : [];
+  if (part.functionCall) {
+    if (open.kind) yield { type: "block_end" };
+    open.kind = undefined;
+    const call = part.functionCall;
+    yield { type: "tool_call", id: call.id ?? callId(), name: call.name ?? "", arguments: call.args ?? {} };
+    yield* signed();
+    return;
+  }
+  if (part.text === undefined && !part.thoughtSignature) return;
+  const kind = part.thought ? "thought" : "text";
+  if (open.kind !== kind) {
+    if (open.kind) yield { type: "block_end" };
+    open.kind = kind;
+    yield kind === "thought" ? { type: "reasoning", text: "" } : { type: "text", text: "" };
+  }
+  if (part.text)
+    yield kind === "thought" ? { type: "reasoning", text: part.text } : { type: "text", text: part.text };
+  yield* signed();
+}
+
+/** Stream parts from Gemini's chunks; a stream that ends without a finish reason was cut. */
+export async function* geminiParts(chunks: AsyncIterable<Chunk>): AsyncGenerator<StreamPart> {
+  const open: { kind?: "text" | "thought" } = {};
+  let calls = 0;
+  let finish: string | undefined;
+  let usage: Usage | undefined;
+  for await (const chunk of chunks) {
+    if (chunk.error !== undefined) throw new StreamErrorEvent(chunk);
+    if (chunk.usageMetadata) usage = usageOf(chunk.usageMetadata);
+    const candidate = chunk.candidates?.[0];
+    for (const part of candidate?.content?.parts ?? []) {
+      if (part.functionCall) calls++;
+      yield* partParts(part, open);
+    }
+    if (candidate?.finishReason) finish = candidate.finishReason;
+  }
+  if (finish === undefined) throw new StreamCutError();
+  if (open.kind) yield { type: "block_end" };
+  if (usage) yield { type: "usage", ...usage };
+  const stop = STOP[finish] ?? "other";
+  yield { type: "stop", reason: stop === "end" && calls ? "tool_use" : stop };
+}
+
+/** The stream's chunks, one per server-sent event. */
+async function* geminiChunks(
+  url: string,
+  options: ProviderOptions,
+  body: GeminiBody,
+  signal: AbortSignal,
+): AsyncGenerator<Chunk> {
+  const headers = { accept: "text/event-stream", "x-goog-api-key": options.apiKey };
+  for await (const event of postForEvents({ url, headers, body, signal, ...transportOptions(options) })) {
+    if (event.data === "") continue;
+    const data = eventData(event);
+    if (isJsonObject(data)) yield data;
+  }
+}
+
+/** A model's limits from `GET /v1beta/models/{id}`; undefined when Google does not know it. */
+async function geminiModel(
+  name: string,
+  options: ProviderOptions & { baseURL: string },
+  signal: AbortSignal,
+): Promise<ModelFacts | undefined> {
+  try {
+    const info = await getJson({
+      url: endpoint(options.baseURL, `/v1beta/models/${encodeURIComponent(name)}`),
+      headers: { accept: "application/json", "x-goog-api-key": options.apiKey },
+      signal,
+      timeoutMs: 5000,
+      ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
+    });
+    if (!isJsonObject(info)) return undefined;
+    const facts: ModelFacts = {};
+    if (typeof info.inputTokenLimit === "number") facts.contextWindow = info.inputTokenLimit;
+    if (typeof info.outputTokenLimit === "number") facts.maxOutputTokens = info.outputTokenLimit;
+    return facts;
+  } catch (error) {
+    if (error instanceof HttpStatusError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+export function createGeminiProvider(options: ProviderOptions & { baseURL: string }): Provider {
+  const provider = classifiedProvider("google", options, (request, signal) =>
+    geminiParts(
+      geminiChunks(
+        endpoint(
+          options.baseURL,
+          `/v1beta/models/${encodeURIComponent(request.model)}:streamGenerateContent?alt=sse`,
+        ),
+        options,
+        geminiBody(request),
+        signal,
+      ),
+    ),
+  );
+  return { ...provider, modelFacts: (name, signal) => geminiModel(name, options, signal) };
+}
