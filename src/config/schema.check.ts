@@ -71,7 +71,7 @@ const KEYS17 = new Set([
 const KEYS18 = new Set(["type", "url", "headers", "optional", "startup_timeout_secs", "all_tools"]);
 const KEYS19 = new Set(["aliases"]);
 const KEYS20 = new Set(["mcp", "llm"]);
-const KEYS21 = new Set(["base_url", "api_key_env", "proxy", "api", "beta"]);
+const KEYS21 = new Set(["base_url", "api_key_env", "proxy", "api", "beta", "prompt_cache_key"]);
 const KEYS22 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h"]);
 const KEYS23 = new Set([
   "context_window",
@@ -854,6 +854,14 @@ function check43(v: unknown): SchemaIssue[] | undefined {
     );
   }
   out = merge(out, "beta", optional(check1, v.beta));
+  {
+    const x = v.prompt_cache_key;
+    out = merge(
+      out,
+      "prompt_cache_key",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
   const unknown = Object.keys(v).filter((k) => !KEYS21.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;

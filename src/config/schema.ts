@@ -135,6 +135,12 @@ export const ProviderConfig = z.strictObject({
     .array(z.string())
     .optional()
     .describe("beta features to turn on, sent as the anthropic-beta header (Anthropic)"),
+  prompt_cache_key: z
+    .boolean()
+    .optional()
+    .describe(
+      "send prompt_cache_key to this OpenAI-compatible server (for servers that route by it; others may reject it)",
+    ),
 });
 
 const McpCommon = {

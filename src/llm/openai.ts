@@ -106,17 +106,36 @@ function addResponse(assistant: () => AssistantMessage, e: ChatResponse): void {
   a.content = typeof a.content === "string" && a.content ? `${a.content}${text}` : text;
 }
 
-export function openaiBody(request: ModelRequest): ChatCompletionCreateParamsStreaming {
+/**
+ * What a server speaking Chat Completions reads besides the standard fields.
+ * OpenAI itself takes `max_completion_tokens` and `prompt_cache_key`;
+ * compatible servers (Ollama, llama.cpp, vLLM…) read `max_tokens`, and may
+ * reject fields they do not know, so they get only what their config turns on.
+ */
+export interface ChatDialect {
+  /** `max_completion_tokens` (OpenAI) or `max_tokens` (what compatible servers read). */
+  maxTokensField: "max_completion_tokens" | "max_tokens";
+  /** Send `prompt_cache_key`. */
+  cacheKey: boolean;
+}
+
+export const OPENAI_DIALECT: ChatDialect = { maxTokensField: "max_completion_tokens", cacheKey: true };
+export const COMPATIBLE_DIALECT: ChatDialect = { maxTokensField: "max_tokens", cacheKey: false };
+
+export function openaiBody(
+  request: ModelRequest,
+  dialect: ChatDialect = OPENAI_DIALECT,
+): ChatCompletionCreateParamsStreaming {
   const body: ChatCompletionCreateParamsStreaming = {
     model: request.model,
     messages: toOpenAIMessages(request.system, request.events),
     stream: true,
     stream_options: { include_usage: true },
-    max_completion_tokens: request.maxTokens,
   };
+  body[dialect.maxTokensField] = request.maxTokens;
   // OpenAI caches prefixes of 1,024 tokens or more by itself; the key keeps one
-  // conversation's requests on the same cache. Compatible servers ignore it.
-  if (request.cache) body.prompt_cache_key = request.cache.key;
+  // conversation's requests on the same cache.
+  if (request.cache && dialect.cacheKey) body.prompt_cache_key = request.cache.key;
   if (request.tools.length) {
     body.tools = request.tools.map((t) => ({
       type: "function" as const,
@@ -241,9 +260,10 @@ async function* completionChunks(
   body: ChatCompletionCreateParamsStreaming,
   signal: AbortSignal,
 ): AsyncGenerator<Chunk | typeof DONE> {
+  // A server without a key (a local Ollama, llama.cpp) is sent no Authorization header at all.
   const headers = {
     accept: "application/json",
-    authorization: `Bearer ${options.apiKey}`,
+    ...(options.keyFromEnvironment ? { authorization: `Bearer ${options.apiKey}` } : {}),
   };
   for await (const event of postForEvents({ url, headers, body, signal, ...transportOptions(options) })) {
     if (event.data.startsWith("[DONE]")) {
@@ -263,10 +283,13 @@ async function* completionChunks(
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
-export function createOpenAIProvider(options: ProviderOptions & { name: string }): Provider {
+export function createOpenAIProvider(
+  options: ProviderOptions & { name: string; dialect: ChatDialect; modelFacts?: Provider["modelFacts"] },
+): Provider {
   const baseUrl = options.baseURL ?? OPENAI_BASE_URL;
   const url = endpoint(baseUrl, "/chat/completions");
-  return classifiedProvider(options.name, { ...options, baseURL: baseUrl }, (request, signal) =>
-    openaiParts(completionChunks(url, options, openaiBody(request), signal)),
+  const provider = classifiedProvider(options.name, { ...options, baseURL: baseUrl }, (request, signal) =>
+    openaiParts(completionChunks(url, options, openaiBody(request, options.dialect), signal)),
   );
+  return options.modelFacts ? { ...provider, modelFacts: options.modelFacts } : provider;
 }

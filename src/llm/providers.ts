@@ -6,7 +6,8 @@ import type { Config } from "../config/schema.js";
 import { JpError } from "../errors.js";
 import { ANTHROPIC_BASE_URL, createAnthropicProvider } from "./anthropic.js";
 import { MissingKeyError } from "./errors.js";
-import { createOpenAIProvider, OPENAI_BASE_URL } from "./openai.js";
+import { compatibleModelFacts } from "./compatible-models.js";
+import { COMPATIBLE_DIALECT, createOpenAIProvider, OPENAI_BASE_URL, OPENAI_DIALECT } from "./openai.js";
 import { createGeminiProvider, GEMINI_BASE_URL } from "./gemini.js";
 import { createResponsesProvider } from "./openai-responses.js";
 import { proxyFor } from "./proxy.js";
@@ -93,7 +94,21 @@ export function createProvider(
       }),
       model,
     };
-  return { provider: createOpenAIProvider({ name: model.provider, ...options }), model };
+  const baseURL = settings.base_url ?? OPENAI_BASE_URL;
+  const dialect =
+    model.provider === "openai"
+      ? OPENAI_DIALECT
+      : { ...COMPATIBLE_DIALECT, cacheKey: settings.prompt_cache_key === true };
+  const modelFacts = compatibleModelFacts(model.provider, { ...options, baseURL });
+  return {
+    provider: createOpenAIProvider({
+      name: model.provider,
+      ...options,
+      dialect,
+      ...(modelFacts ? { modelFacts } : {}),
+    }),
+    model,
+  };
 }
 
 /** Request limits from config; the defaults mirror config/default.toml for configs built in code. */

@@ -55,6 +55,8 @@ export interface MockLlm {
   requests: RecordedRequest[];
   /** What the Models API (`GET /v1/models/{id}`) answers, by id; any other id is a 404. */
   models: Map<string, object>;
+  /** Other GET answers, by path (llama.cpp's `/props`, OpenRouter's `/api/v1/models`). */
+  gets: Map<string, object>;
   modelRequests: RecordedRequest[];
   /** TCP connections accepted so far. */
   connections(): number;
@@ -543,6 +545,7 @@ class MockState {
   readonly promptCache = new PromptCache();
   readonly requests: RecordedRequest[] = [];
   readonly models = new Map<string, object>();
+  readonly gets = new Map<string, object>();
   readonly modelRequests: RecordedRequest[] = [];
   readonly waiters: { n: number; resolve: () => void }[] = [];
   started = 0;
@@ -572,7 +575,13 @@ class MockState {
   }
 
   async answer(req: http.IncomingMessage, raw: string, res: http.ServerResponse): Promise<void> {
-    if (req.method === "GET" && /\/models\/[^/]+$/.test(req.url ?? "")) {
+    if (req.method === "GET" && this.gets.has(req.url ?? "")) {
+      this.modelRequests.push({ path: req.url ?? "", headers: req.headers, body: {} });
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(this.gets.get(req.url ?? "")));
+      return;
+    }
+    if (req.method === "GET") {
       this.describeModel(req, res);
       return;
     }
@@ -634,6 +643,7 @@ export async function startMockLlm(
     url: `http://127.0.0.1:${port}`,
     requests: state.requests,
     models: state.models,
+    gets: state.gets,
     modelRequests: state.modelRequests,
     connections: () => connections,
     queue: state.queue,

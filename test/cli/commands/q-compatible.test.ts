@@ -1,0 +1,86 @@
+// jp q against OpenAI-compatible servers (Ollama, llama.cpp, OpenRouter, any
+// other): only the standard fields unless the config turns one on, no key
+// where none is configured, and the window (and prices) from the server.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
+import { sdkTypeErrors } from "../../support/sdk-types.js";
+
+let w: QWorkspace | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+/** A workspace whose config also defines `provider` at the mock (`path` after its URL). */
+async function withProvider(provider: string, urlPath: string, more = "") {
+  w = await qWorkspace({ script: [{ text: "ok" }, { text: "again" }] });
+  fs.appendFileSync(
+    path.join(w.root, ".jp/config.toml"),
+    `\n[providers.${provider}]\nbase_url = "${w.mock.url}${urlPath}"\n${more}`,
+  );
+  return w;
+}
+
+const bodies = () => w!.mock.requests.map((r) => r.body);
+
+describe("an OpenAI-compatible server", () => {
+  it("gets max_tokens, no prompt_cache_key and no Authorization header when it has no key", async () => {
+    await withProvider("ollama", "/v1");
+    expect((await w!.jp("q", "-m", "ollama/qwen3", "hi")).code).toBe(0);
+    const request = w!.mock.requests[0]!;
+    expect(request.path).toBe("/v1/chat/completions");
+    expect(request.headers.authorization).toBeUndefined();
+    expect(request.body.max_tokens).toBe(8192);
+    expect(request.body).not.toHaveProperty("max_completion_tokens");
+    expect(request.body).not.toHaveProperty("prompt_cache_key");
+    expect(sdkTypeErrors("chat", bodies())).toEqual([]);
+  });
+
+  it("gets prompt_cache_key when its config turns it on", async () => {
+    await withProvider("vllm", "/v1", "prompt_cache_key = true\n");
+    expect((await w!.jp("q", "-m", "vllm/llama", "hi")).code).toBe(0);
+    expect(bodies()[0]!.prompt_cache_key).toEqual(expect.any(String));
+  });
+});
+
+describe("llama.cpp", () => {
+  it("gives its window from GET /props, asked once, and a request clearly over it is not sent", async () => {
+    await withProvider("llamacpp", "/v1");
+    w!.mock.gets.set("/props", { default_generation_settings: { n_ctx: 1500 }, total_slots: 1 });
+    const big = await w!.jp("q", "-m", "llamacpp/qwen", "x ".repeat(5000));
+    expect(big.stderr).toContain("more than the 1,500-token context window of llamacpp/qwen");
+    expect(w!.mock.requests).toHaveLength(0);
+    expect((await w!.jp("q", "-m", "llamacpp/qwen", "small")).code).toBe(0);
+    expect(w!.mock.modelRequests.map((r) => r.path)).toEqual(["/props"]);
+  });
+});
+
+describe("OpenRouter", () => {
+  it("gives windows, output caps and prices from its models API", async () => {
+    await withProvider("openrouter", "/api/v1", "api_key_env = \"MOCK_API_KEY\"\n");
+    w!.mock.gets.set("/api/v1/models", {
+      data: [
+        {
+          id: "anthropic/claude-sonnet-5-5",
+          context_length: 1_000_000,
+          pricing: { prompt: "0.000002", completion: "0.00001", input_cache_read: "0.0000002" },
+          top_provider: { context_length: 1_000_000, max_completion_tokens: 128_000 },
+        },
+      ],
+    });
+    const shown = await w!.jp("model", "show", "openrouter/anthropic/claude-sonnet-5-5", "--json");
+    expect(shown.code).toBe(0);
+    const { facts, sources } = JSON.parse(shown.stdout) as {
+      facts: Record<string, unknown>;
+      sources: Record<string, string>;
+    };
+    expect(facts).toMatchObject({
+      contextWindow: 1_000_000,
+      maxOutputTokens: 128_000,
+      price: { input: 2, output: 10, cache_read: 0.2 },
+    });
+    expect(sources).toMatchObject({ contextWindow: "provider", price: "provider" });
+  });
+});
