@@ -71,7 +71,7 @@ const KEYS17 = new Set([
 const KEYS18 = new Set(["type", "url", "headers", "optional", "startup_timeout_secs", "all_tools"]);
 const KEYS19 = new Set(["aliases"]);
 const KEYS20 = new Set(["mcp", "llm"]);
-const KEYS21 = new Set(["base_url", "api_key_env", "proxy", "api", "beta", "prompt_cache_key"]);
+const KEYS21 = new Set(["base_url", "api_key_env", "proxy", "api", "keep_alive", "beta", "prompt_cache_key"]);
 const KEYS22 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h"]);
 const KEYS23 = new Set([
   "context_window",
@@ -841,16 +841,24 @@ function check43(v: unknown): SchemaIssue[] | undefined {
       "api",
       x === undefined
         ? undefined
-        : x !== "responses" && x !== "chat"
+        : x !== "responses" && x !== "chat" && x !== "ollama"
           ? [
               {
                 path: [],
                 code: "invalid_value",
-                message: 'Invalid option: expected one of "responses"|"chat"',
+                message: 'Invalid option: expected one of "responses"|"chat"|"ollama"',
                 abort: true,
               },
             ]
           : undefined,
+    );
+  }
+  {
+    const x = v.keep_alive;
+    out = merge(
+      out,
+      "keep_alive",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
   out = merge(out, "beta", optional(check1, v.beta));

@@ -126,11 +126,15 @@ export const ProviderConfig = z.strictObject({
       'proxy URL for this provider ("" for none); absent, HTTPS_PROXY / HTTP_PROXY / NO_PROXY decide',
     ),
   api: z
-    .enum(["responses", "chat"])
+    .enum(["responses", "chat", "ollama"])
     .optional()
     .describe(
-      "which OpenAI API the provider speaks: the Responses API (default for openai) or Chat Completions (default for every other OpenAI-compatible server)",
+      "which API the provider speaks: OpenAI's Responses API (default for openai), Ollama's own /api/chat (default for ollama), or Chat Completions (every other server)",
     ),
+  keep_alive: z
+    .string()
+    .optional()
+    .describe('how long Ollama keeps the model loaded after a request ("5m", "1h", "-1" for ever)'),
   beta: z
     .array(z.string())
     .optional()

@@ -4,7 +4,7 @@
 import type { CapabilitySupport, ModelInfo } from "@anthropic-ai/sdk/resources/models";
 import type { Effort, ModelFacts } from "./capabilities.js";
 import { HttpStatusError } from "./errors.js";
-import { endpoint, getJson, type ProviderOptions } from "./http.js";
+import { endpoint, fetchJson, type ProviderOptions } from "./http.js";
 import { isJsonObject } from "../events/index.js";
 
 /** How long jp waits on the Models API before it goes on with what it knows. */
@@ -50,7 +50,7 @@ export async function fetchAnthropicModel(
   signal: AbortSignal,
 ): Promise<ModelFacts | undefined> {
   try {
-    const info = await getJson({
+    const info = await fetchJson({
       url: endpoint(options.baseURL, `/v1/models/${encodeURIComponent(name)}`),
       headers,
       signal,

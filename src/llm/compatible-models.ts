@@ -3,7 +3,7 @@
 // OpenRouter's windows, output caps and prices from `GET /api/v1/models`.
 import { isJsonObject } from "../events/index.js";
 import type { ModelFacts } from "./capabilities.js";
-import { endpoint, getJson, type ProviderOptions } from "./http.js";
+import { endpoint, fetchJson, type ProviderOptions } from "./http.js";
 import type { Provider } from "./types.js";
 
 const TIMEOUT_MS = 5000;
@@ -29,7 +29,7 @@ const positive = (v: unknown): number | undefined => (typeof v === "number" && v
 async function llamacppFacts(options: Options, signal: AbortSignal): Promise<ModelFacts | undefined> {
   // /props sits at the server's root, beside the OpenAI-compatible /v1.
   const root = options.baseURL.replace(/\/v1\/?$/, "");
-  const props = await getJson(request(endpoint(root, "/props"), options, signal));
+  const props = await fetchJson(request(endpoint(root, "/props"), options, signal));
   if (!isJsonObject(props)) return undefined;
   const settings = isJsonObject(props.default_generation_settings) ? props.default_generation_settings : {};
   const window = positive(settings.n_ctx) ?? positive(props.n_ctx);
@@ -71,7 +71,7 @@ async function openrouterFacts(
   options: Options,
   signal: AbortSignal,
 ): Promise<ModelFacts | undefined> {
-  const list = await getJson(request(endpoint(options.baseURL, "/models"), options, signal));
+  const list = await fetchJson(request(endpoint(options.baseURL, "/models"), options, signal));
   const data = isJsonObject(list) && Array.isArray(list.data) ? list.data : [];
   const entry = data.find((m): m is Record<string, unknown> => isJsonObject(m) && m.id === name);
   return entry ? openrouterEntry(entry) : undefined;

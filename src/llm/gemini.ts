@@ -26,7 +26,7 @@ import {
   classifiedProvider,
   endpoint,
   eventData,
-  getJson,
+  fetchJson,
   postForEvents,
   transportOptions,
   type ProviderOptions,
@@ -294,7 +294,7 @@ async function geminiModel(
   signal: AbortSignal,
 ): Promise<ModelFacts | undefined> {
   try {
-    const info = await getJson({
+    const info = await fetchJson({
       url: endpoint(options.baseURL, `/v1beta/models/${encodeURIComponent(name)}`),
       headers: { accept: "application/json", "x-goog-api-key": options.apiKey },
       signal,

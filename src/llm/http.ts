@@ -24,7 +24,7 @@ import {
   StreamErrorEvent,
   UnsupportedEncodingError,
 } from "./errors.js";
-import { SseDecoder, type ServerSentEvent } from "./sse.js";
+import { LineDecoder, SseDecoder, type ServerSentEvent } from "./sse.js";
 import type { ModelRequest, Provider, StreamPart } from "./types.js";
 
 /** The SDKs' default: how long to wait for the response to begin. */
@@ -238,6 +238,27 @@ function drain(message: http.IncomingMessage): void {
  * throw Node's own errors (classified by llm/errors).
  */
 export async function* postForEvents(request: EventStreamRequest): AsyncGenerator<ServerSentEvent> {
+  const decoder = new SseDecoder();
+  yield* postForPieces(request, {
+    push: (piece) => decoder.push(piece),
+    end: () => {
+      decoder.end();
+      return [];
+    },
+  });
+}
+
+/** As postForEvents, for a body streamed as lines of JSON (Ollama's NDJSON): each line as it completes. */
+export async function* postForLines(request: EventStreamRequest): AsyncGenerator<string> {
+  const lines = new LineDecoder();
+  yield* postForPieces(request, { push: (piece) => lines.decode(piece), end: () => lines.flush() });
+}
+
+/** The streamed answer of a POST, decoded piece by piece into what `decoder` makes of it. */
+async function* postForPieces<T>(
+  request: EventStreamRequest,
+  decoder: { push(piece: Buffer): T[]; end(): T[] },
+): AsyncGenerator<T> {
   const message = await respond(request);
   const status = message.statusCode ?? 0;
   if (status < 200 || status >= 300) throw await failure(message, status);
@@ -246,12 +267,11 @@ export async function* postForEvents(request: EventStreamRequest): AsyncGenerato
     throw new ErrorBodyError(parseJson(text) ?? text);
   }
   const body = await decoded(message);
-  const decoder = new SseDecoder();
   const idle = watchIdle(message, request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
   let finished = false;
   try {
     for await (const piece of bytesOf(body)) yield* decoder.push(piece);
-    decoder.end();
+    yield* decoder.end();
     finished = true;
   } catch (error) {
     // The server answered, so a network error now (a reset, a dropped socket) cut the answer short.
@@ -266,11 +286,13 @@ export async function* postForEvents(request: EventStreamRequest): AsyncGenerato
 }
 
 /**
- * GET `url` and parse its JSON answer (a provider's model API). A status
- * other than 2xx throws HttpStatusError; no redirect is followed.
+ * GET `url` (or POST `body` as JSON) and parse its JSON answer (a provider's
+ * model API). A status other than 2xx throws HttpStatusError; no redirect
+ * is followed.
  */
-export async function getJson(request: SentRequest & { url: string }): Promise<unknown> {
-  const message = await send(new URL(request.url), undefined, request);
+export async function fetchJson(request: SentRequest & { url: string; body?: unknown }): Promise<unknown> {
+  const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body), "utf8");
+  const message = await send(new URL(request.url), body, request);
   const status = message.statusCode ?? 0;
   if (status < 200 || status >= 300) throw await failure(message, status);
   const text = await shortBody(message);

@@ -10,6 +10,7 @@ import { compatibleModelFacts } from "./compatible-models.js";
 import { COMPATIBLE_DIALECT, createOpenAIProvider, OPENAI_BASE_URL, OPENAI_DIALECT } from "./openai.js";
 import { createGeminiProvider, GEMINI_BASE_URL } from "./gemini.js";
 import { createResponsesProvider } from "./openai-responses.js";
+import { createOllamaProvider, OLLAMA_BASE_URL } from "./ollama.js";
 import { proxyFor } from "./proxy.js";
 import type { Provider } from "./types.js";
 
@@ -29,6 +30,8 @@ function keyEnvOf(
   if (provider === "google" && !env.GEMINI_API_KEY && env.GOOGLE_API_KEY) return "GOOGLE_API_KEY";
   return DEFAULT_KEY_ENV[provider];
 }
+
+const NATIVE_API: Record<string, "responses" | "ollama"> = { openai: "responses", ollama: "ollama" };
 
 const BUILT_IN_BASE_URL: Record<string, string> = {
   anthropic: ANTHROPIC_BASE_URL,
@@ -83,8 +86,18 @@ export function createProvider(
       provider: createAnthropicProvider({ ...options, ...(settings.beta ? { beta: settings.beta } : {}) }),
       model,
     };
-  // OpenAI itself is spoken to through the Responses API; compatible servers through Chat Completions.
-  const api = settings.api ?? (model.provider === "openai" ? "responses" : "chat");
+  // OpenAI itself is spoken to through the Responses API, Ollama through its own; the others through Chat Completions.
+  const api = settings.api ?? NATIVE_API[model.provider] ?? "chat";
+  if (api === "ollama")
+    return {
+      provider: createOllamaProvider({
+        ...options,
+        // Its native API sits at the server's root, beside the compatible /v1.
+        baseURL: (settings.base_url ?? OLLAMA_BASE_URL).replace(/\/v1\/?$/, ""),
+        ...(settings.keep_alive ? { keepAlive: settings.keep_alive } : {}),
+      }),
+      model,
+    };
   if (api === "responses")
     return {
       provider: createResponsesProvider({

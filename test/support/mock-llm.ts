@@ -317,6 +317,36 @@ function responsesEvents(r: ScriptedResponse, model: string, cache: CacheUsage):
   return events;
 }
 
+/**
+ * The scripted response as Ollama's `/api/chat` streams it: one JSON object
+ * a line, thinking and content in `message`, tool calls whole, and a last
+ * `done` line with the reason and the counts.
+ */
+function ollamaLines(r: ScriptedResponse, model: string): string[] {
+  const line = (message: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    `${JSON.stringify({ model, created_at: "2026-12-01T10:00:00Z", message: { role: "assistant", content: "", ...message }, done: false, ...extra })}\n`;
+  const lines: string[] = [];
+  for (const c of chunks(r.reasoning ?? "")) lines.push(line({ thinking: c }));
+  for (const c of chunks(r.text ?? "")) lines.push(line({ content: c }));
+  if (r.tool_calls?.length)
+    lines.push(
+      line({ tool_calls: r.tool_calls.map((c) => ({ function: { name: c.name, arguments: c.arguments } })) }),
+    );
+  const usage = r.usage ?? { input: 100, output: 20 };
+  lines.push(
+    line(
+      {},
+      {
+        done: true,
+        done_reason: r.stop === "max_tokens" ? "length" : "stop",
+        prompt_eval_count: usage.input,
+        eval_count: usage.output,
+      },
+    ),
+  );
+  return lines;
+}
+
 /** Tokens of a request as the mock counts them, and what its cache rules made of them. */
 interface CacheUsage {
   /** Every prompt token (undefined when bodies are not recorded). */
@@ -501,9 +531,10 @@ function streamLines(
   body: Record<string, unknown>,
   anthropic: boolean,
   cached: CacheUsage,
-  dialect?: "responses" | "google",
+  dialect?: "responses" | "google" | "ollama",
 ): string[] {
   const model = typeof body.model === "string" ? body.model : "mock";
+  if (dialect === "ollama") return ollamaLines(script, model);
   if (dialect === "google")
     return geminiEvents(script, model, cached).map((data) => `data: ${JSON.stringify(data)}\n\n`);
   if (dialect === "responses")
@@ -585,6 +616,14 @@ class MockState {
       this.describeModel(req, res);
       return;
     }
+    if (req.url === "/api/show") {
+      // Ollama's model details: what `gets` holds for the path, else the model is not pulled.
+      this.modelRequests.push({ path: req.url, headers: req.headers, body: {} });
+      const info = this.gets.get(req.url);
+      res.writeHead(info ? 200 : 404, { "content-type": "application/json" });
+      res.end(JSON.stringify(info ?? { error: "model not found" }));
+      return;
+    }
     const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
     if (this.record) this.requests.push({ path: req.url ?? "", headers: req.headers, body });
     const url = req.url ?? "";
@@ -609,7 +648,8 @@ class MockState {
       return;
     }
     res.writeHead(200, {
-      "content-type": "text/event-stream",
+      // Ollama streams JSON lines; the others server-sent events.
+      "content-type": url === "/api/chat" ? "application/x-ndjson" : "text/event-stream",
       "cache-control": "no-cache",
       connection: "keep-alive",
     });
@@ -619,7 +659,13 @@ class MockState {
       : anthropic
         ? this.promptCache.anthropic(body)
         : this.promptCache.openai(body);
-    const dialect = url.endsWith("/responses") ? "responses" : google ? "google" : undefined;
+    const dialect = url.endsWith("/responses")
+      ? "responses"
+      : google
+        ? "google"
+        : url === "/api/chat"
+          ? "ollama"
+          : undefined;
     await writeStream(res, streamLines(script, body, anthropic, cached, dialect), script);
   }
 }

@@ -27,8 +27,8 @@ const bodies = () => w!.mock.requests.map((r) => r.body);
 
 describe("an OpenAI-compatible server", () => {
   it("gets max_tokens, no prompt_cache_key and no Authorization header when it has no key", async () => {
-    await withProvider("ollama", "/v1");
-    expect((await w!.jp("q", "-m", "ollama/qwen3", "hi")).code).toBe(0);
+    await withProvider("lab", "/v1");
+    expect((await w!.jp("q", "-m", "lab/qwen3", "hi")).code).toBe(0);
     const request = w!.mock.requests[0]!;
     expect(request.path).toBe("/v1/chat/completions");
     expect(request.headers.authorization).toBeUndefined();
@@ -42,6 +42,66 @@ describe("an OpenAI-compatible server", () => {
     await withProvider("vllm", "/v1", "prompt_cache_key = true\n");
     expect((await w!.jp("q", "-m", "vllm/llama", "hi")).code).toBe(0);
     expect(bodies()[0]!.prompt_cache_key).toEqual(expect.any(String));
+  });
+});
+
+describe("Ollama, spoken natively", () => {
+  it("streams /api/chat as JSON lines, with num_ctx for what the conversation needs up to the model's length, num_predict, think and keep_alive", async () => {
+    await withProvider("ollama", "", 'keep_alive = "30m"\n');
+    w!.mock.gets.set("/api/show", {
+      model_info: { "general.architecture": "qwen3", "qwen3.context_length": 40960 },
+      capabilities: ["completion", "tools", "thinking"],
+    });
+    w!.mock.push(
+      {
+        reasoning: "count them",
+        tool_calls: [{ id: "x", name: "count_words", arguments: { path: "notes.txt" } }],
+      },
+      { text: "5 words" },
+    );
+    w!.mock.queue.splice(0, 2);
+    const result = await w!.jp(
+      "q",
+      "-m",
+      "ollama/qwen3",
+      "-c",
+      'assistant.reasoning.effort="low"',
+      "count notes.txt",
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("5 words");
+    const [first, second] = w!.mock.requests;
+    expect(first!.path).toBe("/api/chat");
+    expect(first!.headers.authorization).toBeUndefined();
+    expect(first!.body).toMatchObject({
+      model: "qwen3",
+      stream: true,
+      think: "low",
+      keep_alive: "30m",
+      options: { num_ctx: 16384, num_predict: 8192 },
+      tools: [{ type: "function", function: { name: "count_words" } }],
+    });
+    // The tool loop goes back with the thinking in Ollama's own field and the tool named.
+    expect((second!.body as { messages: unknown[] }).messages.slice(-2)).toEqual([
+      {
+        role: "assistant",
+        content: "",
+        thinking: "count them",
+        tool_calls: [{ function: { name: "count_words", arguments: { path: "notes.txt" } } }],
+      },
+      { role: "tool", content: expect.stringContaining("5") as unknown, tool_name: "count_words" },
+    ]);
+    expect(w!.mock.modelRequests.map((r) => r.path)).toEqual(["/api/show"]);
+  });
+
+  it("names `ollama pull` for a model that is not pulled", async () => {
+    await withProvider("ollama", "");
+    w!.mock.queue.splice(0);
+    w!.mock.push({ fault: { status: 404, message: "model 'qwen9' not found" } });
+    const result = await w!.jp("q", "-m", "ollama/qwen9", "hi");
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("Ollama has no model 'qwen9'");
+    expect(result.stderr).toContain("ollama pull qwen9");
   });
 });
 
@@ -59,7 +119,7 @@ describe("llama.cpp", () => {
 
 describe("OpenRouter", () => {
   it("gives windows, output caps and prices from its models API", async () => {
-    await withProvider("openrouter", "/api/v1", "api_key_env = \"MOCK_API_KEY\"\n");
+    await withProvider("openrouter", "/api/v1", 'api_key_env = "MOCK_API_KEY"\n');
     w!.mock.gets.set("/api/v1/models", {
       data: [
         {

@@ -1,0 +1,287 @@
+// Owns Ollama's own API, spoken natively (`ollama/…`): `POST /api/chat`
+// streamed as NDJSON, with `tools`, `think` and `keep_alive`, and the
+// context (`options.num_ctx`) set to what the conversation needs, up to the
+// model's own length from `POST /api/show`, so the server never cuts older
+// messages off in silence.
+import {
+  type Event,
+  isJsonObject,
+  isSent,
+  PROVIDER_BLOCK_KEY,
+  REASONING_FIELD_KEY,
+  responseModels,
+} from "../events/index.js";
+import { assertNever } from "../errors.js";
+import { tokensOfChars } from "../compaction/index.js";
+import { reasoningGoesBack, type ModelFacts } from "./capabilities.js";
+import { BadRequestError, HttpStatusError, StreamCutError, StreamErrorEvent } from "./errors.js";
+import {
+  classifiedProvider,
+  endpoint,
+  fetchJson,
+  postForLines,
+  transportOptions,
+  type ProviderOptions,
+} from "./http.js";
+import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
+
+export const OLLAMA_BASE_URL = "http://127.0.0.1:11434";
+
+interface ToolCall {
+  function: { name: string; arguments: Record<string, unknown> };
+}
+
+export interface OllamaMessage {
+  role: "system" | "user" | "assistant" | "tool";
+  content: string;
+  thinking?: string;
+  tool_calls?: ToolCall[];
+  /** On a tool message: which tool answered. */
+  tool_name?: string;
+}
+
+export interface OllamaBody {
+  model: string;
+  messages: OllamaMessage[];
+  stream: true;
+  tools?: { type: "function"; function: { name: string; description: string; parameters: unknown } }[];
+  think?: boolean | "low" | "medium" | "high";
+  keep_alive?: string;
+  options: { num_ctx?: number; num_predict: number };
+}
+
+/** The smallest context Ollama is asked for: its own default on small machines. */
+const MIN_CONTEXT = 4096;
+
+/** The projection as Ollama messages; a response's blocks share one assistant message. */
+export function toOllamaMessages(
+  system: string | undefined,
+  events: readonly Event[],
+  model: string,
+): OllamaMessage[] {
+  const messages: OllamaMessage[] = system ? [{ role: "system", content: system }] : [];
+  const writers = responseModels(events);
+  const names = new Map<string, string>();
+  const assistant = (): OllamaMessage => {
+    const last = messages.at(-1);
+    if (last?.role === "assistant") return last;
+    const made: OllamaMessage = { role: "assistant", content: "" };
+    messages.push(made);
+    return made;
+  };
+  events.forEach((event, i) => {
+    if (!isSent(event)) return;
+    const e = event;
+    switch (e.type) {
+      case "chat_request":
+        messages.push({ role: "user", content: e.content });
+        break;
+      case "chat_response": {
+        const metadata = isJsonObject(e.metadata) ? e.metadata : {};
+        if (typeof e.reasoning === "string") {
+          // Ollama's own thinking goes back to the model that wrote it (as Ollama's clients send it).
+          if (
+            metadata[REASONING_FIELD_KEY] === "thinking" &&
+            e.reasoning &&
+            reasoningGoesBack(writers[i], model)
+          ) {
+            const a = assistant();
+            a.thinking = `${a.thinking ?? ""}${e.reasoning}`;
+          }
+          break;
+        }
+        if (metadata[PROVIDER_BLOCK_KEY] === true) break;
+        const a = assistant();
+        a.content += typeof e.message === "string" ? e.message : JSON.stringify(e.data);
+        break;
+      }
+      case "tool_call_request":
+        names.set(e.id, e.name);
+        (assistant().tool_calls ??= []).push({ function: { name: e.name, arguments: e.arguments } });
+        break;
+      case "tool_call_response":
+        messages.push({
+          role: "tool",
+          content: e.is_error ? `Error: ${e.content}` : e.content,
+          tool_name: names.get(e.id) ?? "",
+        });
+        break;
+      default:
+        assertNever(e, "sent event kind");
+    }
+  });
+  return messages;
+}
+
+/**
+ * The context to ask for: what the request needs (its size at four
+ * characters a token, plus the answer), rounded up to a power of two so that
+ * it changes rarely (a new num_ctx reloads the model), never above the
+ * model's own length.
+ */
+export function contextFor(
+  body: Omit<OllamaBody, "options">,
+  numPredict: number,
+  window: number | undefined,
+): number {
+  const needed =
+    tokensOfChars(JSON.stringify(body.messages).length + JSON.stringify(body.tools ?? []).length) +
+    numPredict;
+  let size = MIN_CONTEXT;
+  while (size < needed) size *= 2;
+  return window === undefined ? size : Math.min(size, window);
+}
+
+/** `think` from jp's reasoning: on or off, or a level where one is asked for. */
+function thinkOf(request: ModelRequest): OllamaBody["think"] {
+  const r = request.reasoning;
+  if (!r || r.effort === "none" || (!r.effort && !r.budgetTokens))
+    return request.facts?.thinking ? false : undefined;
+  const level = r.effort;
+  return level === "low" || level === "medium" || level === "high" ? level : true;
+}
+
+export function ollamaBody(request: ModelRequest, keepAlive?: string): OllamaBody {
+  const partial = {
+    model: request.model,
+    messages: toOllamaMessages(request.system, request.events, request.model),
+    stream: true as const,
+    ...(request.tools.length
+      ? {
+          tools: request.tools.map((t) => ({
+            type: "function" as const,
+            function: {
+              name: t.name,
+              description: t.description,
+              parameters: { type: "object", ...t.parameters },
+            },
+          })),
+        }
+      : {}),
+  };
+  const think = thinkOf(request);
+  return {
+    ...partial,
+    ...(think !== undefined ? { think } : {}),
+    ...(keepAlive ? { keep_alive: keepAlive } : {}),
+    options: {
+      num_ctx: contextFor(partial, request.maxTokens, request.facts?.contextWindow),
+      num_predict: request.maxTokens,
+    },
+  };
+}
+
+interface Chunk {
+  message?: { content?: string; thinking?: string; tool_calls?: ToolCall[] };
+  done?: boolean;
+  done_reason?: string;
+  prompt_eval_count?: number;
+  eval_count?: number;
+  error?: unknown;
+}
+
+/** A call id: Ollama gives none, so jp makes one and records it, to match the result. */
+function callId(): string {
+  return `call_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Stream parts from Ollama's chunks; the last one (`done`) has the reason and the counts. */
+export async function* ollamaParts(chunks: AsyncIterable<Chunk>): AsyncGenerator<StreamPart> {
+  let calls = 0;
+  let field = false;
+  for await (const chunk of chunks) {
+    if (chunk.error !== undefined) throw new StreamErrorEvent(chunk);
+    const m = chunk.message ?? {};
+    if (m.thinking) {
+      if (!field) yield { type: "reasoning_field", field: "thinking" };
+      field = true;
+      yield { type: "reasoning", text: m.thinking };
+    }
+    if (m.content) yield { type: "text", text: m.content };
+    for (const call of m.tool_calls ?? []) {
+      calls++;
+      yield { type: "tool_call", id: callId(), name: call.function.name, arguments: call.function.arguments };
+    }
+    if (chunk.done) {
+      yield {
+        type: "usage",
+        ...(chunk.prompt_eval_count !== undefined ? { inputTokens: chunk.prompt_eval_count } : {}),
+        ...(chunk.eval_count !== undefined ? { outputTokens: chunk.eval_count } : {}),
+      };
+      const reason: StopReason = chunk.done_reason === "length" ? "max_tokens" : calls ? "tool_use" : "end";
+      yield { type: "stop", reason };
+      return;
+    }
+  }
+  throw new StreamCutError();
+}
+
+async function* ollamaChunks(url: string, options: ProviderOptions, body: OllamaBody, signal: AbortSignal) {
+  const headers = {
+    accept: "application/x-ndjson",
+    ...(options.keyFromEnvironment ? { authorization: `Bearer ${options.apiKey}` } : {}),
+  };
+  for await (const line of postForLines({ url, headers, body, signal, ...transportOptions(options) })) {
+    if (!line.trim()) continue;
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(line);
+    } catch {
+      throw new StreamErrorEvent(`the stream sent a line that is not JSON: ${line.slice(0, 100)}`);
+    }
+    if (isChunk(chunk)) yield chunk;
+  }
+}
+
+/** Each line is one JSON object of the stream; anything else is not a chunk. */
+function isChunk(value: unknown): value is Chunk {
+  return isJsonObject(value);
+}
+
+/** A model that is not pulled: one error naming the command that fixes it. */
+function notPulled(error: unknown, model: string): BadRequestError | undefined {
+  if (!(error instanceof HttpStatusError) || error.status !== 404) return undefined;
+  return new BadRequestError("llm.ollama_not_pulled", `Ollama has no model '${model}'`, {
+    hint: `pull it first: ollama pull ${model}`,
+  });
+}
+
+/** The model's length and whether it thinks, from `POST /api/show`. */
+async function showModel(name: string, options: ProviderOptions & { baseURL: string }, signal: AbortSignal) {
+  try {
+    const info = await fetchJson({
+      url: endpoint(options.baseURL, "/api/show"),
+      headers: { accept: "application/json" },
+      body: { model: name },
+      signal,
+      timeoutMs: 5000,
+      ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
+    });
+    if (!isJsonObject(info)) return undefined;
+    const facts: ModelFacts = {};
+    const modelInfo = isJsonObject(info.model_info) ? info.model_info : {};
+    for (const [key, value] of Object.entries(modelInfo))
+      if (key.endsWith(".context_length") && typeof value === "number") facts.contextWindow = value;
+    const capabilities = Array.isArray(info.capabilities) ? info.capabilities : [];
+    if (capabilities.includes("thinking"))
+      facts.thinking = { adaptive: false, enabled: true, disabled: true, between_tools: false };
+    return facts;
+  } catch (error) {
+    if (error instanceof HttpStatusError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+export function createOllamaProvider(
+  options: ProviderOptions & { baseURL: string; keepAlive?: string },
+): Provider {
+  const url = endpoint(options.baseURL, "/api/chat");
+  const provider = classifiedProvider("ollama", options, async function* (request, signal) {
+    try {
+      yield* ollamaParts(ollamaChunks(url, options, ollamaBody(request, options.keepAlive), signal));
+    } catch (error) {
+      throw notPulled(error, request.model) ?? error;
+    }
+  });
+  return { ...provider, modelFacts: (name, signal) => showModel(name, options, signal) };
+}
