@@ -249,7 +249,7 @@ describe("a server that cannot be reached", () => {
 
   it("names the URL, says the connection was refused, and retries a local server once", async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const { provider } = createProvider("ollama/qwen3", config("ollama", url), env);
+    const { provider } = createProvider("lab/qwen3", config("lab", url), env);
     const retries: number[] = [];
     const error = await collect(
       streamWithRetries(provider, request("qwen3"), {
@@ -260,10 +260,10 @@ describe("a server that cannot be reached", () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnreachableError);
     expect((error as Error).message).toBe(
-      `could not reach ollama at ${url}/v1: connection refused (nothing is listening there)`,
+      `could not reach lab at ${url}/v1: connection refused (nothing is listening there)`,
     );
     expect((error as UnreachableError).hint).toBe(
-      "start the server there, or set providers.ollama.base_url to where it listens",
+      "start the server there, or set providers.lab.base_url to where it listens",
     );
     expect(retries).toEqual([1]);
   });
@@ -287,7 +287,8 @@ describe("OpenAI and compatible providers", () => {
         usage: { input: 50, output: 7 },
       },
     ]);
-    const { provider } = createProvider("ollama/qwen3", config("ollama", mock.url), env);
+    // A compatible server that streams reasoning in its own field (Ollama's /v1 does, in `reasoning`).
+    const { provider } = createProvider("lab/qwen3", config("lab", mock.url), env);
     const parts = await collect(streamWithRetries(provider, request("qwen3"), options));
     expect(parts).toContainEqual({
       type: "tool_call",
