@@ -117,10 +117,24 @@ export interface ChatDialect {
   maxTokensField: "max_completion_tokens" | "max_tokens";
   /** Send `prompt_cache_key`. */
   cacheKey: boolean;
+  /**
+   * How a tool is forced: `tool_choice` naming it (OpenAI), or "required"
+   * (llama.cpp and Ollama's compatible API read only the string forms and
+   * take the object form as "auto").
+   */
+  forcedTool: "object" | "required";
 }
 
-export const OPENAI_DIALECT: ChatDialect = { maxTokensField: "max_completion_tokens", cacheKey: true };
-export const COMPATIBLE_DIALECT: ChatDialect = { maxTokensField: "max_tokens", cacheKey: false };
+export const OPENAI_DIALECT: ChatDialect = {
+  maxTokensField: "max_completion_tokens",
+  cacheKey: true,
+  forcedTool: "object",
+};
+export const COMPATIBLE_DIALECT: ChatDialect = {
+  maxTokensField: "max_tokens",
+  cacheKey: false,
+  forcedTool: "required",
+};
 
 export function openaiBody(
   request: ModelRequest,
@@ -137,14 +151,22 @@ export function openaiBody(
   // conversation's requests on the same cache.
   if (request.cache && dialect.cacheKey) body.prompt_cache_key = request.cache.key;
   if (request.tools.length) {
-    body.tools = request.tools.map((t) => ({
+    const forced = request.toolChoice === "auto" ? undefined : request.toolChoice.name;
+    // A server that reads only the string forms forces a tool with "required" over that tool alone.
+    const offered =
+      forced !== undefined && dialect.forcedTool === "required"
+        ? request.tools.filter((t) => t.name === forced)
+        : request.tools;
+    body.tools = offered.map((t) => ({
       type: "function" as const,
       function: { name: t.name, description: t.description, parameters: t.parameters },
     }));
     body.tool_choice =
-      request.toolChoice === "auto"
+      forced === undefined
         ? "auto"
-        : { type: "function", function: { name: request.toolChoice.name } };
+        : dialect.forcedTool === "required"
+          ? "required"
+          : { type: "function", function: { name: forced } };
   }
   return body;
 }

@@ -38,6 +38,21 @@ describe("an OpenAI-compatible server", () => {
     expect(sdkTypeErrors("chat", bodies())).toEqual([]);
   });
 
+  it('forces a tool with the string form it reads: "required", over that tool alone', async () => {
+    await withProvider("llamacpp", "/v1");
+    w!.mock.queue.splice(0);
+    w!.mock.push(
+      { tool_calls: [{ id: "c1", name: "count_words", arguments: { path: "notes.txt" } }] },
+      { text: "5" },
+    );
+    expect((await w!.jp("q", "-m", "llamacpp/qwen", "-u", "count_words", "count")).code).toBe(0);
+    const [forced, next] = bodies();
+    expect(forced).toMatchObject({ tool_choice: "required", tools: [{ function: { name: "count_words" } }] });
+    expect(forced!.tools).toHaveLength(1);
+    expect(next!.tool_choice).toBe("auto");
+    expect(sdkTypeErrors("chat", bodies())).toEqual([]);
+  });
+
   it("gets prompt_cache_key when its config turns it on", async () => {
     await withProvider("vllm", "/v1", "prompt_cache_key = true\n");
     expect((await w!.jp("q", "-m", "vllm/llama", "hi")).code).toBe(0);
