@@ -6,10 +6,14 @@ import {
   type ChatResponse,
   type Event,
   isJsonObject,
+  type JsonObject,
   PROVIDER_BLOCK_KEY,
+  REASONING_DETAILS_KEY,
   REASONING_FIELD_KEY,
   REFUSAL_KEY,
+  responseModels,
 } from "../events/index.js";
+import { reasoningGoesBack } from "./capabilities.js";
 import { assertNever } from "../errors.js";
 import { malformedArguments, tryToolArguments } from "./tool-arguments.js";
 import {
@@ -37,10 +41,21 @@ type Message = ChatCompletionMessageParam;
 type AssistantMessage = ChatCompletionAssistantMessageParam & {
   reasoning_content?: string;
   reasoning?: string;
+  /** OpenRouter's reasoning blocks, as they came. */
+  reasoning_details?: JsonObject[];
 };
 
-export function toOpenAIMessages(system: string | undefined, events: readonly Event[]): Message[] {
+/**
+ * The projection as messages. With `model`, OpenRouter's reasoning details go
+ * back to the model that wrote them (they hold its signatures) and no other.
+ */
+export function toOpenAIMessages(
+  system: string | undefined,
+  events: readonly Event[],
+  model?: string,
+): Message[] {
   const messages: Message[] = system ? [{ role: "system", content: system }] : [];
+  const writers = model === undefined ? [] : responseModels(events);
   const assistant = (): AssistantMessage => {
     const last = messages.at(-1);
     if (last?.role === "assistant") return last;
@@ -48,9 +63,12 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
     messages.push(created);
     return created;
   };
-  for (const event of events) {
-    if (!isSent(event)) continue;
+  events.forEach((event, i) => {
+    if (!isSent(event)) return;
     const e = event;
+    const details = isJsonObject(e.metadata) ? e.metadata[REASONING_DETAILS_KEY] : undefined;
+    if (model !== undefined && Array.isArray(details) && reasoningGoesBack(writers[i], model))
+      assistant().reasoning_details = details.filter(isJsonObject);
     switch (e.type) {
       case "chat_request":
         messages.push({ role: "user", content: e.content });
@@ -79,7 +97,7 @@ export function toOpenAIMessages(system: string | undefined, events: readonly Ev
       default:
         assertNever(e, "sent event kind");
     }
-  }
+  });
   return messages;
 }
 
@@ -123,7 +141,14 @@ export interface ChatDialect {
    * take the object form as "auto").
    */
   forcedTool: "object" | "required";
+  /** Send jp's reasoning settings as `reasoning: {effort | max_tokens}` (OpenRouter's unified field). */
+  reasoning?: boolean;
 }
+
+/** A body with the fields compatible servers add to OpenAI's (OpenRouter's `reasoning`). */
+export type ChatBody = ChatCompletionCreateParamsStreaming & {
+  reasoning?: { effort: string } | { max_tokens: number };
+};
 
 export const OPENAI_DIALECT: ChatDialect = {
   maxTokensField: "max_completion_tokens",
@@ -136,13 +161,10 @@ export const COMPATIBLE_DIALECT: ChatDialect = {
   forcedTool: "required",
 };
 
-export function openaiBody(
-  request: ModelRequest,
-  dialect: ChatDialect = OPENAI_DIALECT,
-): ChatCompletionCreateParamsStreaming {
-  const body: ChatCompletionCreateParamsStreaming = {
+export function openaiBody(request: ModelRequest, dialect: ChatDialect = OPENAI_DIALECT): ChatBody {
+  const body: ChatBody = {
     model: request.model,
-    messages: toOpenAIMessages(request.system, request.events),
+    messages: toOpenAIMessages(request.system, request.events, request.model),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -150,6 +172,11 @@ export function openaiBody(
   // OpenAI caches prefixes of 1,024 tokens or more by itself; the key keeps one
   // conversation's requests on the same cache.
   if (request.cache && dialect.cacheKey) body.prompt_cache_key = request.cache.key;
+  const asked = request.reasoning;
+  if (dialect.reasoning && asked && asked.effort !== "none") {
+    if (asked.effort) body.reasoning = { effort: asked.effort };
+    else if (asked.budgetTokens) body.reasoning = { max_tokens: asked.budgetTokens };
+  }
   if (request.tools.length) {
     const forced = request.toolChoice === "auto" ? undefined : request.toolChoice.name;
     // A server that reads only the string forms forces a tool with "required" over that tool alone.
@@ -188,7 +215,38 @@ const STOP: Record<NonNullable<ChatCompletionChunk.Choice["finish_reason"]>, Sto
 type Delta = ChatCompletionChunk.Choice.Delta & {
   reasoning_content?: string | null;
   reasoning?: string | null;
+  /** OpenRouter: the provider's reasoning blocks (text with signatures, encrypted), in pieces by index. */
+  reasoning_details?: unknown[] | null;
 };
+
+/** Gathers OpenRouter's `reasoning_details` pieces by index: text and signatures extend, other fields are set. */
+class ReasoningDetails {
+  private readonly byIndex = new Map<number, JsonObject>();
+
+  add(pieces: readonly unknown[]): void {
+    pieces.forEach((piece, position) => {
+      if (!isJsonObject(piece)) return;
+      const index = typeof piece.index === "number" ? piece.index : position;
+      const detail = this.byIndex.get(index) ?? {};
+      for (const [key, value] of Object.entries(piece)) {
+        const before = detail[key];
+        detail[key] =
+          (key === "text" || key === "summary" || key === "signature") &&
+          typeof before === "string" &&
+          typeof value === "string"
+            ? before + value
+            : value;
+      }
+      this.byIndex.set(index, detail);
+    });
+  }
+
+  /** The details whole, in index order; undefined when none came. */
+  done(): JsonObject[] | undefined {
+    if (this.byIndex.size === 0) return undefined;
+    return [...this.byIndex].sort(([a], [b]) => a - b).map(([, detail]) => detail);
+  }
+}
 type Chunk = Omit<ChatCompletionChunk, "choices"> & {
   choices?: (Omit<ChatCompletionChunk.Choice, "delta"> & { delta?: Delta })[];
 };
@@ -218,6 +276,7 @@ export async function* openaiParts(chunks: AsyncIterable<Chunk | typeof DONE>): 
   let stop: StopReason | undefined;
   let done = false;
   let reasoningField: string | undefined;
+  const details = new ReasoningDetails();
   for await (const chunk of chunks) {
     if (chunk === DONE) {
       done = true;
@@ -232,6 +291,7 @@ export async function* openaiParts(chunks: AsyncIterable<Chunk | typeof DONE>): 
         if (reasoningField === undefined) yield { type: "reasoning_field", field: (reasoningField = field) };
         yield { type: "reasoning", text: d[field] ?? "" };
       }
+      if (Array.isArray(d.reasoning_details)) details.add(d.reasoning_details);
       if (d.content) yield { type: "text", text: d.content };
       if (d.refusal) yield { type: "refusal", text: d.refusal };
       for (const tc of d.tool_calls ?? []) {
@@ -260,6 +320,9 @@ export async function* openaiParts(chunks: AsyncIterable<Chunk | typeof DONE>): 
       yield { type: "cut_tool_call", id, name: call.name, partialArguments: call.json };
     else throw new StreamErrorEvent(malformedArguments(call.name, call.json));
   }
+  // Kept on the answer's last block, and sent back with its message (OpenRouter wants them verbatim).
+  const reasoning = details.done();
+  if (reasoning) yield { type: "block_metadata", metadata: { [REASONING_DETAILS_KEY]: reasoning } };
   yield { type: "stop", reason: stop };
 }
 
@@ -279,7 +342,7 @@ function usagePart(usage: NonNullable<ChatCompletionChunk["usage"]>): StreamPart
 async function* completionChunks(
   url: string,
   options: ProviderOptions,
-  body: ChatCompletionCreateParamsStreaming,
+  body: ChatBody,
   signal: AbortSignal,
 ): AsyncGenerator<Chunk | typeof DONE> {
   // A server without a key (a local Ollama, llama.cpp) is sent no Authorization header at all.

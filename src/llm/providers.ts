@@ -111,7 +111,11 @@ export function createProvider(
   const dialect =
     model.provider === "openai"
       ? OPENAI_DIALECT
-      : { ...COMPATIBLE_DIALECT, cacheKey: settings.prompt_cache_key === true };
+      : {
+          ...COMPATIBLE_DIALECT,
+          cacheKey: settings.prompt_cache_key === true,
+          reasoning: model.provider === "openrouter",
+        };
   const modelFacts = compatibleModelFacts(model.provider, { ...options, baseURL });
   return {
     provider: createOpenAIProvider({

@@ -133,6 +133,55 @@ describe("llama.cpp", () => {
 });
 
 describe("OpenRouter", () => {
+  it("sends reasoning from jp's settings, and its reasoning_details back verbatim, joined by index, in the tool loop", async () => {
+    await withProvider("openrouter", "/api/v1", 'api_key_env = "MOCK_API_KEY"\n');
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: "gen-1", object: "chat.completion.chunk", created: 1, model: "anthropic/claude-sonnet-5-5", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const detail = { type: "reasoning.text", format: "anthropic-claude-v1", index: 0 };
+    w!.mock.queue.splice(0);
+    w!.mock.push(
+      {
+        raw: {
+          pieces: [
+            chunk({ role: "assistant", reasoning: "thi", reasoning_details: [{ ...detail, text: "thi" }] }),
+            chunk({ reasoning: "nk", reasoning_details: [{ ...detail, text: "nk", signature: "SIG_OR" }] }),
+            chunk({
+              tool_calls: [
+                {
+                  index: 0,
+                  id: "call_1",
+                  type: "function",
+                  function: { name: "count_words", arguments: '{"path":"notes.txt"}' },
+                },
+              ],
+            }),
+            chunk({}, "tool_calls"),
+            "data: [DONE]\n\n",
+          ],
+        },
+      },
+      { text: "5 words" },
+    );
+    const model = "openrouter/anthropic/claude-sonnet-5-5";
+    const result = await w!.jp(
+      "q",
+      "-m",
+      model,
+      "-c",
+      'assistant.reasoning.effort="high"',
+      "count notes.txt",
+    );
+    expect(result.code).toBe(0);
+    const [first, second] = bodies();
+    expect(first!.reasoning).toEqual({ effort: "high" });
+    const assistant = (second!.messages as Record<string, unknown>[]).find((m) => m.role === "assistant")!;
+    expect(assistant.reasoning_details).toEqual([{ ...detail, text: "think", signature: "SIG_OR" }]);
+    // Another model gets none of it.
+    w!.mock.push({ text: "ok" });
+    expect((await w!.jp("q", "-m", "openrouter/openai/gpt-5.5", "next")).code).toBe(0);
+    expect(JSON.stringify(bodies()[2])).not.toContain("SIG_OR");
+  });
+
   it("gives windows, output caps and prices from its models API", async () => {
     await withProvider("openrouter", "/api/v1", 'api_key_env = "MOCK_API_KEY"\n');
     w!.mock.gets.set("/api/v1/models", {
