@@ -22,7 +22,7 @@ export interface QWorkspace {
 
 export async function qWorkspace(
   options: {
-    provider?: "anthropic" | "openai" | "google";
+    provider?: "anthropic" | "openai" | "google" | "ollama";
     /** Which OpenAI API the mock is spoken to with (default: Chat Completions, as compatible servers are). */
     api?: "chat" | "responses";
     script?: ScriptedResponse[];
@@ -40,6 +40,7 @@ export async function qWorkspace(
     anthropic: "anthropic/claude-mock",
     openai: "openai/gpt-mock",
     google: "google/gemini-mock",
+    ollama: "ollama/qwen-mock",
   }[provider];
   const example = fs
     .readFileSync(path.join(REPO_ROOT, "config/examples/count-words.toml"), "utf8")

@@ -1,0 +1,143 @@
+// One conformance suite, run against every provider jp speaks, through
+// `jp q` against the mock server speaking each provider's wire format:
+// plain text with usage, a two-request tool loop, thinking that goes back
+// as the provider wants it, a cut-off answer, an error body, the window guard.
+import { afterEach, describe, expect, it } from "vitest";
+import type { Event } from "../../src/events/index.js";
+import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+
+let w: QWorkspace | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+interface Dialect {
+  name: string;
+  options: Parameters<typeof qWorkspace>[0];
+  model: string;
+  path: string;
+}
+
+const DIALECTS: Dialect[] = [
+  {
+    name: "Anthropic Messages",
+    options: { provider: "anthropic" },
+    model: "anthropic/claude-mock",
+    path: "/v1/messages",
+  },
+  {
+    name: "OpenAI Responses",
+    options: { provider: "openai", api: "responses" },
+    model: "openai/gpt-mock",
+    path: "/v1/responses",
+  },
+  {
+    name: "Chat Completions (compatible servers)",
+    options: { provider: "openai", api: "chat" },
+    model: "openai/gpt-mock",
+    path: "/v1/chat/completions",
+  },
+  {
+    name: "Gemini",
+    options: { provider: "google" },
+    model: "google/gemini-mock",
+    path: "/v1beta/models/gemini-mock:streamGenerateContent?alt=sse",
+  },
+  { name: "Ollama", options: { provider: "ollama" }, model: "ollama/qwen-mock", path: "/api/chat" },
+];
+
+const responses = () =>
+  w!.events().filter((e) => e.type === "chat_response" || e.type === "tool_call_request");
+const metadataOf = (e: Event) => (e as { metadata?: Record<string, unknown> }).metadata ?? {};
+
+describe.each(DIALECTS)("$name", (dialect) => {
+  it("streams a plain answer and records its usage", async () => {
+    w = await qWorkspace({
+      ...dialect.options,
+      script: [{ text: "Plain answer, streamed.", usage: { input: 42, output: 7 } }],
+    });
+    const result = await w.jp("q", "hello");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Plain answer, streamed.");
+    expect(w.mock.requests.map((r) => r.path)).toEqual([dialect.path]);
+    expect(metadataOf(responses().at(-1)!)).toMatchObject({
+      model: dialect.model,
+      usage: { input_tokens: 42, output_tokens: 7 },
+    });
+  });
+
+  it("runs a two-request tool loop, the result reaching the model", async () => {
+    w = await qWorkspace({
+      ...dialect.options,
+      script: [
+        { tool_calls: [{ id: "call_1", name: "count_words", arguments: { path: "notes.txt" } }] },
+        { text: "notes.txt has 5 words." },
+      ],
+    });
+    const result = await w.jp("q", "count the words in notes.txt");
+    expect(result.code).toBe(0);
+    expect(w.mock.requests).toHaveLength(2);
+    const call = w.events().find((e) => e.type === "tool_call_request")!;
+    expect(call).toMatchObject({ name: "count_words", arguments: { path: "notes.txt" } });
+    const answered = w.events().find((e) => e.type === "tool_call_response")!;
+    expect(answered).toMatchObject({ is_error: false });
+    // The second request carries the call and its result (5 words, as count_words says).
+    const second = JSON.stringify(w.mock.requests[1]!.body);
+    expect(second).toContain("count_words");
+    expect(second).toMatch(/5/);
+    expect(result.stdout).toContain("notes.txt has 5 words.");
+  });
+
+  it("records thinking and sends it back within the tool loop as the provider wants it", async () => {
+    w = await qWorkspace({
+      ...dialect.options,
+      script: [
+        {
+          reasoning: "Counting is a job for the tool.",
+          signature: "SIG_CONFORMANCE",
+          tool_calls: [{ id: "call_1", name: "count_words", arguments: { path: "notes.txt" } }],
+        },
+        { text: "Done." },
+      ],
+      extraConfig: '[assistant.reasoning]\neffort = "medium"\n',
+    });
+    expect((await w.jp("q", "count")).code).toBe(0);
+    const thought = w.events().find((e) => e.type === "chat_response" && e.reasoning !== undefined);
+    expect(thought).toMatchObject({ reasoning: "Counting is a job for the tool." });
+    const second = JSON.stringify(w.mock.requests[1]!.body);
+    // Signed providers get the signature back; the others (Ollama, compatible servers) the text in their field.
+    expect(second).toMatch(/SIG_CONFORMANCE|Counting is a job for the tool\./);
+  });
+
+  it("says when the answer was cut off at the output limit", async () => {
+    w = await qWorkspace({ ...dialect.options, script: [{ text: "half an ans", stop: "max_tokens" }] });
+    const result = await w.jp("q", "write at length");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("cut off at the token limit");
+    expect(metadataOf(responses().at(-1)!)).toMatchObject({ stop_reason: "max_tokens" });
+  });
+
+  it("reports an error body in one line and keeps the question, marked failed", async () => {
+    w = await qWorkspace({
+      ...dialect.options,
+      script: [{ fault: { status: 400, message: "the request was malformed" } }],
+    });
+    const result = await w.jp("q", "hello");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("the request was malformed");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(w.events().map((e) => e.type)).toEqual(["turn_start", "chat_request", "request_failed"]);
+  });
+
+  it("does not send a request clearly over the model's window", async () => {
+    w = await qWorkspace({
+      ...dialect.options,
+      extraConfig: `[models."${dialect.model}"]\ncontext_window = 1000\n`,
+    });
+    const result = await w.jp("q", "x ".repeat(4000));
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(`more than the 1,000-token context window of ${dialect.model}`);
+    expect(w.mock.requests).toHaveLength(0);
+  });
+});
