@@ -1,10 +1,16 @@
 // One conformance suite, run against every provider jp speaks, through
 // `jp q` against the mock server speaking each provider's wire format:
 // plain text with usage, a two-request tool loop, thinking that goes back
-// as the provider wants it, a cut-off answer, an error body, the window guard.
+// as the provider wants it, a cut-off answer, an error body, Ctrl-C in the
+// middle of an answer, the window guard.
+import { execa } from "execa";
+import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Event } from "../../src/events/index.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { REPO_ROOT } from "../support/workspace.js";
+
+const JP = path.join(REPO_ROOT, "bin/jp");
 
 let w: QWorkspace | undefined;
 afterEach(async () => {
@@ -139,5 +145,37 @@ describe.each(DIALECTS)("$name", (dialect) => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain(`more than the 1,000-token context window of ${dialect.model}`);
     expect(w.mock.requests).toHaveLength(0);
+  });
+
+  it("keeps what arrived when Ctrl-C interrupts the answer, and the next question goes on", async () => {
+    w = await qWorkspace({
+      ...dialect.options,
+      script: [
+        { text: "a long answer, word by word. ".repeat(12), event_delay_ms: 40 },
+        { text: "Going on." },
+      ],
+    });
+    const child = execa(JP, ["q", "tell me everything"], {
+      cwd: w.root,
+      env: w.env,
+      reject: false,
+      stdin: "ignore",
+    });
+    // Interrupted once the answer has begun to show.
+    await new Promise<void>((resolve) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        if (chunk.toString().includes("a long")) resolve();
+      });
+    });
+    child.kill("SIGINT");
+    const interrupted = await child;
+    expect(interrupted.exitCode).toBe(130);
+    const kept = responses().at(-1)!;
+    expect(metadataOf(kept)).toMatchObject({ interrupted: true });
+    expect((kept as { message?: string }).message).toMatch(/^a long/);
+    const next = await w.jp("q", "go on");
+    expect(next.code).toBe(0);
+    expect(next.stdout).toContain("Going on.");
+    expect(JSON.stringify(w.mock.requests[1]!.body)).toContain("a long");
   });
 });
