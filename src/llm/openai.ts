@@ -141,14 +141,34 @@ export interface ChatDialect {
    * take the object form as "auto").
    */
   forcedTool: "object" | "required";
-  /** Send jp's reasoning settings as `reasoning: {effort | max_tokens}` (OpenRouter's unified field). */
-  reasoning?: boolean;
+  /**
+   * How jp's reasoning settings are sent: OpenRouter's unified `reasoning:
+   * {effort | max_tokens}`, or llama.cpp's `chat_template_kwargs.enable_thinking`
+   * with `reasoning_format` (so the thinking comes back in its own field).
+   */
+  reasoning?: "openrouter" | "llamacpp";
 }
 
-/** A body with the fields compatible servers add to OpenAI's (OpenRouter's `reasoning`). */
+/** A body with the fields compatible servers add to OpenAI's. */
 export type ChatBody = ChatCompletionCreateParamsStreaming & {
   reasoning?: { effort: string } | { max_tokens: number };
+  chat_template_kwargs?: { enable_thinking: boolean };
+  reasoning_format?: "deepseek";
 };
+
+/** The reasoning fields of a body, in the server's own terms. */
+function reasoningFields(request: ModelRequest, dialect: ChatDialect): Partial<ChatBody> {
+  const asked = request.reasoning;
+  const off = asked?.effort === "none";
+  const on = !off && (asked?.effort !== undefined || (asked?.budgetTokens ?? 0) > 0);
+  if (dialect.reasoning === "openrouter" && on)
+    return { reasoning: asked?.effort ? { effort: asked.effort } : { max_tokens: asked?.budgetTokens ?? 0 } };
+  if (dialect.reasoning === "llamacpp" && (on || off))
+    return on
+      ? { chat_template_kwargs: { enable_thinking: true }, reasoning_format: "deepseek" }
+      : { chat_template_kwargs: { enable_thinking: false } };
+  return {};
+}
 
 export const OPENAI_DIALECT: ChatDialect = {
   maxTokensField: "max_completion_tokens",
@@ -172,11 +192,7 @@ export function openaiBody(request: ModelRequest, dialect: ChatDialect = OPENAI_
   // OpenAI caches prefixes of 1,024 tokens or more by itself; the key keeps one
   // conversation's requests on the same cache.
   if (request.cache && dialect.cacheKey) body.prompt_cache_key = request.cache.key;
-  const asked = request.reasoning;
-  if (dialect.reasoning && asked && asked.effort !== "none") {
-    if (asked.effort) body.reasoning = { effort: asked.effort };
-    else if (asked.budgetTokens) body.reasoning = { max_tokens: asked.budgetTokens };
-  }
+  Object.assign(body, reasoningFields(request, dialect));
   if (request.tools.length) {
     const forced = request.toolChoice === "auto" ? undefined : request.toolChoice.name;
     // A server that reads only the string forms forces a tool with "required" over that tool alone.

@@ -7,7 +7,13 @@ import { JpError } from "../errors.js";
 import { ANTHROPIC_BASE_URL, createAnthropicProvider } from "./anthropic.js";
 import { MissingKeyError } from "./errors.js";
 import { compatibleModelFacts } from "./compatible-models.js";
-import { COMPATIBLE_DIALECT, createOpenAIProvider, OPENAI_BASE_URL, OPENAI_DIALECT } from "./openai.js";
+import {
+  type ChatDialect,
+  COMPATIBLE_DIALECT,
+  createOpenAIProvider,
+  OPENAI_BASE_URL,
+  OPENAI_DIALECT,
+} from "./openai.js";
 import { createGeminiProvider, GEMINI_BASE_URL } from "./gemini.js";
 import { createResponsesProvider } from "./openai-responses.js";
 import { createOllamaProvider, OLLAMA_BASE_URL } from "./ollama.js";
@@ -32,6 +38,12 @@ function keyEnvOf(
 }
 
 const NATIVE_API: Record<string, "responses" | "ollama"> = { openai: "responses", ollama: "ollama" };
+
+/** Compatible servers with reasoning fields of their own. */
+const REASONING_DIALECT: Record<string, ChatDialect["reasoning"]> = {
+  openrouter: "openrouter",
+  llamacpp: "llamacpp",
+};
 
 const BUILT_IN_BASE_URL: Record<string, string> = {
   anthropic: ANTHROPIC_BASE_URL,
@@ -108,13 +120,14 @@ export function createProvider(
       model,
     };
   const baseURL = settings.base_url ?? OPENAI_BASE_URL;
-  const dialect =
+  const reasoning = REASONING_DIALECT[model.provider];
+  const dialect: ChatDialect =
     model.provider === "openai"
       ? OPENAI_DIALECT
       : {
           ...COMPATIBLE_DIALECT,
           cacheKey: settings.prompt_cache_key === true,
-          reasoning: model.provider === "openrouter",
+          ...(reasoning ? { reasoning } : {}),
         };
   const modelFacts = compatibleModelFacts(model.provider, { ...options, baseURL });
   return {

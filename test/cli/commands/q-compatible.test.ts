@@ -121,6 +121,23 @@ describe("Ollama, spoken natively", () => {
 });
 
 describe("llama.cpp", () => {
+  it("turns thinking on or off through the chat template, with the reasoning in its own field", async () => {
+    await withProvider("llamacpp", "/v1");
+    w!.mock.push({ text: "third" });
+    const ask = (...cfg: string[]) => w!.jp(...cfg, "q", "-m", "llamacpp/qwen", "hi");
+    expect((await ask("-c", 'assistant.reasoning.effort="high"')).code).toBe(0);
+    expect((await ask("-c", 'assistant.reasoning.effort="none"')).code).toBe(0);
+    expect((await ask()).code).toBe(0);
+    const [on, off, unset] = bodies();
+    expect(on).toMatchObject({
+      chat_template_kwargs: { enable_thinking: true },
+      reasoning_format: "deepseek",
+    });
+    expect(off).toMatchObject({ chat_template_kwargs: { enable_thinking: false } });
+    expect(off).not.toHaveProperty("reasoning_format");
+    expect(unset).not.toHaveProperty("chat_template_kwargs");
+  });
+
   it("gives its window from GET /props, asked once, and a request clearly over it is not sent", async () => {
     await withProvider("llamacpp", "/v1");
     w!.mock.gets.set("/props", { default_generation_settings: { n_ctx: 1500 }, total_slots: 1 });
