@@ -147,6 +147,11 @@ export interface ChatDialect {
    * with `reasoning_format` (so the thinking comes back in its own field).
    */
   reasoning?: "openrouter" | "llamacpp";
+  /**
+   * Mark cache breakpoints with `cache_control` on text parts (OpenRouter
+   * passes them to models that cache that way: Anthropic's, Gemini's).
+   */
+  cacheControl?: boolean;
 }
 
 /** A body with the fields compatible servers add to OpenAI's. */
@@ -155,6 +160,27 @@ export type ChatBody = ChatCompletionCreateParamsStreaming & {
   chat_template_kwargs?: { enable_thinking: boolean };
   reasoning_format?: "deepseek";
 };
+
+/** A text part with a cache breakpoint, as OpenRouter reads it (the SDK's part type has no such field). */
+type CachedText = { type: "text"; text: string; cache_control: { type: "ephemeral"; ttl?: "1h" } };
+
+/**
+ * Breakpoints at the end of the system prompt and of the newest message, as
+ * Anthropic caches: the next request, which only appends, reads the prefix
+ * back. A string content becomes one text part carrying the mark.
+ */
+function markCacheBreakpoints(messages: Message[], ttl: "5m" | "1h"): void {
+  const control =
+    ttl === "1h" ? { type: "ephemeral" as const, ttl: "1h" as const } : { type: "ephemeral" as const };
+  const mark = (message: Message | undefined) => {
+    if (!message || (message.role !== "system" && message.role !== "user" && message.role !== "tool")) return;
+    if (typeof message.content !== "string" || message.content === "") return;
+    const part: CachedText = { type: "text", text: message.content, cache_control: control };
+    message.content = [part];
+  };
+  mark(messages.find((m) => m.role === "system"));
+  mark(messages.at(-1));
+}
 
 /** The reasoning fields of a body, in the server's own terms. */
 function reasoningFields(request: ModelRequest, dialect: ChatDialect): Partial<ChatBody> {
@@ -193,6 +219,7 @@ export function openaiBody(request: ModelRequest, dialect: ChatDialect = OPENAI_
   // conversation's requests on the same cache.
   if (request.cache && dialect.cacheKey) body.prompt_cache_key = request.cache.key;
   Object.assign(body, reasoningFields(request, dialect));
+  if (request.cache && dialect.cacheControl) markCacheBreakpoints(body.messages, request.cache.ttl);
   if (request.tools.length) {
     const forced = request.toolChoice === "auto" ? undefined : request.toolChoice.name;
     // A server that reads only the string forms forces a tool with "required" over that tool alone.

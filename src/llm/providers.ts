@@ -128,6 +128,8 @@ export function createProvider(
           ...COMPATIBLE_DIALECT,
           cacheKey: settings.prompt_cache_key === true,
           ...(reasoning ? { reasoning } : {}),
+          // OpenRouter caches Anthropic's and Gemini's models only where the request marks it.
+          cacheControl: model.provider === "openrouter" && /^(anthropic|google)\//.test(model.name),
         };
   const modelFacts = compatibleModelFacts(model.provider, { ...options, baseURL });
   return {

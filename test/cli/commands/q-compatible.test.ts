@@ -191,12 +191,18 @@ describe("OpenRouter", () => {
     expect(result.code).toBe(0);
     const [first, second] = bodies();
     expect(first!.reasoning).toEqual({ effort: "high" });
+    // Claude through OpenRouter is cached where the request marks it: the system prompt and the newest message.
+    const marked = (first!.messages as { role: string; content: unknown }[]).filter(
+      (m) => Array.isArray(m.content) && JSON.stringify(m.content).includes("cache_control"),
+    );
+    expect(marked.map((m) => m.role)).toEqual(["system", "user"]);
     const assistant = (second!.messages as Record<string, unknown>[]).find((m) => m.role === "assistant")!;
     expect(assistant.reasoning_details).toEqual([{ ...detail, text: "think", signature: "SIG_OR" }]);
     // Another model gets none of it.
     w!.mock.push({ text: "ok" });
     expect((await w!.jp("q", "-m", "openrouter/openai/gpt-5.5", "next")).code).toBe(0);
     expect(JSON.stringify(bodies()[2])).not.toContain("SIG_OR");
+    expect(JSON.stringify(bodies()[2])).not.toContain("cache_control");
   });
 
   it("gives windows, output caps and prices from its models API", async () => {
