@@ -51,6 +51,18 @@ const DIALECTS: Dialect[] = [
     path: "/v1beta/models/gemini-mock:streamGenerateContent?alt=sse",
   },
   { name: "Ollama", options: { provider: "ollama" }, model: "ollama/qwen-mock", path: "/api/chat" },
+  {
+    name: "llama.cpp",
+    options: { provider: "llamacpp" },
+    model: "llamacpp/qwen-mock",
+    path: "/v1/chat/completions",
+  },
+  {
+    name: "OpenRouter",
+    options: { provider: "openrouter" },
+    model: "openrouter/anthropic/claude-mock",
+    path: "/api/v1/chat/completions",
+  },
 ];
 
 const responses = () =>

@@ -22,7 +22,7 @@ export interface QWorkspace {
 
 export async function qWorkspace(
   options: {
-    provider?: "anthropic" | "openai" | "google" | "ollama";
+    provider?: "anthropic" | "openai" | "google" | "ollama" | "llamacpp" | "openrouter";
     /** Which OpenAI API the mock is spoken to with (default: Chat Completions, as compatible servers are). */
     api?: "chat" | "responses";
     script?: ScriptedResponse[];
@@ -41,7 +41,11 @@ export async function qWorkspace(
     openai: "openai/gpt-mock",
     google: "google/gemini-mock",
     ollama: "ollama/qwen-mock",
+    llamacpp: "llamacpp/qwen-mock",
+    openrouter: "openrouter/anthropic/claude-mock",
   }[provider];
+  /** Where each provider's API sits at the mock: OpenAI-compatible ones under /v1 (OpenRouter's /api/v1). */
+  const baseUrl = { openai: "/v1", llamacpp: "/v1", openrouter: "/api/v1" }[provider as string] ?? "";
   const example = fs
     .readFileSync(path.join(REPO_ROOT, "config/examples/count-words.toml"), "utf8")
     .replace('run = "ask"', `run = "${options.toolRun ?? "unattended"}"`);
@@ -50,7 +54,7 @@ export async function qWorkspace(
     [
       `[assistant.model]\nid = "${model}"\n`,
       `[assistant.request]\nbackoff_ms = 5\n${options.request ?? ""}\n`,
-      `[providers.${provider}]\nbase_url = "${provider === "openai" ? `${mock.url}/v1` : mock.url}"\napi_key_env = "MOCK_API_KEY"\n${provider === "openai" ? `api = "${options.api ?? "chat"}"\n` : ""}`,
+      `[providers.${provider}]\nbase_url = "${mock.url}${baseUrl}"\napi_key_env = "MOCK_API_KEY"\n${provider === "openai" ? `api = "${options.api ?? "chat"}"\n` : ""}`,
       example,
       options.extraConfig ?? "",
     ].join("\n"),
