@@ -678,8 +678,8 @@ function prepared(request: ModelRequest, options: TurnOptions): JpError | undefi
   }
 }
 
-/** Run one turn for `query`. */
-export async function runTurn(query: string, options: TurnOptions): Promise<TurnResult> {
+/** The question that opens the turn, recorded before anything is sent. */
+function recordQuestion(query: string, options: TurnOptions): void {
   const start = options.now().toISOString();
   options.log.append([
     { type: "turn_start", timestamp: start },
@@ -690,19 +690,58 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
       ...(options.retryOf !== undefined ? { metadata: { retry_of: options.retryOf } } : {}),
     },
   ]);
+  const configured = options.reasoning?.budgetTokens || options.reasoning?.effort;
+  if (options.forcedTool && configured && !asksForTool(options))
+    options.output.notice(
+      `thinking is off for this turn: a forced tool call (-u ${options.forcedTool}) cannot be combined with it`,
+    );
+}
+
+/**
+ * Send one request: checked by its provider first (the turn's first only)
+ * and against the window, then streamed. `warned` says whether the window
+ * warning was shown already; the result says whether it is now.
+ */
+async function sendRequest(
+  request: ModelRequest,
+  options: TurnOptions,
+  first: boolean,
+  warned: boolean,
+): Promise<{ streamed: Streamed; warned: boolean }> {
+  const refused = first ? prepared(request, options) : undefined;
+  const oversize = refused ?? overWindow(request, options, !warned);
+  if (oversize instanceof JpError) return { streamed: { ok: false, error: oversize, discarded: [] }, warned };
+  return { streamed: await streamResponse(request, options), warned: warned || oversize === "warned" };
+}
+
+/**
+ * An answer to a request that asked for the forced tool without calling it:
+ * set aside to ask again, firmly ("again"), or kept with a word ("kept").
+ */
+function missedTool(
+  collected: Collected,
+  options: TurnOptions,
+  insisted: boolean,
+): "again" | "kept" | undefined {
+  if (!asksForTool(options) || calledForced(collected, options)) return undefined;
+  const what = `${options.modelId} ${insisted ? "did not call" : "answered without calling"} ${options.forcedTool}`;
+  options.output.notice(
+    insisted ? `${what} although asked twice; its answer is kept` : `${what}; asking again, more firmly`,
+  );
+  return insisted ? "kept" : "again";
+}
+
+/** Run one turn for `query`. */
+export async function runTurn(query: string, options: TurnOptions): Promise<TurnResult> {
+  recordQuestion(query, options);
   let requests = 0;
-  let warnedOversize = false;
+  let warned = false;
   let pauses = 0;
   // Until an answer is recorded, a failure marks the question as failed (it is not sent again).
   let answered = false;
   // The forced tool, when only asked for, is asked for once more (firmly) if the first answer does not call it.
   let insisting = false;
   let unrecorded: UsageRecord[] = [];
-  const configured = options.reasoning?.budgetTokens || options.reasoning?.effort;
-  if (options.forcedTool && configured && !asksForTool(options))
-    options.output.notice(
-      `thinking is off for this turn: a forced tool call (-u ${options.forcedTool}) cannot be combined with it`,
-    );
   // Y and N at an approval prompt hold for the rest of this turn.
   const remembered = new Map<string, "run" | "decline">();
   for (;;) {
@@ -711,13 +750,9 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
     const forcing = requests === 0 || insisting;
     const request = buildRequest(options.log.events(), options, forcing, insisting);
     requests += 1;
-    const refused = requests === 1 ? prepared(request, options) : undefined;
-    const oversize = refused ?? overWindow(request, options, !warnedOversize);
-    if (oversize === "warned") warnedOversize = true;
-    const streamed: Streamed =
-      oversize instanceof JpError
-        ? { ok: false, error: oversize, discarded: [] }
-        : await streamResponse(request, options);
+    const sent = await sendRequest(request, options, requests === 1, warned);
+    warned = sent.warned;
+    const streamed = sent.streamed;
     if (!streamed.ok) {
       if (!answered) markFailed(options, streamed.error, [...unrecorded, ...streamed.discarded]);
       throw streamed.error;
@@ -725,19 +760,11 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
     const { collected, interrupted } = streamed;
     const discarded = [...unrecorded, ...streamed.discarded];
     unrecorded = [];
-    if (forcing && !interrupted && asksForTool(options) && !calledForced(collected, options)) {
-      if (!insisting) {
-        // Not recorded: the firmer request replaces it (its usage is counted with the next answer).
-        unrecorded = collected.usage ? [...discarded, collected.usage] : discarded;
-        insisting = true;
-        options.output.notice(
-          `${options.modelId} answered without calling ${options.forcedTool}; asking again, more firmly`,
-        );
-        continue;
-      }
-      options.output.notice(
-        `${options.modelId} did not call ${options.forcedTool} although asked twice; its answer is kept`,
-      );
+    if (forcing && !interrupted && missedTool(collected, options, insisting) === "again") {
+      // Not recorded: the firmer request replaces it (its usage is counted with the next answer).
+      unrecorded = collected.usage ? [...discarded, collected.usage] : discarded;
+      insisting = true;
+      continue;
     }
     insisting = false;
     const responses = responseEvents(collected, options, interrupted, discarded);
