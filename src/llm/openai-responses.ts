@@ -36,13 +36,20 @@ import type {
 } from "openai/resources/responses/responses";
 import type { ReasoningEffort } from "openai/resources/shared";
 
-/** A recorded reasoning item as it goes back: its id, summary and encrypted content. */
+/**
+ * A recorded reasoning item as it goes back: its id, its text where it came
+ * (a summary, or the raw reasoning text open-weight models give as
+ * `content`), and its encrypted content.
+ */
 function reasoningItem(e: ChatResponse, item: JsonObject): ResponseInputItem | undefined {
   if (typeof item.id !== "string") return undefined;
+  const text = e.reasoning ?? "";
+  const raw = item.text === "content";
   return {
     type: "reasoning",
     id: item.id,
-    summary: e.reasoning ? [{ type: "summary_text", text: e.reasoning }] : [],
+    summary: text && !raw ? [{ type: "summary_text", text }] : [],
+    ...(text && raw ? { content: [{ type: "reasoning_text" as const, text }] } : {}),
     ...(typeof item.encrypted_content === "string" ? { encrypted_content: item.encrypted_content } : {}),
   };
 }
@@ -184,6 +191,8 @@ function itemDone(item: ResponseOutputItem, cut: boolean): StreamPart[] {
           item: {
             id: item.id,
             ...(item.encrypted_content ? { encrypted_content: item.encrypted_content } : {}),
+            // Where its text goes back: the raw reasoning text (`content`), else the summary.
+            ...(item.content?.length ? { text: "content" } : {}),
           },
         },
         { type: "block_end" },
@@ -234,6 +243,7 @@ export async function* responsesParts(
         if (ev.summary_index > 0) yield { type: "reasoning", text: "\n\n" };
         break;
       case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta":
         yield { type: "reasoning", text: ev.delta };
         break;
       case "response.output_text.delta":
@@ -251,6 +261,12 @@ export async function* responsesParts(
         yield* itemDone(ev.item, false);
         break;
       case "response.completed":
+        // Items whose output_item.done never came are whole in the response (openai-node's own recording has such).
+        for (const [index, item] of ev.response.output.entries())
+          if (open.has(index)) {
+            if (item.type === "function_call") calls++;
+            yield* itemDone(item, false);
+          }
         if (ev.response.usage) yield usagePart(ev.response.usage);
         yield { type: "stop", reason: calls ? "tool_use" : "end" };
         return;

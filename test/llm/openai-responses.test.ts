@@ -127,6 +127,7 @@ describe("responsesParts", () => {
       {
         type: "response.completed",
         response: {
+          output: [],
           usage: {
             input_tokens: 100,
             input_tokens_details: { cached_tokens: 64 },

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { isJsonObject, type Event } from "../../src/events/index.js";
 import type { RawResponse, ScriptedResponse } from "../support/mock-llm.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { sdkTypeErrors } from "../support/sdk-types.js";
 import { REPO_ROOT } from "../support/workspace.js";
 
 let w: QWorkspace | undefined;
@@ -503,5 +504,57 @@ describe("OpenAI-compatible streams accumulated forgivingly", () => {
     });
     expect((await w.jp("q", "weather?")).stdout).toContain('"city":"San Francisco"');
     expect((await w.jp("q", "again?")).stdout).toContain('"city":"San Francisco"');
+  });
+});
+
+describe("OpenAI Responses streams recorded by openai-node", () => {
+  it("reads the plain text stream, usage included", async () => {
+    w = await qWorkspace({
+      provider: "openai",
+      api: "responses",
+      script: [recorded("openai/responses-text.sse")],
+    });
+    const result = await w.jp("q", "hello");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Hello world");
+    const answer = w.events().find((e) => e.type === "chat_response")!;
+    expect(answer.metadata).toMatchObject({ usage: { input_tokens: 10, output_tokens: 2 } });
+  });
+
+  it("keeps raw reasoning text and its item (done only in response.completed), and sends it back as content", async () => {
+    w = await qWorkspace({
+      provider: "openai",
+      api: "responses",
+      script: [recorded("openai/responses-reasoning.sse"), { text: "ok" }],
+    });
+    const result = await w.jp("q", "what is the answer?");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("The answer is 42");
+    const [reasoning, answer] = w.events().filter((e) => e.type === "chat_response");
+    expect(reasoning).toMatchObject({
+      reasoning: "Chain: Step 1. Step 2.",
+      metadata: { openai_reasoning_item: { id: "r1", text: "content" } },
+    });
+    expect(answer).toMatchObject({
+      message: "The answer is 42",
+      metadata: { usage: { output_tokens: 6, reasoning_tokens: 2 } },
+    });
+    expect((await w.jp("q", "and then?")).code).toBe(0);
+    const input = (w.mock.requests[1]!.body as { input: unknown[] }).input;
+    expect(input.slice(1, 3)).toEqual([
+      {
+        type: "reasoning",
+        id: "r1",
+        summary: [],
+        content: [{ type: "reasoning_text", text: "Chain: Step 1. Step 2." }],
+      },
+      { role: "assistant", content: "The answer is 42" },
+    ]);
+    expect(
+      sdkTypeErrors(
+        "responses",
+        w.mock.requests.map((r) => r.body),
+      ),
+    ).toEqual([]);
   });
 });
