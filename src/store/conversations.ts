@@ -62,8 +62,6 @@ export interface ConversationMetadata {
   labels?: string[];
   forked_from?: string;
   imported_from?: { path: string; original_id: string };
-  /** Counts of the log up to `bytes`, so `ls` need not re-read unchanged logs. */
-  stats_cache?: LogStats;
   /** The tools `jp q` last said it leaves out of this conversation, so it says so once, not every turn. */
   left_out_tools_noticed?: string[];
   [key: string]: unknown;
@@ -331,7 +329,7 @@ export class ConversationStore {
    * Counts of a conversation's log. Logs only grow on line boundaries, so the
    * cached counts stay valid up to their byte length and only the new lines are read.
    */
-  stats(ref: ConversationRef, metadata: ConversationMetadata = this.metadata(ref)): LogStats {
+  stats(ref: ConversationRef): LogStats {
     const file = inFolder(ref, LOG_FILE);
     let size = 0;
     try {
@@ -340,7 +338,8 @@ export class ConversationStore {
       // A folder without a log has no events.
     }
     // Caches written before usage was counted (as it is now) are recounted once.
-    const cached = metadata.stats_cache?.usage_counting === USAGE_COUNTING ? metadata.stats_cache : undefined;
+    const kept = this.cachedStats(ref);
+    const cached = kept?.usage_counting === USAGE_COUNTING ? kept : undefined;
     if (cached && cached.bytes === size) return cached;
     const resume = cached && cached.bytes < size ? cached : undefined;
     const stats: LogStats = resume
@@ -373,7 +372,8 @@ export class ConversationStore {
     stats.turns = counter.count;
     if (stats.bytes !== cached?.bytes) {
       try {
-        this.writeMetadata(ref, { ...metadata, stats_cache: stats });
+        fs.mkdirSync(path.dirname(this.statsFile(ref)), { recursive: true });
+        writeJsonAtomic(this.statsFile(ref), stats);
       } catch {
         // The cache is an optimisation; a read-only workspace still lists.
       }
@@ -381,9 +381,27 @@ export class ConversationStore {
     return stats;
   }
 
+  /**
+   * Where a conversation's counts are kept: `.jp/cache/stats/`, beside the
+   * other caches, so reading a conversation never changes its folder (which
+   * git may track).
+   */
+  private statsFile(ref: ConversationRef): string {
+    return path.join(this.workspace.dir, "cache", "stats", `${ref.folder}.json`);
+  }
+
+  /** The counts kept for `ref`, when a readable file holds them. */
+  private cachedStats(ref: ConversationRef): LogStats | undefined {
+    try {
+      const kept = readJsonFile<unknown>(this.statsFile(ref));
+      return isLogStats(kept) ? kept : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   invalidateStats(ref: ConversationRef): void {
-    const { stats_cache: _dropped, ...rest } = this.metadata(ref);
-    this.writeMetadata(ref, rest);
+    fs.rmSync(this.statsFile(ref), { force: true });
   }
 
   activeId(): string | undefined {
@@ -507,4 +525,16 @@ export class ConversationStore {
   holdTurn(ref: ConversationRef): HeldLock {
     return acquireLock(path.join(ref.dir, TURN_LOCK_FILE), { ...this.lockOptions, command: "jp" });
   }
+}
+
+/** A stats cache this version wrote: its counting version and byte length are checked before use. */
+function isLogStats(value: unknown): value is LogStats {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "bytes" in value &&
+    typeof value.bytes === "number" &&
+    "kinds" in value &&
+    typeof value.kinds === "object"
+  );
 }

@@ -51,7 +51,7 @@ export function initWorkspace(root: string): { workspace: Workspace; created: bo
   if (!fs.existsSync(gitignore))
     fs.writeFileSync(
       gitignore,
-      "# jp: per-machine state\nstate.json\n**/*.lock\n**/*.lock.*\n**/events.pending\n",
+      "# jp: per-machine state, and caches rebuilt when missing\nstate.json\ncache/\n**/*.lock\n**/*.lock.*\n**/events.pending\n",
     );
   return { workspace: ws, created };
 }

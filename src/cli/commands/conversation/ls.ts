@@ -29,7 +29,7 @@ export function register(parent: Command, ctx: Context): void {
         let metadata: { title?: string; created_at: string } = { created_at: "" };
         try {
           metadata = store.metadata(ref);
-          const stats = store.stats(ref, metadata);
+          const stats = store.stats(ref);
           return {
             id: ref.id,
             title: metadata.title ?? null,
