@@ -3,12 +3,8 @@
 // accepts, and its lifecycle; mapped here to jp's model facts.
 import type { CapabilitySupport, ModelInfo } from "@anthropic-ai/sdk/resources/models";
 import type { Effort, ModelFacts } from "./capabilities.js";
-import { HttpStatusError } from "./errors.js";
-import { endpoint, fetchJson, type ProviderOptions } from "./http.js";
+import { askModelApi, endpoint, type ProviderOptions } from "./http.js";
 import { isJsonObject } from "../events/index.js";
-
-/** How long jp waits on the Models API before it goes on with what it knows. */
-const MODEL_API_TIMEOUT_MS = 5000;
 
 /** Facts of a Models API answer; figures it leaves null stay unknown. */
 export function factsOfModelInfo(info: ModelInfo): ModelFacts {
@@ -49,20 +45,11 @@ export async function fetchAnthropicModel(
   headers: Readonly<Record<string, string>>,
   signal: AbortSignal,
 ): Promise<ModelFacts | undefined> {
-  try {
-    const info = await fetchJson({
-      url: endpoint(options.baseURL, `/v1/models/${encodeURIComponent(name)}`),
-      headers,
-      signal,
-      timeoutMs: MODEL_API_TIMEOUT_MS,
-      ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
-    });
-    if (!isModelInfo(info)) return undefined;
-    return factsOfModelInfo(info);
-  } catch (error) {
-    if (error instanceof HttpStatusError && error.status === 404) return undefined;
-    throw error;
-  }
+  const info = await askModelApi(
+    { url: endpoint(options.baseURL, `/v1/models/${encodeURIComponent(name)}`), headers, signal },
+    options,
+  );
+  return isModelInfo(info) ? factsOfModelInfo(info) : undefined;
 }
 
 /** The answer has the shape of a model (a proxy's page or another API's answer does not). */

@@ -3,24 +3,18 @@
 // OpenRouter's windows, output caps and prices from `GET /api/v1/models`.
 import { isJsonObject } from "../events/index.js";
 import type { ModelFacts } from "./capabilities.js";
-import { endpoint, fetchJson, type ProviderOptions } from "./http.js";
+import { askModelApi, endpoint, type ProviderOptions } from "./http.js";
 import type { Provider } from "./types.js";
-
-const TIMEOUT_MS = 5000;
 
 type Options = ProviderOptions & { baseURL: string };
 
-function request(url: string, options: Options, signal: AbortSignal) {
-  return {
-    url,
-    headers: {
-      accept: "application/json",
-      ...(options.keyFromEnvironment ? { authorization: `Bearer ${options.apiKey}` } : {}),
-    },
-    signal,
-    timeoutMs: TIMEOUT_MS,
-    ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
+/** GET `url` at the server's model API, with its key when it has one. */
+function ask(url: string, options: Options, signal: AbortSignal): Promise<unknown> {
+  const headers = {
+    accept: "application/json",
+    ...(options.keyFromEnvironment ? { authorization: `Bearer ${options.apiKey}` } : {}),
   };
+  return askModelApi({ url, headers, signal }, options);
 }
 
 const positive = (v: unknown): number | undefined => (typeof v === "number" && v > 0 ? v : undefined);
@@ -29,7 +23,7 @@ const positive = (v: unknown): number | undefined => (typeof v === "number" && v
 async function llamacppFacts(options: Options, signal: AbortSignal): Promise<ModelFacts | undefined> {
   // /props sits at the server's root, beside the OpenAI-compatible /v1.
   const root = options.baseURL.replace(/\/v1\/?$/, "");
-  const props = await fetchJson(request(endpoint(root, "/props"), options, signal));
+  const props = await ask(endpoint(root, "/props"), options, signal);
   if (!isJsonObject(props)) return undefined;
   const settings = isJsonObject(props.default_generation_settings) ? props.default_generation_settings : {};
   const window = positive(settings.n_ctx) ?? positive(props.n_ctx);
@@ -71,7 +65,7 @@ async function openrouterFacts(
   options: Options,
   signal: AbortSignal,
 ): Promise<ModelFacts | undefined> {
-  const list = await fetchJson(request(endpoint(options.baseURL, "/models"), options, signal));
+  const list = await ask(endpoint(options.baseURL, "/models"), options, signal);
   const data = isJsonObject(list) && Array.isArray(list.data) ? list.data : [];
   const entry = data.find((m): m is Record<string, unknown> => isJsonObject(m) && m.id === name);
   return entry ? openrouterEntry(entry) : undefined;

@@ -21,16 +21,17 @@ import {
   reasoningGoesBack,
   type ModelFacts,
 } from "./capabilities.js";
-import { HttpStatusError, StreamCutError, StreamErrorEvent } from "./errors.js";
+import { StreamCutError, StreamErrorEvent } from "./errors.js";
 import {
   classifiedProvider,
   endpoint,
   eventData,
-  fetchJson,
+  askModelApi,
   postForEvents,
   transportOptions,
   type ProviderOptions,
 } from "./http.js";
+import { generatedCallId } from "./tool-arguments.js";
 import type { ModelRequest, Provider, StopReason, StreamPart, Usage } from "./types.js";
 
 // Gemini's usage report, as its SDK declares it (types only: no code loads).
@@ -218,11 +219,6 @@ interface Chunk {
   error?: unknown;
 }
 
-/** A function call without an id (older models): one is made, and recorded, so its response matches. */
-function callId(): string {
-  return `call_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
-}
-
 /** The parts one streamed part makes, given the block in progress. */
 function* partParts(part: Part, open: { kind?: "text" | "thought" }): Generator<StreamPart> {
   const signed = (): StreamPart[] =>
@@ -233,7 +229,12 @@ function* partParts(part: Part, open: { kind?: "text" | "thought" }): Generator<
     if (open.kind) yield { type: "block_end" };
     open.kind = undefined;
     const call = part.functionCall;
-    yield { type: "tool_call", id: call.id ?? callId(), name: call.name ?? "", arguments: call.args ?? {} };
+    yield {
+      type: "tool_call",
+      id: call.id ?? generatedCallId(),
+      name: call.name ?? "",
+      arguments: call.args ?? {},
+    };
     yield* signed();
     return;
   }
@@ -293,23 +294,19 @@ async function geminiModel(
   options: ProviderOptions & { baseURL: string },
   signal: AbortSignal,
 ): Promise<ModelFacts | undefined> {
-  try {
-    const info = await fetchJson({
+  const info = await askModelApi(
+    {
       url: endpoint(options.baseURL, `/v1beta/models/${encodeURIComponent(name)}`),
       headers: { accept: "application/json", "x-goog-api-key": options.apiKey },
       signal,
-      timeoutMs: 5000,
-      ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
-    });
-    if (!isJsonObject(info)) return undefined;
-    const facts: ModelFacts = {};
-    if (typeof info.inputTokenLimit === "number") facts.contextWindow = info.inputTokenLimit;
-    if (typeof info.outputTokenLimit === "number") facts.maxOutputTokens = info.outputTokenLimit;
-    return facts;
-  } catch (error) {
-    if (error instanceof HttpStatusError && error.status === 404) return undefined;
-    throw error;
-  }
+    },
+    options,
+  );
+  if (!isJsonObject(info)) return undefined;
+  const facts: ModelFacts = {};
+  if (typeof info.inputTokenLimit === "number") facts.contextWindow = info.inputTokenLimit;
+  if (typeof info.outputTokenLimit === "number") facts.maxOutputTokens = info.outputTokenLimit;
+  return facts;
 }
 
 export function createGeminiProvider(options: ProviderOptions & { baseURL: string }): Provider {

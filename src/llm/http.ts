@@ -301,6 +301,29 @@ export async function fetchJson(request: SentRequest & { url: string; body?: unk
   return value;
 }
 
+/** How long jp waits on a provider's model API before it goes on with what it knows. */
+const MODEL_API_TIMEOUT_MS = 5000;
+
+/**
+ * Ask a provider's model API (GET, or POST `body`) about a model, through the
+ * provider's proxy; undefined when the API does not know it (404).
+ */
+export async function askModelApi(
+  request: { url: string; headers: Readonly<Record<string, string>>; body?: unknown; signal: AbortSignal },
+  options: Pick<ProviderOptions, "proxy">,
+): Promise<unknown> {
+  try {
+    return await fetchJson({
+      ...request,
+      timeoutMs: MODEL_API_TIMEOUT_MS,
+      ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
+    });
+  } catch (error) {
+    if (error instanceof HttpStatusError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
 /** Parse one event's JSON data; a server that sends something else has broken the stream. */
 export function eventData(event: ServerSentEvent): unknown {
   try {

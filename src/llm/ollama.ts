@@ -18,11 +18,12 @@ import { BadRequestError, HttpStatusError, StreamCutError, StreamErrorEvent } fr
 import {
   classifiedProvider,
   endpoint,
-  fetchJson,
+  askModelApi,
   postForLines,
   transportOptions,
   type ProviderOptions,
 } from "./http.js";
+import { generatedCallId, resultText } from "./tool-arguments.js";
 import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 
 export const OLLAMA_BASE_URL = "http://127.0.0.1:11434";
@@ -102,7 +103,7 @@ export function toOllamaMessages(
       case "tool_call_response":
         messages.push({
           role: "tool",
-          content: e.is_error ? `Error: ${e.content}` : e.content,
+          content: resultText(e),
           tool_name: names.get(e.id) ?? "",
         });
         break;
@@ -180,11 +181,6 @@ interface Chunk {
   error?: unknown;
 }
 
-/** A call id: Ollama gives none, so jp makes one and records it, to match the result. */
-function callId(): string {
-  return `call_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
-}
-
 /** Stream parts from Ollama's chunks; the last one (`done`) has the reason and the counts. */
 export async function* ollamaParts(chunks: AsyncIterable<Chunk>): AsyncGenerator<StreamPart> {
   let calls = 0;
@@ -200,7 +196,12 @@ export async function* ollamaParts(chunks: AsyncIterable<Chunk>): AsyncGenerator
     if (m.content) yield { type: "text", text: m.content };
     for (const call of m.tool_calls ?? []) {
       calls++;
-      yield { type: "tool_call", id: callId(), name: call.function.name, arguments: call.function.arguments };
+      yield {
+        type: "tool_call",
+        id: generatedCallId(),
+        name: call.function.name,
+        arguments: call.function.arguments,
+      };
     }
     if (chunk.done) {
       yield {
@@ -248,28 +249,24 @@ function notPulled(error: unknown, model: string): BadRequestError | undefined {
 
 /** The model's length and whether it thinks, from `POST /api/show`. */
 async function showModel(name: string, options: ProviderOptions & { baseURL: string }, signal: AbortSignal) {
-  try {
-    const info = await fetchJson({
+  const info = await askModelApi(
+    {
       url: endpoint(options.baseURL, "/api/show"),
       headers: { accept: "application/json" },
       body: { model: name },
       signal,
-      timeoutMs: 5000,
-      ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
-    });
-    if (!isJsonObject(info)) return undefined;
-    const facts: ModelFacts = {};
-    const modelInfo = isJsonObject(info.model_info) ? info.model_info : {};
-    for (const [key, value] of Object.entries(modelInfo))
-      if (key.endsWith(".context_length") && typeof value === "number") facts.contextWindow = value;
-    const capabilities = Array.isArray(info.capabilities) ? info.capabilities : [];
-    if (capabilities.includes("thinking"))
-      facts.thinking = { adaptive: false, enabled: true, disabled: true, between_tools: false };
-    return facts;
-  } catch (error) {
-    if (error instanceof HttpStatusError && error.status === 404) return undefined;
-    throw error;
-  }
+    },
+    options,
+  );
+  if (!isJsonObject(info)) return undefined;
+  const facts: ModelFacts = {};
+  const modelInfo = isJsonObject(info.model_info) ? info.model_info : {};
+  for (const [key, value] of Object.entries(modelInfo))
+    if (key.endsWith(".context_length") && typeof value === "number") facts.contextWindow = value;
+  const capabilities = Array.isArray(info.capabilities) ? info.capabilities : [];
+  if (capabilities.includes("thinking"))
+    facts.thinking = { adaptive: false, enabled: true, disabled: true, between_tools: false };
+  return facts;
 }
 
 export function createOllamaProvider(

@@ -23,7 +23,7 @@ import {
   transportOptions,
   type ProviderOptions,
 } from "./http.js";
-import { malformedArguments, tryToolArguments } from "./tool-arguments.js";
+import { malformedArguments, tryToolArguments, resultText } from "./tool-arguments.js";
 import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 
 // The Responses API's own shapes, as the SDK declares them (types only: no code loads).
@@ -102,7 +102,7 @@ export function toResponsesInput(events: readonly Event[], model: string): Respo
         items.push({
           type: "function_call_output",
           call_id: e.id,
-          output: e.is_error ? `Error: ${e.content}` : e.content,
+          output: resultText(e),
         });
         break;
       default:

@@ -15,7 +15,7 @@ import {
 } from "../events/index.js";
 import { reasoningGoesBack } from "./capabilities.js";
 import { assertNever } from "../errors.js";
-import { malformedArguments, tryToolArguments } from "./tool-arguments.js";
+import { generatedCallId, malformedArguments, tryToolArguments, resultText } from "./tool-arguments.js";
 import {
   classifiedProvider,
   endpoint,
@@ -91,7 +91,7 @@ export function toOpenAIMessages(
         messages.push({
           role: "tool",
           tool_call_id: e.id,
-          content: e.is_error ? `Error: ${e.content}` : e.content,
+          content: resultText(e),
         });
         break;
       default:
@@ -301,11 +301,6 @@ interface ToolCallState {
   id: string;
   name: string;
   json: string;
-}
-
-/** A tool call id where the server sent none (some compatible servers do not): recorded, so it matches its result. */
-function generatedCallId(): string {
-  return `call_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`;
 }
 
 /**
