@@ -1,7 +1,7 @@
 // Owns choosing and building the provider for a model id (`provider/name`),
 // with its key from the environment only.
 import { parseModelId, type ModelRef } from "../config/models.js";
-import { llmProvider } from "../config/providers.js";
+import { llmProvider, type ProviderSettings } from "../config/providers.js";
 import type { Config } from "../config/schema.js";
 import { JpError } from "../errors.js";
 import { ANTHROPIC_BASE_URL, createAnthropicProvider } from "./anthropic.js";
@@ -17,6 +17,7 @@ import {
 import { createGeminiProvider, GEMINI_BASE_URL } from "./gemini.js";
 import { createResponsesProvider } from "./openai-responses.js";
 import { createOllamaProvider, OLLAMA_BASE_URL } from "./ollama.js";
+import type { ProviderOptions } from "./http.js";
 import { proxyFor } from "./proxy.js";
 import type { Provider } from "./types.js";
 
@@ -119,6 +120,16 @@ export function createProvider(
       }),
       model,
     };
+  return { provider: chatProvider(model, settings, options), model };
+}
+
+/**
+ * A server spoken to through Chat Completions: OpenAI's own fields for
+ * `openai`, only the standard ones for the others, plus what their config or
+ * their kind turns on (llama.cpp's and OpenRouter's reasoning fields,
+ * OpenRouter's cache marks), and their model API where they have one.
+ */
+function chatProvider(model: ModelRef, settings: ProviderSettings, options: ProviderOptions): Provider {
   const baseURL = settings.base_url ?? OPENAI_BASE_URL;
   const reasoning = REASONING_DIALECT[model.provider];
   const dialect: ChatDialect =
@@ -132,15 +143,12 @@ export function createProvider(
           cacheControl: model.provider === "openrouter" && /^(anthropic|google)\//.test(model.name),
         };
   const modelFacts = compatibleModelFacts(model.provider, { ...options, baseURL });
-  return {
-    provider: createOpenAIProvider({
-      name: model.provider,
-      ...options,
-      dialect,
-      ...(modelFacts ? { modelFacts } : {}),
-    }),
-    model,
-  };
+  return createOpenAIProvider({
+    name: model.provider,
+    ...options,
+    dialect,
+    ...(modelFacts ? { modelFacts } : {}),
+  });
 }
 
 /** Request limits from config; the defaults mirror config/default.toml for configs built in code. */
