@@ -841,12 +841,12 @@ function check43(v: unknown): SchemaIssue[] | undefined {
       "api",
       x === undefined
         ? undefined
-        : x !== "responses" && x !== "chat" && x !== "ollama"
+        : x !== "anthropic" && x !== "gemini" && x !== "responses" && x !== "chat" && x !== "ollama"
           ? [
               {
                 path: [],
                 code: "invalid_value",
-                message: 'Invalid option: expected one of "responses"|"chat"|"ollama"',
+                message: 'Invalid option: expected one of "anthropic"|"gemini"|"responses"|"chat"|"ollama"',
                 abort: true,
               },
             ]

@@ -126,10 +126,10 @@ export const ProviderConfig = z.strictObject({
       'proxy URL for this provider ("" for none); absent, HTTPS_PROXY / HTTP_PROXY / NO_PROXY decide',
     ),
   api: z
-    .enum(["responses", "chat", "ollama"])
+    .enum(["anthropic", "gemini", "responses", "chat", "ollama"])
     .optional()
     .describe(
-      "which API the provider speaks: OpenAI's Responses API (default for openai), Ollama's own /api/chat (default for ollama), or Chat Completions (every other server)",
+      "which API the provider speaks: Anthropic's Messages API (default for anthropic), Gemini's generateContent (default for google), OpenAI's Responses API (default for openai), Ollama's own /api/chat (default for ollama), or Chat Completions (every other server)",
     ),
   keep_alive: z
     .string()

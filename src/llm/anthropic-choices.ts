@@ -5,14 +5,14 @@
 import type { OutputConfig, ThinkingConfigParam, ToolChoice } from "@anthropic-ai/sdk/resources/messages";
 import { JpError } from "../errors.js";
 import {
-  acceptsForcedTool,
   budgetOfEffort,
   effortOfBudget,
   nearestEffort,
   type Effort,
   type ModelFacts,
 } from "./capabilities.js";
-import type { ModelRequest, ReasoningRequest } from "./types.js";
+import { toolChoiceOf } from "./tool-choice.js";
+import type { AcceptedFields, ModelRequest, ReasoningRequest } from "./types.js";
 
 export interface ThinkingChoice {
   thinking?: ThinkingConfigParam;
@@ -99,22 +99,22 @@ export function anthropicThinking(request: ModelRequest): ThinkingChoice {
   };
 }
 
-const ASK_GENTLY = (name: string) =>
-  `The user asked for the tool \`${name}\` to be called in this answer (jp q -u ${name}). Call \`${name}\` now.`;
-const ASK_FIRMLY = (name: string) =>
-  `IMPORTANT: you MUST call the tool \`${name}\` in this answer. Do not answer in text instead, and do not ask for more details: call \`${name}\` now.`;
+/** What the Messages API accepts besides its required fields. */
+export const ANTHROPIC_ACCEPTS: AcceptedFields = {
+  cacheKey: false,
+  cacheControl: true,
+  reasoning: "thinking",
+  toolChoice: "named",
+};
 
 /**
  * The tool choice, and the instruction that asks for the tool on a model
  * that refuses forced tool use (Sonnet 5.5 and always-thinking models).
  */
 export function anthropicToolChoice(request: ModelRequest): { choice: ToolChoice; instruction?: string } {
-  const wanted = request.toolChoice;
-  if (wanted === "auto") return { choice: { type: "auto" } };
-  if (!request.facts || acceptsForcedTool(request.facts))
-    return { choice: { type: "tool", name: wanted.name } };
+  const { forced, instruction } = toolChoiceOf(request, ANTHROPIC_ACCEPTS);
   return {
-    choice: { type: "auto" },
-    instruction: wanted.insist ? ASK_FIRMLY(wanted.name) : ASK_GENTLY(wanted.name),
+    choice: forced ? { type: "tool", name: forced } : { type: "auto" },
+    ...(instruction ? { instruction } : {}),
   };
 }

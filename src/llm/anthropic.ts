@@ -17,7 +17,7 @@ import {
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
 import { malformedArguments, tryToolArguments } from "./tool-arguments.js";
-import { anthropicThinking, anthropicToolChoice } from "./anthropic-choices.js";
+import { ANTHROPIC_ACCEPTS, anthropicThinking, anthropicToolChoice } from "./anthropic-choices.js";
 import { reasoningGoesBack } from "./capabilities.js";
 import { fetchAnthropicModel } from "./anthropic-models.js";
 import {
@@ -511,7 +511,8 @@ export interface AnthropicOptions extends ProviderOptions {
 function apiHeaders(options: AnthropicOptions): Record<string, string> {
   return {
     accept: "application/json",
-    authorization: `Bearer ${options.apiKey}`,
+    // The API takes its keys in x-api-key; Authorization: Bearer is for OAuth tokens only.
+    "x-api-key": options.apiKey,
     "anthropic-version": ANTHROPIC_VERSION,
     ...(options.beta?.length ? { "anthropic-beta": options.beta.join(",") } : {}),
   };
@@ -520,8 +521,11 @@ function apiHeaders(options: AnthropicOptions): Record<string, string> {
 export function createAnthropicProvider(options: AnthropicOptions): Provider {
   const baseUrl = options.baseURL ?? ANTHROPIC_BASE_URL;
   const url = endpoint(baseUrl, "/v1/messages");
-  const provider = classifiedProvider("anthropic", { ...options, baseURL: baseUrl }, (request, signal) =>
-    anthropicParts(messageEvents(url, options, anthropicBody(request), signal)),
+  const provider = classifiedProvider(
+    "anthropic",
+    { ...options, baseURL: baseUrl },
+    ANTHROPIC_ACCEPTS,
+    (request, signal) => anthropicParts(messageEvents(url, options, anthropicBody(request), signal)),
   );
   return {
     ...provider,

@@ -32,7 +32,8 @@ import {
   type ProviderOptions,
 } from "./http.js";
 import { generatedCallId } from "./tool-arguments.js";
-import type { ModelRequest, Provider, StopReason, StreamPart, Usage } from "./types.js";
+import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart, Usage } from "./types.js";
+import { toolChoiceOf, withInstruction } from "./tool-choice.js";
 
 // Gemini's usage report, as its SDK declares it (types only: no code loads).
 import type { GenerateContentResponseUsageMetadata } from "@google/genai";
@@ -161,12 +162,22 @@ export function geminiThinking(request: ModelRequest): GeminiBody["generationCon
   return { includeThoughts: true, thinkingBudget: budget };
 }
 
+/** What generateContent accepts besides contents: Gemini caches prefixes by itself, with no key or marks. */
+export const GEMINI_ACCEPTS: AcceptedFields = {
+  cacheKey: false,
+  cacheControl: false,
+  reasoning: "thinkingConfig",
+  toolChoice: "named",
+};
+
 export function geminiBody(request: ModelRequest): GeminiBody {
   const body: GeminiBody = {
     contents: toGeminiContents(request.events, request.model),
     generationConfig: { maxOutputTokens: request.maxTokens },
   };
-  if (request.system) body.systemInstruction = { parts: [{ text: request.system }] };
+  const { forced, instruction } = toolChoiceOf(request, GEMINI_ACCEPTS);
+  const system = withInstruction(request.system, instruction);
+  if (system) body.systemInstruction = { parts: [{ text: system }] };
   const thinking = geminiThinking(request);
   if (thinking) body.generationConfig.thinkingConfig = thinking;
   if (request.tools.length) {
@@ -180,10 +191,7 @@ export function geminiBody(request: ModelRequest): GeminiBody {
       },
     ];
     body.toolConfig = {
-      functionCallingConfig:
-        request.toolChoice === "auto"
-          ? { mode: "AUTO" }
-          : { mode: "ANY", allowedFunctionNames: [request.toolChoice.name] },
+      functionCallingConfig: forced ? { mode: "ANY", allowedFunctionNames: [forced] } : { mode: "AUTO" },
     };
   }
   return body;
@@ -310,7 +318,7 @@ async function geminiModel(
 }
 
 export function createGeminiProvider(options: ProviderOptions & { baseURL: string }): Provider {
-  const provider = classifiedProvider("google", options, (request, signal) =>
+  const provider = classifiedProvider("google", options, GEMINI_ACCEPTS, (request, signal) =>
     geminiParts(
       geminiChunks(
         endpoint(

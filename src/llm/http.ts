@@ -25,7 +25,7 @@ import {
   UnsupportedEncodingError,
 } from "./errors.js";
 import { LineDecoder, SseDecoder, type ServerSentEvent } from "./sse.js";
-import type { ModelRequest, Provider, StreamPart } from "./types.js";
+import type { AcceptedFields, ModelRequest, Provider, StreamPart } from "./types.js";
 
 /** The SDKs' default: how long to wait for the response to begin. */
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
@@ -333,6 +333,11 @@ export function eventData(event: ServerSentEvent): unknown {
   }
 }
 
+/** The Authorization header of a server that takes a Bearer key, when one was configured; none for a keyless local server. */
+export function bearerIfKeyed(options: ProviderOptions): { authorization?: string } {
+  return options.keyFromEnvironment ? { authorization: `Bearer ${options.apiKey}` } : {};
+}
+
 /** `base` (with or without a trailing slash) followed by `path`. */
 export function endpoint(base: string, path: string): string {
   return base.replace(/\/+$/, "") + path;
@@ -364,6 +369,7 @@ export function transportOptions(
 export function classifiedProvider(
   name: string,
   options: ProviderOptions & { baseURL: string },
+  accepts: AcceptedFields,
   stream: (request: ModelRequest, signal: AbortSignal) => AsyncIterable<StreamPart>,
 ): Provider {
   const baseUrl = options.baseURL;
@@ -371,6 +377,7 @@ export function classifiedProvider(
   return {
     name,
     baseUrl,
+    accepts,
     async *stream(request, signal) {
       try {
         yield* stream(request, signal);

@@ -16,6 +16,7 @@ import { tokensOfChars } from "../compaction/index.js";
 import { reasoningGoesBack, type ModelFacts } from "./capabilities.js";
 import { BadRequestError, HttpStatusError, StreamCutError, StreamErrorEvent } from "./errors.js";
 import {
+  bearerIfKeyed,
   classifiedProvider,
   endpoint,
   askModelApi,
@@ -24,7 +25,8 @@ import {
   type ProviderOptions,
 } from "./http.js";
 import { generatedCallId, resultText } from "./tool-arguments.js";
-import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
+import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
+import { toolChoiceOf, withInstruction } from "./tool-choice.js";
 
 export const OLLAMA_BASE_URL = "http://127.0.0.1:11434";
 
@@ -142,14 +144,29 @@ function thinkOf(request: ModelRequest): OllamaBody["think"] {
   return level === "low" || level === "medium" || level === "high" ? level : true;
 }
 
+/**
+ * What /api/chat accepts besides its messages: `think`, and no way to force a
+ * tool (a forced one is offered alone and asked for in words). Ollama caches
+ * the prompt prefix of a loaded model by itself.
+ */
+export const OLLAMA_ACCEPTS: AcceptedFields = {
+  cacheKey: false,
+  cacheControl: false,
+  reasoning: "think",
+  toolChoice: "none",
+};
+
 export function ollamaBody(request: ModelRequest, keepAlive?: string): OllamaBody {
+  const { instruction } = toolChoiceOf(request, OLLAMA_ACCEPTS);
+  const wanted = request.toolChoice === "auto" ? undefined : request.toolChoice.name;
+  const offered = wanted ? request.tools.filter((t) => t.name === wanted) : request.tools;
   const partial = {
     model: request.model,
-    messages: toOllamaMessages(request.system, request.events, request.model),
+    messages: toOllamaMessages(withInstruction(request.system, instruction), request.events, request.model),
     stream: true as const,
-    ...(request.tools.length
+    ...(offered.length
       ? {
-          tools: request.tools.map((t) => ({
+          tools: offered.map((t) => ({
             type: "function" as const,
             function: {
               name: t.name,
@@ -220,7 +237,7 @@ export async function* ollamaParts(chunks: AsyncIterable<Chunk>): AsyncGenerator
 async function* ollamaChunks(url: string, options: ProviderOptions, body: OllamaBody, signal: AbortSignal) {
   const headers = {
     accept: "application/x-ndjson",
-    ...(options.keyFromEnvironment ? { authorization: `Bearer ${options.apiKey}` } : {}),
+    ...bearerIfKeyed(options),
   };
   for await (const line of postForLines({ url, headers, body, signal, ...transportOptions(options) })) {
     if (!line.trim()) continue;
@@ -273,7 +290,7 @@ export function createOllamaProvider(
   options: ProviderOptions & { baseURL: string; keepAlive?: string },
 ): Provider {
   const url = endpoint(options.baseURL, "/api/chat");
-  const provider = classifiedProvider("ollama", options, async function* (request, signal) {
+  const provider = classifiedProvider("ollama", options, OLLAMA_ACCEPTS, async function* (request, signal) {
     try {
       yield* ollamaParts(ollamaChunks(url, options, ollamaBody(request, options.keepAlive), signal));
     } catch (error) {

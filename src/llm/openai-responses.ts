@@ -24,7 +24,8 @@ import {
   type ProviderOptions,
 } from "./http.js";
 import { malformedArguments, tryToolArguments, resultText } from "./tool-arguments.js";
-import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
+import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
+import { toolChoiceOf, withInstruction } from "./tool-choice.js";
 
 // The Responses API's own shapes, as the SDK declares them (types only: no code loads).
 import type {
@@ -137,6 +138,14 @@ export function responsesEffort(request: ModelRequest): { effort?: ReasoningEffo
   return { effort: nearestEffort(wanted, accepted) ?? wanted, ...(notice ? { notice } : {}) };
 }
 
+/** What the Responses API accepts besides its input. */
+export const RESPONSES_ACCEPTS: AcceptedFields = {
+  cacheKey: true,
+  cacheControl: false,
+  reasoning: "reasoning.effort",
+  toolChoice: "named",
+};
+
 export function responsesBody(request: ModelRequest): ResponseCreateParamsStreaming {
   const body: ResponseCreateParamsStreaming = {
     model: request.model,
@@ -146,7 +155,9 @@ export function responsesBody(request: ModelRequest): ResponseCreateParamsStream
     store: false,
     max_output_tokens: request.maxTokens,
   };
-  if (request.system) body.instructions = request.system;
+  const { forced, instruction } = toolChoiceOf(request, RESPONSES_ACCEPTS);
+  const system = withInstruction(request.system, instruction);
+  if (system) body.instructions = system;
   if (request.cache) body.prompt_cache_key = request.cache.key;
   const { effort } = responsesEffort(request);
   if (effort) {
@@ -161,8 +172,7 @@ export function responsesBody(request: ModelRequest): ResponseCreateParamsStream
       parameters: t.parameters,
       strict: false,
     }));
-    body.tool_choice =
-      request.toolChoice === "auto" ? "auto" : { type: "function", name: request.toolChoice.name };
+    body.tool_choice = forced ? { type: "function", name: forced } : "auto";
   }
   return body;
 }
@@ -316,7 +326,7 @@ export function createResponsesProvider(
   options: ProviderOptions & { name: string; baseURL: string },
 ): Provider {
   const url = endpoint(options.baseURL, "/responses");
-  const provider = classifiedProvider(options.name, options, (request, signal) =>
+  const provider = classifiedProvider(options.name, options, RESPONSES_ACCEPTS, (request, signal) =>
     responsesParts(responseEvents(url, options, responsesBody(request), signal)),
   );
   return {

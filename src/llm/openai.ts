@@ -17,6 +17,7 @@ import { reasoningGoesBack } from "./capabilities.js";
 import { assertNever } from "../errors.js";
 import { generatedCallId, malformedArguments, tryToolArguments, resultText } from "./tool-arguments.js";
 import {
+  bearerIfKeyed,
   classifiedProvider,
   endpoint,
   eventData,
@@ -25,7 +26,14 @@ import {
   type ProviderOptions,
 } from "./http.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
-import { type ModelRequest, type Provider, type StopReason, type StreamPart } from "./types.js";
+import { responsesEffort } from "./openai-responses.js";
+import {
+  type AcceptedFields,
+  type ModelRequest,
+  type Provider,
+  type StopReason,
+  type StreamPart,
+} from "./types.js";
 
 // Chat Completions' own shapes, as the SDK declares them (types only: no code loads).
 import type {
@@ -126,32 +134,27 @@ function addResponse(assistant: () => AssistantMessage, e: ChatResponse): void {
 
 /**
  * What a server speaking Chat Completions reads besides the standard fields.
- * OpenAI itself takes `max_completion_tokens` and `prompt_cache_key`;
- * compatible servers (Ollama, llama.cpp, vLLM…) read `max_tokens`, and may
- * reject fields they do not know, so they get only what their config turns on.
+ * OpenAI itself takes `max_completion_tokens`, `prompt_cache_key` and
+ * `reasoning_effort`; compatible servers (Ollama, llama.cpp, vLLM…) read
+ * `max_tokens`, and may reject fields they do not know, so they get only
+ * what their kind or their config turns on.
  */
-export interface ChatDialect {
+export interface ChatDialect extends AcceptedFields {
   /** `max_completion_tokens` (OpenAI) or `max_tokens` (what compatible servers read). */
   maxTokensField: "max_completion_tokens" | "max_tokens";
-  /** Send `prompt_cache_key`. */
-  cacheKey: boolean;
   /**
-   * How a tool is forced: `tool_choice` naming it (OpenAI), or "required"
-   * (llama.cpp and Ollama's compatible API read only the string forms and
-   * take the object form as "auto").
+   * `tool_choice` naming the tool (OpenAI), or "required" over that tool
+   * alone (llama.cpp and Ollama's compatible API read only the string forms
+   * and take the object form as "auto").
    */
-  forcedTool: "object" | "required";
+  toolChoice: "named" | "required";
   /**
-   * How jp's reasoning settings are sent: OpenRouter's unified `reasoning:
-   * {effort | max_tokens}`, or llama.cpp's `chat_template_kwargs.enable_thinking`
-   * with `reasoning_format` (so the thinking comes back in its own field).
+   * How jp's reasoning settings are sent: OpenAI's `reasoning_effort`,
+   * OpenRouter's unified `reasoning: {effort | max_tokens}`, or llama.cpp's
+   * `chat_template_kwargs.enable_thinking` with `reasoning_format` (so the
+   * thinking comes back in its own field).
    */
-  reasoning?: "openrouter" | "llamacpp";
-  /**
-   * Mark cache breakpoints with `cache_control` on text parts (OpenRouter
-   * passes them to models that cache that way: Anthropic's, Gemini's).
-   */
-  cacheControl?: boolean;
+  reasoning: "reasoning_effort" | "reasoning" | "chat_template_kwargs" | "none";
 }
 
 /** A body with the fields compatible servers add to OpenAI's. */
@@ -187,24 +190,42 @@ function reasoningFields(request: ModelRequest, dialect: ChatDialect): Partial<C
   const asked = request.reasoning;
   const off = asked?.effort === "none";
   const on = !off && (asked?.effort !== undefined || (asked?.budgetTokens ?? 0) > 0);
-  if (dialect.reasoning === "openrouter" && on)
-    return { reasoning: asked?.effort ? { effort: asked.effort } : { max_tokens: asked?.budgetTokens ?? 0 } };
-  if (dialect.reasoning === "llamacpp" && (on || off))
-    return on
-      ? { chat_template_kwargs: { enable_thinking: true }, reasoning_format: "deepseek" }
-      : { chat_template_kwargs: { enable_thinking: false } };
-  return {};
+  switch (dialect.reasoning) {
+    case "reasoning_effort": {
+      const { effort } = responsesEffort(request);
+      return effort ? { reasoning_effort: effort } : {};
+    }
+    case "reasoning":
+      if (!on) return {};
+      return {
+        reasoning: asked?.effort ? { effort: asked.effort } : { max_tokens: asked?.budgetTokens ?? 0 },
+      };
+    case "chat_template_kwargs":
+      if (!on && !off) return {};
+      return on
+        ? { chat_template_kwargs: { enable_thinking: true }, reasoning_format: "deepseek" }
+        : { chat_template_kwargs: { enable_thinking: false } };
+    case "none":
+      return {};
+    default:
+      return assertNever(dialect.reasoning, "chat reasoning field");
+  }
 }
 
 export const OPENAI_DIALECT: ChatDialect = {
   maxTokensField: "max_completion_tokens",
   cacheKey: true,
-  forcedTool: "object",
+  cacheControl: false,
+  reasoning: "reasoning_effort",
+  toolChoice: "named",
 };
+/** A compatible server jp knows nothing of: the standard fields only. */
 export const COMPATIBLE_DIALECT: ChatDialect = {
   maxTokensField: "max_tokens",
   cacheKey: false,
-  forcedTool: "required",
+  cacheControl: false,
+  reasoning: "none",
+  toolChoice: "required",
 };
 
 export function openaiBody(request: ModelRequest, dialect: ChatDialect = OPENAI_DIALECT): ChatBody {
@@ -224,7 +245,7 @@ export function openaiBody(request: ModelRequest, dialect: ChatDialect = OPENAI_
     const forced = request.toolChoice === "auto" ? undefined : request.toolChoice.name;
     // A server that reads only the string forms forces a tool with "required" over that tool alone.
     const offered =
-      forced !== undefined && dialect.forcedTool === "required"
+      forced !== undefined && dialect.toolChoice === "required"
         ? request.tools.filter((t) => t.name === forced)
         : request.tools;
     body.tools = offered.map((t) => ({
@@ -234,7 +255,7 @@ export function openaiBody(request: ModelRequest, dialect: ChatDialect = OPENAI_
     body.tool_choice =
       forced === undefined
         ? "auto"
-        : dialect.forcedTool === "required"
+        : dialect.toolChoice === "required"
           ? "required"
           : { type: "function", function: { name: forced } };
   }
@@ -386,7 +407,7 @@ async function* completionChunks(
   // A server without a key (a local Ollama, llama.cpp) is sent no Authorization header at all.
   const headers = {
     accept: "application/json",
-    ...(options.keyFromEnvironment ? { authorization: `Bearer ${options.apiKey}` } : {}),
+    ...bearerIfKeyed(options),
   };
   for await (const event of postForEvents({ url, headers, body, signal, ...transportOptions(options) })) {
     if (event.data.startsWith("[DONE]")) {
@@ -411,8 +432,12 @@ export function createOpenAIProvider(
 ): Provider {
   const baseUrl = options.baseURL ?? OPENAI_BASE_URL;
   const url = endpoint(baseUrl, "/chat/completions");
-  const provider = classifiedProvider(options.name, { ...options, baseURL: baseUrl }, (request, signal) =>
-    openaiParts(completionChunks(url, options, openaiBody(request, options.dialect), signal)),
+  const provider = classifiedProvider(
+    options.name,
+    { ...options, baseURL: baseUrl },
+    options.dialect,
+    (request, signal) =>
+      openaiParts(completionChunks(url, options, openaiBody(request, options.dialect), signal)),
   );
   return options.modelFacts ? { ...provider, modelFacts: options.modelFacts } : provider;
 }

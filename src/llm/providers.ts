@@ -1,12 +1,16 @@
 // Owns choosing and building the provider for a model id (`provider/name`),
 // with its key from the environment only.
 import { parseModelId, type ModelRef } from "../config/models.js";
-import { llmProvider, type ProviderSettings } from "../config/providers.js";
+import { llmProvider, llmProviders, type ProviderSettings } from "../config/providers.js";
 import type { Config } from "../config/schema.js";
 import { JpError } from "../errors.js";
 import { ANTHROPIC_BASE_URL, createAnthropicProvider } from "./anthropic.js";
+import type { ModelFacts } from "./capabilities.js";
 import { MissingKeyError } from "./errors.js";
-import { compatibleModelFacts } from "./compatible-models.js";
+import { createGeminiProvider, GEMINI_BASE_URL } from "./gemini.js";
+import type { ProviderOptions } from "./http.js";
+import { LLAMACPP_BASE_URL, LLAMACPP_DIALECT, llamacppFacts } from "./llamacpp.js";
+import { createOllamaProvider, OLLAMA_BASE_URL } from "./ollama.js";
 import {
   type ChatDialect,
   COMPATIBLE_DIALECT,
@@ -14,43 +18,104 @@ import {
   OPENAI_BASE_URL,
   OPENAI_DIALECT,
 } from "./openai.js";
-import { createGeminiProvider, GEMINI_BASE_URL } from "./gemini.js";
 import { createResponsesProvider } from "./openai-responses.js";
-import { createOllamaProvider, OLLAMA_BASE_URL } from "./ollama.js";
-import type { ProviderOptions } from "./http.js";
+import { OPENROUTER_BASE_URL, openrouterDialect, openrouterFacts } from "./openrouter.js";
 import { proxyFor } from "./proxy.js";
 import type { Provider } from "./types.js";
 
-const DEFAULT_KEY_ENV: Record<string, string> = {
-  anthropic: "ANTHROPIC_API_KEY",
-  openai: "OPENAI_API_KEY",
-  google: "GEMINI_API_KEY",
-};
+/** The APIs jp speaks, each in its own module. */
+export type Api = NonNullable<ProviderSettings["api"]>;
 
-/** Google's SDKs read either name; GEMINI_API_KEY first. */
-function keyEnvOf(
-  provider: string,
-  configured: string | undefined,
-  env: NodeJS.ProcessEnv,
-): string | undefined {
-  if (configured) return configured;
-  if (provider === "google" && !env.GEMINI_API_KEY && env.GOOGLE_API_KEY) return "GOOGLE_API_KEY";
-  return DEFAULT_KEY_ENV[provider];
+type Options = ProviderOptions & { baseURL: string };
+
+/** A provider jp knows by name, ready to use with no configuration beyond its key. */
+interface BuiltInProvider {
+  /** The API it speaks unless its config says otherwise. */
+  api: Api;
+  baseUrl: string;
+  /** Its OpenAI-compatible endpoint, for `api = "chat"` when its own API sits elsewhere. */
+  chatBaseUrl?: string;
+  /** Where its key is read, the first variable set winning; none for a local server that takes no key. */
+  keyEnv: readonly string[];
+  /** What its Chat Completions endpoint reads beyond the standard fields. */
+  dialect?: (model: string) => ChatDialect;
+  /** Its own model API, where its API's has none. */
+  modelFacts?: (name: string, options: Options, signal: AbortSignal) => Promise<ModelFacts | undefined>;
 }
 
-const NATIVE_API: Record<string, "responses" | "ollama"> = { openai: "responses", ollama: "ollama" };
-
-/** Compatible servers with reasoning fields of their own. */
-const REASONING_DIALECT: Record<string, ChatDialect["reasoning"]> = {
-  openrouter: "openrouter",
-  llamacpp: "llamacpp",
+/** The built-in providers: adding one is its module, its fixtures and its line here. */
+const BUILT_IN: Readonly<Record<string, BuiltInProvider>> = {
+  anthropic: { api: "anthropic", baseUrl: ANTHROPIC_BASE_URL, keyEnv: ["ANTHROPIC_API_KEY"] },
+  openai: {
+    api: "responses",
+    baseUrl: OPENAI_BASE_URL,
+    keyEnv: ["OPENAI_API_KEY"],
+    dialect: () => OPENAI_DIALECT,
+  },
+  // Google's SDKs read either name, GEMINI_API_KEY first.
+  google: { api: "gemini", baseUrl: GEMINI_BASE_URL, keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] },
+  ollama: { api: "ollama", baseUrl: OLLAMA_BASE_URL, chatBaseUrl: `${OLLAMA_BASE_URL}/v1`, keyEnv: [] },
+  llamacpp: {
+    api: "chat",
+    baseUrl: LLAMACPP_BASE_URL,
+    keyEnv: [],
+    dialect: () => LLAMACPP_DIALECT,
+    modelFacts: (_name, options, signal) => llamacppFacts(options, signal),
+  },
+  openrouter: {
+    api: "chat",
+    baseUrl: OPENROUTER_BASE_URL,
+    keyEnv: ["OPENROUTER_API_KEY"],
+    dialect: openrouterDialect,
+    modelFacts: openrouterFacts,
+  },
 };
 
-const BUILT_IN_BASE_URL: Record<string, string> = {
-  anthropic: ANTHROPIC_BASE_URL,
-  openai: OPENAI_BASE_URL,
-  google: GEMINI_BASE_URL,
+function builtIn(name: string): BuiltInProvider | undefined {
+  return Object.hasOwn(BUILT_IN, name) ? BUILT_IN[name] : undefined;
+}
+
+/** What one API's module needs to build the provider. */
+interface Setup extends Options {
+  model: ModelRef;
+  settings: ProviderSettings;
+  known: BuiltInProvider | undefined;
+}
+
+const APIS: Readonly<Record<Api, (setup: Setup) => Provider>> = {
+  anthropic: (s) => createAnthropicProvider({ ...s, ...(s.settings.beta ? { beta: s.settings.beta } : {}) }),
+  gemini: (s) => createGeminiProvider(s),
+  responses: (s) => createResponsesProvider({ ...s, name: s.model.provider }),
+  // Ollama's own API sits at the server's root, beside the compatible /v1.
+  ollama: (s) =>
+    createOllamaProvider({
+      ...s,
+      baseURL: s.baseURL.replace(/\/v1\/?$/, ""),
+      ...(s.settings.keep_alive ? { keepAlive: s.settings.keep_alive } : {}),
+    }),
+  chat: chatProvider,
 };
+
+/** The environment variables that hold provider keys: never passed to a tool or an MCP server. */
+export function providerKeyEnvs(config: Config): Set<string> {
+  const names = Object.values(BUILT_IN).flatMap((p) => p.keyEnv);
+  for (const [, settings] of llmProviders(config)) if (settings.api_key_env) names.push(settings.api_key_env);
+  return new Set(names);
+}
+
+/** The provider's key, from the variable its config names or its built-in ones; undefined for a keyless server. */
+function keyOf(
+  model: ModelRef,
+  settings: ProviderSettings,
+  known: BuiltInProvider | undefined,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  const names = settings.api_key_env ? [settings.api_key_env] : (known?.keyEnv ?? []);
+  if (names.length === 0) return undefined;
+  const found = names.find((name) => env[name]);
+  if (found === undefined) throw new MissingKeyError(model.provider, names.join(" or "));
+  return env[found];
+}
 
 /** Build the provider for `modelId`. A missing key fails here, before anything is sent. */
 export function createProvider(
@@ -60,13 +125,8 @@ export function createProvider(
 ): { provider: Provider; model: ModelRef } {
   const model = parseModelId(modelId);
   const settings = llmProvider(config, model.provider);
-  const keyEnv = keyEnvOf(model.provider, settings.api_key_env, env);
-  let apiKey = "not-needed";
-  if (keyEnv) {
-    const value = env[keyEnv];
-    if (!value) throw new MissingKeyError(model.provider, keyEnv);
-    apiKey = value;
-  } else if (!settings.base_url) {
+  const known = builtIn(model.provider);
+  if (!known && !settings.base_url)
     throw new JpError(
       "llm.unknown_provider",
       `unknown provider '${model.provider}' in model id '${modelId}'`,
@@ -75,79 +135,45 @@ export function createProvider(
         exitCode: 2,
       },
     );
-  }
+  const apiKey = keyOf(model, settings, known, env);
+  const api = settings.api ?? known?.api ?? "chat";
+  const baseURL =
+    settings.base_url ??
+    (api === "chat" ? known?.chatBaseUrl : undefined) ??
+    known?.baseUrl ??
+    OPENAI_BASE_URL;
   const request = config.assistant?.request;
-  const options = {
-    apiKey,
-    keyFromEnvironment: keyEnv !== undefined,
-    baseURL: settings.base_url,
+  const setup: Setup = {
+    apiKey: apiKey ?? "not-needed",
+    keyFromEnvironment: apiKey !== undefined,
+    baseURL,
     ...(request?.timeout_secs !== undefined ? { timeoutMs: request.timeout_secs * 1000 } : {}),
     ...(request?.idle_timeout_secs !== undefined ? { idleTimeoutMs: request.idle_timeout_secs * 1000 } : {}),
-    proxy: proxyFor(
-      settings.base_url ?? BUILT_IN_BASE_URL[model.provider] ?? OPENAI_BASE_URL,
-      env,
-      settings.proxy,
-    ),
+    proxy: proxyFor(baseURL, env, settings.proxy),
+    model,
+    settings,
+    known,
   };
-  if (model.provider === "google")
-    return {
-      provider: createGeminiProvider({ ...options, baseURL: settings.base_url ?? GEMINI_BASE_URL }),
-      model,
-    };
-  if (model.provider === "anthropic")
-    return {
-      provider: createAnthropicProvider({ ...options, ...(settings.beta ? { beta: settings.beta } : {}) }),
-      model,
-    };
-  // OpenAI itself is spoken to through the Responses API, Ollama through its own; the others through Chat Completions.
-  const api = settings.api ?? NATIVE_API[model.provider] ?? "chat";
-  if (api === "ollama")
-    return {
-      provider: createOllamaProvider({
-        ...options,
-        // Its native API sits at the server's root, beside the compatible /v1.
-        baseURL: (settings.base_url ?? OLLAMA_BASE_URL).replace(/\/v1\/?$/, ""),
-        ...(settings.keep_alive ? { keepAlive: settings.keep_alive } : {}),
-      }),
-      model,
-    };
-  if (api === "responses")
-    return {
-      provider: createResponsesProvider({
-        name: model.provider,
-        ...options,
-        baseURL: settings.base_url ?? OPENAI_BASE_URL,
-      }),
-      model,
-    };
-  return { provider: chatProvider(model, settings, options), model };
+  return { provider: APIS[api](setup), model };
 }
 
 /**
- * A server spoken to through Chat Completions: OpenAI's own fields for
- * `openai`, only the standard ones for the others, plus what their config or
- * their kind turns on (llama.cpp's and OpenRouter's reasoning fields,
- * OpenRouter's cache marks), and their model API where they have one.
+ * A server spoken to through Chat Completions: what its kind reads beyond
+ * the standard fields (OpenAI's own, llama.cpp's and OpenRouter's), only the
+ * standard ones for a server jp does not know, plus a cache key where its
+ * config turns that on; and its model API where it has one.
  */
-function chatProvider(model: ModelRef, settings: ProviderSettings, options: ProviderOptions): Provider {
-  const baseURL = settings.base_url ?? OPENAI_BASE_URL;
-  const reasoning = REASONING_DIALECT[model.provider];
-  const dialect: ChatDialect =
-    model.provider === "openai"
-      ? OPENAI_DIALECT
-      : {
-          ...COMPATIBLE_DIALECT,
-          cacheKey: settings.prompt_cache_key === true,
-          ...(reasoning ? { reasoning } : {}),
-          // OpenRouter caches Anthropic's and Gemini's models only where the request marks it.
-          cacheControl: model.provider === "openrouter" && /^(anthropic|google)\//.test(model.name),
-        };
-  const modelFacts = compatibleModelFacts(model.provider, { ...options, baseURL });
+function chatProvider(setup: Setup): Provider {
+  const dialect = setup.known?.dialect?.(setup.model.name) ?? COMPATIBLE_DIALECT;
+  const modelFacts = setup.known?.modelFacts;
   return createOpenAIProvider({
-    name: model.provider,
-    ...options,
-    dialect,
-    ...(modelFacts ? { modelFacts } : {}),
+    ...setup,
+    name: setup.model.provider,
+    dialect:
+      setup.settings.prompt_cache_key !== undefined
+        ? { ...dialect, cacheKey: setup.settings.prompt_cache_key }
+        : dialect,
+    ...(modelFacts ? { modelFacts: (name, signal) => modelFacts(name, setup, signal) } : {}),
   });
 }
 

@@ -100,11 +100,43 @@ export type StreamPart =
   /** `detail`: what the provider said of it (a refusal's explanation). */
   | { type: "stop"; reason: StopReason; detail?: string };
 
+/**
+ * The optional request fields a provider's API accepts, beyond the messages,
+ * tools and output cap every one takes. A module sends no optional field
+ * outside these: a server may reject one it does not know.
+ */
+export interface AcceptedFields {
+  /** A per-conversation cache key (`prompt_cache_key`). */
+  cacheKey: boolean;
+  /** Cache breakpoints (`cache_control`) on the request's blocks. */
+  cacheControl: boolean;
+  /** The provider's own reasoning parameter, which jp's reasoning settings become; "none": thinking cannot be asked for. */
+  reasoning: ReasoningField;
+  /**
+   * How a tool is forced: `tool_choice` naming it, "required" over that tool
+   * alone (servers that read only the string forms), or not at all (it is
+   * asked for in words, and the turn asks once more if the model does not call it).
+   */
+  toolChoice: "named" | "required" | "none";
+}
+
+export type ReasoningField =
+  | "thinking" // Anthropic: thinking + output_config.effort
+  | "reasoning.effort" // OpenAI Responses
+  | "reasoning_effort" // OpenAI Chat Completions
+  | "thinkingConfig" // Gemini
+  | "think" // Ollama
+  | "reasoning" // OpenRouter's unified field
+  | "chat_template_kwargs" // llama.cpp: enable_thinking, with reasoning_format
+  | "none";
+
 export interface Provider {
   /** The provider part of the model id (`anthropic`, `openai`, `ollama`…). */
   name: string;
   /** Where requests go, named when it cannot be reached. */
   baseUrl: string;
+  /** The optional fields its requests may carry. */
+  accepts: AcceptedFields;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamPart>;
   /** The model's facts from the provider's own model API; undefined when it does not know the model. */
   modelFacts?(name: string, signal: AbortSignal): Promise<ModelFacts | undefined>;

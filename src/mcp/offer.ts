@@ -3,7 +3,8 @@
 // selected MCP tool described by its server (from the cache when it can be).
 import * as os from "node:os";
 import * as path from "node:path";
-import { llmProviders, mcpServers } from "../config/providers.js";
+import { mcpServers } from "../config/providers.js";
+import { providerKeyEnvs } from "../llm/providers.js";
 import type { Config } from "../config/schema.js";
 import { UsageError } from "../errors.js";
 import type { McpToolSpec, RegistryEntry } from "../tools/registry.js";
@@ -37,7 +38,7 @@ export function createMcpServers(config: Config, setup: McpSetup): McpServers {
       env: setup.env,
       workspace: setup.workspaceRoot ?? setup.cwd,
       // Provider keys never reach a server, whatever its `variables` list.
-      secrets: new Set(llmProviders(config).flatMap(([, p]) => (p.api_key_env ? [p.api_key_env] : []))),
+      secrets: providerKeyEnvs(config),
       version: setup.version,
     },
     cache: new McpToolCache(cacheDir(setup)),

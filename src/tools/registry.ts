@@ -1,6 +1,7 @@
 // Owns the tools of a conversation: local tools from config and built-ins in
 // one registry, and which of them a request offers (`-t`, `-T`, `-u`).
-import { llmProviders, mcpServers } from "../config/providers.js";
+import { mcpServers } from "../config/providers.js";
+import { providerKeyEnvs } from "../llm/providers.js";
 import type { Config, ToolConfig } from "../config/schema.js";
 import { JpError, UsageError } from "../errors.js";
 import { createLocalTool, type ToolEnvironment } from "./local.js";
@@ -46,7 +47,7 @@ export async function buildRegistry(
   environment: Omit<ToolEnvironment, "secrets"> = { env: process.env, workspace: process.cwd() },
 ): Promise<Map<string, RegistryEntry>> {
   // Provider keys never reach a tool, whatever its `env` lists.
-  const secrets = new Set(llmProviders(config).flatMap(([, p]) => (p.api_key_env ? [p.api_key_env] : [])));
+  const secrets = providerKeyEnvs(config);
   const registry = new Map<string, RegistryEntry>();
   const tools = config.conversation?.tools ?? {};
   const defaults = tools["*"] ?? {};

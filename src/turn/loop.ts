@@ -29,7 +29,8 @@ import type { TurnOutput } from "./output.js";
 import { AbortedError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
 import { usageRecord } from "../llm/usage.js";
-import { acceptsForcedTool, type ModelFacts } from "../llm/capabilities.js";
+import type { ModelFacts } from "../llm/capabilities.js";
+import { toolIsAskedFor } from "../llm/tool-choice.js";
 import type {
   ModelRequest,
   Provider,
@@ -317,11 +318,12 @@ export function approximateTokens(request: ModelRequest): number {
 }
 
 /**
- * Whether the turn asks for its forced tool instead of forcing it: the model
- * refuses forced tool use (Sonnet 5.5, models that always think).
+ * Whether the turn asks for its forced tool instead of forcing it: the
+ * provider cannot force one, or the model refuses forced tool use (Sonnet
+ * 5.5, models that always think).
  */
 function asksForTool(options: TurnOptions): boolean {
-  return options.forcedTool !== undefined && options.facts !== undefined && !acceptsForcedTool(options.facts);
+  return options.forcedTool !== undefined && toolIsAskedFor(options.provider.accepts, options.facts);
 }
 
 /**

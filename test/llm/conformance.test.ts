@@ -23,6 +23,8 @@ interface Dialect {
   options: Parameters<typeof qWorkspace>[0];
   model: string;
   path: string;
+  /** The first request's fields that force `count_words`, in the provider's documented form; undefined: it cannot force one. */
+  forced?: Record<string, unknown>;
 }
 
 const DIALECTS: Dialect[] = [
@@ -31,24 +33,28 @@ const DIALECTS: Dialect[] = [
     options: { provider: "anthropic" },
     model: "anthropic/claude-mock",
     path: "/v1/messages",
+    forced: { tool_choice: { type: "tool", name: "count_words" } },
   },
   {
     name: "OpenAI Responses",
     options: { provider: "openai", api: "responses" },
     model: "openai/gpt-mock",
     path: "/v1/responses",
+    forced: { tool_choice: { type: "function", name: "count_words" } },
   },
   {
     name: "Chat Completions (compatible servers)",
     options: { provider: "openai", api: "chat" },
     model: "openai/gpt-mock",
     path: "/v1/chat/completions",
+    forced: { tool_choice: { type: "function", function: { name: "count_words" } } },
   },
   {
     name: "Gemini",
     options: { provider: "google" },
     model: "google/gemini-mock",
     path: "/v1beta/models/gemini-mock:streamGenerateContent?alt=sse",
+    forced: { toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["count_words"] } } },
   },
   { name: "Ollama", options: { provider: "ollama" }, model: "ollama/qwen-mock", path: "/api/chat" },
   {
@@ -56,12 +62,14 @@ const DIALECTS: Dialect[] = [
     options: { provider: "llamacpp" },
     model: "llamacpp/qwen-mock",
     path: "/v1/chat/completions",
+    forced: { tool_choice: "required" },
   },
   {
     name: "OpenRouter",
     options: { provider: "openrouter" },
     model: "openrouter/anthropic/claude-mock",
     path: "/api/v1/chat/completions",
+    forced: { tool_choice: "required" },
   },
 ];
 
@@ -105,6 +113,25 @@ describe.each(DIALECTS)("$name", (dialect) => {
     expect(second).toContain("count_words");
     expect(second).toMatch(/5/);
     expect(result.stdout).toContain("notes.txt has 5 words.");
+  });
+
+  it("forces a tool (-u) in the provider's own form, or asks for it in words where it has none", async () => {
+    w = await qWorkspace({
+      ...dialect.options,
+      script: [
+        { tool_calls: [{ id: "call_1", name: "count_words", arguments: { path: "notes.txt" } }] },
+        { text: "5 words." },
+      ],
+    });
+    expect((await w.jp("q", "-u", "count_words", "how long is notes.txt?")).code).toBe(0);
+    const first = w.mock.requests[0]!.body;
+    if (dialect.forced) expect(first).toMatchObject(dialect.forced);
+    else {
+      expect(first).not.toHaveProperty("tool_choice");
+      expect(JSON.stringify(first)).toContain("(jp q -u count_words)");
+    }
+    // Later requests of the turn choose freely.
+    expect(JSON.stringify(w.mock.requests[1]!.body)).not.toContain("jp q -u count_words");
   });
 
   it("records thinking and sends it back within the tool loop as the provider wants it", async () => {

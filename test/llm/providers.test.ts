@@ -114,7 +114,8 @@ describe("Anthropic provider", () => {
     );
     const sent = mock.requests[0]!;
     expect(sent.path).toBe("/v1/messages");
-    expect(sent.headers.authorization).toBe("Bearer sk-test-secret");
+    expect(sent.headers["x-api-key"]).toBe("sk-test-secret");
+    expect(sent.headers.authorization).toBeUndefined();
     expect(sent.headers["anthropic-version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     // The answer must come back as it is: node:http does not decompress.
     expect(sent.headers["accept-encoding"]).toBe("identity");

@@ -12,6 +12,7 @@ export function scriptedProvider(answers: StreamPart[][]): Provider & { requests
   return {
     name: "scripted",
     baseUrl: "memory://scripted",
+    accepts: { cacheKey: false, cacheControl: false, reasoning: "none", toolChoice: "named" },
     requests,
     async *stream(request, signal) {
       requests.push(structuredClone({ ...request, events: [...request.events] }));

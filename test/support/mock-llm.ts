@@ -629,6 +629,11 @@ class MockState {
     const url = req.url ?? "";
     const anthropic = url.includes("/messages");
     const google = url.includes(":streamGenerateContent");
+    if (anthropic && !req.headers["x-api-key"]) {
+      // As the real API answers a request without its key header (a Bearer token is not one).
+      writeFault(res, { status: 401, message: "x-api-key header is required" }, true);
+      return;
+    }
     const script = this.route?.(body) ?? this.queue.shift();
     if (!script) {
       res.writeHead(500, { "content-type": "application/json" });

@@ -84,10 +84,12 @@ describe("the environment of a local tool", () => {
     w = await qWorkspace({
       extraConfig:
         `[conversation.tools.envdump]\nsource = "local"\nsummary = "env"\ncommand = ${dump}\nrun = "unattended"\n` +
-        `env = ["EXTRA_SETTING", "MOCK_API_KEY"]\n`,
+        `env = ["EXTRA_SETTING", "MOCK_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "OPENROUTER_API_KEY"]\n`,
       script: [{ tool_calls: [{ id: "toolu_env", name: "envdump", arguments: {} }] }, { text: "done" }],
     });
-    Object.assign(w.env, { EXTRA_SETTING: "visible", UNLISTED_SETTING: "hidden" });
+    // Built-in providers' keys too, configured or not.
+    const builtInKeys = { GEMINI_API_KEY: "g-1", GOOGLE_API_KEY: "g-2", OPENROUTER_API_KEY: "or-3" };
+    Object.assign(w.env, { EXTRA_SETTING: "visible", UNLISTED_SETTING: "hidden" }, builtInKeys);
     expect((await w.jp("q", "-n", "dump the environment")).code).toBe(0);
     const response = w.events().find((e) => e.type === "tool_call_response");
     expect(response).toMatchObject({ id: "toolu_env", is_error: false });
@@ -99,6 +101,7 @@ describe("the environment of a local tool", () => {
     // Listed or not, the provider key never reaches a tool.
     expect(seen.MOCK_API_KEY).toBeUndefined();
     expect(response!.content).not.toContain(API_KEY);
+    for (const name of Object.keys(builtInKeys)) expect(seen[name]).toBeUndefined();
   });
 });
 

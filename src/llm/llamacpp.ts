@@ -1,0 +1,29 @@
+// Owns what llama.cpp's server (llama-server) takes beyond Chat Completions:
+// `max_tokens`, only the string forms of `tool_choice`, thinking on or off
+// through the chat template with the thinking in its own field, and the
+// window it was started with from `GET /props`.
+import { isJsonObject } from "../events/index.js";
+import type { ModelFacts } from "./capabilities.js";
+import { askModelApi, bearerIfKeyed, endpoint, type ProviderOptions } from "./http.js";
+import { COMPATIBLE_DIALECT, type ChatDialect } from "./openai.js";
+
+export const LLAMACPP_BASE_URL = "http://127.0.0.1:8080/v1";
+
+export const LLAMACPP_DIALECT: ChatDialect = { ...COMPATIBLE_DIALECT, reasoning: "chat_template_kwargs" };
+
+const positive = (v: unknown): number | undefined => (typeof v === "number" && v > 0 ? v : undefined);
+
+/** llama.cpp serves one model, with the window it was started with (`n_ctx`). */
+export async function llamacppFacts(
+  options: ProviderOptions & { baseURL: string },
+  signal: AbortSignal,
+): Promise<ModelFacts | undefined> {
+  // /props sits at the server's root, beside the OpenAI-compatible /v1.
+  const root = options.baseURL.replace(/\/v1\/?$/, "");
+  const headers = { accept: "application/json", ...bearerIfKeyed(options) };
+  const props = await askModelApi({ url: endpoint(root, "/props"), headers, signal }, options);
+  if (!isJsonObject(props)) return undefined;
+  const settings = isJsonObject(props.default_generation_settings) ? props.default_generation_settings : {};
+  const window = positive(settings.n_ctx) ?? positive(props.n_ctx);
+  return window ? { contextWindow: window } : undefined;
+}

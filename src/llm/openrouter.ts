@@ -1,0 +1,60 @@
+// Owns what OpenRouter takes beyond Chat Completions: its unified `reasoning`
+// field, `cache_control` breakpoints for the models that cache that way, and
+// the windows, output caps and prices of `GET /api/v1/models`. Its
+// `reasoning_details` are kept and sent back by the Chat Completions mapping.
+import { isJsonObject } from "../events/index.js";
+import type { ModelFacts } from "./capabilities.js";
+import { askModelApi, bearerIfKeyed, endpoint, type ProviderOptions } from "./http.js";
+import { COMPATIBLE_DIALECT, type ChatDialect } from "./openai.js";
+
+export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
+
+/** OpenRouter caches Anthropic's and Gemini's models only where the request marks it. */
+export function openrouterDialect(model: string): ChatDialect {
+  return { ...COMPATIBLE_DIALECT, reasoning: "reasoning", cacheControl: /^(anthropic|google)\//.test(model) };
+}
+
+const positive = (v: unknown): number | undefined => (typeof v === "number" && v > 0 ? v : undefined);
+
+/** USD per token as OpenRouter writes it ("0.000003"), per million. */
+const perMillion = (v: unknown): number | undefined => {
+  const n = typeof v === "string" ? Number(v) : NaN;
+  return Number.isFinite(n) && n >= 0 ? Math.round(n * 1e6 * 1e6) / 1e6 : undefined;
+};
+
+/** One model's entry of OpenRouter's list: its window, output cap and prices. */
+function openrouterEntry(entry: Record<string, unknown>): ModelFacts {
+  const facts: ModelFacts = {};
+  const top = isJsonObject(entry.top_provider) ? entry.top_provider : {};
+  const window = positive(entry.context_length) ?? positive(top.context_length);
+  if (window) facts.contextWindow = window;
+  const output = positive(top.max_completion_tokens);
+  if (output) facts.maxOutputTokens = output;
+  const pricing = isJsonObject(entry.pricing) ? entry.pricing : {};
+  const input = perMillion(pricing.prompt);
+  const completion = perMillion(pricing.completion);
+  if (input !== undefined && completion !== undefined) {
+    const read = perMillion(pricing.input_cache_read);
+    const write = perMillion(pricing.input_cache_write);
+    facts.price = {
+      input,
+      output: completion,
+      ...(read !== undefined ? { cache_read: read } : {}),
+      ...(write !== undefined ? { cache_write: write } : {}),
+    };
+  }
+  return facts;
+}
+
+/** A model's facts from OpenRouter's list of models; undefined when it lists no such model. */
+export async function openrouterFacts(
+  name: string,
+  options: ProviderOptions & { baseURL: string },
+  signal: AbortSignal,
+): Promise<ModelFacts | undefined> {
+  const headers = { accept: "application/json", ...bearerIfKeyed(options) };
+  const list = await askModelApi({ url: endpoint(options.baseURL, "/models"), headers, signal }, options);
+  const data = isJsonObject(list) && Array.isArray(list.data) ? list.data : [];
+  const entry = data.find((m): m is Record<string, unknown> => isJsonObject(m) && m.id === name);
+  return entry ? openrouterEntry(entry) : undefined;
+}
