@@ -17,6 +17,8 @@ export const REASONING_FIELD_KEY = "openai_reasoning_field";
 export const OPENAI_REASONING_ITEM_KEY = "openai_reasoning_item";
 /** On a Gemini part (text, thought or function call): its thought signature, sent back on the same part. */
 export const GEMINI_SIGNATURE_KEY = "google_thought_signature";
+/** On a Gemini function call that came without an id: jp made its id up, and sends none back. */
+export const GEMINI_UNNAMED_CALL_KEY = "google_call_without_id";
 /** On an answer's last block: OpenRouter's `reasoning_details` (signed or encrypted reasoning), sent back verbatim. */
 export const REASONING_DETAILS_KEY = "openrouter_reasoning_details";
 /** On a message response: the text is the model's refusal. */

@@ -7,6 +7,7 @@ import {
   type ChatResponse,
   type Event,
   GEMINI_SIGNATURE_KEY,
+  GEMINI_UNNAMED_CALL_KEY,
   isJsonObject,
   isSent,
   PROVIDER_BLOCK_KEY,
@@ -19,6 +20,7 @@ import {
   effortOfBudget,
   nearestEffort,
   reasoningGoesBack,
+  type Effort,
   type ModelFacts,
 } from "./capabilities.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
@@ -65,7 +67,7 @@ export interface GeminiBody {
   toolConfig?: { functionCallingConfig: { mode: "AUTO" | "ANY"; allowedFunctionNames?: string[] } };
   generationConfig: {
     maxOutputTokens: number;
-    thinkingConfig?: { includeThoughts?: boolean; thinkingBudget?: number; thinkingLevel?: string };
+    thinkingConfig?: { includeThoughts?: boolean; thinkingBudget?: number; thinkingLevel?: ThinkingLevel };
   };
 }
 
@@ -98,10 +100,14 @@ function responsePart(e: ChatResponse, own: boolean): Part | undefined {
   return { text, ...signed };
 }
 
+/** Whether a call goes back with its id: not when Gemini sent it without one (jp's id is its own). */
+const hasServerId = (e: ToolCallRequest) =>
+  !(isJsonObject(e.metadata) && e.metadata[GEMINI_UNNAMED_CALL_KEY] === true);
+
 function callPart(e: ToolCallRequest, own: boolean): Part {
   const signature = own ? signatureOf(e) : undefined;
   return {
-    functionCall: { id: e.id, name: e.name, args: e.arguments },
+    functionCall: { ...(hasServerId(e) ? { id: e.id } : {}), name: e.name, args: e.arguments },
     thoughtSignature: signature ?? FOREIGN_CALL_SIGNATURE,
   };
 }
@@ -110,7 +116,7 @@ function callPart(e: ToolCallRequest, own: boolean): Part {
 export function toGeminiContents(events: readonly Event[], model: string): Content[] {
   const contents: Content[] = [];
   const writers = responseModels(events);
-  const names = new Map<string, string>();
+  const calls = new Map<string, ToolCallRequest>();
   const push = (role: "user" | "model", part: Part) => {
     const last = contents.at(-1);
     if (last?.role === role) (last.parts ??= []).push(part);
@@ -130,24 +136,35 @@ export function toGeminiContents(events: readonly Event[], model: string): Conte
         break;
       }
       case "tool_call_request":
-        names.set(e.id, e.name);
+        calls.set(e.id, e);
         push("model", callPart(e, own));
         break;
-      case "tool_call_response":
+      case "tool_call_response": {
+        const call = calls.get(e.id);
         push("user", {
           functionResponse: {
-            id: e.id,
-            name: names.get(e.id) ?? "",
+            ...(call && !hasServerId(call) ? {} : { id: e.id }),
+            name: call?.name ?? "",
             response: e.is_error ? { error: e.content } : { output: e.content },
           },
         });
         break;
+      }
       default:
         assertNever(e, "sent event kind");
     }
   });
   return contents;
 }
+
+/** Gemini's thinking levels, by the SDK's enum values (ThinkingLevel), for jp's efforts. */
+type ThinkingLevel = "MINIMAL" | "LOW" | "MEDIUM" | "HIGH";
+const THINKING_LEVEL: Partial<Record<Effort, ThinkingLevel>> = {
+  minimal: "MINIMAL",
+  low: "LOW",
+  medium: "MEDIUM",
+  high: "HIGH",
+};
 
 /** The thinking of a request: a level on models that take levels (Gemini 3), else a budget. */
 export function geminiThinking(request: ModelRequest): GeminiBody["generationConfig"]["thinkingConfig"] {
@@ -156,7 +173,8 @@ export function geminiThinking(request: ModelRequest): GeminiBody["generationCon
   const levels = request.facts?.efforts;
   if (levels?.length) {
     const wanted = asked.effort ?? effortOfBudget(asked.budgetTokens ?? 0);
-    return { includeThoughts: true, thinkingLevel: nearestEffort(wanted, levels) ?? "high" };
+    const level = nearestEffort(wanted, levels) ?? "high";
+    return { includeThoughts: true, thinkingLevel: THINKING_LEVEL[level] ?? "HIGH" };
   }
   const budget = asked.budgetTokens ?? budgetOfEffort(asked.effort ?? "medium", request.maxTokens);
   return { includeThoughts: true, thinkingBudget: budget };
@@ -243,6 +261,8 @@ function* partParts(part: Part, open: { kind?: "text" | "thought" }): Generator<
       name: call.name ?? "",
       arguments: call.args ?? {},
     };
+    if (call.id === undefined)
+      yield { type: "block_metadata", metadata: { [GEMINI_UNNAMED_CALL_KEY]: true } };
     yield* signed();
     return;
   }

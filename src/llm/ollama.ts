@@ -145,6 +145,16 @@ function thinkOf(request: ModelRequest): OllamaBody["think"] {
 }
 
 /**
+ * A tool's JSON Schema as Ollama's server reads it (api.ToolFunctionParameters:
+ * type, $defs, items, required, properties); it drops other keywords
+ * (additionalProperties…) on decoding, so they are not sent.
+ */
+function serverParameters(schema: Record<string, unknown>): Record<string, unknown> {
+  const read = ["$defs", "items", "required", "properties"].filter((k) => schema[k] !== undefined);
+  return { type: "object", ...Object.fromEntries(read.map((k) => [k, schema[k]])) };
+}
+
+/**
  * What /api/chat accepts besides its messages: `think`, and no way to force a
  * tool (a forced one is offered alone and asked for in words). Ollama caches
  * the prompt prefix of a loaded model by itself.
@@ -171,7 +181,7 @@ export function ollamaBody(request: ModelRequest, keepAlive?: string): OllamaBod
             function: {
               name: t.name,
               description: t.description,
-              parameters: { type: "object", ...t.parameters },
+              parameters: serverParameters(t.parameters),
             },
           })),
         }

@@ -1,6 +1,6 @@
 // One conformance suite, run against every provider jp speaks, through
 // `jp q` against the mock server speaking each provider's wire format:
-// plain text with usage, a two-request tool loop, thinking that goes back
+// plain text with usage, a stream cut anywhere, a two-request tool loop, thinking that goes back
 // as the provider wants it, a cut-off answer, an error body, Ctrl-C in the
 // middle of an answer, the window guard.
 import { execa } from "execa";
@@ -91,6 +91,26 @@ describe.each(DIALECTS)("$name", (dialect) => {
       model: dialect.model,
       usage: { input_tokens: 42, output_tokens: 7 },
     });
+  });
+
+  it("reads a stream cut anywhere, through events and multi-byte characters", async () => {
+    const text = "Déjà vu — 東京 🌸 naïve café, twice: déjà vu.";
+    w = await qWorkspace({
+      ...dialect.options,
+      script: [
+        {
+          text,
+          tool_calls: [{ id: "call_1", name: "count_words", arguments: { path: "notes.txt" } }],
+          split_bytes: 5,
+        },
+        { text: "ok", split_bytes: 3 },
+      ],
+    });
+    const result = await w.jp("q", "go");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(text);
+    expect(responses()[0]).toMatchObject({ type: "chat_response", message: text });
+    expect(responses()[1]).toMatchObject({ name: "count_words", arguments: { path: "notes.txt" } });
   });
 
   it("runs a two-request tool loop, the result reaching the model", async () => {

@@ -58,7 +58,7 @@ describe("geminiThinking", () => {
     const levels = { efforts: ["minimal", "low", "medium", "high"] as const };
     expect(geminiThinking(request([], { facts: levels, reasoning: { effort: "xhigh" } }))).toEqual({
       includeThoughts: true,
-      thinkingLevel: "high",
+      thinkingLevel: "HIGH",
     });
     expect(geminiThinking(request([], { facts: {}, reasoning: { budgetTokens: 2048 } }))).toEqual({
       includeThoughts: true,

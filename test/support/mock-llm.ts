@@ -26,6 +26,8 @@ export interface ScriptedResponse {
   delay_first_byte_ms?: number;
   /** Wait between stream events. */
   event_delay_ms?: number;
+  /** Write the stream in pieces of this many bytes (cutting through events and characters), each flushed apart. */
+  split_bytes?: number;
   fault?: { status?: number; retry_after?: number; message?: string; cut_after_events?: number };
   /** A recorded answer replayed byte for byte instead of one made from the fields above. */
   raw?: RawResponse;
@@ -557,6 +559,15 @@ async function writeStream(
   lines: string[],
   script: ScriptedResponse,
 ): Promise<void> {
+  if (script.split_bytes) {
+    const whole = Buffer.from(lines.join(""));
+    for (let i = 0; i < whole.length && !res.destroyed; i += script.split_bytes) {
+      res.write(whole.subarray(i, i + script.split_bytes));
+      await sleep(1);
+    }
+    res.end();
+    return;
+  }
   for (const [i, line] of lines.entries()) {
     if (script.fault?.cut_after_events !== undefined && i >= script.fault.cut_after_events) {
       // What was written reaches the client before the connection drops, as on a real network.

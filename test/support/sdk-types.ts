@@ -15,6 +15,14 @@ const TYPES = {
   chat: [
     'import type { ChatCompletionCreateParamsStreaming as Body } from "openai/resources/chat/completions";',
   ],
+  // The REST body of generateContent, built from the SDK's own part types. Its enums
+  // (FunctionCallingConfigMode, ThinkingLevel) travel as their string values.
+  gemini: [
+    'import type { Content, GenerationConfig, Tool, ToolConfig } from "@google/genai";',
+    "type Wire<T> = T extends string ? `${T}` : T extends readonly (infer U)[] ? Wire<U>[] : T extends object ? { [K in keyof T]: Wire<T[K]> } : T;",
+    "type Body = Wire<{ contents: Content[]; systemInstruction?: Content; tools?: Tool[]; toolConfig?: ToolConfig; generationConfig?: GenerationConfig }>;",
+  ],
+  ollama: ['import type { ChatRequest } from "ollama";', "type Body = ChatRequest & { stream: true };"],
 } as const;
 
 /** The compile errors of assigning each body to the SDK's request type; empty when every body fits. */

@@ -107,6 +107,8 @@ describe("Ollama, spoken natively", () => {
       { role: "tool", content: expect.stringContaining("5") as unknown, tool_name: "count_words" },
     ]);
     expect(w!.mock.modelRequests.map((r) => r.path)).toEqual(["/api/show"]);
+    // Each body fits the official JavaScript library's request type.
+    expect(sdkTypeErrors("ollama", bodies())).toEqual([]);
   });
 
   it("names `ollama pull` for a model that is not pulled", async () => {

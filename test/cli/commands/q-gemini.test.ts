@@ -2,6 +2,7 @@
 // speaking `streamGenerateContent?alt=sse` and `GET /v1beta/models/{id}`.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Event } from "../../../src/events/index.js";
+import { sdkTypeErrors } from "../../support/sdk-types.js";
 import { qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
 
 let w: QWorkspace | undefined;
@@ -96,6 +97,7 @@ describe("jp q with google/…", () => {
       .find((e): e is Extract<Event, { type: "tool_call_request" }> => e.type === "tool_call_request")!;
     expect(call.metadata).toMatchObject({ google_thought_signature: "SIG_GEMINI_1" });
     expect(result.stdout).toContain("There are 5 words.");
+    expect(sdkTypeErrors("gemini", bodies())).toEqual([]);
   });
 
   it("keeps a signature that ends a text answer and sends it back on that text, to that model only", async () => {
