@@ -2,7 +2,8 @@
 // or a config file does not load zod (about 50 ms at start-up) when the input
 // is valid. The zod schemas stay the one source of truth: this reads their
 // definitions and writes src/events/schema.check.ts,
-// src/config/schema.check.ts and src/tools/compact-args.check.ts (helpers they
+// src/config/schema.check.ts, src/tools/compact-args.check.ts and
+// src/tools/recall-args.check.ts (helpers they
 // share: src/events/schema-issues.ts). test/schema-checks.test.ts fails when
 // a written file is not what the schemas give, and checks with random values
 // that each checker accepts exactly what zod accepts and reports zod's first
@@ -316,7 +317,15 @@ export async function checkerFiles(schemas) {
   return files;
 }
 
-function unformattedCheckerFiles({ events, eventChecks, config, configChecks, compactArgs, toJSONSchema }) {
+function unformattedCheckerFiles({
+  events,
+  eventChecks,
+  config,
+  configChecks,
+  compactArgs,
+  recallArgs,
+  toJSONSchema,
+}) {
   const kinds = Object.keys(events.KNOWN_SCHEMAS);
   const eventNamed = registry("EVENT_CHECKS", eventChecks.EVENT_CHECKS);
   const configNamed = registry("CONFIG_CHECKS", configChecks.CONFIG_CHECKS);
@@ -363,6 +372,18 @@ function unformattedCheckerFiles({ events, eventChecks, config, configChecks, co
         "/** The arguments' JSON Schema as the provider receives it. */\n" +
         `export const COMPACT_PARAMETERS: Record<string, unknown> = ${json(withoutDialect(toJSONSchema(compactArgs.Args)))};\n`,
     }),
+    "src/tools/recall-args.check.ts": checkerSource({
+      header: "// The recall tool's checker and JSON Schema: a call needs no zod.\n",
+      imports: ['import type { RecallArgs } from "./recall-args.js";'],
+      issues: "../events/schema-issues.js",
+      roots: { checkRecallArgs: recallArgs.Args },
+      named: new Map(),
+      extra: () =>
+        "/** Whether `value` is a valid call. */\n" +
+        "export function isRecallArgs(value: unknown): value is RecallArgs {\n  return checkRecallArgs(value) === undefined;\n}\n\n" +
+        "/** The arguments' JSON Schema as the provider receives it. */\n" +
+        `export const RECALL_PARAMETERS: Record<string, unknown> = ${json(withoutDialect(toJSONSchema(recallArgs.Args)))};\n`,
+    }),
   };
 }
 
@@ -406,7 +427,14 @@ function scalarPaths(root, prefix = []) {
 async function loadSchemas() {
   const { build } = await import("esbuild");
   const entry =
-    ["events/schema", "events/checks", "config/schema", "config/checks", "tools/compact-args"]
+    [
+      "events/schema",
+      "events/checks",
+      "config/schema",
+      "config/checks",
+      "tools/compact-args",
+      "tools/recall-args",
+    ]
       .map((m, i) => `export * as m${i} from "./src/${m}.ts";`)
       .join("\n") + '\nexport { toJSONSchema } from "zod";';
   const out = await build({
@@ -438,8 +466,16 @@ async function loadSchemas() {
   try {
     const file = path.join(dir, "schemas.mjs");
     fs.writeFileSync(file, out.outputFiles[0].text);
-    const { m0, m1, m2, m3, m4, toJSONSchema } = await import(file);
-    return { events: m0, eventChecks: m1, config: m2, configChecks: m3, compactArgs: m4, toJSONSchema };
+    const { m0, m1, m2, m3, m4, m5, toJSONSchema } = await import(file);
+    return {
+      events: m0,
+      eventChecks: m1,
+      config: m2,
+      configChecks: m3,
+      compactArgs: m4,
+      recallArgs: m5,
+      toJSONSchema,
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

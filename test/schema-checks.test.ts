@@ -16,6 +16,7 @@ import * as eventChecks from "../src/events/checks.js";
 import * as events from "../src/events/schema.js";
 import { checkCompactArgs } from "../src/tools/compact-args.check.js";
 import * as compactArgs from "../src/tools/compact-args.js";
+import * as recallArgs from "../src/tools/recall-args.js";
 import { checkerFiles } from "../scripts/schema-checks.mjs";
 import { REPO_ROOT } from "./support/workspace.js";
 import { objectContaining } from "./support/matchers.js";
@@ -162,9 +163,10 @@ describe("checkers derived from the zod schemas", () => {
       config,
       configChecks,
       compactArgs,
+      recallArgs,
       toJSONSchema: z.toJSONSchema,
     });
-    expect(Object.keys(files).length).toBe(3);
+    expect(Object.keys(files).length).toBe(4);
     for (const [file, source] of Object.entries(files)) {
       expect(
         fs.readFileSync(path.join(REPO_ROOT, file), "utf8"),

@@ -8,6 +8,8 @@ export * from "./plan.js";
 export * from "./policy.js";
 export * from "./positions.js";
 export * from "./project.js";
+export * from "./recall.js";
+export * from "./tool-output.js";
 export * from "./spec.js";
 export * from "./validate.js";
 export * from "./assistant.js";

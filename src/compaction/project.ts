@@ -14,6 +14,22 @@ import { CompactionIndexer, newestFirst, type CompactionEntry } from "./activati
 
 export const SUMMARY_REQUEST = "[Summary of previous conversation]";
 
+/**
+ * The request a summary stands in for, naming the raw turns its compaction
+ * covers (1-based) and how `recall` reads them. It depends on the compaction
+ * alone, so it is the same in every request and the prompt cache holds.
+ */
+export function summaryRequest(c: Compaction, turnCount: number): string {
+  const from = c.from_turn + 1;
+  const to = Math.min(c.to_turn, turnCount - 1) + 1;
+  const turns = from === to ? `${from}` : `${from}-${to}`;
+  const named =
+    from === to
+      ? `turn ${turns}; recall ${JSON.stringify({ turns })} reads it`
+      : `turns ${turns}; recall ${JSON.stringify({ turns })} reads them`;
+  return `${SUMMARY_REQUEST.slice(0, -1)}: ${named}]`;
+}
+
 /** Where a projected turn came from, in 0-based raw turns. */
 export type TurnOrigin =
   { kind: "kept"; turn: number } | { kind: "summary"; from: number; to: number; compaction: string };
@@ -58,8 +74,13 @@ function stripRequest(e: ToolCallRequest): ToolCallRequest {
   return { ...e, arguments: {} };
 }
 
+/** A stripped response: what remains says how it ended and how `recall` reads it whole. */
 function stripResponse(e: ToolCallResponse, name: string): ToolCallResponse {
-  return { ...e, content: `[compacted] ${name}: ${e.is_error ? "error" : "success"}` };
+  const recall = JSON.stringify({ call: e.id });
+  return {
+    ...e,
+    content: `[compacted] ${name}: ${e.is_error ? "error" : "success"}; recall ${recall} reads it`,
+  };
 }
 
 const ANSWERS: ReadonlySet<Event["type"]> = new Set<Event["type"]>([
@@ -308,7 +329,11 @@ class StreamProjector {
       this.sink.origin(this.openSummary);
       const timestamp = e.timestamp ?? "";
       this.emit({ type: "turn_start", timestamp });
-      this.emit({ type: "chat_request", timestamp, content: SUMMARY_REQUEST });
+      this.emit({
+        type: "chat_request",
+        timestamp,
+        content: summaryRequest(summary.event, this.shape.turnCount),
+      });
       this.emit({ type: "chat_response", timestamp, message: summary.event.summary.text });
       this.settle(t, i, summarizes);
     } else {

@@ -112,7 +112,14 @@ export const ToolConfig = z.strictObject({
       "environment variables a local tool receives besides PATH, HOME, LANG, TERM (never a provider key)",
     ),
   timeout_secs: z.number().positive().optional().describe("stop a local tool after this long"),
-  max_output_bytes: z.number().int().positive().optional().describe("cut a tool's output beyond this size"),
+  max_output_bytes: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      "show the model at most this many bytes of a tool's output, as head and tail (the log keeps it whole, up to 10 MiB; recall reads the rest)",
+    ),
 });
 export type ToolConfig = z.infer<typeof ToolConfig>;
 

@@ -3,7 +3,7 @@
 // approved (as for local tools, with the server and its hints on the prompt)
 // and how it runs (a tools/call, cancelled on Ctrl-C, its result in words).
 import { isJsonObject } from "../events/json.js";
-import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_SECS, truncateOutput } from "../tools/local.js";
+import { DEFAULT_TIMEOUT_SECS, RECORDED_OUTPUT_BYTES, truncateOutput } from "../tools/local.js";
 import type { McpToolSpec } from "../tools/registry.js";
 import type { Tool, ToolOutcome } from "../tools/types.js";
 import type { McpToolInfo } from "./cache.js";
@@ -47,7 +47,6 @@ export function createMcpTool(
   const { config, server, remote } = spec;
   // The config of a spec has the `*` defaults merged in already.
   const timeoutMs = (config.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000;
-  const maxBytes = config.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const described = [config.summary, config.description].filter((d) => d !== undefined).join("\n\n");
   const about = [`MCP server ${server}`, ...hints(info.annotations)].join(", ");
   const serverConfig = servers.config(server);
@@ -87,7 +86,7 @@ export function createMcpTool(
       }
       const outcome = mcpOutcome(result);
       return {
-        content: truncateOutput(outcome.content, maxBytes),
+        content: truncateOutput(outcome.content, RECORDED_OUTPUT_BYTES),
         isError: outcome.isError,
         ...(outcome.images.length ? { images: outcome.images } : {}),
       };

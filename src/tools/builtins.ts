@@ -3,6 +3,8 @@ import { toolHints } from "../config/compaction-rules.js";
 import type { Config } from "../config/schema.js";
 import type { TokenCounter } from "../tokens/count.js";
 import { createCompactTool, type CompactPreview } from "./compact.js";
+import { outputCapOf } from "./local.js";
+import { createRecallTool } from "./recall.js";
 import type { Tool } from "./types.js";
 
 /** What the built-ins need from whoever runs them: time, ids, counting and the preview's words. */
@@ -23,5 +25,6 @@ export function builtinTools(deps: BuiltinDeps, config: Config, conversationId: 
       preview: deps.preview,
       conversationId,
     }),
+    createRecallTool(outputCapOf(config)),
   ];
 }

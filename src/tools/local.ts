@@ -2,13 +2,23 @@
 // JSON on stdin and in `{{name}}` placeholders; stdout is the result; a
 // non-zero exit is an error result with stderr. No shell is involved.
 import { isJsonObject } from "../events/index.js";
-import type { ToolConfig } from "../config/schema.js";
+import type { Config, ToolConfig } from "../config/schema.js";
 import { JpError } from "../errors.js";
 import { endedWithJp } from "./process-group.js";
 import type { Tool, ToolContext, ToolOutcome } from "./types.js";
 
 export const DEFAULT_TIMEOUT_SECS = 60;
+/** How much of a tool's output the model is shown by default (head and tail; the log keeps it whole). */
 export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
+/** How much of a tool's output the log keeps; beyond it, the size is noted. */
+export const RECORDED_OUTPUT_BYTES = 10 * 1024 * 1024;
+
+/** The view's cap of each tool's output: its `max_output_bytes`, the `*` one, or the default. */
+export function outputCapOf(config: Config): (toolName: string) => number {
+  const tools = config.conversation?.tools ?? {};
+  const fallback = tools["*"]?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  return (name) => (Object.hasOwn(tools, name) ? tools[name]?.max_output_bytes : undefined) ?? fallback;
+}
 
 /** Config `parameters` (name → schema with an optional `required = true`) as a JSON Schema object. */
 export function parametersSchema(parameters: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -79,7 +89,7 @@ export function fillTemplate(argument: string, args: Record<string, unknown>): s
   });
 }
 
-/** Cut text beyond `max` bytes, saying how much was cut. */
+/** Cut text beyond `max` bytes (what the log keeps), saying how much was cut. */
 export function truncateOutput(text: string, max: number): string {
   const bytes = Buffer.from(text, "utf8");
   if (bytes.length <= max) return text;
@@ -171,10 +181,7 @@ export async function createLocalTool(
   const injection = injectionOf(argv);
   const configuredRun = config.run ?? defaults.run ?? "ask";
   const downgraded = injection !== undefined && configuredRun === "unattended";
-  const limits = {
-    timeoutMs: (config.timeout_secs ?? defaults.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000,
-    maxBytes: config.max_output_bytes ?? defaults.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-  };
+  const limits = { timeoutMs: (config.timeout_secs ?? defaults.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000 };
   const env = toolEnvironment(environment, config.env ?? defaults.env);
   return {
     name,
@@ -206,7 +213,7 @@ async function runCommand(
   argv: readonly [string, ...string[]],
   args: Record<string, unknown>,
   ctx: ToolContext,
-  options: { env: NodeJS.ProcessEnv; timeoutMs: number; maxBytes: number },
+  options: { env: NodeJS.ProcessEnv; timeoutMs: number },
 ): Promise<ToolOutcome> {
   const { execa } = await import("execa");
   const { spawn } = await import("node:child_process");
@@ -223,7 +230,8 @@ async function runCommand(
     extendEnv: false,
     reject: false,
     stripFinalNewline: false,
-    maxBuffer: options.maxBytes * 4 + 1024,
+    // The log keeps the output whole up to its limit; a tool that writes far more is stopped.
+    maxBuffer: RECORDED_OUTPUT_BYTES + 1024,
     detached: true,
   });
   const ended = endedWithJp(subprocess.pid, ctx.signal, spawn);
@@ -236,17 +244,25 @@ async function runCommand(
   // handler aborts the turn: give that abort a moment, so the turn ends instead of asking the model again.
   if (result.signal === "SIGINT" || result.signal === "SIGTERM") await abortedWithin(ctx.signal, 1000);
   if (result.isCanceled || ctx.signal.aborted) return { content: "interrupted", isError: true };
+  if (result.isMaxBuffer)
+    return {
+      content: `${truncateOutput(result.stdout, RECORDED_OUTPUT_BYTES)}\n[${name} wrote more than ${RECORDED_OUTPUT_BYTES / 1024 / 1024} MiB: jp stopped it there]`,
+      isError: true,
+    };
   if (result.failed && result.exitCode === undefined) {
     return { content: `${name} could not run ${program}: ${result.shortMessage}`, isError: true };
   }
   if (result.exitCode !== 0) {
     const stderr = result.stderr.trim();
     return {
-      content: truncateOutput(`exit code ${result.exitCode}${stderr ? `\n${stderr}` : ""}`, options.maxBytes),
+      content: truncateOutput(
+        `exit code ${result.exitCode}${stderr ? `\n${stderr}` : ""}`,
+        RECORDED_OUTPUT_BYTES,
+      ),
       isError: true,
     };
   }
-  return { content: truncateOutput(result.stdout, options.maxBytes), isError: false };
+  return { content: truncateOutput(result.stdout, RECORDED_OUTPUT_BYTES), isError: false };
 }
 
 /** Resolves when `signal` aborts or after `ms`, whichever comes first. */

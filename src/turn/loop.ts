@@ -1,7 +1,15 @@
 // Owns one turn of `jp q`: the request, then cycles of project → request →
 // stream → append responses → approve and run tools → append results, until
 // the model stops calling tools. Each step is a named function below.
-import { checkProviderView, describeViewProblem, project, tokensOfChars } from "../compaction/index.js";
+import {
+  capToolOutputs,
+  checkProviderView,
+  describeViewProblem,
+  project,
+  tokensOfChars,
+  type OutputCap,
+} from "../compaction/index.js";
+import { RECALL_TOOL } from "../tools/recall.js";
 import {
   healProviderView,
   type ChatResponse,
@@ -77,6 +85,8 @@ export interface TurnOptions {
   signal: AbortSignal;
   /** The model's context window in tokens, when known: a request clearly above it is not sent. */
   contextWindow?: number;
+  /** The view's cap of each tool's output (its max_output_bytes): longer ones are shown as head and tail. */
+  outputCap?: OutputCap;
   /** Whether automatic compaction runs before each request (the refusal says what is left to do). */
   autoCompacts?: boolean;
   /** Called before every provider request with the stream; may return events to append first (auto compaction). */
@@ -379,7 +389,7 @@ export function buildRequest(
   forced: boolean,
   insist = false,
 ): ModelRequest {
-  const { events: view, settled } = project(events);
+  const { events: view, settled, stats } = project(events);
   let projected: readonly Event[] = view;
   let problems = checkProviderView(projected, { lastTurnFinished: true });
   // Only a log that lost a line to doctor's quarantine is healed: a sound one pays nothing more.
@@ -396,11 +406,18 @@ export function buildRequest(
       },
     );
   }
+  // Outputs over their tool's cap are shown as head and tail; the log keeps them whole.
+  const shown = options.outputCap
+    ? capToolOutputs(projected, options.outputCap)
+    : { events: projected, cut: 0 };
+  // recall is offered only while the view has something it can read back.
+  const recallable = stats.activeCompactions > 0 || shown.cut > 0;
+  const tools = recallable ? options.tools : options.tools.filter((t) => t.name !== RECALL_TOOL);
   return {
     model: options.modelName,
     ...(options.system ? { system: options.system } : {}),
-    events: projected,
-    tools: toolDefinitions(options.tools),
+    events: shown.events,
+    tools: toolDefinitions(tools),
     toolChoice:
       forced && options.forcedTool
         ? { name: options.forcedTool, ...(insist ? { insist: true } : {}) }

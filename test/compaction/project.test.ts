@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { project, SUMMARY_REQUEST } from "../../src/compaction/index.js";
+import { project } from "../../src/compaction/index.js";
 import { groupTurns, kindOf, UnknownEvent, type Event } from "../../src/events/index.js";
 import { at, compaction, KEEP, OMIT, resetClock, STRIP, summary, turn, turns } from "../support/stream.js";
 
@@ -10,6 +10,12 @@ const texts = (events: Event[]) =>
   events.flatMap((e) =>
     e.type === "chat_request" ? [e.content] : e.type === "chat_response" && e.message ? [e.message] : [],
   );
+
+/** A stripped response's placeholder: how it ended, and the recall call that reads it whole. */
+const compacted = (name: string, outcome: string) =>
+  expect.stringMatching(
+    new RegExp(`^\\[compacted\\] ${name}: ${outcome}; recall \\{"call":"[^"]+"\\} reads it$`),
+  ) as unknown as string;
 
 describe("project", () => {
   it("is a no-op without compactions and returns kept origins", () => {
@@ -49,14 +55,23 @@ describe("project", () => {
       { kind: "summary", from: 1, to: 4, compaction: "s1" },
       { kind: "kept", turn: 5 },
     ]);
-    expect(texts(p.events)).toEqual(["t1", "answer to t1", SUMMARY_REQUEST, "S", "t6", "answer to t6"]);
+    expect(texts(p.events)).toEqual([
+      "t1",
+      "answer to t1",
+      '[Summary of previous conversation: turns 2-5; recall {"turns":"2-5"} reads them]',
+      "S",
+      "t6",
+      "answer to t6",
+    ]);
   });
 
   it("injects a summary turn as turn_start, the summary request and the text", () => {
     const events = [...turns(2), compaction({ from_turn: 0, to_turn: 0, summary: summary("the gist") })];
     const injected = groupTurns(project(events).events)[0]!.events;
     expect(injected.map((e) => e.type)).toEqual(["turn_start", "chat_request", "chat_response"]);
-    expect(injected[1]).toMatchObject({ content: "[Summary of previous conversation]" });
+    expect(injected[1]).toMatchObject({
+      content: '[Summary of previous conversation: turn 1; recall {"turns":"1"} reads it]',
+    });
     expect(injected[2]).toMatchObject({ message: "the gist" });
   });
 
@@ -72,7 +87,10 @@ describe("project", () => {
       { kind: "summary", from: 3, to: 5, compaction: "new" },
       { kind: "summary", from: 6, to: 9, compaction: "old" },
     ]);
-    expect(texts(p.events)).toEqual([SUMMARY_REQUEST, "OLD", SUMMARY_REQUEST, "NEW", SUMMARY_REQUEST, "OLD"]);
+    // Each marker names the turns its summary covers, the same wherever it is injected.
+    const old = '[Summary of previous conversation: turns 1-10; recall {"turns":"1-10"} reads them]';
+    const inner = '[Summary of previous conversation: turns 4-6; recall {"turns":"4-6"} reads them]';
+    expect(texts(p.events)).toEqual([old, "OLD", inner, "NEW", old, "OLD"]);
   });
 
   it("keeps identical summary texts from two compactions as two turns", () => {
@@ -156,7 +174,7 @@ describe("project", () => {
       {
         type: "tool_call_response",
         id: "a",
-        content: "[compacted] grep: success",
+        content: '[compacted] grep: success; recall {"call":"a"} reads it',
         is_error: false,
         timestamp: undefined,
       },
@@ -164,7 +182,7 @@ describe("project", () => {
       {
         type: "tool_call_response",
         id: "b",
-        content: "[compacted] run: error",
+        content: '[compacted] run: error; recall {"call":"b"} reads it',
         is_error: true,
         timestamp: undefined,
       },
@@ -193,7 +211,7 @@ describe("project", () => {
     ]);
     expect(resOnly.events.find((e) => e.type === "tool_call_request")).toMatchObject({ arguments: { p: 1 } });
     expect(resOnly.events.find((e) => e.type === "tool_call_response")).toMatchObject({
-      content: "[compacted] grep: success",
+      content: compacted("grep", "success"),
     });
   });
 
@@ -216,7 +234,7 @@ describe("project", () => {
       { type: "tool_call_response", timestamp: at(2), id: "ghost", content: "x", is_error: false },
       compaction({ from_turn: 0, to_turn: 0, tool_calls: STRIP }, 3),
     ];
-    expect(project(events).events.at(-1)).toMatchObject({ content: "[compacted] unknown: success" });
+    expect(project(events).events.at(-1)).toMatchObject({ content: compacted("unknown", "success") });
   });
 
   it("applies tool_overrides[name] before tool_calls; a keep override keeps that tool intact", () => {
@@ -244,7 +262,7 @@ describe("project", () => {
       content: "plan text",
     });
     expect(p.find((e) => e.type === "tool_call_response" && e.id === "b")).toMatchObject({
-      content: "[compacted] grep: success",
+      content: compacted("grep", "success"),
     });
     expect(p.some((e) => "id" in e && e.id === "c")).toBe(false);
   });
@@ -266,7 +284,7 @@ describe("project", () => {
       content: "result of a",
     });
     expect(p.find((e) => e.type === "tool_call_response" && e.id === "b")).toMatchObject({
-      content: "[compacted] grep: success",
+      content: compacted("grep", "success"),
     });
   });
 
@@ -277,7 +295,7 @@ describe("project", () => {
       compaction({ from_turn: 0, to_turn: 0, tool_calls: STRIP }, 101),
     ];
     expect(project(events).events.find((e) => e.type === "tool_call_response")).toMatchObject({
-      content: "[compacted] grep: success",
+      content: compacted("grep", "success"),
     });
   });
 
@@ -305,7 +323,7 @@ describe("project", () => {
     ];
     const p = project(events).events;
     expect(p.find((e) => e.type === "tool_call_response")).toMatchObject({
-      content: "[compacted] grep: success",
+      content: compacted("grep", "success"),
     });
     expect(p.some((e) => e.type === "chat_response" && e.reasoning)).toBe(false);
   });
@@ -375,8 +393,8 @@ describe("project", () => {
     ];
     const responses = project(events).events.filter((e) => e.type === "tool_call_response");
     expect(responses.map((e) => e.content)).toEqual([
-      "[compacted] grep: success",
-      "[compacted] grep: success",
+      compacted("grep", "success"),
+      compacted("grep", "success"),
       "result of c",
     ]);
   });

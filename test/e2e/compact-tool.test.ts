@@ -126,7 +126,12 @@ describe("jp q -u compact", () => {
       const next = messages(2);
       expect(next[0]).toEqual({
         role: "user",
-        content: [{ type: "text", text: "[Summary of previous conversation]" }],
+        content: [
+          {
+            type: "text",
+            text: '[Summary of previous conversation: turns 1-3; recall {"turns":"1-3"} reads them]',
+          },
+        ],
       });
       expect(JSON.stringify(next)).not.toContain("chokes on quoted fields");
       expect(JSON.stringify(next)).toContain("Now add support for a custom delimiter");

@@ -49,7 +49,7 @@ describe("jp conversation compact end to end", () => {
       arguments: {},
     });
     expect(tools.find((e) => e.id === "call_3" && e.type === "tool_call_response")).toMatchObject({
-      content: "[compacted] run_tests: error",
+      content: '[compacted] run_tests: error; recall {"call":"call_3"} reads it',
       is_error: true,
     });
     expect(v.turns[1]!.events.some((e) => e.reasoning !== undefined)).toBe(false);
@@ -106,7 +106,7 @@ describe("jp conversation compact end to end", () => {
       content: "wrote 15 lines to src/csv.ts",
     });
     expect(tools.find((e) => e.id === "call_1" && e.type === "tool_call_response")).toMatchObject({
-      content: "[compacted] read_file: success",
+      content: '[compacted] read_file: success; recall {"call":"call_1"} reads it',
     });
   });
 

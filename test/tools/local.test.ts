@@ -46,16 +46,25 @@ describe("local tools", () => {
     expect(await tool.execute({}, ctx())).toEqual({ content: "exit code 3\nit broke", isError: true });
   });
 
-  it("stops a tool at its timeout and cuts long output with a marker", async () => {
+  it("stops a tool at its timeout; keeps a long output whole (max_output_bytes is the view's), up to 10 MiB", async () => {
     const slow = await createLocalTool("slow", { command: ["sleep", "5"], timeout_secs: 0.2 });
     expect(await slow.execute({}, ctx())).toEqual({ content: "slow timed out after 0.2s", isError: true });
     const loud = await createLocalTool("loud", {
       command: node("process.stdout.write('x'.repeat(5000))"),
       max_output_bytes: 1000,
     });
-    const outcome = await loud.execute({}, ctx());
-    expect(outcome.content).toBe(`${"x".repeat(1000)}\n[… 4000 more bytes cut]`);
+    expect(await loud.execute({}, ctx())).toEqual({ content: "x".repeat(5000), isError: false });
+    // A tool that writes past what the log keeps is stopped there, and says so.
+    const flood = await createLocalTool("flood", {
+      command: node("const b = 'y'.repeat(1 << 20); for (let i = 0; i < 12; i++) process.stdout.write(b)"),
+    });
+    const flooded = await flood.execute({}, ctx());
+    expect(flooded.isError).toBe(true);
+    expect(flooded.content.startsWith("y".repeat(1000))).toBe(true);
+    expect(flooded.content).toMatch(/\[flood wrote more than 10 MiB: jp stopped it there\]$/);
+    expect(Buffer.byteLength(flooded.content)).toBeLessThan(10 * 1024 * 1024 + 200);
     expect(truncateOutput("short", 10)).toBe("short");
+    expect(truncateOutput("x".repeat(20), 10)).toBe(`${"x".repeat(10)}\n[… 10 more bytes cut]`);
   });
 
   it("reports a program that cannot start", async () => {

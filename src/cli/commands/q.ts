@@ -29,6 +29,7 @@ import { usageLine } from "../../render/usage.js";
 import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/conversations.js";
 import { acquireLock } from "../../store/lock.js";
 import { builtinTools } from "../../tools/builtins.js";
+import { outputCapOf } from "../../tools/local.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
 import { buildRegistry, isMcpToolSpec, selectTools, usesMcp } from "../../tools/registry.js";
 import type { McpServers } from "../../mcp/servers.js";
@@ -287,6 +288,7 @@ async function turnSettings(
     // A request clearly over the window is not sent, auto compaction or not (it may not be able to help).
     ...(window !== undefined ? { contextWindow: window } : {}),
     autoCompacts: config.conversation?.compaction?.auto?.enabled === true,
+    outputCap: outputCapOf(config),
   };
 }
 

@@ -122,7 +122,9 @@ describe("jp q with Anthropic", () => {
     await w.jp("q", "Continue");
     expect(body(4).messages[0]).toEqual({
       role: "user",
-      content: [{ type: "text", text: "[Summary of previous conversation]" }],
+      content: [
+        { type: "text", text: '[Summary of previous conversation: turn 1; recall {"turns":"1"} reads it]' },
+      ],
     });
     expect(JSON.stringify(body(4).messages[1])).toContain("count_words tool reported 5 words");
   });

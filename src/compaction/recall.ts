@@ -1,0 +1,173 @@
+// Owns what `recall` reads back from the raw log: whole turns, one tool
+// call's output in a range, or a search in what the view no longer shows
+// (summarised or stripped by compaction, or cut from a long output). Never
+// changes the log; every answer is bounded, with a note when more remains. Pure.
+import { isKind, NO_TURN, TurnCounter, type Event } from "../events/index.js";
+import { project } from "./project.js";
+import { capToolOutputs, type OutputCap } from "./tool-output.js";
+
+export interface RecallRequest {
+  /** Raw turns, 1-based as the markers and `print` number them: "4" or "2-5". */
+  turns?: string;
+  /** A tool call id: its arguments and its recorded output, from `offset` for `length` characters. */
+  call?: string;
+  offset?: number;
+  length?: number;
+  /** Words searched, case-insensitively, in what the view does not show. */
+  query?: string;
+}
+
+/** The most an answer holds, in characters. */
+export const RECALL_LIMIT = 16_000;
+
+export type RecallAnswer = { ok: true; text: string } | { ok: false; error: string };
+
+/** One piece of the raw log, as recall shows it. */
+interface Piece {
+  turn: number;
+  label: string;
+  text: string;
+  /** The tool call it belongs to, when it does. */
+  call?: string;
+}
+
+/** Every piece of text the raw log holds, in order, with its 0-based turn. */
+function pieces(events: readonly Event[]): Piece[] {
+  const counter = new TurnCounter();
+  const names = new Map<string, string>();
+  const out: Piece[] = [];
+  for (const e of events) {
+    const turn = counter.next(e);
+    if (turn === NO_TURN) continue;
+    if (isKind(e, "chat_request")) out.push({ turn, label: "user", text: e.content });
+    else if (isKind(e, "chat_response")) {
+      if (typeof e.reasoning === "string") out.push({ turn, label: "reasoning", text: e.reasoning });
+      else if (typeof e.message === "string") out.push({ turn, label: "assistant", text: e.message });
+    } else if (isKind(e, "tool_call_request")) {
+      names.set(e.id, e.name);
+      const text = JSON.stringify(e.arguments);
+      out.push({ turn, label: `tool call ${e.name} ${e.id}`, text, call: e.id });
+    } else if (isKind(e, "tool_call_response")) {
+      const name = names.get(e.id) ?? "unknown";
+      const label = `tool result ${name} ${e.id}${e.is_error ? " (error)" : ""}`;
+      out.push({ turn, label, text: e.content, call: e.id });
+    }
+  }
+  return out;
+}
+
+const render = (p: Piece) => `${p.label}:\n${p.text}`;
+
+/** `text` within the limit, with a note naming what to ask for next when it is not. */
+function bounded(text: string, next: string): string {
+  if (text.length <= RECALL_LIMIT) return text;
+  const more = text.length - RECALL_LIMIT;
+  return `${text.slice(0, RECALL_LIMIT)}\n[… ${more.toLocaleString("en-US")} more characters: ${next}]`;
+}
+
+function recallTurns(all: Piece[], spec: string, turnCount: number): RecallAnswer {
+  const match = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(spec);
+  if (!match)
+    return { ok: false, error: `turns must be one turn or a range, as "4" or "2-5": got "${spec}"` };
+  const from = Number(match[1]);
+  const to = Number(match[2] ?? match[1]);
+  if (from < 1 || to < from || to > turnCount)
+    return { ok: false, error: `turns ${spec} are not in this conversation: it has turns 1-${turnCount}` };
+  const chosen = all.filter((p) => p.turn + 1 >= from && p.turn + 1 <= to);
+  const byTurn: string[] = [];
+  let current = -1;
+  for (const p of chosen) {
+    if (p.turn !== current) byTurn.push(`── turn ${p.turn + 1} ──`);
+    current = p.turn;
+    byTurn.push(render(p));
+  }
+  const text = byTurn.join("\n\n") || `turns ${spec} hold no text`;
+  return { ok: true, text: bounded(text, `ask for fewer turns, or for one call's output with its id`) };
+}
+
+function recallCall(all: Piece[], request: RecallRequest & { call: string }): RecallAnswer {
+  const parts = all.filter((p) => p.call === request.call);
+  if (parts.length === 0) return { ok: false, error: `no tool call ${request.call} in this conversation` };
+  const result = parts.find((p) => p.label.startsWith("tool result"));
+  const call = parts.find((p) => p.label.startsWith("tool call"));
+  const output = result?.text ?? "";
+  const offset = Math.min(request.offset ?? 0, output.length);
+  const length = Math.min(request.length ?? RECALL_LIMIT, RECALL_LIMIT);
+  const slice = output.slice(offset, offset + length);
+  const end = offset + slice.length;
+  const header = [
+    `── turn ${(call ?? result)!.turn + 1} ──`,
+    call ? render(call) : undefined,
+    result ? `${result.label}, characters ${offset}-${end} of ${output.length}:` : "(no result recorded)",
+  ].filter((line) => line !== undefined);
+  const rest =
+    end < output.length
+      ? `\n[… ${(output.length - end).toLocaleString("en-US")} more characters: recall ${JSON.stringify({ call: request.call, offset: end })}]`
+      : "";
+  return { ok: true, text: `${header.join("\n")}\n${slice}${rest}` };
+}
+
+/** The pieces the view does not show: compacted away, stripped, or cut from a long output. */
+function hidden(events: readonly Event[], all: Piece[], capOf: OutputCap | undefined): Piece[] {
+  const view = project(events).events;
+  const shown = capOf ? capToolOutputs(view, capOf).events : view;
+  const visible = new Set(pieces(shown).map((p) => `${p.label}\u0000${p.text}`));
+  return all.filter((p) => !visible.has(`${p.label}\u0000${p.text}`));
+}
+
+/** Where `words` all occur in `text` (case-insensitive): the first one's index, or -1. */
+function findAll(text: string, words: string[]): number {
+  const lower = text.toLowerCase();
+  let first = -1;
+  for (const w of words) {
+    const at = lower.indexOf(w);
+    if (at < 0) return -1;
+    if (first < 0 || at < first) first = at;
+  }
+  return first;
+}
+
+const CONTEXT = 300;
+const MAX_MATCHES = 10;
+
+function recallQuery(
+  events: readonly Event[],
+  all: Piece[],
+  query: string,
+  capOf: OutputCap | undefined,
+): RecallAnswer {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return { ok: false, error: "query is empty" };
+  const found: string[] = [];
+  let matches = 0;
+  for (const p of hidden(events, all, capOf)) {
+    const at = findAll(p.text, words);
+    if (at < 0) continue;
+    matches += 1;
+    if (found.length >= MAX_MATCHES) continue;
+    const start = Math.max(0, at - CONTEXT);
+    const end = Math.min(p.text.length, at + CONTEXT);
+    const excerpt = `${start > 0 ? "…" : ""}${p.text.slice(start, end)}${end < p.text.length ? "…" : ""}`;
+    const where = p.call ? `, recall {"call":"${p.call}","offset":${start}} reads on` : "";
+    found.push(`── turn ${p.turn + 1}, ${p.label}${where} ──\n${excerpt}`);
+  }
+  if (matches === 0) return { ok: true, text: `nothing that compaction took from view matches "${query}"` };
+  const more = matches > found.length ? `\n[… ${matches - found.length} more matches: narrow the query]` : "";
+  return { ok: true, text: bounded(found.join("\n\n") + more, "narrow the query") };
+}
+
+/** What `recall` answers for `request` from the raw log. */
+export function recall(events: readonly Event[], request: RecallRequest, capOf?: OutputCap): RecallAnswer {
+  const asked = [request.turns, request.call, request.query].filter((v) => v !== undefined).length;
+  if (asked !== 1) return { ok: false, error: "give exactly one of turns, call or query" };
+  if ((request.offset !== undefined || request.length !== undefined) && request.call === undefined)
+    return { ok: false, error: "offset and length go with call" };
+  const all = pieces(events);
+  if (request.call !== undefined) return recallCall(all, { ...request, call: request.call });
+  if (request.turns !== undefined) {
+    const counter = new TurnCounter();
+    for (const e of events) counter.next(e);
+    return recallTurns(all, request.turns, counter.count);
+  }
+  return recallQuery(events, all, request.query ?? "", capOf);
+}
