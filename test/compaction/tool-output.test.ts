@@ -38,7 +38,10 @@ describe("capToolOutputs", () => {
     expect(once.cut).toBe(1);
     expect(once.events[3]).toBe(events[3]);
     expect(once.events[5]).toEqual({
-      ...events[5],
+      type: "tool_call_response",
+      timestamp: ts,
+      id: "b",
+      is_error: true,
       content: `${"z".repeat(50)}\n[… 400 of 500 characters cut from the middle of this output; recall {"call":"b","offset":50,"length":400} reads them]\n${"z".repeat(50)}`,
     });
     expect(capToolOutputs(events, caps)).toEqual(once);
