@@ -4,6 +4,7 @@ export * from "./anchors.js";
 export * from "./bounds.js";
 export * from "./errors.js";
 export * from "./estimate.js";
+export * from "./loss.js";
 export * from "./plan.js";
 export * from "./policy.js";
 export * from "./positions.js";

@@ -2,11 +2,12 @@
 // rule (range, replacement, tokens, boundary excerpts, note, spill file), and
 // the readable text of what each rule drops.
 import { visible } from "./visible.js";
+import type { Fact } from "../compaction/index.js";
 import type { Compaction, Event } from "../events/index.js";
 import { groupTurns, turnsLabel, isKind } from "../events/index.js";
 import { Chalk } from "chalk";
 import { renderHistory } from "./history.js";
-import { policyNames } from "./compactions.js";
+import { atRiskLine, policyNames } from "./compactions.js";
 import { counted } from "./words.js";
 
 export interface PreviewRule {
@@ -17,6 +18,8 @@ export interface PreviewRule {
   cacheRewrite?: number;
   approximate: boolean;
   spillFile?: string;
+  /** The facts that leave the model's view with this rule and stay nowhere in it. */
+  atRisk?: readonly Fact[];
 }
 
 const EXCERPT = 70;
@@ -111,6 +114,7 @@ export function renderCompactPreview(events: readonly Event[], rules: readonly P
     );
     if (first) lines.push(`     from     "${first}"`);
     if (last) lines.push(`     to       "${last}"`);
+    if (r.atRisk?.length) lines.push(`     at risk  ${atRiskLine(r.atRisk)}`);
     if (c.note) lines.push(`     why      ${visible(c.note)}`);
     if (r.spillFile) lines.push(`     dropped  ${r.spillFile}`);
     lines.push("");

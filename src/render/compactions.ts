@@ -1,9 +1,10 @@
 // Owns how compactions read in output: policies, ranges, states, timelines.
-import type { CompactionEntry, TurnRange } from "../compaction/index.js";
+import type { CompactionEntry, Fact, TurnRange } from "../compaction/index.js";
 import { describeToolPolicy } from "../compaction/index.js";
 import { turnsLabel, type Compaction } from "../events/index.js";
 import { formatTokens } from "../tokens/count.js";
 import { counted } from "./words.js";
+import { visible } from "./visible.js";
 
 /** The policies of a compaction as words: `summary`, `reasoning`, `tools`, `tools (omit)`. */
 export function policyNames(c: Compaction): string[] {
@@ -54,6 +55,7 @@ export interface TimelineOutcome {
   skipped: readonly { label: string; reason: string }[];
   tokens: { before: number; after: number };
   cacheRewrite: number;
+  atRisk: readonly Fact[];
 }
 
 type PlannedItem = TimelineOutcome["planned"][number];
@@ -121,9 +123,20 @@ export function renderTimeline(
   lines.push(
     `Request: ${fmt(outcome.tokens.before)} → ${fmt(outcome.tokens.after)} tokens${options.dryRun ? " if applied" : ""}.`,
   );
+  if (outcome.atRisk.length)
+    lines.push(
+      `At risk: ${atRiskLine(outcome.atRisk, 12)}. Name them in a summary (--summary) to keep them in view; recall reads them back.`,
+    );
   if (outcome.cacheRewrite > 0)
     lines.push(
       `Cache: the request changes from the first compacted turn on, so ${fmt(outcome.cacheRewrite)} tokens are written to the provider's prompt cache again, once (at 1.25× the input price on Anthropic).`,
     );
   return lines;
+}
+
+/** How many facts leave the view and stay nowhere, and the first of them (the summary can name them). */
+export function atRiskLine(facts: readonly Fact[], shown = 8): string {
+  const names = facts.slice(0, shown).map((f) => visible(f.text));
+  const more = facts.length > shown ? `, and ${facts.length - shown} more` : "";
+  return `${counted(facts.length, "fact")} nowhere else in view: ${names.join(", ")}${more}`;
 }

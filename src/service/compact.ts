@@ -4,8 +4,10 @@
 // summaries, and measuring tokens before and after. It appends nothing; the
 // caller writes the result as one group.
 import {
+  factsAtRisk,
   planRule,
   project,
+  type Fact,
   rawEventsOfTurns,
   SummaryOverlapError,
   type Projection,
@@ -46,6 +48,8 @@ export interface CompactionOutcome {
   tokens: { before: number; after: number };
   /** Tokens of the request from the first event the compactions change: written to the provider's cache again, once. */
   cacheRewrite: number;
+  /** The facts that leave the model's view and stay nowhere in it (the loss report). */
+  atRisk: Fact[];
 }
 
 export interface CompactionInput {
@@ -186,5 +190,6 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     events,
     tokens: { before: input.counter.events(before.events), after: input.counter.events(current.events) },
     cacheRewrite: cacheRewriteTokens(input.counter, before.events, current.events),
+    atRisk: factsAtRisk(before.events, current.events),
   };
 }

@@ -6,7 +6,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { cacheRewriteTokens } from "../tokens/cache-rewrite.js";
 import { checkCompactArgs, COMPACT_PARAMETERS, isCompactArgs, RULE_FIELDS } from "./compact-args.check.js";
-import { planAssistantRules, project, type AssistantRule, type ToolHint } from "../compaction/index.js";
+import {
+  factsAtRisk,
+  planAssistantRules,
+  project,
+  type AssistantRule,
+  type ToolHint,
+} from "../compaction/index.js";
 import { isJsonObject, turnsLabel, type Compaction, type Event } from "../events/index.js";
 import type { PreviewRule } from "../render/compact-preview.js";
 import type { TokenCounter } from "../tokens/count.js";
@@ -127,6 +133,7 @@ class CompactProposals {
         tokensAfter: after,
         cacheRewrite: cacheRewriteTokens(counter, previous, projected),
         approximate: counter.approximate,
+        atRisk: factsAtRisk(previous, projected),
       };
       before = after;
       previous = projected;

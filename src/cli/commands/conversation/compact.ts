@@ -392,6 +392,7 @@ function compactJson(
     skipped: outcome.skipped,
     tokens: { ...outcome.tokens, approximate: counter.approximate, method: counter.method },
     cache_rewrite_tokens: outcome.cacheRewrite,
+    facts_at_risk: outcome.atRisk,
     timeline,
   };
 }

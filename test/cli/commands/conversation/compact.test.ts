@@ -170,7 +170,12 @@ describe("jp conversation compact: ranges and keeps (1-based)", () => {
 describe("jp conversation compact: rules", () => {
   const tooly = () => [
     ...turn({ request: "p", reasoning: "thinking first", message: "one" }),
-    ...turn({ request: "q", reasoning: "r", tools: [{ id: "a", name: "grep" }] }),
+    // A result long enough that stripping it saves tokens beyond its placeholder.
+    ...turn({
+      request: "q",
+      reasoning: "r",
+      tools: [{ id: "a", name: "grep", result: `result of a:${" match".repeat(40)}` }],
+    }),
     ...turn({ request: "s", reasoning: "thinking last", message: "three" }),
   ];
 

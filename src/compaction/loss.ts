@@ -1,0 +1,87 @@
+// Owns the loss report: the facts a compaction takes out of the model's view
+// that nothing left in view still holds. Facts are what a model needs back
+// verbatim and cannot guess: URLs, file paths, error codes, identifiers and
+// numbers. Deterministic text analysis in one pass over each view; no model
+// call. Pure.
+import { isKind, type Event } from "../events/index.js";
+
+export const FACT_KINDS = ["url", "path", "error_code", "identifier", "number"] as const;
+export type FactKind = (typeof FACT_KINDS)[number];
+
+export interface Fact {
+  kind: FactKind;
+  text: string;
+}
+
+// The kinds are looked for in this order, and what one kind took is not looked at again.
+const PATTERNS: readonly [FactKind, RegExp][] = [
+  ["url", /\b(?:https?|ftp):\/\/[^\s<>"'`)\]]+/g],
+  // A path has a slash between two names, or is a file name with a known extension.
+  [
+    "path",
+    /(?:~|\.{1,2})?\/?(?:[\w@.-]+\/)+[\w@.-]*\w|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|rb|c|h|cc|cpp|hpp|cs|swift|kt|json|toml|ya?ml|md|txt|csv|sh|sql|lock|log|pem|env|html|css)\b/g,
+  ],
+  // ENOENT, TS2322, E0308, ERR_MODULE_NOT_FOUND, TypeError, HTTP 404.
+  ["error_code", /\b(?:E[A-Z]{3,}|[A-Z]{1,4}\d{3,5}|ERR_[A-Z_]+|[A-Z][a-z]+Error|HTTP [1-5]\d\d)\b/g],
+  // camelCase, PascalCase with a hump, snake_case, and what is quoted as code.
+  [
+    "identifier",
+    /`[^`\s]{2,80}`|\b[a-z]+(?:[A-Z][a-z0-9]*)+\b|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g,
+  ],
+  // Numbers of two digits or more, versions and decimals.
+  ["number", /\b\d+(?:\.\d+)+\b|\b\d{2,}\b/g],
+];
+
+/** Trailing punctuation a sentence puts after a URL or a path. */
+const trimEnd = (s: string) => s.replace(/[.,;:!?]+$/, "");
+
+/** The facts `text` holds, each once, in the order of the kinds. */
+export function factsOf(text: string): Fact[] {
+  const found = new Map<string, Fact>();
+  let rest = text;
+  for (const [kind, pattern] of PATTERNS) {
+    for (const match of rest.matchAll(pattern)) {
+      const raw = kind === "identifier" ? match[0].replace(/^`|`$/g, "") : match[0];
+      const value = kind === "url" || kind === "path" ? trimEnd(raw) : raw;
+      if (!found.has(value)) found.set(value, { kind, text: value });
+    }
+    // What this kind took is not read again (a URL's path is not also a path).
+    rest = rest.replace(pattern, " ");
+  }
+  return [...found.values()];
+}
+
+/** The texts of a view the model reads: questions, answers, reasoning, tool calls and results. */
+function viewTexts(events: readonly Event[]): string[] {
+  const texts: string[] = [];
+  for (const e of events) {
+    if (isKind(e, "chat_request")) texts.push(e.content);
+    else if (isKind(e, "chat_response")) {
+      if (typeof e.message === "string") texts.push(e.message);
+      if (typeof e.reasoning === "string") texts.push(e.reasoning);
+    } else if (isKind(e, "tool_call_request")) texts.push(`${e.name} ${JSON.stringify(e.arguments)}`);
+    else if (isKind(e, "tool_call_response")) texts.push(e.content);
+  }
+  return texts;
+}
+
+/**
+ * The facts at risk when the view goes from `before` to `after`: the facts
+ * of the texts that leave the view that are facts of no text that stays (the
+ * summary among them), each once, URLs first and numbers last. Linear in
+ * the size of both views: each text is read once.
+ */
+export function factsAtRisk(before: readonly Event[], after: readonly Event[]): Fact[] {
+  const remaining = viewTexts(after);
+  const stays = new Set(remaining);
+  const kept = new Set<string>();
+  for (const text of remaining) for (const fact of factsOf(text)) kept.add(fact.text);
+  const atRisk = new Map<string, Fact>();
+  for (const text of viewTexts(before)) {
+    if (stays.has(text)) continue;
+    for (const fact of factsOf(text))
+      if (!kept.has(fact.text) && !atRisk.has(fact.text)) atRisk.set(fact.text, fact);
+  }
+  const rank = (f: Fact) => FACT_KINDS.indexOf(f.kind);
+  return [...atRisk.values()].sort((a, b) => rank(a) - rank(b));
+}

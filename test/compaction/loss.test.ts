@@ -1,0 +1,111 @@
+// The loss report: the facts that leave the model's view and stay nowhere in it.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { factsAtRisk, factsOf, project } from "../../src/compaction/index.js";
+import type { Event } from "../../src/events/index.js";
+import { at, compaction, STRIP, summary, turn } from "../support/stream.js";
+
+const kinds = (text: string) => Object.fromEntries(factsOf(text).map((f) => [f.text, f.kind]));
+
+describe("factsOf", () => {
+  it("finds URLs, paths, error codes, identifiers and numbers, each once and as one kind", () => {
+    expect(
+      kinds(
+        "Fetching https://example.com/api/v2/items?id=7. failed with ENOENT on src/store/log.ts and " +
+          "TS2322 in parseLine; retry_count was 1500, version 4.11.0, see `loadConfig` and config.toml.",
+      ),
+    ).toEqual({
+      "https://example.com/api/v2/items?id=7": "url",
+      "src/store/log.ts": "path",
+      "config.toml": "path",
+      ENOENT: "error_code",
+      TS2322: "error_code",
+      parseLine: "identifier",
+      retry_count: "identifier",
+      loadConfig: "identifier",
+      "1500": "number",
+      "4.11.0": "number",
+    });
+  });
+
+  it("finds nothing in plain prose", () => {
+    expect(factsOf("The parser splits every line, so a quoted field breaks in two.")).toEqual([]);
+  });
+});
+
+describe("factsAtRisk", () => {
+  const raw: Event[] = [
+    ...turn({
+      request: "Deploy fails: see https://ci.example.com/run/88 for the log",
+      tools: [{ id: "c1", name: "read", result: "Error: EACCES opening /etc/deploy/keys/zebra.pem" }],
+      message: "The key file /etc/deploy/keys/zebra.pem is not readable.",
+    }),
+    ...turn("thanks"),
+  ];
+
+  it("lists what a summary drops, and not what it names", () => {
+    const dropping = compaction({
+      from_turn: 0,
+      to_turn: 0,
+      summary: summary("A deploy failed.", "supplied"),
+    });
+    const before = project(raw).events;
+    const lost = factsAtRisk(before, project([...raw, dropping]).events).map((f) => f.text);
+    // A URL is one fact: its parts are not counted again.
+    expect(lost).toEqual(["https://ci.example.com/run/88", "/etc/deploy/keys/zebra.pem", "EACCES"]);
+    const naming = compaction({
+      from_turn: 0,
+      to_turn: 0,
+      summary: summary("Deploy failed with EACCES on /etc/deploy/keys/zebra.pem.", "supplied"),
+    });
+    const kept = factsAtRisk(before, project([...raw, naming]).events).map((f) => f.text);
+    expect(kept).toEqual(["https://ci.example.com/run/88"]);
+  });
+
+  it("lists nothing when nothing leaves the view, and what a strip takes from the tool result", () => {
+    const view = project(raw).events;
+    expect(factsAtRisk(view, view)).toEqual([]);
+    const stripped = project([...raw, compaction({ from_turn: 0, to_turn: 0, tool_calls: STRIP })]).events;
+    // The answer still names the path; the error code was only in the result.
+    expect(factsAtRisk(view, stripped).map((f) => f.text)).toEqual(["EACCES"]);
+  });
+
+  it("holds to its definition on random texts: facts of what leaves, that are facts of nothing that stays", () => {
+    const word = fc.constantFrom(
+      "src/a.ts",
+      "lib/b.py",
+      "ENOENT",
+      "TS2322",
+      "https://x.dev/p",
+      "fooBar",
+      "snake_case",
+      "4242",
+      "1.2.3",
+      "plain",
+      "words",
+      "here",
+    );
+    const text = fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(" "));
+    const texts = fc.array(text, { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(texts, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), (all, keep) => {
+        const message = (content: string, i: number): Event => ({
+          type: "chat_request",
+          timestamp: at(i),
+          content,
+        });
+        const before = all.map(message);
+        const after = before.filter((_, i) => keep[i]);
+        const facts = (events: Event[]) =>
+          new Set(events.flatMap((e) => factsOf((e as { content: string }).content).map((f) => f.text)));
+        const stays = facts(after);
+        const left = facts(before.filter((e) => !after.some((a) => a.content === e.content)));
+        const expected = [...left].filter((f) => !stays.has(f)).sort();
+        const reported = factsAtRisk(before, after).map((f) => f.text);
+        expect(new Set(reported).size).toBe(reported.length);
+        expect([...reported].sort()).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
