@@ -104,6 +104,8 @@ export interface StreamShape {
   entries: CompactionEntry[];
   /** The last raw position of each tool call's request or response, by `turn:id`. */
   callPositions: Map<string, number>;
+  /** Turns no compaction changes: the newest pin event of each says so. */
+  pinned: Set<number>;
 }
 
 /** One pass over the stream (an array, or a log read as it streams) for what projecting it needs. */
@@ -114,12 +116,14 @@ export function streamShape(events: Iterable<Event>): StreamShape {
   const named = new Set<number>();
   const callPositions = new Map<string, number>();
   const compactions = new CompactionIndexer();
+  const pins = new Map<number, boolean>();
   let position = -1;
   for (const e of events) {
     position++;
     const t = counter.next(e);
     compactions.add(e, position, counter.count);
     if (isKind(e, "request_failed")) named.add(e.turn);
+    if (isKind(e, "pin")) pins.set(e.turn, e.pinned);
     if (t === NO_TURN) continue;
     if (isSent(e)) seen[t] = true;
     if (ANSWERS.has(e.type)) answered[t] = true;
@@ -129,7 +133,8 @@ export function streamShape(events: Iterable<Event>): StreamShape {
   const turnCount = counter.count;
   const failed = new Set([...named].filter((t) => !answered[t]));
   for (let t = 0; t < turnCount; t++) if (!seen[t]) failed.add(t);
-  return { turnCount, failed, entries: compactions.finish(turnCount).entries, callPositions };
+  const pinned = new Set([...pins].flatMap(([turn, on]) => (on ? [turn] : [])));
+  return { turnCount, failed, entries: compactions.finish(turnCount).entries, callPositions, pinned };
 }
 
 /** Turns named by a `request_failed` that hold no answer (a late answer makes the turn count again). */
@@ -176,6 +181,8 @@ function coverage(shape: StreamShape): {
     const last = Math.min(c.to_turn, turnCount - 1);
     const cutoff = c.to_call !== undefined && c.to_turn < turnCount ? toCallCutoff(shape, c) : Infinity;
     covering.slice(c.from_turn, last + 1).forEach((list, k) => {
+      // A pinned turn is left as it is: the compaction applies around it.
+      if (shape.pinned.has(c.from_turn + k)) return;
       list.push({ entry, cutoff: c.from_turn + k === c.to_turn ? cutoff : Infinity });
     });
   }
@@ -319,7 +326,12 @@ class StreamProjector {
       if (position <= cov.cutoff && has(cov.entry.event)) this.reach.set(cov.entry.event, this.emitted);
   }
 
-  /** A raw turn begins: a kept turn opens an origin; a summary opens one (with its text) unless it extends the last. */
+  /**
+   * A raw turn begins: a kept turn opens an origin; a summary opens one (with
+   * its text) unless it extends the last. A pinned turn inside a summary's
+   * range splits it: the summary is shown again after it, as around a newer
+   * summary inside an older one.
+   */
   private beginTurn(t: number, i: number, e: Event, summary: SummaryEntry | undefined): void {
     if (summary === undefined) {
       this.sink.origin({ kind: "kept", turn: t });

@@ -16,6 +16,7 @@ export const KIND_PLACES = {
   compaction: { inTurn: false, sent: false },
   compaction_reset: { inTurn: false, sent: false },
   request_failed: { inTurn: false, sent: false },
+  pin: { inTurn: false, sent: false },
 } as const satisfies Readonly<Record<EventKind, { inTurn: boolean; sent: boolean }>>;
 
 /** The kinds a provider request carries, derived from the table. */

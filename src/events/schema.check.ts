@@ -710,6 +710,52 @@ function check29(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
+function check30(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.type;
+    out = merge(
+      out,
+      "type",
+      x !== "pin"
+        ? [{ path: [], code: "invalid_value", message: 'Invalid input: expected "pin"', abort: true }]
+        : undefined,
+    );
+  }
+  {
+    const x = v.timestamp;
+    out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  out = merge(out, "metadata", optional(check0, v.metadata));
+  out = merge(out, "turn", check16(v.turn));
+  {
+    const x = v.pinned;
+    out = merge(out, "pinned", typeof x === "boolean" ? undefined : [invalidType("boolean", x)]);
+  }
+  {
+    const x = v.source;
+    out = merge(
+      out,
+      "source",
+      x === undefined
+        ? undefined
+        : x !== "user" && x !== "assistant" && x !== "auto"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message: 'Invalid option: expected one of "user"|"assistant"|"auto"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
+  out = merge(out, "note", optional(check22, v.note));
+  return out;
+}
+
 /** The checker of each known kind: the first issue zod would report, or undefined when valid. */
 export const KNOWN_EVENT_CHECKERS: Readonly<Record<EventKind, (value: unknown) => SchemaIssue | undefined>> =
   {
@@ -724,4 +770,5 @@ export const KNOWN_EVENT_CHECKERS: Readonly<Record<EventKind, (value: unknown) =
     compaction: firstIssue(check25),
     compaction_reset: firstIssue(check28),
     request_failed: firstIssue(check29),
+    pin: firstIssue(check30),
   };

@@ -173,6 +173,21 @@ export const RequestFailed = z.object({
 });
 export type RequestFailed = z.infer<typeof RequestFailed>;
 
+/**
+ * A pin (or, with `pinned: false`, its undoing) of one raw turn: no
+ * compaction changes a pinned turn, whoever made it and whenever. The newest
+ * pin event of a turn decides. Global: it names its turn.
+ */
+export const Pin = z.object({
+  type: z.literal("pin"),
+  ...base,
+  turn: z.number().int().nonnegative(),
+  pinned: z.boolean(),
+  source: CompactionSource.optional(),
+  note: z.string().max(200).optional(),
+});
+export type Pin = z.infer<typeof Pin>;
+
 /** The schema of each known kind. */
 export const KNOWN_SCHEMAS = {
   turn_start: TurnStart,
@@ -186,6 +201,7 @@ export const KNOWN_SCHEMAS = {
   compaction: Compaction,
   compaction_reset: CompactionReset,
   request_failed: RequestFailed,
+  pin: Pin,
 } as const;
 
 export type EventKind = keyof typeof KNOWN_SCHEMAS;

@@ -20,6 +20,8 @@ export interface PreviewRule {
   spillFile?: string;
   /** The facts that leave the model's view with this rule and stay nowhere in it. */
   atRisk?: readonly Fact[];
+  /** Pinned turns inside the rule's range (0-based): it leaves them as they are. */
+  pinned?: readonly number[];
 }
 
 const EXCERPT = 70;
@@ -114,6 +116,10 @@ export function renderCompactPreview(events: readonly Event[], rules: readonly P
     );
     if (first) lines.push(`     from     "${first}"`);
     if (last) lines.push(`     to       "${last}"`);
+    if (r.pinned?.length)
+      lines.push(
+        `     pinned   ${r.pinned.map((t) => `turn ${t + 1}`).join(", ")}: left as ${r.pinned.length > 1 ? "they are" : "it is"}`,
+      );
     if (r.atRisk?.length) lines.push(`     at risk  ${atRiskLine(r.atRisk)}`);
     if (c.note) lines.push(`     why      ${visible(c.note)}`);
     if (r.spillFile) lines.push(`     dropped  ${r.spillFile}`);

@@ -42,6 +42,8 @@ interface Group extends TurnRange {
   /** The planned compactions covering these turns. */
   fresh: PlannedItem[];
   existing: number[];
+  /** Pinned turns: no compaction changes them. */
+  pinned: boolean;
 }
 
 /** What the timeline shows of a compaction outcome (the compaction service makes one). */
@@ -72,6 +74,8 @@ export function renderTimeline(
     approximate: boolean;
     turnCount: number;
     rangeTokens: (projection: "before" | "after", range: TurnRange) => number;
+    /** Turns no compaction changes (0-based). */
+    pinned?: ReadonlySet<number>;
   },
 ): string[] {
   const lines: string[] = [];
@@ -85,14 +89,20 @@ export function renderTimeline(
   const covers = (c: Compaction, t: number) => c.from_turn <= t && t <= c.to_turn;
   const groups: Group[] = [];
   for (let t = 0; t < options.turnCount; t++) {
-    const fresh = outcome.planned.filter((p) => covers(p.compaction, t));
-    const old = active.flatMap((e) => (covers(e.event, t) ? [e.number] : []));
+    const pinned = options.pinned?.has(t) ?? false;
+    const fresh = pinned ? [] : outcome.planned.filter((p) => covers(p.compaction, t));
+    const old = pinned ? [] : active.flatMap((e) => (covers(e.event, t) ? [e.number] : []));
     const last = groups.at(-1);
-    if (last && sameItems(last.fresh, fresh) && last.existing.join() === old.join()) last.to = t;
-    else groups.push({ from: t, to: t, fresh, existing: old });
+    if (last && last.pinned === pinned && sameItems(last.fresh, fresh) && last.existing.join() === old.join())
+      last.to = t;
+    else groups.push({ from: t, to: t, fresh, existing: old, pinned });
   }
   for (const g of groups) {
     const label = turnsLabel(g.from, g.to);
+    if (g.pinned) {
+      lines.push(`Pinned ${label}: no compaction changes ${g.from === g.to ? "it" : "them"}.`);
+      continue;
+    }
     const count = g.to - g.from + 1;
     const already = g.existing.length ? `already compacted by #${g.existing.join(", #")}` : "";
     if (g.fresh.length === 0) {

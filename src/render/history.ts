@@ -93,6 +93,12 @@ export function renderEvent(
     }
     case "compaction_reset":
       return c.dim(visible(`· compaction reset (${e.ids ? e.ids.join(", ") : "all"})`));
+    case "pin":
+      return c.dim(
+        visible(
+          `· turn ${e.turn + 1} ${e.pinned ? "pinned: no compaction changes it" : "unpinned"}${e.note ? ` — ${e.note}` : ""}`,
+        ),
+      );
     case "request_failed":
       return c.yellow(
         `· the request of turn ${e.turn + 1} failed (${e.reason}); that turn is not sent to the model`,

@@ -10,6 +10,7 @@ import {
   factsAtRisk,
   planAssistantRules,
   project,
+  streamShape,
   type AssistantRule,
   type ToolHint,
 } from "../compaction/index.js";
@@ -120,6 +121,7 @@ class CompactProposals {
       const { deferred_until_turn: _deferred, ...rest } = c;
       return rest;
     };
+    const pinned = [...streamShape(events).pinned].sort((a, b) => a - b);
     let current = [...events];
     let previous = project(current).events;
     let before = counter.events(previous);
@@ -134,6 +136,7 @@ class CompactProposals {
         cacheRewrite: cacheRewriteTokens(counter, previous, projected),
         approximate: counter.approximate,
         atRisk: factsAtRisk(previous, projected),
+        pinned: pinned.filter((t) => t >= c.from_turn && t <= c.to_turn),
       };
       before = after;
       previous = projected;

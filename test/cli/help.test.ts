@@ -22,6 +22,8 @@ describe("help", () => {
       "fork",
       "rm",
       "restore",
+      "pin",
+      "unpin",
       "import",
       "doctor",
       "compact",

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { factsAtRisk, factsOf, project } from "../../src/compaction/index.js";
-import type { Event } from "../../src/events/index.js";
+import type { ChatRequest, Event } from "../../src/events/index.js";
 import { at, compaction, STRIP, summary, turn } from "../support/stream.js";
 
 const kinds = (text: string) => Object.fromEntries(factsOf(text).map((f) => [f.text, f.kind]));
@@ -89,15 +89,15 @@ describe("factsAtRisk", () => {
     const texts = fc.array(text, { minLength: 1, maxLength: 8 });
     fc.assert(
       fc.property(texts, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), (all, keep) => {
-        const message = (content: string, i: number): Event => ({
+        const message = (content: string, i: number): ChatRequest => ({
           type: "chat_request",
           timestamp: at(i),
           content,
         });
         const before = all.map(message);
         const after = before.filter((_, i) => keep[i]);
-        const facts = (events: Event[]) =>
-          new Set(events.flatMap((e) => factsOf((e as { content: string }).content).map((f) => f.text)));
+        const facts = (events: ChatRequest[]) =>
+          new Set(events.flatMap((e) => factsOf(e.content).map((f) => f.text)));
         const stays = facts(after);
         const left = facts(before.filter((e) => !after.some((a) => a.content === e.content)));
         const expected = [...left].filter((f) => !stays.has(f)).sort();

@@ -11,7 +11,7 @@ import {
   type TurnOrigin,
 } from "../../src/compaction/index.js";
 import type { Event } from "../../src/events/index.js";
-import { groupTurns, UnknownEvent } from "../../src/events/index.js";
+import { groupTurns, isGlobal, UnknownEvent } from "../../src/events/index.js";
 import { compactedStream, rawStream } from "../support/arbitrary.js";
 
 const RUNS = { numRuns: 400 };
@@ -41,6 +41,20 @@ describe("projection properties", () => {
           turns: whole.turns.map((turn) => turn.origin).length,
           activeCompactions: whole.stats.activeCompactions,
         });
+      }),
+      RUNS,
+    );
+  });
+
+  it("leaves a pinned turn exactly as it is, under any stack of compactions", () => {
+    fc.assert(
+      fc.property(compactedStream, ({ events }) => {
+        const pinned = streamShape(events).pinned;
+        const raw = groupTurns(events.filter((e) => !isGlobal(e)));
+        for (const turn of project(events).turns) {
+          if (turn.origin.kind !== "kept" || !pinned.has(turn.origin.turn)) continue;
+          expect(turn.events).toEqual(raw[turn.origin.turn]!.events);
+        }
       }),
       RUNS,
     );

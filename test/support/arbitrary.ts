@@ -86,6 +86,12 @@ const overlay = (turnCount: number, toolIds: string[]) =>
       pick: fc.array(fc.nat({ max: 12 }), { maxLength: 3 }),
       time: fc.nat({ max: 20 }),
     }),
+    fc.record({
+      kind: fc.constant("pin" as const),
+      turn: fc.nat({ max: turnCount }),
+      pinned: fc.boolean(),
+      time: fc.nat({ max: 20 }),
+    }),
   );
 
 /** A raw stream with a random stack of compactions and resets inserted at random places. */
@@ -115,6 +121,8 @@ export const compactedStream = rawStream.chain(({ events, turnCount }) => {
           if (o.toCall !== undefined && o.toCall !== "none") c.to_call = o.toCall;
           ids.push(c.id);
           entry = c;
+        } else if (o.kind === "pin") {
+          entry = { type: "pin", timestamp: at(1000 + o.time), turn: o.turn, pinned: o.pinned };
         } else {
           entry = o.all
             ? { type: "compaction_reset", timestamp: at(1000 + o.time) }

@@ -74,6 +74,18 @@ const conversation: CommandEntry[] = [
     load: async () => (await import("../runtime.js")).conversationRestore,
   },
   {
+    name: "pin",
+    args: "[id]",
+    summary: "pin a turn: no compaction changes it",
+    load: async () => (await import("../runtime.js")).conversationPin,
+  },
+  {
+    name: "unpin",
+    args: "[id]",
+    summary: "undo a pin",
+    load: async () => (await import("../runtime.js")).conversationUnpin,
+  },
+  {
     name: "import",
     args: "<paths...>",
     summary: "import JP conversations, or jp conversation folders from another workspace",

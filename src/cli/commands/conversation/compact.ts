@@ -27,6 +27,7 @@ import {
   type CompactionRule,
   toolModeOf,
   streamFacts,
+  streamShape,
   windowProblem,
   type CompactionEntry,
 } from "../../../compaction/index.js";
@@ -355,6 +356,7 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
     dryRun: !!opts.dryRun,
     approximate: counter.approximate,
     turnCount: turnCount(events),
+    pinned: streamShape(events).pinned,
     rangeTokens: (which, range) =>
       rangeTokens(which === "before" ? outcome.before : outcome.after, counter, range),
   });
