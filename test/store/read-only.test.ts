@@ -33,6 +33,8 @@ describe("read-only commands", () => {
       ["conversation", "ls"],
       ["conversation", "show"],
       ["conversation", "show", "--json"],
+      ["conversation", "show", "--context"],
+      ["conversation", "show", "--context", "--json"],
       ["conversation", "print"],
       ["conversation", "print", "--compacted"],
       ["conversation", "compact", "--dry-run"],

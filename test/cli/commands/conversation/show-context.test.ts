@@ -1,0 +1,106 @@
+// `jp conversation show --context`: what the next request holds, part by part.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { PTY_AVAILABLE, runInPty } from "../../../support/pty.js";
+import { qWorkspace, type QWorkspace } from "../../../support/q-workspace.js";
+import { REPO_ROOT } from "../../../support/workspace.js";
+
+const JP = path.join(REPO_ROOT, "bin/jp");
+const SAMPLE = path.join(REPO_ROOT, "fixtures/sample/.jp/conversations/17900000000-tidy-the-csv-parser");
+
+let w: QWorkspace | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+interface ContextJson {
+  total: number;
+  window?: number;
+  parts: { part: string; tokens: number; items: number }[];
+  largest: { part: string; where: string; what: string; tokens: number }[];
+  items: { part: string; where: string; what: string; tokens: number }[];
+}
+
+async function sample(extraConfig = "") {
+  w = await qWorkspace({ extraConfig });
+  fs.cpSync(SAMPLE, path.join(w.root, ".jp/conversations", path.basename(SAMPLE)), { recursive: true });
+  await w.jp("c", "use", "17900000000");
+  return w;
+}
+
+const context = async () =>
+  JSON.parse((await w!.jp("c", "show", "--context", "--json")).stdout) as ContextJson;
+
+describe("jp conversation show --context", () => {
+  it("gives every part of the next request with tokens; the parts sum to the total, and the items to each part", async () => {
+    await sample('[models."anthropic/claude-sonnet-5-5"]\ncontext_window = 4000\n');
+    const shown = await context();
+    expect(shown.window).toBe(4000);
+    expect(shown.parts.map((p) => p.part)).toEqual([
+      "system prompt",
+      "tool definitions",
+      "user",
+      "assistant",
+      "reasoning",
+      "tool calls",
+      "tool outputs",
+      "summaries",
+    ]);
+    expect(shown.parts.reduce((n, p) => n + p.tokens, 0)).toBe(shown.total);
+    for (const p of shown.parts)
+      expect(shown.items.filter((i) => i.part === p.part).reduce((n, i) => n + i.tokens, 0)).toBe(p.tokens);
+    // The workspace's count_words tool is offered; the sample's four turns are all there.
+    expect(shown.items.filter((i) => i.part === "tool definitions").map((i) => i.what)).toEqual([
+      "count_words",
+    ]);
+    expect(new Set(shown.items.filter((i) => i.part === "user").map((i) => i.where))).toEqual(
+      new Set(["turn 1", "turn 2", "turn 3", "turn 4"]),
+    );
+    expect(shown.largest[0]).toMatchObject({ part: "tool calls", where: "turn 2", what: "write_file call_2" });
+    expect(shown.largest[0]!.tokens).toBe(Math.max(...shown.items.map((i) => i.tokens)));
+  });
+
+  it("shows a summary as its own part, and recall among the tools once a compaction is in effect", async () => {
+    await sample();
+    const before = await context();
+    await w!.jp(
+      "c",
+      "compact",
+      "--turn",
+      "1..2",
+      "--summary",
+      "The CSV parser was rewritten as a state machine.",
+    );
+    const after = await context();
+    expect(after.parts.find((p) => p.part === "summaries")!.tokens).toBeGreaterThan(0);
+    expect(after.items.find((i) => i.part === "summaries")).toMatchObject({
+      where: "turns 1–2",
+      what: "summary",
+    });
+    expect(after.items.filter((i) => i.part === "tool definitions").map((i) => i.what)).toContain("recall");
+    expect(before.items.filter((i) => i.part === "tool definitions").map((i) => i.what)).not.toContain(
+      "recall",
+    );
+    expect(after.total).toBeLessThan(before.total + 200);
+  });
+
+  it.skipIf(!PTY_AVAILABLE)(
+    "draws each part's share of the window as a bar on a terminal, and none in a pipe",
+    async () => {
+      await sample('[models."anthropic/claude-sonnet-5-5"]\ncontext_window = 2000\n');
+      const session = runInPty([JP, "c", "show", "--context"], {
+        cwd: w!.root,
+        env: { ...w!.env, NO_COLOR: "1" },
+      });
+      expect(await session.exit).toBe(0);
+      const screen = session.output();
+      expect(screen).toMatch(/of the 2,000-token window of anthropic\/claude-sonnet-5-5/);
+      expect(screen).toMatch(/^ {2}tool calls +≈[\d,]+ +[\d.]+% +█+/m);
+      const piped = (await w!.jp("c", "show", "--context")).stdout;
+      expect(piped).not.toContain("█");
+      expect(piped).toMatch(/^Largest:$/m);
+    },
+  );
+});
