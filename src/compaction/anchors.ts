@@ -23,18 +23,22 @@ export type AnchorResult = { ok: true; turn: number; exact: boolean } | { ok: fa
 const EXCERPT_RADIUS = 40;
 
 /**
- * The text a projected turn shows a model: requests, messages, tool arguments
- * and results; with `prose`, only what was said (requests and messages), so
- * a quote running from the end of one assistant message into the next, over
- * the tool calls between them, is found.
+ * What of a turn a quote is looked for in: everything it shows a model
+ * (requests, messages, tool arguments and results); what it reads as text
+ * (tool arguments left out, so a quote runs from a message into a tool's
+ * output, or from an output into the next message); or only what was said
+ * (requests and messages, so a quote runs over the tool calls between two
+ * messages). Event boundaries count as whitespace.
  */
-function turnText(events: readonly Event[], prose = false): string {
+type TextScope = "all" | "read" | "said";
+
+function turnText(events: readonly Event[], scope: TextScope = "all"): string {
   const parts: string[] = [];
   for (const e of events) {
     if (isKind(e, "chat_request")) parts.push(e.content);
     else if (isKind(e, "chat_response") && typeof e.message === "string") parts.push(e.message);
-    else if (prose) continue;
-    else if (isKind(e, "tool_call_request")) parts.push(JSON.stringify(e.arguments));
+    else if (scope === "said") continue;
+    else if (isKind(e, "tool_call_request") && scope === "all") parts.push(JSON.stringify(e.arguments));
     else if (isKind(e, "tool_call_response")) parts.push(e.content);
   }
   return parts.join("\n");
@@ -144,9 +148,10 @@ function closest(turns: TurnText[], quote: string, limit = 3): AnchorCandidate[]
 /**
  * Resolve a quote to the raw turn holding it. Exact match first; then a match
  * ignoring whitespace and typographic quote differences; then the same over
- * what the turn's messages say, tool traffic between them left out (a quote
- * across two messages of one turn); only when all fail, not-found with the
- * closest turns.
+ * the turn's text without tool arguments (a quote from a message into a tool
+ * output or out of one), then over what its messages say, tool traffic left
+ * out (a quote across two messages of one turn); only when all fail,
+ * not-found with the closest turns.
  */
 export function resolveAnchor(events: readonly Event[], quote: string): AnchorResult {
   if (quote.trim() === "") return { ok: false, error: { kind: "empty" } };
@@ -158,9 +163,10 @@ export function resolveAnchor(events: readonly Event[], quote: string): AnchorRe
     exact = false;
     found = findIn(turns, quote, true);
   }
-  if (found.length === 0) {
-    const spoken = projected.map((t) => ({ origin: t.origin, text: turnText(t.events, true) }));
-    found = findIn(spoken, quote, true);
+  for (const scope of ["read", "said"] as const) {
+    if (found.length > 0) break;
+    const scoped = projected.map((t) => ({ origin: t.origin, text: turnText(t.events, scope) }));
+    found = findIn(scoped, quote, true);
   }
   if (found.length === 0) return { ok: false, error: { kind: "not_found", closest: closest(turns, quote) } };
   if (found.length > 1) return { ok: false, error: { kind: "ambiguous", candidates: found } };

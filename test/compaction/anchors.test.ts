@@ -46,6 +46,23 @@ describe("resolveAnchor", () => {
     });
   });
 
+  it("finds a quote that runs from a message into a tool's output, and from the output into the next message", () => {
+    const [start, request, ...rest] = turn({
+      request: "Run the suite.",
+      tools: [{ id: "t", name: "run_tests", args: { filter: "csv" }, result: "6 passing, 0 failing" }],
+      message: "All green now.",
+    });
+    const first: Event = {
+      type: "chat_response",
+      timestamp: "2026-01-01T00:00:00Z",
+      message: "I will run the suite now.",
+    };
+    const events = [...convo(), start!, request!, first, ...rest];
+    // The message, then (over the call's arguments) its output; and the output into the next message.
+    expect(resolveAnchor(events, "run the suite now. 6 passing")).toEqual({ ok: true, turn: 4, exact: false });
+    expect(resolveAnchor(events, "0 failing All green now.")).toEqual({ ok: true, turn: 4, exact: false });
+  });
+
   it("finds the raw turn of an exact quote in requests, messages, tool arguments and results", () => {
     expect(resolveAnchor(convo(), "Quoted fields break it")).toEqual({ ok: true, turn: 1, exact: true });
     expect(resolveAnchor(convo(), "state machine")).toEqual({ ok: true, turn: 2, exact: true });
