@@ -1,10 +1,10 @@
 // Owns planning the rules the assistant proposes through the `compact` tool:
 // quotes resolved to raw turns, `keep_last` clamped so the turn in progress
 // is never folded, supplied summaries, deferred activation (docs/architecture.md §7).
-import type { Compaction, Event } from "../events/index.js";
+import type { Compaction, Event, Pin } from "../events/index.js";
 import { turnCount, turnsLabel } from "../events/index.js";
 import { describeAnchorError, resolveAnchor } from "./anchors.js";
-import { planRule, type CompactionRule } from "./plan.js";
+import { planRule, truncateNote, type CompactionRule } from "./plan.js";
 import { toolPolicyFor, type ToolHint, type ToolMode } from "./policy.js";
 
 export interface AssistantRule {
@@ -15,6 +15,7 @@ export interface AssistantRule {
   reasoning?: "strip";
   tool_calls?: ToolMode;
   summary?: string;
+  pin_quote?: string;
   note: string;
 }
 
@@ -26,7 +27,8 @@ export interface AssistantPlanOptions {
   toolHints?: Readonly<Record<string, ToolHint | undefined>>;
 }
 
-export type AssistantPlan = { ok: true; compactions: Compaction[] } | { ok: false; error: string };
+export type AssistantPlan =
+  { ok: true; compactions: Compaction[]; pins: Pin[] } | { ok: false; error: string };
 
 /** The stream without calls to the compact tool, whose own arguments hold every quote. */
 function withoutCompactCalls(events: readonly Event[]): Event[] {
@@ -53,10 +55,28 @@ export function planAssistantRules(
   let current = [...events];
   const deferredUntilTurn = turnCount(events);
   const compactions: Compaction[] = [];
+  const pins: Pin[] = [];
   for (const [i, r] of rules.entries()) {
     const label = rules.length > 1 ? `rule ${i + 1}: ` : "";
+    if (r.pin_quote !== undefined) {
+      // The pin comes first, so this rule and every later one go around the turn.
+      const anchor = resolveAnchor(withoutCompactCalls(current), r.pin_quote);
+      if (!anchor.ok)
+        return { ok: false, error: `${label}pin_quote: ${describeAnchorError(r.pin_quote, anchor.error)}` };
+      const pin: Pin = {
+        type: "pin",
+        timestamp: new Date(options.now + i).toISOString(),
+        turn: anchor.turn,
+        pinned: true,
+        source: "assistant",
+        note: truncateNote(r.note).note,
+      };
+      pins.push(pin);
+      current = [...current, pin];
+      if (!r.summary && !r.reasoning && !r.tool_calls) continue;
+    }
     if (!r.summary && !r.reasoning && !r.tool_calls) {
-      return { ok: false, error: `${label}give at least one of summary, reasoning or tool_calls` };
+      return { ok: false, error: `${label}give at least one of summary, reasoning, tool_calls or pin_quote` };
     }
     if (r.summary !== undefined && (r.reasoning || r.tool_calls)) {
       const also = [r.reasoning ? "reasoning" : "", r.tool_calls ? "tool_calls" : ""]
@@ -111,5 +131,5 @@ export function planAssistantRules(
     compactions.push(plan.compaction);
     current = [...current, plan.compaction];
   }
-  return { ok: true, compactions };
+  return { ok: true, compactions, pins };
 }

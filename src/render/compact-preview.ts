@@ -93,8 +93,21 @@ function replacement(c: Compaction): string {
 
 const fmt = (n: number, approximate: boolean) => `${approximate ? "≈" : ""}${n.toLocaleString("en-US")}`;
 
-export function renderCompactPreview(events: readonly Event[], rules: readonly PreviewRule[]): string {
-  const lines = [`compact — ${counted(rules.length, "rule")} proposed`, ""];
+export function renderCompactPreview(
+  events: readonly Event[],
+  rules: readonly PreviewRule[],
+  pins: readonly number[] = [],
+): string {
+  const proposed = [
+    pins.length ? counted(pins.length, "pin") : "",
+    rules.length || !pins.length ? counted(rules.length, "rule") : "",
+  ];
+  const lines = [`compact — ${proposed.filter(Boolean).join(" and ")} proposed`, ""];
+  for (const turn of pins) {
+    const { first } = boundaryExcerpts(events, turn, turn);
+    lines.push(`  pin turn ${turn + 1}: no compaction changes it${first ? ` ("${first}")` : ""}`);
+  }
+  if (pins.length) lines.push("");
   rules.forEach((r, i) => {
     const c = r.compaction;
     const range = turnsLabel(c.from_turn, c.to_turn);

@@ -23,6 +23,7 @@ const KEYS0 = new Set([
   "reasoning",
   "tool_calls",
   "summary",
+  "pin_quote",
   "note",
 ]);
 const KEYS1 = new Set(["rules"]);
@@ -88,6 +89,7 @@ function check2(v: unknown): SchemaIssue[] | undefined {
     );
   }
   out = merge(out, "summary", optional(check1, v.summary));
+  out = merge(out, "pin_quote", optional(check1, v.pin_quote));
   out = merge(out, "note", check1(v.note));
   const unknown = Object.keys(v).filter((k) => !KEYS0.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
@@ -129,6 +131,7 @@ export const RULE_FIELDS: readonly string[] = [
   "reasoning",
   "tool_calls",
   "summary",
+  "pin_quote",
   "note",
 ];
 
@@ -174,6 +177,12 @@ export const COMPACT_PARAMETERS: Record<string, unknown> = {
           },
           summary: {
             description: "text that replaces the range; stands alone",
+            type: "string",
+            minLength: 1,
+          },
+          pin_quote: {
+            description:
+              "pin the turn holding this verbatim passage (the one with the current task, say): no compaction changes it, this one included",
             type: "string",
             minLength: 1,
           },

@@ -33,6 +33,13 @@ export const Rule = z.strictObject({
   reasoning: z.literal("strip").optional().describe("strip the reasoning of the range"),
   tool_calls: z.enum(TOOL_MODES).optional().describe("strip or omit the tool calls of the range"),
   summary: z.string().min(1).optional().describe("text that replaces the range; stands alone"),
+  pin_quote: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "pin the turn holding this verbatim passage (the one with the current task, say): no compaction changes it, this one included",
+    ),
   note: z.string().min(1).describe("one sentence on why (required)"),
 });
 export const Args = z.strictObject({ rules: z.array(Rule).min(1) });

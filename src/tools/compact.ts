@@ -14,7 +14,7 @@ import {
   type AssistantRule,
   type ToolHint,
 } from "../compaction/index.js";
-import { isJsonObject, turnsLabel, type Compaction, type Event } from "../events/index.js";
+import { isJsonObject, turnsLabel, type Compaction, type Event, type Pin } from "../events/index.js";
 import type { PreviewRule } from "../render/compact-preview.js";
 import type { TokenCounter } from "../tokens/count.js";
 import { decideApproval, type Approval } from "./approval.js";
@@ -45,7 +45,7 @@ export { COMPACT_PARAMETERS };
 
 /** How the preview and the spilled text are written; the CLI passes render/compact-preview.ts. */
 export interface CompactPreview {
-  render(events: readonly Event[], rules: readonly PreviewRule[]): string;
+  render(events: readonly Event[], rules: readonly PreviewRule[], pins?: readonly number[]): string;
   dropped(events: readonly Event[], compaction: Compaction): string;
 }
 
@@ -144,8 +144,10 @@ class CompactProposals {
     });
   }
 
-  async preview(events: readonly Event[], compactions: Compaction[]): Promise<string> {
-    const measured = await this.measure(events, compactions);
+  async preview(raw: readonly Event[], plan: { compactions: Compaction[]; pins: Pin[] }): Promise<string> {
+    // The pins the rules set count from the start: the rules go around them.
+    const events = [...raw, ...plan.pins];
+    const measured = await this.measure(events, plan.compactions);
     const dir = privateTempDir();
     const rules: PreviewRule[] = measured.map((figures) => {
       const c = figures.compaction;
@@ -154,13 +156,17 @@ class CompactProposals {
       this.spilled.set(c.id, spillFile);
       return { ...figures, spillFile };
     });
-    return this.deps.preview.render(events, rules);
+    return this.deps.preview.render(
+      events,
+      rules,
+      plan.pins.map((p) => p.turn),
+    );
   }
 
   /** The preview of a plan, or its error. */
   private async shown(events: readonly Event[], args: Record<string, unknown>): Promise<string> {
     const result = this.plan(events, args);
-    return result.ok ? this.preview(events, result.compactions) : `jp: ${result.error}`;
+    return result.ok ? this.preview(events, result) : `jp: ${result.error}`;
   }
 
   dropSpills(): void {
@@ -220,7 +226,7 @@ class CompactProposals {
   async record(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
     const result = this.plan(ctx.events, args);
     if (!result.ok) return { content: result.error, isError: true };
-    const measured = await this.measure(ctx.events, result.compactions);
+    const measured = await this.measure([...ctx.events, ...result.pins], result.compactions);
     const recorded = measured.map(({ compaction: c, tokensBefore, tokensAfter }) => {
       const spillFile = this.spilled.get(c.id);
       return {
@@ -235,10 +241,17 @@ class CompactProposals {
     // Spill files of earlier previews (before an edit) show nothing that was recorded.
     const kept = new Set(result.compactions.map((c) => c.id));
     for (const [id, file] of this.spilled) if (!kept.has(id)) fs.rmSync(file, { force: true });
+    const pinned = result.pins.map((p) => `turn ${p.turn + 1}`);
+    const pins = pinned.length
+      ? `Pinned ${pinned.join(", ")}: no compaction changes ${pinned.length > 1 ? "them" : "it"}. `
+      : "";
     return {
-      content: `Recorded ${recorded.length} compaction${recorded.length === 1 ? "" : "s"}; they take effect when the next turn starts: ${recorded.map(recordedLine).join("; ")}.`,
+      content: recorded.length
+        ? `${pins}Recorded ${recorded.length} compaction${recorded.length === 1 ? "" : "s"}; they take effect when the next turn starts: ${recorded.map(recordedLine).join("; ")}.`
+        : pins.trim(),
       isError: false,
-      effects: recorded,
+      // The pins first: they hold from the moment they are recorded.
+      effects: [...result.pins, ...recorded],
     };
   }
 }
@@ -295,7 +308,7 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
     },
     async renderArguments(args, ctx) {
       const result = proposals.plan(ctx.events, args);
-      return result.ok ? proposals.preview(ctx.events, result.compactions) : result.error;
+      return result.ok ? proposals.preview(ctx.events, result) : result.error;
     },
     approve: (args, ctx, prompter) => approveCompaction(tool.run, proposals, { args, ctx, prompter }),
     execute: (args, ctx) => proposals.record(args, ctx),

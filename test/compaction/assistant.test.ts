@@ -26,6 +26,37 @@ const ok = (result: ReturnType<typeof plan>): Compaction[] => {
 };
 
 describe("planAssistantRules", () => {
+  it("pins the turn a pin_quote names, first, so the rule's summary goes around it", () => {
+    const events = convo();
+    const result = plan(events, [
+      { pin_quote: "Quoted fields break it.", summary: "Early setup.", keep_last: 1, note: "keep the task" },
+    ]);
+    if (!result.ok) throw new Error(result.error);
+    expect(result.pins).toEqual([
+      {
+        type: "pin",
+        timestamp: "2026-06-01T00:00:00.000Z",
+        turn: 2,
+        pinned: true,
+        source: "assistant",
+        note: "keep the task",
+      },
+    ]);
+    const [c] = result.compactions;
+    expect([c!.from_turn, c!.to_turn]).toEqual([0, 3]);
+    // Active, the compaction leaves the pinned turn as it is.
+    const active = { ...c!, deferred_until_turn: undefined };
+    const view = project([...events, ...result.pins, active]);
+    expect(view.turns.find((t) => t.origin.kind === "kept" && t.origin.turn === 2)).toBeDefined();
+    // A rule may only pin; a pin_quote that matches nothing is one error.
+    const only = plan(events, [{ pin_quote: "Now add a delimiter option.", note: "n" }]);
+    expect(only).toMatchObject({ ok: true, compactions: [], pins: [{ turn: 3 }] });
+    expect(plan(events, [{ pin_quote: "no such words anywhere", note: "n" }])).toMatchObject({
+      ok: false,
+      error: stringContaining("pin_quote: quote not found"),
+    });
+  });
+
   it("resolves before_quote and after_quote to raw turns", () => {
     const [c] = ok(
       plan(convo(), [
@@ -138,7 +169,7 @@ describe("planAssistantRules", () => {
   it("needs a policy on every rule", () => {
     expect(plan(convo(), [{ keep_last: 2, note: "n" }])).toEqual({
       ok: false,
-      error: "give at least one of summary, reasoning or tool_calls",
+      error: "give at least one of summary, reasoning, tool_calls or pin_quote",
     });
   });
 });

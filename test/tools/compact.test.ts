@@ -7,7 +7,7 @@ import { createTokenCounter } from "../../src/tokens/count.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import { resetClock, turns } from "../support/stream.js";
 import { droppedText, renderCompactPreview } from "../../src/render/compact-preview.js";
-import { anyNumber, objectContaining } from "../support/matchers.js";
+import { anyNumber, anyString, objectContaining } from "../support/matchers.js";
 
 beforeEach(resetClock);
 
@@ -75,6 +75,36 @@ describe("compact tool", () => {
         stats: { tokens_before: anyNumber, tokens_after: anyNumber },
       }),
     ]);
+  });
+});
+
+describe("a pin in a compact call", () => {
+  it("is recorded first, takes effect at once, and the rule's range goes around it", async () => {
+    const outcome = await tool.execute(
+      { rules: [{ pin_quote: "t2", summary: "Setup.", note: "t2 holds the task" }] },
+      ctx(),
+    );
+    expect(outcome.isError).toBe(false);
+    expect(outcome.content).toBe(
+      "Pinned turn 2: no compaction changes it. Recorded 1 compaction; they take effect when the next turn starts: turns 1–3 replaced by your summary.",
+    );
+    expect(outcome.effects).toEqual([
+      {
+        type: "pin",
+        timestamp: anyString,
+        turn: 1,
+        pinned: true,
+        source: "assistant",
+        note: "t2 holds the task",
+      },
+      objectContaining({ type: "compaction", from_turn: 0, to_turn: 2 }),
+    ]);
+  });
+
+  it("is named in the preview with the turn's opening words", () => {
+    const preview = renderCompactPreview(turns(3), [], [1]);
+    expect(preview).toContain("compact — 1 pin proposed");
+    expect(preview).toContain('pin turn 2: no compaction changes it ("t2")');
   });
 });
 
@@ -170,6 +200,7 @@ describe("the compact tool's argument schema", () => {
       "reasoning",
       "tool_calls",
       "summary",
+      "pin_quote",
       "note",
     ]);
     expect(rule.required).toEqual(["note"]);
