@@ -370,7 +370,8 @@ describe("MCP tools in jp q", () => {
       `\n[providers.mcp.broken]\ntype = "stdio"\ncommand = "node"\narguments = [${JSON.stringify(SERVER)}, "--crash"]\n`,
     );
     const ls = await w.jp("mcp", "ls", "--json");
-    expect(ls.code).toBe(0);
+    // One server failed: the listing is whole, and the exit code says so.
+    expect(ls.code).toBe(1);
     const { servers } = JSON.parse(ls.stdout) as { servers: Record<string, unknown>[] };
     expect(servers).toEqual([
       objectContaining({
@@ -392,6 +393,8 @@ describe("MCP tools in jp q", () => {
       /^bookworm {2}stdio {2}node .*mcp-server\.mjs .* {2}running, 9 tools {2}\(optional\)$/m,
     );
     expect(text.stdout).toMatch(/^broken {2}stdio .* {2}failed$/m);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain("1 of 2 MCP servers failed to start: broken");
 
     const tools = await w.jp("mcp", "tools", "bookworm", "--json");
     const listed = JSON.parse(tools.stdout) as {

@@ -48,6 +48,9 @@ async function listServers(ctx: Context, opts: { json?: boolean; start: boolean 
   } finally {
     await pool.closeAll();
   }
+  // A script checking its servers learns of a failure from the exit code.
+  const failed = statuses.filter((s) => s.state === "failed");
+  if (failed.length) ctx.exitCode = 1;
   if (opts.json) {
     ctx.out(JSON.stringify({ servers: statuses }, null, 2));
     return;
@@ -68,12 +71,18 @@ async function listServers(ctx: Context, opts: { json?: boolean; start: boolean 
     );
     if (s.error) ctx.out(`  ${visible(s.error).split("\n").join("\n  ")}`);
   }
+  if (failed.length)
+    ctx.info(
+      `${failed.length} of ${counted(statuses.length, "MCP server")} failed to start: ${failed.map((s) => s.name).join(", ")}`,
+    );
 }
 
 export function register(mcp: Command, ctx: Context): void {
   mcp
     .command("ls")
-    .description("list the MCP servers of the configuration, starting each to show whether it runs")
+    .description(
+      "list the MCP servers of the configuration, starting each to show whether it runs (exit code 1 when one failed)",
+    )
     .option("--no-start", "only list them, without starting any")
     .option("--json", "print { servers: [{ name, type, target, optional, state, tools, error }] }")
     .action((opts: { json?: boolean; start: boolean }) => listServers(ctx, opts));
