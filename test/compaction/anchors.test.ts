@@ -59,7 +59,11 @@ describe("resolveAnchor", () => {
     };
     const events = [...convo(), start!, request!, first, ...rest];
     // The message, then (over the call's arguments) its output; and the output into the next message.
-    expect(resolveAnchor(events, "run the suite now. 6 passing")).toEqual({ ok: true, turn: 4, exact: false });
+    expect(resolveAnchor(events, "run the suite now. 6 passing")).toEqual({
+      ok: true,
+      turn: 4,
+      exact: false,
+    });
     expect(resolveAnchor(events, "0 failing All green now.")).toEqual({ ok: true, turn: 4, exact: false });
   });
 

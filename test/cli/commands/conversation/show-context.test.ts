@@ -58,7 +58,11 @@ describe("jp conversation show --context", () => {
     expect(new Set(shown.items.filter((i) => i.part === "user").map((i) => i.where))).toEqual(
       new Set(["turn 1", "turn 2", "turn 3", "turn 4"]),
     );
-    expect(shown.largest[0]).toMatchObject({ part: "tool calls", where: "turn 2", what: "write_file call_2" });
+    expect(shown.largest[0]).toMatchObject({
+      part: "tool calls",
+      where: "turn 2",
+      what: "write_file call_2",
+    });
     expect(shown.largest[0]!.tokens).toBe(Math.max(...shown.items.map((i) => i.tokens)));
   });
 
