@@ -56,6 +56,8 @@ import type { Tool, ToolContext, ToolImage } from "../tools/types.js";
 export interface TurnLog {
   events(): readonly Event[];
   append(group: readonly Event[]): void;
+  /** False with --no-persist: what is appended lives in memory only, and messages must not say it is kept. */
+  persisted?: boolean;
 }
 
 export interface TurnOptions {
@@ -598,7 +600,9 @@ function markFailed(options: TurnOptions, error: unknown, discarded: readonly Us
     },
   ]);
   const note =
-    "the question is kept in the log, marked as failed, and is not sent again; `jp q --retry` asks it again";
+    options.log.persisted === false
+      ? "nothing was recorded (--no-persist): to ask again, run the same command"
+      : "the question is kept in the log, marked as failed, and is not sent again; `jp q --retry` asks it again";
   if (error instanceof JpError) error.notes.push(note);
   else options.output.notice(note);
 }

@@ -205,7 +205,7 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
     const turnStart = memory.length;
     const result = await runTurn(query, {
       ...(retry ? { retryOf: retry.turn } : {}),
-      log: { events: () => memory, append: record },
+      log: { events: () => memory, append: record, persisted: opts.persist },
       provider,
       modelId,
       modelName: model.name,

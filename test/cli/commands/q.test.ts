@@ -286,6 +286,18 @@ describe("jp q with Anthropic", () => {
     expect(w.events()).toEqual([]);
   });
 
+  it("says nothing was recorded when a --no-persist question fails, and --retry is not offered", async () => {
+    w = await qWorkspace({ script: [{ fault: { status: 400, message: "bad request test" } }] });
+    await w.jp("c", "new");
+    const result = await w.jp("q", "--no-persist", "hello");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("bad request test");
+    expect(result.stderr).toContain("nothing was recorded (--no-persist): to ask again, run the same command");
+    expect(result.stderr).not.toContain("kept in the log");
+    expect(result.stderr).not.toContain("--retry");
+    expect(w.events()).toEqual([]);
+  });
+
   it("leaves nothing behind with -n --no-persist: no new conversation, the active one unchanged", async () => {
     w = await qWorkspace({ script: loadScript("second-turn") });
     const created = JSON.parse((await w.jp("c", "new", "--json")).stdout) as { id: string };
