@@ -33,9 +33,9 @@ export interface Prompter {
   /**
    * Let the person edit `text` in $VISUAL/$EDITOR; returns the result, or
    * undefined when they cancelled: the editor exited with an error (`:cq`),
-   * or the buffer was left unchanged or emptied.
+   * or the buffer was emptied, or (unless `keepUnchanged`) left unchanged.
    */
-  editText(text: string, suffix: string): Promise<string | undefined>;
+  editText(text: string, suffix: string, options?: { keepUnchanged?: boolean }): Promise<string | undefined>;
   say(text: string): void;
 }
 
@@ -97,7 +97,7 @@ export function createTerminalPrompter(options: {
       if (typeof answer !== "string") throw new PromptInterruptedError();
       return answer.trim();
     },
-    async editText(text, suffix) {
+    async editText(text, suffix, editOptions = {}) {
       const { execa } = await import("execa");
       const file = path.join(privateTempDir(), `edit-${process.pid}-${Date.now()}${suffix}`);
       fs.writeFileSync(file, text, { mode: 0o600 });
@@ -119,7 +119,8 @@ export function createTerminalPrompter(options: {
         // An editor that exits with an error (vi's :cq) is how a person says "never mind".
         if (result.failed) return undefined;
         const edited = fs.readFileSync(file, "utf8");
-        return edited === text || edited.trim() === "" ? undefined : edited;
+        if (edited.trim() === "") return undefined;
+        return edited === text && !editOptions.keepUnchanged ? undefined : edited;
       } finally {
         fs.rmSync(file, { force: true });
       }

@@ -384,7 +384,8 @@ async function readQuery(ctx: Context, words: string[], opts: QOptions): Promise
       env: ctx.env,
       safe: visible,
     });
-    const edited = await prompter.editText(query ? `${query}\n` : "", ".md");
+    // Saved unchanged, the question given is the question: only an empty buffer or an error cancels.
+    const edited = await prompter.editText(query ? `${query}\n` : "", ".md", { keepUnchanged: true });
     if (edited === undefined) return undefined;
     query = edited.trim();
   }

@@ -292,7 +292,9 @@ describe("jp q with Anthropic", () => {
     const result = await w.jp("q", "--no-persist", "hello");
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("bad request test");
-    expect(result.stderr).toContain("nothing was recorded (--no-persist): to ask again, run the same command");
+    expect(result.stderr).toContain(
+      "nothing was recorded (--no-persist): to ask again, run the same command",
+    );
     expect(result.stderr).not.toContain("kept in the log");
     expect(result.stderr).not.toContain("--retry");
     expect(w.events()).toEqual([]);
@@ -416,6 +418,28 @@ describe("a request that fails before any answer", () => {
     expect(
       w.events().filter((e) => e.type === "chat_request" && e.content === "What does the parser do?"),
     ).toHaveLength(2);
+  });
+});
+
+describe("jp q -e", () => {
+  it("asks the question given when the editor saves it unchanged; only an empty buffer or an editor error cancels", async () => {
+    w = await qWorkspace({ route: () => ({ text: "4" }) });
+    // `true` leaves the file as it was and exits 0: the text given is the question.
+    Object.assign(w.env, { EDITOR: "true" });
+    const kept = await w.jp("q", "-e", "what is 2+2?");
+    expect(kept.code).toBe(0);
+    expect(JSON.stringify(w.mock.requests[0]!.body)).toContain("what is 2+2?");
+    // An editor that fails cancels.
+    Object.assign(w.env, { EDITOR: "false" });
+    const failed = await w.jp("q", "-e", "never asked");
+    expect(failed.stderr).toContain("the editor was left without a question (or with an error)");
+    // An emptied buffer cancels.
+    const emptier = path.join(w.root, "empty-editor.sh");
+    fs.writeFileSync(emptier, '#!/bin/sh\n: > "$1"\n', { mode: 0o755 });
+    Object.assign(w.env, { EDITOR: emptier });
+    const emptied = await w.jp("q", "-e", "also never asked");
+    expect(emptied.stderr).toContain("the editor was left without a question");
+    expect(w.mock.requests).toHaveLength(1);
   });
 });
 
