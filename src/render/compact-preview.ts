@@ -174,7 +174,8 @@ export function droppedText(events: readonly Event[], c: Compaction): string {
   }));
   return `${header}# Each turn's request is shown for orientation; everything else below is what the model will no longer see.\n\n${renderHistory(
     dropped.flatMap((t) => t.events),
-    { color: plain },
+    // A stripped result is shown without its request: its tool is named from the request it had.
+    { color: plain, toolNames: names },
     c.from_turn,
   )}\n`;
 }

@@ -20,6 +20,8 @@ import { assertNever } from "../errors.js";
 
 export interface HistoryOptions {
   color: ChalkInstance;
+  /** Tool names by call id, for results shown without their request (a dropped-text file of stripped results). */
+  toolNames?: ReadonlyMap<string, string>;
 }
 
 /** Text from outside jp, indented and made safe to print (render/visible). */
@@ -120,7 +122,7 @@ export function* historyBlocks(
   firstTurn = 0,
 ): Generator<string> {
   const c = options.color;
-  const toolNames = new Map<string, string>();
+  const toolNames = new Map<string, string>(options.toolNames);
   const counter = new TurnCounter();
   let currentTurn = -1;
   for (const e of events) {
