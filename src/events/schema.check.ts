@@ -479,6 +479,18 @@ function check17(v: unknown): SchemaIssue[] | undefined {
     );
   }
   {
+    const x = v.edited_by;
+    out = merge(
+      out,
+      "edited_by",
+      x === undefined
+        ? undefined
+        : x !== "user"
+          ? [{ path: [], code: "invalid_value", message: 'Invalid input: expected "user"', abort: true }]
+          : undefined,
+    );
+  }
+  {
     const x = v.model;
     out = merge(
       out,

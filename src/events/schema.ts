@@ -122,6 +122,8 @@ export const Summary = z.object({
   text: z.string(),
   source: z.enum(["derived", "supplied"]),
   author: z.enum(["user", "assistant"]).optional(),
+  /** The user changed the author's text before it was recorded (the compact tool's `e`). */
+  edited_by: z.enum(["user"]).optional(),
   model: z.string().optional(),
 });
 export type Summary = z.infer<typeof Summary>;

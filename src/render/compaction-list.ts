@@ -15,7 +15,13 @@ export interface CompactionItem {
   source: string;
   note: string | null;
   state: string;
-  summary: { text: string; source: string; author: string | null; model: string | null } | null;
+  summary: {
+    text: string;
+    source: string;
+    author: string | null;
+    edited_by: string | null;
+    model: string | null;
+  } | null;
   to_call: string | null;
   tokens_saved: number | null;
   recorded_at: string;
@@ -43,6 +49,7 @@ export function compactionItems(entries: readonly CompactionEntry[]): Compaction
             text: c.summary.text,
             source: c.summary.source,
             author: c.summary.author ?? null,
+            edited_by: c.summary.edited_by ?? null,
             model: c.summary.model ?? null,
           }
         : null,
@@ -71,7 +78,7 @@ export function renderCompactionItems(items: readonly CompactionItem[]): string[
     if (item.summary) {
       const author =
         item.summary.source === "supplied"
-          ? `written by ${item.summary.author ?? "user"}`
+          ? `written by ${item.summary.author ?? "user"}${item.summary.edited_by ? `, edited by ${item.summary.edited_by}` : ""}`
           : `generated${item.summary.model ? ` by ${item.summary.model}` : ""}`;
       lines.push(
         `       summary (${author}): ${item.summary.text.length > 100 ? item.summary.text.slice(0, 99) + "…" : item.summary.text}`,

@@ -146,6 +146,8 @@ export interface SummaryInfo {
   note?: string;
   supplied: boolean;
   author?: string;
+  /** Who changed the author's text before it was recorded. */
+  editedBy?: string;
   model?: string;
 }
 
@@ -170,7 +172,7 @@ export function renderCompacted(
     } else {
       const info = summaries.get(o.compaction);
       const who = info
-        ? `${info.supplied ? `written by ${info.author ?? "user"}` : `generated${info.model ? ` by ${info.model}` : ""}`}, ${info.source} compaction`
+        ? `${info.supplied ? `written by ${info.author ?? "user"}${info.editedBy ? `, edited by ${info.editedBy}` : ""}` : `generated${info.model ? ` by ${info.model}` : ""}`}, ${info.source} compaction`
         : "";
       blocks.push(
         c.bold.magenta(

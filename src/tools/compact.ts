@@ -91,6 +91,8 @@ class CompactProposals {
   private readonly idsByRules = new Map<string, string[]>();
   /** Spill files written for a preview, by compaction id: deleted when declined, kept (and recorded) when approved. */
   private readonly spilled = new Map<string, string>();
+  /** Summary texts the user changed with `e` before approving: recorded as edited by the user. */
+  private readonly userEdited = new Set<string>();
 
   constructor(private readonly deps: CompactToolDeps) {}
 
@@ -185,7 +187,10 @@ class CompactProposals {
       });
       if (answer === "y") {
         const result = this.plan(ctx.events, current);
-        if (result.ok) return { run: true, args: current };
+        if (result.ok) {
+          for (const text of editedSummaries(args, current)) this.userEdited.add(text);
+          return { run: true, args: current };
+        }
         prompter.say(`jp: ${result.error}\nEdit the rules with e, or decline with n.`);
       } else if (answer === "n" || answer === "r") {
         const why = answer === "r" ? await prompter.ask("Reason (sent to the assistant): ") : "";
@@ -229,8 +234,10 @@ class CompactProposals {
     const measured = await this.measure([...ctx.events, ...result.pins], result.compactions);
     const recorded = measured.map(({ compaction: c, tokensBefore, tokensAfter }) => {
       const spillFile = this.spilled.get(c.id);
+      const edited = c.summary && this.userEdited.has(c.summary.text);
       return {
         ...c,
+        ...(c.summary && edited ? { summary: { ...c.summary, edited_by: "user" as const } } : {}),
         stats: { tokens_before: tokensBefore, tokens_after: tokensAfter },
         // Where the dropped text was spilled for the preview; the file is kept.
         ...(spillFile ? { metadata: { spill_file: spillFile } } : {}),
@@ -254,6 +261,16 @@ class CompactProposals {
       effects: [...result.pins, ...recorded],
     };
   }
+}
+
+/** The summaries of `approved` that differ from the rule at the same place in `proposed`. */
+function editedSummaries(proposed: Record<string, unknown>, approved: Record<string, unknown>): string[] {
+  const summaries = (args: Record<string, unknown>) =>
+    Array.isArray(args.rules)
+      ? args.rules.map((r) => (isJsonObject(r) && typeof r.summary === "string" ? r.summary : undefined))
+      : [];
+  const before = summaries(proposed);
+  return summaries(approved).flatMap((text, i) => (text !== undefined && text !== before[i] ? [text] : []));
 }
 
 function recordedLine(c: Compaction): string {

@@ -1,7 +1,7 @@
 // Quotes the model copies across one turn's event boundaries, sampled from the
 // recorded JP conversations: from the end of an assistant message into the
 // tool output after it, and from a tool output into the next message. Each
-// must resolve to its turn (it may be ambiguous, never not found).
+// must resolve to its turn (it may be ambiguous, never not found). Up to 10 per conversation.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -52,13 +52,14 @@ describe.skipIf(!present)("quotes across one turn, sampled from the recorded con
     for (const dir of findJpConversations(FIXTURES_DIR)) {
       const converted = convertJpConversation(dir);
       if ("reason" in converted) continue;
-      for (const { turn, quote } of boundaryQuotes(converted.events, 6)) {
+      for (const { turn, quote } of boundaryQuotes(converted.events, 10)) {
         sampled += 1;
         const result = resolveAnchor(converted.events, quote);
         if (result.ok ? result.turn !== turn : result.error.kind === "not_found")
           missed.push(`${path.basename(dir)} turn ${turn + 1}: "${quote}"`);
       }
     }
+    // The three bundled conversations alone give more than ten.
     expect(sampled).toBeGreaterThan(10);
     expect(missed).toEqual([]);
   });

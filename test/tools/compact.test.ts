@@ -129,6 +129,23 @@ describe("spill files", () => {
     expect(shown).toContain("edit cancelled; the rules are as they were");
   });
 
+  it("a summary the user changed with e is recorded as the assistant's, edited by the user; one left alone is not", async () => {
+    const changed = { rules: [{ keep_last: 1, summary: "S, as I put it", note: "done" }] };
+    const p = { ...prompter(["e", "y"]), editText: () => Promise.resolve(JSON.stringify(changed)) };
+    const approval = await tool.approve!(args, ctx(), p as never);
+    expect(approval).toEqual({ run: true, args: changed });
+    const outcome = await tool.execute(changed, ctx());
+    expect(outcome.effects).toEqual([
+      objectContaining({
+        summary: { text: "S, as I put it", source: "supplied", author: "assistant", edited_by: "user" },
+      }),
+    ]);
+    const untouched = await tool.execute(args, ctx());
+    expect(untouched.effects).toEqual([
+      objectContaining({ summary: { text: "S", source: "supplied", author: "assistant" } }),
+    ]);
+  });
+
   it("are deleted when the prompt is left with Ctrl-C", async () => {
     const shown: string[] = [];
     const p = {

@@ -84,6 +84,7 @@ function summaryInfos(entries: readonly CompactionEntry[]): Map<string, SummaryI
         note: c.note,
         supplied: c.summary.source === "supplied",
         author: c.summary.author,
+        editedBy: c.summary.edited_by,
         model: c.summary.model,
       });
   return summaries;
