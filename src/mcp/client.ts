@@ -45,9 +45,27 @@ export class McpServerError extends JpError {
   }
 }
 
-/** `${NAME}` in a header value is the environment variable NAME. */
-export function expandVariables(value: string, env: NodeJS.ProcessEnv): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? "");
+/**
+ * `${NAME}` in a header value or a URL is the environment variable NAME. An
+ * unset (or empty) one is an error before any connection, never an empty
+ * value sent; a provider key is never sent to a server, as in `variables`.
+ */
+export function expandVariables(
+  value: string,
+  env: NodeJS.ProcessEnv,
+  where: { server: string; field: string; secrets: ReadonlySet<string> },
+): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    if (where.secrets.has(name))
+      throw new McpServerError(
+        where.server,
+        `has ${where.field} naming \${${name}}, a provider key, which jp never sends to an MCP server`,
+      );
+    const set = env[name];
+    if (set === undefined || set === "")
+      throw new McpServerError(where.server, `has ${where.field} naming \${${name}}, which is not set`);
+    return set;
+  });
 }
 
 /** `promise`, unless `ms` pass or `signal` aborts first. */
@@ -105,13 +123,16 @@ async function linkTo(
       terminate: () => stdio.terminate(),
     };
   }
-  if (!URL.canParse(config.url)) throw new McpServerError(name, `has a url jp cannot read: ${config.url}`);
+  const expand = (value: string, field: string) =>
+    expandVariables(value, environment.env, { server: name, field, secrets: environment.secrets });
+  const url = expand(config.url, "a url");
+  if (!URL.canParse(url)) throw new McpServerError(name, `has a url jp cannot read: ${config.url}`);
+  const headers = Object.fromEntries(
+    Object.entries(config.headers ?? {}).map(([k, v]) => [k, expand(v, `a header ${k}`)]),
+  );
   const { StreamableHTTPClientTransport } =
     await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-  const headers = Object.fromEntries(
-    Object.entries(config.headers ?? {}).map(([k, v]) => [k, expandVariables(v, environment.env)]),
-  );
-  const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers } });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   return { transport, stderr: () => "", pid: () => undefined };
 }
 

@@ -437,6 +437,16 @@ describe("MCP tools in jp q", () => {
     // Every request carried the token, taken from jp's environment.
     expect(lines("authorization").length).toBeGreaterThan(1);
     expect(new Set(lines("authorization"))).toEqual(new Set(["Bearer secret-token"]));
+
+    // Without the variable, nothing is sent with an empty token: one error names it and the server.
+    delete w.env.MCP_TOKEN;
+    const before = lines("authorization").length;
+    const unset = await w.jp("mcp", "ls");
+    expect(unset.code).toBe(1);
+    expect(unset.stdout).toContain(
+      "MCP server web has a header Authorization naming ${MCP_TOKEN}, which is not set",
+    );
+    expect(lines("authorization")).toHaveLength(before);
   });
 });
 

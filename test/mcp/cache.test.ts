@@ -45,8 +45,19 @@ describe("the MCP tool-list cache", () => {
 
 describe("header values", () => {
   it("name environment variables as ${NAME}; an unset one is empty", () => {
-    expect(expandVariables("Bearer ${TOKEN}", { TOKEN: "t0k" })).toBe("Bearer t0k");
-    expect(expandVariables("Bearer ${MISSING}", {})).toBe("Bearer ");
-    expect(expandVariables("plain $TOKEN", { TOKEN: "x" })).toBe("plain $TOKEN");
+    const where = {
+      server: "docs",
+      field: "a header Authorization",
+      secrets: new Set(["ANTHROPIC_API_KEY"]),
+    };
+    expect(expandVariables("Bearer ${TOKEN}", { TOKEN: "t0k" }, where)).toBe("Bearer t0k");
+    expect(expandVariables("plain $TOKEN", { TOKEN: "x" }, where)).toBe("plain $TOKEN");
+    // Unset or empty: an error naming the variable and the server, never an empty value sent.
+    expect(() => expandVariables("Bearer ${MISSING}", { MISSING: "" }, where)).toThrow(
+      "MCP server docs has a header Authorization naming ${MISSING}, which is not set",
+    );
+    expect(() => expandVariables("Bearer ${ANTHROPIC_API_KEY}", { ANTHROPIC_API_KEY: "sk" }, where)).toThrow(
+      "a provider key, which jp never sends to an MCP server",
+    );
   });
 });
