@@ -363,6 +363,23 @@ describe("MCP tools in jp q", () => {
     }
   });
 
+  it("a jp q refused by the turn lock starts no server and exits at once", async () => {
+    // A fresh workspace: neither process has a cached tool list, so each would start the server to ask it.
+    w = await mcpWorkspace({ script: [{ text: "first", delay_first_byte_ms: 3000 }, { text: "second" }] });
+    await w.jp("c", "new");
+    const run = (q: string) =>
+      execa(JP, ["q", q], { cwd: w!.root, env: w!.env, reject: false, stdin: "ignore", timeout: 30_000 });
+    const [a, b] = await Promise.all([run("one"), run("two")]);
+    const [won, lost] = a.exitCode === 0 ? [a, b] : [b, a];
+    expect(won.exitCode).toBe(0);
+    expect(lost.timedOut).toBe(false);
+    expect(lost.exitCode).not.toBe(0);
+    expect(lost.stderr).toContain("jp q");
+    // Only the turn that ran started a server, and it ended it.
+    expect(lines("pids")).toHaveLength(1);
+    await until(() => lines("pids").every((pid) => !alive(Number(pid))));
+  });
+
   it("lists the servers and their tools with jp mcp ls and jp mcp tools, also as JSON", async () => {
     w = await mcpWorkspace({ script: [], server: "optional = true" });
     fs.appendFileSync(

@@ -175,12 +175,8 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
   });
   checkLifecycle(ctx, capabilities);
   const ref = conversationFor(ctx, existing, query, opts);
-  const { tools, servers } = await offeredTools(ctx, config, ref, opts, {
-    commands: setByConversation(origins, "command"),
-    mcpSources: setByConversation(origins, "source"),
-  });
 
-  // With -k, compact before the turn by the configured rules and/or the specs.
+  // With -k, compact before the turn by the configured rules and/or the specs (each appended under the turn lock).
   const unsaved = !existing && !opts.persist;
   for (const p of unsaved ? [] : await compactWithSpecs(ctx, ref, opts, config, opts.persist)) {
     const range = turnsLabel(p.compaction.from_turn, p.compaction.to_turn);
@@ -188,11 +184,19 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
   }
 
   // The conversation is ours for the whole turn; a second `jp q` on it is told who holds it.
+  // Taken before anything is started (MCP servers), and everything started is ended on every path.
   const turnLock = opts.persist
     ? acquireLock(path.join(ref.dir, TURN_LOCK_FILE), { timeoutMs: 1000, command: "jp q" })
     : undefined;
   const interrupt = interruptHandler(ctx, () => turnLock?.release());
+  let servers: McpServers | undefined;
   try {
+    const offered = await offeredTools(ctx, config, ref, opts, {
+      commands: setByConversation(origins, "command"),
+      mcpSources: setByConversation(origins, "source"),
+    });
+    const tools = offered.tools;
+    servers = offered.servers;
     // The turn works on a copy of the stream; every group is also appended to the log unless --no-persist.
     const memory: Event[] = unsaved ? [] : [...ctx.store().readEvents(ref)];
     // With --json, every event recorded is printed as it is recorded, one per line.
