@@ -101,6 +101,8 @@ interface ServerLink {
   pid: () => number | undefined;
   /** End it at once (a start-up that failed or was cut short). */
   terminate?: () => Promise<void>;
+  /** Why jp ended the server, when it did: the reason its calls failed. */
+  fault?: () => string | undefined;
 }
 
 async function linkTo(
@@ -121,6 +123,7 @@ async function linkTo(
       stderr: () => stdio.stderrTail(),
       pid: () => stdio.pid,
       terminate: () => stdio.terminate(),
+      fault: () => stdio.fault,
     };
   }
   const expand = (value: string, field: string) =>
@@ -134,6 +137,17 @@ async function linkTo(
     await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   return { transport, stderr: () => "", pid: () => undefined };
+}
+
+/** A call whose failure, when jp ended the server, says why (not the SDK's "Connection closed"). */
+async function callWithFault<T>(link: ServerLink, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const fault = link.fault?.();
+    if (fault) throw new Error(`the server ${fault}`, { cause: error });
+    throw error;
+  }
 }
 
 /** A server's tools, every page of them, as jp keeps them. */
@@ -194,19 +208,21 @@ export async function connectServer(
     },
     listTools: () => allTools(client),
     callTool: (tool, args, options) =>
-      client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: options.signal,
-        timeout: options.timeoutMs,
-        resetTimeoutOnProgress: true,
-        ...(options.onProgress
-          ? {
-              onprogress: (p) => {
-                const total = p.total ? `/${p.total}` : "";
-                options.onProgress?.(`${p.progress}${total}${p.message ? ` ${p.message}` : ""}`);
-              },
-            }
-          : {}),
-      }),
+      callWithFault(link, () =>
+        client.callTool({ name: tool, arguments: args }, undefined, {
+          signal: options.signal,
+          timeout: options.timeoutMs,
+          resetTimeoutOnProgress: true,
+          ...(options.onProgress
+            ? {
+                onprogress: (p) => {
+                  const total = p.total ? `/${p.total}` : "";
+                  options.onProgress?.(`${p.progress}${total}${p.message ? ` ${p.message}` : ""}`);
+                },
+              }
+            : {}),
+        }),
+      ),
     close: () => client.close(),
   };
 }

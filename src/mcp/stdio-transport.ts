@@ -18,6 +18,12 @@ export interface StdioServerParams {
 
 /** How much of a server's stderr is kept, for the error that names it. */
 const STDERR_TAIL_BYTES = 4096;
+/**
+ * The largest message jp reads from a server: room for the 10 MiB of output
+ * the log keeps, and its JSON. A server that sends more is ended, and the
+ * call answered as an error: never a crash.
+ */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** How long a server has to exit once its stdin is closed, before it is ended. */
 const CLOSE_GRACE_MS = 2000;
 
@@ -26,7 +32,9 @@ export class DetachedStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly buffer = new ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES });
+  /** Why jp ended the server, when it did (a message past what jp reads). */
+  fault: string | undefined;
   private stderr = "";
   private tie: { dispose(): void } | undefined;
   private exited: Promise<void> = Promise.resolve();
@@ -71,7 +79,15 @@ export class DetachedStdioTransport implements Transport {
       });
       child.stdin.on("error", (error) => this.onerror?.(error));
       child.stdout.on("data", (chunk: Buffer) => {
-        this.buffer.append(chunk);
+        try {
+          this.buffer.append(chunk);
+        } catch {
+          // The SDK's buffer refuses more than it holds: the server is ended, its calls fail.
+          this.fault = `sent a message over ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB, more than jp reads; jp ended it`;
+          this.onerror?.(new Error(this.fault));
+          void this.close();
+          return;
+        }
         this.drain();
       });
       child.stderr.on("data", (chunk: Buffer) => {

@@ -363,6 +363,24 @@ describe("MCP tools in jp q", () => {
     }
   });
 
+  it("keeps 12 MiB of a server's output cut at the recorded limit, and answers a message past what it reads as an error, never a crash", async () => {
+    w = await mcpWorkspace({
+      script: [call("huge_log", { mib: 12 }), call("huge_log", { mib: 20 }), { text: "both seen" }],
+      tools: '[conversation.tools.huge_log]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
+    });
+    const result = await w.jp("q", "-n", "read the logs");
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    const [twelve, twenty] = w.events().filter((e) => e.type === "tool_call_response");
+    // 12 MiB: kept up to the 10 MiB the log keeps, the cut noted.
+    expect(twelve).toMatchObject({ is_error: false });
+    expect((twelve as { content: string }).content).toMatch(/^L{1000}[\s\S]*\[… 2097152 more bytes cut\]$/);
+    // 20 MiB: more than jp reads from a server; the call is an error saying so, and the turn goes on.
+    expect(twenty).toMatchObject({ is_error: true });
+    expect((twenty as { content: string }).content).toContain("more than jp reads");
+    expect(result.stdout).toContain("both seen");
+  });
+
   it("a jp q refused by the turn lock starts no server and exits at once", async () => {
     // A fresh workspace: neither process has a cached tool list, so each would start the server to ask it.
     w = await mcpWorkspace({ script: [{ text: "first", delay_first_byte_ms: 3000 }, { text: "second" }] });
@@ -396,7 +414,7 @@ describe("MCP tools in jp q", () => {
         type: "stdio",
         optional: true,
         state: "running",
-        tools: 9,
+        tools: 10,
       }),
       objectContaining({
         name: "broken",
@@ -407,7 +425,7 @@ describe("MCP tools in jp q", () => {
     ]);
     const text = await w.jp("mcp", "ls");
     expect(text.stdout).toMatch(
-      /^bookworm {2}stdio {2}node .*mcp-server\.mjs .* {2}running, 9 tools {2}\(optional\)$/m,
+      /^bookworm {2}stdio {2}node .*mcp-server\.mjs .* {2}running, 10 tools {2}\(optional\)$/m,
     );
     expect(text.stdout).toMatch(/^broken {2}stdio .* {2}failed$/m);
     expect(text.code).toBe(1);

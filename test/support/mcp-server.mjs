@@ -112,6 +112,14 @@ function createServer() {
     }),
   );
   server.registerTool(
+    "huge_log",
+    {
+      description: "A log of the given size in MiB.",
+      inputSchema: { mib: z.number() },
+    },
+    async ({ mib }) => ({ content: [{ type: "text", text: "L".repeat(Math.round(mib * 1024 * 1024)) }] }),
+  );
+  server.registerTool(
     "show_env",
     { description: "The names of the server's environment variables.", inputSchema: {} },
     async () => ({ content: [{ type: "text", text: Object.keys(process.env).sort().join(" ") }] }),
