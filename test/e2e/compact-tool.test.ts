@@ -5,13 +5,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadScript, withoutCacheMarkers } from "../support/mock-llm.js";
 import { SONNET_5_5 } from "../support/model-info.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
-import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { SAMPLE_CONVERSATION, sampleWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT, runCli, tempDir } from "../support/workspace.js";
 import { anyNumber, objectContaining } from "../support/matchers.js";
 import type { ShownConversation } from "../support/conversation.js";
 
 const JP = path.join(REPO_ROOT, "bin/jp");
-const SAMPLE = path.join(REPO_ROOT, "fixtures/sample/.jp/conversations/17900000000-tidy-the-csv-parser");
+const SAMPLE = SAMPLE_CONVERSATION;
 let w: QWorkspace | undefined;
 afterEach(async () => {
   await w?.close();
@@ -19,10 +19,7 @@ afterEach(async () => {
 });
 
 async function withSample(script = loadScript("compact-call")) {
-  w = await qWorkspace({ script });
-  const target = path.join(w.root, ".jp/conversations", path.basename(SAMPLE));
-  fs.cpSync(SAMPLE, target, { recursive: true });
-  await runCli(["c", "use", "17900000000"], { cwd: w.root, env: w.env });
+  w = await sampleWorkspace({ script });
   return w;
 }
 

@@ -1,17 +1,15 @@
 // Pins through the CLI: a pinned turn survives manual, tool and automatic
 // compaction verbatim; the dry run and the compact tool's preview say so;
 // a pin is an event in the log and `unpin` undoes it.
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Event } from "../../src/events/index.js";
 import { loadScript } from "../support/mock-llm.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
-import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { qWorkspace, sampleWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT, runCli } from "../support/workspace.js";
 
 const JP = path.join(REPO_ROOT, "bin/jp");
-const SAMPLE = path.join(REPO_ROOT, "fixtures/sample/.jp/conversations/17900000000-tidy-the-csv-parser");
 const TURN_2 = 'Please rewrite parseLine with that state machine and handle escaped quotes (\\"\\").';
 
 let w: QWorkspace | undefined;
@@ -21,9 +19,7 @@ afterEach(async () => {
 });
 
 async function withSample(script = loadScript("compact-call")) {
-  w = await qWorkspace({ script });
-  fs.cpSync(SAMPLE, path.join(w.root, ".jp/conversations", path.basename(SAMPLE)), { recursive: true });
-  await w.jp("c", "use", "17900000000");
+  w = await sampleWorkspace({ script });
   return w;
 }
 

@@ -85,3 +85,18 @@ export async function qWorkspace(
     close: () => mock.close(),
   };
 }
+
+/** The bundled sample conversation (four turns of CSV parser work). */
+export const SAMPLE_CONVERSATION = path.join(
+  REPO_ROOT,
+  "fixtures/sample/.jp/conversations/17900000000-tidy-the-csv-parser",
+);
+
+/** A workspace holding a copy of the sample conversation, made the active one. */
+export async function sampleWorkspace(options: Parameters<typeof qWorkspace>[0] = {}): Promise<QWorkspace> {
+  const w = await qWorkspace(options);
+  const target = path.join(w.root, ".jp/conversations", path.basename(SAMPLE_CONVERSATION));
+  fs.cpSync(SAMPLE_CONVERSATION, target, { recursive: true });
+  await w.jp("c", "use", "17900000000");
+  return w;
+}

@@ -1,13 +1,11 @@
 // `jp conversation show --context`: what the next request holds, part by part.
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PTY_AVAILABLE, runInPty } from "../../../support/pty.js";
-import { qWorkspace, type QWorkspace } from "../../../support/q-workspace.js";
+import { sampleWorkspace, type QWorkspace } from "../../../support/q-workspace.js";
 import { REPO_ROOT } from "../../../support/workspace.js";
 
 const JP = path.join(REPO_ROOT, "bin/jp");
-const SAMPLE = path.join(REPO_ROOT, "fixtures/sample/.jp/conversations/17900000000-tidy-the-csv-parser");
 
 let w: QWorkspace | undefined;
 afterEach(async () => {
@@ -24,9 +22,7 @@ interface ContextJson {
 }
 
 async function sample(extraConfig = "") {
-  w = await qWorkspace({ extraConfig });
-  fs.cpSync(SAMPLE, path.join(w.root, ".jp/conversations", path.basename(SAMPLE)), { recursive: true });
-  await w.jp("c", "use", "17900000000");
+  w = await sampleWorkspace({ extraConfig });
   return w;
 }
 
