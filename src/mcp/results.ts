@@ -60,17 +60,9 @@ export function mcpOutcome(result: unknown): McpOutcome {
   if (!isJsonObject(result)) return { content: "the server sent no result", isError: true, images };
   const blocks = Array.isArray(result.content) ? result.content : [];
   const parts = blocks.map((b) => contentBlock(b, images)).filter((p) => p !== "");
+  // One representation reaches the model: the content the server gave, its structured
+  // content only when it gave none (servers repeat it as text, the spec asks them to).
   const structured = result.structuredContent;
-  if (structured !== undefined) {
-    const json = JSON.stringify(structured);
-    const alreadySaid = parts.some((p) => {
-      try {
-        return JSON.stringify(JSON.parse(p)) === json;
-      } catch {
-        return false;
-      }
-    });
-    if (!alreadySaid) parts.push(JSON.stringify(structured, null, 2));
-  }
+  if (structured !== undefined && parts.length === 0) parts.push(JSON.stringify(structured, null, 2));
   return { content: parts.join("\n"), isError: result.isError === true, images };
 }

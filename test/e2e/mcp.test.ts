@@ -363,6 +363,18 @@ describe("MCP tools in jp q", () => {
     }
   });
 
+  it("sends a result that is both text and structured content once, as its text", async () => {
+    w = await mcpWorkspace({
+      script: [call("read_text_file", { path: "notes.txt" }), { text: "read" }],
+      tools: '[conversation.tools.read_text_file]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
+    });
+    expect((await w.jp("q", "-n", "read notes.txt")).code).toBe(0);
+    const text = "contents of notes.txt\nsecond line\n";
+    expect(w.events().find((e) => e.type === "tool_call_response")).toMatchObject({ content: text });
+    expect(sentResult(w)).toMatchObject({ content: text });
+    expect(JSON.stringify(w.mock.requests[1]!.body).split("second line").length - 1).toBe(1);
+  });
+
   it("keeps 12 MiB of a server's output cut at the recorded limit, and answers a message past what it reads as an error, never a crash", async () => {
     w = await mcpWorkspace({
       script: [call("huge_log", { mib: 12 }), call("huge_log", { mib: 20 }), { text: "both seen" }],
@@ -414,7 +426,7 @@ describe("MCP tools in jp q", () => {
         type: "stdio",
         optional: true,
         state: "running",
-        tools: 10,
+        tools: 11,
       }),
       objectContaining({
         name: "broken",
@@ -425,7 +437,7 @@ describe("MCP tools in jp q", () => {
     ]);
     const text = await w.jp("mcp", "ls");
     expect(text.stdout).toMatch(
-      /^bookworm {2}stdio {2}node .*mcp-server\.mjs .* {2}running, 10 tools {2}\(optional\)$/m,
+      /^bookworm {2}stdio {2}node .*mcp-server\.mjs .* {2}running, 11 tools {2}\(optional\)$/m,
     );
     expect(text.stdout).toMatch(/^broken {2}stdio .* {2}failed$/m);
     expect(text.code).toBe(1);

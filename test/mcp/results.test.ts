@@ -1,5 +1,5 @@
 // What an MCP tool result becomes: every content kind said in words, images
-// kept beside the text, structured content given once.
+// kept beside the text, structured content given only when there is no other content.
 import { describe, expect, it } from "vitest";
 import { mcpOutcome } from "../../src/mcp/results.js";
 
@@ -16,11 +16,17 @@ describe("mcpOutcome", () => {
     ).toEqual({ content: "one\ntwo", isError: true, images: [] });
   });
 
-  it("gives structured content as JSON unless a text block says it already", () => {
+  it("gives structured content as JSON only when the server gave no content, once either way", () => {
     expect(mcpOutcome({ content: [], structuredContent: { a: 1 } }).content).toBe('{\n  "a": 1\n}');
     expect(
       mcpOutcome({ content: [{ type: "text", text: '{"a": 1}' }], structuredContent: { a: 1 } }).content,
     ).toBe('{"a": 1}');
+    // The reference filesystem server's read_text_file: the file's text, and the same text
+    // as { content }: the model is sent the text once.
+    const file = "line one\nline two\n";
+    expect(
+      mcpOutcome({ content: [{ type: "text", text: file }], structuredContent: { content: file } }).content,
+    ).toBe(file);
   });
 
   it("keeps images beside a note in the text, and names what it does not pass on", () => {

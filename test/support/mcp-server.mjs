@@ -111,6 +111,19 @@ function createServer() {
       isError: true,
     }),
   );
+  // As the reference filesystem server answers: the file's text, and the same text as structured content.
+  server.registerTool(
+    "read_text_file",
+    {
+      description: "Read a text file.",
+      inputSchema: { path: z.string() },
+      outputSchema: { content: z.string() },
+    },
+    async ({ path: file }) => {
+      const text = `contents of ${file}\nsecond line\n`;
+      return { content: [{ type: "text", text }], structuredContent: { content: text } };
+    },
+  );
   server.registerTool(
     "huge_log",
     {
