@@ -338,6 +338,10 @@ export function bearerIfKeyed(options: ProviderOptions): { authorization?: strin
   return options.keyFromEnvironment ? { authorization: `Bearer ${options.apiKey}` } : {};
 }
 
+/** A model API's figure when it is a positive number; undefined for anything else. */
+export const positiveNumber = (v: unknown): number | undefined =>
+  typeof v === "number" && v > 0 ? v : undefined;
+
 /** `base` (with or without a trailing slash) followed by `path`. */
 export function endpoint(base: string, path: string): string {
   return base.replace(/\/+$/, "") + path;

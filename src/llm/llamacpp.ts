@@ -4,14 +4,12 @@
 // window it was started with from `GET /props`.
 import { isJsonObject } from "../events/index.js";
 import type { ModelFacts } from "./capabilities.js";
-import { askModelApi, bearerIfKeyed, endpoint, type ProviderOptions } from "./http.js";
+import { askModelApi, bearerIfKeyed, endpoint, positiveNumber, type ProviderOptions } from "./http.js";
 import { COMPATIBLE_DIALECT, type ChatDialect } from "./openai.js";
 
 export const LLAMACPP_BASE_URL = "http://127.0.0.1:8080/v1";
 
 export const LLAMACPP_DIALECT: ChatDialect = { ...COMPATIBLE_DIALECT, reasoning: "chat_template_kwargs" };
-
-const positive = (v: unknown): number | undefined => (typeof v === "number" && v > 0 ? v : undefined);
 
 /** llama.cpp serves one model, with the window it was started with (`n_ctx`). */
 export async function llamacppFacts(
@@ -24,6 +22,6 @@ export async function llamacppFacts(
   const props = await askModelApi({ url: endpoint(root, "/props"), headers, signal }, options);
   if (!isJsonObject(props)) return undefined;
   const settings = isJsonObject(props.default_generation_settings) ? props.default_generation_settings : {};
-  const window = positive(settings.n_ctx) ?? positive(props.n_ctx);
+  const window = positiveNumber(settings.n_ctx) ?? positiveNumber(props.n_ctx);
   return window ? { contextWindow: window } : undefined;
 }

@@ -4,7 +4,7 @@
 // `reasoning_details` are kept and sent back by the Chat Completions mapping.
 import { isJsonObject } from "../events/index.js";
 import type { ModelFacts } from "./capabilities.js";
-import { askModelApi, bearerIfKeyed, endpoint, type ProviderOptions } from "./http.js";
+import { askModelApi, bearerIfKeyed, endpoint, positiveNumber, type ProviderOptions } from "./http.js";
 import { COMPATIBLE_DIALECT, type ChatDialect } from "./openai.js";
 
 export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
@@ -13,8 +13,6 @@ export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
 export function openrouterDialect(model: string): ChatDialect {
   return { ...COMPATIBLE_DIALECT, reasoning: "reasoning", cacheControl: /^(anthropic|google)\//.test(model) };
 }
-
-const positive = (v: unknown): number | undefined => (typeof v === "number" && v > 0 ? v : undefined);
 
 /** USD per token as OpenRouter writes it ("0.000003"), per million. */
 const perMillion = (v: unknown): number | undefined => {
@@ -26,9 +24,9 @@ const perMillion = (v: unknown): number | undefined => {
 function openrouterEntry(entry: Record<string, unknown>): ModelFacts {
   const facts: ModelFacts = {};
   const top = isJsonObject(entry.top_provider) ? entry.top_provider : {};
-  const window = positive(entry.context_length) ?? positive(top.context_length);
+  const window = positiveNumber(entry.context_length) ?? positiveNumber(top.context_length);
   if (window) facts.contextWindow = window;
-  const output = positive(top.max_completion_tokens);
+  const output = positiveNumber(top.max_completion_tokens);
   if (output) facts.maxOutputTokens = output;
   const pricing = isJsonObject(entry.pricing) ? entry.pricing : {};
   const input = perMillion(pricing.prompt);

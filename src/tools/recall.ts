@@ -7,6 +7,18 @@ import type { Tool } from "./types.js";
 
 export const RECALL_TOOL = "recall";
 
+/**
+ * The tools a request offers: `recall` only while the view has something it
+ * can read back (a compaction in effect, or a tool output cut by the view).
+ */
+export function withRecallWhenUseful<T extends { name: string }>(
+  tools: readonly T[],
+  view: { activeCompactions: number; cutOutputs: number },
+): T[] {
+  const useful = view.activeCompactions > 0 || view.cutOutputs > 0;
+  return useful ? [...tools] : tools.filter((t) => t.name !== RECALL_TOOL);
+}
+
 const DESCRIPTION =
   "Read back the original of what compaction summarised or stripped from this conversation, or cut from a long tool output. " +
   'Give exactly one of: turns ("4" or "2-5", as a summary marker names them) for those raw turns whole; ' +

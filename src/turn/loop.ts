@@ -9,7 +9,7 @@ import {
   tokensOfChars,
   type OutputCap,
 } from "../compaction/index.js";
-import { RECALL_TOOL } from "../tools/recall.js";
+import { withRecallWhenUseful } from "../tools/recall.js";
 import {
   healProviderView,
   type ChatResponse,
@@ -412,9 +412,10 @@ export function buildRequest(
   const shown = options.outputCap
     ? capToolOutputs(projected, options.outputCap)
     : { events: projected, cut: 0 };
-  // recall is offered only while the view has something it can read back.
-  const recallable = stats.activeCompactions > 0 || shown.cut > 0;
-  const tools = recallable ? options.tools : options.tools.filter((t) => t.name !== RECALL_TOOL);
+  const tools = withRecallWhenUseful(options.tools, {
+    activeCompactions: stats.activeCompactions,
+    cutOutputs: shown.cut,
+  });
   return {
     model: options.modelName,
     ...(options.system ? { system: options.system } : {}),

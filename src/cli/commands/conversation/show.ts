@@ -1,14 +1,8 @@
 // `jp conversation show [ID]`: one conversation's details.
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
-import { capToolOutputs, indexCompactions, project } from "../../../compaction/index.js";
-import type { ConversationRef } from "../../../store/conversations.js";
-import { knownFacts, priceOf } from "../../../llm/model-info.js";
-import { contextItems, renderContext, summarizeContext } from "../../../render/context.js";
-import { outputCapOf } from "../../../tools/local.js";
-import { createRecallTool, RECALL_TOOL } from "../../../tools/recall.js";
-import { buildRegistry, isMcpToolSpec, selectTools } from "../../../tools/registry.js";
-import type { Tool } from "../../../tools/types.js";
+import { indexCompactions } from "../../../compaction/index.js";
+import { priceOf } from "../../../llm/model-info.js";
 import { compactionItems, renderCompactionItems } from "../../../render/compaction-list.js";
 import { sumUsage } from "../../../events/index.js";
 import { visible } from "../../../render/visible.js";
@@ -32,6 +26,8 @@ export function register(parent: Command, ctx: Context): void {
       const store = ctx.store();
       const ref = store.resolve(id);
       if (opts.context) {
+        // Loaded only for --context: it builds the tool registry, as `jp q` does.
+        const { showContext } = await import("../../show-context.js");
         await showContext(ctx, ref, !!opts.json);
         return;
       }
@@ -88,66 +84,4 @@ export function register(parent: Command, ctx: Context): void {
         ].join("\n"),
       );
     });
-}
-
-/** `show --context`: the next request's parts, as `jp q` would build it now. */
-async function showContext(ctx: Context, ref: ConversationRef, json: boolean): Promise<void> {
-  const events = ctx.store().readEvents(ref);
-  const { config } = await ctx.config({ conversation: ref });
-  const projection = project(events);
-  const capOf = outputCapOf(config);
-  const registry = await buildRegistry(config, [createRecallTool(capOf)], {
-    env: ctx.env,
-    workspace: ctx.maybeWorkspace()?.root ?? ctx.cwd,
-  });
-  const recallable =
-    projection.stats.activeCompactions > 0 || capToolOutputs(projection.events, capOf).cut > 0;
-  const offered = selectTools(registry, []).filter(
-    (t): t is Tool => !isMcpToolSpec(t) && (t.name !== RECALL_TOOL || recallable),
-  );
-  // MCP tools are described by their servers, which show does not start.
-  const mcp = selectTools(registry, [])
-    .filter(isMcpToolSpec)
-    .map((t) => t.name);
-  const counter = await ctx.tokenCounter(config);
-  const modelId = config.assistant?.model?.id ?? "";
-  const window = knownFacts(modelId, config).contextWindow;
-  const items = contextItems(
-    {
-      ...(config.assistant?.system_prompt ? { system: config.assistant.system_prompt } : {}),
-      tools: offered.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-      turns: projection.turns,
-    },
-    counter,
-    capOf,
-  );
-  const summary = summarizeContext(items, window);
-  if (json) {
-    ctx.out(
-      JSON.stringify(
-        {
-          id: ref.id,
-          model: modelId,
-          approximate: counter.approximate,
-          ...summary,
-          items,
-          mcp_tools_not_counted: mcp,
-        },
-        null,
-        2,
-      ),
-    );
-    return;
-  }
-  const lines = renderContext(summary, {
-    modelId,
-    approximate: counter.approximate,
-    bars: ctx.stdout.isTTY === true,
-  });
-  if (mcp.length)
-    lines.push(
-      "",
-      `Not counted: ${counted(mcp.length, "MCP tool")} (${mcp.join(", ")}), described by servers show does not start.`,
-    );
-  ctx.out(lines.join("\n"));
 }
