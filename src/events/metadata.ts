@@ -30,5 +30,10 @@ export const CUT_ARGUMENTS_KEY = "cut_arguments";
  * billed, so counted, though they left no response.
  */
 export const DISCARDED_ATTEMPTS_KEY = "discarded_attempts";
+/**
+ * On a tool call the user edited before it ran: `{proposed, edited_by: "user"}`,
+ * the model's own arguments. The call's `arguments` are the ones that ran.
+ */
+export const EDITED_ARGUMENTS_KEY = "edited_arguments";
 /** On a tool response: images the result held besides its text (an MCP tool's), as `{media_type, data}`. */
 export const TOOL_IMAGES_KEY = "tool_images";

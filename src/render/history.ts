@@ -11,7 +11,9 @@ import {
   TurnCounter,
   turnsLabel,
   type ChatResponse,
+  EDITED_ARGUMENTS_KEY,
   type Event,
+  type ToolCallRequest,
 } from "../events/index.js";
 import type { TurnOrigin } from "../compaction/index.js";
 import { describePolicies } from "./compactions.js";
@@ -53,6 +55,13 @@ function renderResponse(e: ChatResponse, c: ChalkInstance): string {
   return `${c.bold.blue("assistant (data)")}\n${indent(JSON.stringify(e.data, null, 2))}`;
 }
 
+/** The model's own arguments of a call the user edited before it ran, and who edited them. */
+function editOf(e: ToolCallRequest): { proposed: unknown; by: string } | undefined {
+  const edit = isJsonObject(e.metadata) ? e.metadata[EDITED_ARGUMENTS_KEY] : undefined;
+  if (!isJsonObject(edit) || !("proposed" in edit)) return undefined;
+  return { proposed: edit.proposed, by: typeof edit.edited_by === "string" ? edit.edited_by : "user" };
+}
+
 /** One event as a few readable lines. */
 export function renderEvent(
   event: Event,
@@ -69,9 +78,15 @@ export function renderEvent(
       return `${c.bold.green(e.author && e.author !== "user" ? `user (${visible(e.author)})` : "user")}\n${indent(e.content)}`;
     case "chat_response":
       return renderResponse(e, c);
-    case "tool_call_request":
+    case "tool_call_request": {
       toolNames.set(e.id, e.name);
-      return `${c.bold.yellow("tool call")} ${c.yellow(visible(e.name))} ${c.dim(visible(e.id))}\n${indent(JSON.stringify(e.arguments, null, 2))}`;
+      const call = `${c.bold.yellow("tool call")} ${c.yellow(visible(e.name))} ${c.dim(visible(e.id))}`;
+      const args = indent(JSON.stringify(e.arguments, null, 2));
+      const edit = editOf(e);
+      if (!edit) return `${call}\n${args}`;
+      const proposed = indent(JSON.stringify(edit.proposed, null, 2));
+      return `${call} ${c.magenta(`(arguments edited by ${visible(edit.by)})`)}\n${args}\n  ${c.dim("the model proposed:")}\n${c.dim(proposed)}`;
+    }
     case "tool_call_response": {
       const status = e.is_error ? c.red("error") : c.green("ok");
       return `${c.bold.yellow("tool result")} ${c.yellow(visible(toolNames.get(e.id) ?? "unknown"))} ${c.dim(visible(e.id))} ${status}\n${indent(e.content)}`;

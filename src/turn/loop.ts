@@ -26,7 +26,6 @@ import {
   REASONING_SIGNATURE_KEY,
   REDACTED_REASONING_KEY,
   REFUSAL_KEY,
-  TOOL_IMAGES_KEY,
   type ToolCallRequest,
   turnCount,
   type UsageRecord,
@@ -48,9 +47,17 @@ import type {
   StreamPart,
   ToolDefinition,
 } from "../llm/types.js";
-import { approveCall, type Approval } from "../tools/approval.js";
-import { PromptInterruptedError, type Prompter } from "../tools/prompter.js";
-import type { Tool, ToolContext, ToolImage } from "../tools/types.js";
+import type { Prompter } from "../tools/prompter.js";
+import type { Tool } from "../tools/types.js";
+import {
+  type Approved,
+  approveCalls,
+  INTERRUPTED,
+  type Remembered,
+  runApproved,
+  syntheticResponse,
+  withApprovedArguments,
+} from "./tool-calls.js";
 
 /** Where the turn's events go: the conversation log, or memory with --no-persist. */
 export interface TurnLog {
@@ -294,7 +301,6 @@ function collect(collected: Collected, part: StreamPart, options: TurnOptions): 
   }
 }
 
-export const INTERRUPTED = "interrupted";
 /** The answer to a call the output limit cut off: the model sees it was not run, and why. */
 const CUT_CALL =
   "not run: the answer was cut off at the output limit before this call's arguments were complete";
@@ -508,87 +514,6 @@ export function responseEvents(
   return events;
 }
 
-function syntheticResponse(call: ToolCallRequest, content: string, at: string): Event {
-  return { type: "tool_call_response", timestamp: at, id: call.id, content, is_error: true };
-}
-
-/** Approve and run each tool call; results (and host effects) come back as one group. */
-async function runTools(
-  calls: readonly ToolCallRequest[],
-  options: TurnOptions,
-  remembered: Map<string, "run" | "decline">,
-): Promise<{ group: Event[]; interrupted: boolean }> {
-  const group: Event[] = [];
-  const effects: Event[] = [];
-  const byName = new Map(options.tools.map((t) => [t.name, t]));
-  for (const [i, call] of calls.entries()) {
-    const at = () => options.now().toISOString();
-    if (options.signal.aborted) {
-      for (const rest of calls.slice(i)) group.push(syntheticResponse(rest, INTERRUPTED, at()));
-      return { group: [...group, ...effects], interrupted: true };
-    }
-    const tool = byName.get(call.name);
-    options.output.toolCall(call, tool?.renderArguments !== undefined);
-    const respond = (content: string, isError: boolean, images?: readonly ToolImage[]) => {
-      group.push({
-        type: "tool_call_response",
-        timestamp: at(),
-        id: call.id,
-        content,
-        is_error: isError,
-        ...(images?.length ? { metadata: { [TOOL_IMAGES_KEY]: images.map((i) => ({ ...i })) } } : {}),
-      });
-      options.output.toolResult(call, content, isError);
-    };
-    if (!tool) {
-      respond(
-        `there is no tool named '${call.name}'; available: ${[...byName.keys()].join(", ") || "none"}`,
-        true,
-      );
-      continue;
-    }
-    const events = [...options.log.events(), ...group, ...effects];
-    const ctx: ToolContext = {
-      events,
-      cwd: options.cwd,
-      signal: options.signal,
-      turn: turnCount(events) - 1,
-      remembered,
-      progress: (line) => {
-        options.output.toolProgress?.(call, line);
-      },
-    };
-    const invalid = tool.validate?.(call.arguments, ctx);
-    if (invalid) {
-      respond(`invalid arguments for ${tool.name}: ${invalid}. Fix the call and try again.`, true);
-      continue;
-    }
-    let approval: Approval;
-    try {
-      approval = tool.approve
-        ? await tool.approve(call.arguments, ctx, options.prompter)
-        : await approveCall(tool, call.arguments, ctx, options.prompter);
-    } catch (error) {
-      if (!(error instanceof PromptInterruptedError)) throw error;
-      // Ctrl-C at the prompt: this call and the ones after it are answered as interrupted.
-      for (const rest of calls.slice(i)) group.push(syntheticResponse(rest, INTERRUPTED, at()));
-      return { group: [...group, ...effects], interrupted: true };
-    }
-    if (!approval.run) {
-      respond(approval.reason, true);
-      continue;
-    }
-    const outcome = await tool.execute(approval.args, ctx).catch((error: unknown) => ({
-      content: `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-      isError: true,
-      effects: undefined,
-    }));
-    respond(outcome.content, outcome.isError, "images" in outcome ? outcome.images : undefined);
-    if (outcome.effects) effects.push(...outcome.effects);
-  }
-  return { group: [...group, ...effects], interrupted: options.signal.aborted };
-}
-
 /** A first request that got no answer: marked failed, so the next request does not send the question twice. */
 function markFailed(options: TurnOptions, error: unknown, discarded: readonly UsageRecord[]): void {
   options.log.append([
@@ -636,7 +561,8 @@ function recordResponse(
     ]);
     throw windowFull ? windowFullError(options) : cutCallError(collected.cut, options);
   }
-  if (responses.length) options.log.append(responses);
+  // A response that calls tools is committed once its calls are approved (answerCalls), with the arguments that run.
+  if (responses.length && (windowFull || collected.calls.length === 0)) options.log.append(responses);
   if (windowFull) throw windowFullError(options);
   if (collected.stop === "max_tokens")
     options.output.notice("the response was cut off at the token limit (assistant.request.max_tokens)");
@@ -664,19 +590,38 @@ function windowFullError(options: TurnOptions): JpError {
   );
 }
 
-/** Run the response's calls and record their results; whatever fails, every logged call gets a response first. */
-async function recordToolRun(
-  calls: ToolCallRequest[],
+/**
+ * Approve the response's calls, commit the response with the arguments that
+ * will run, then run them and commit their results. Whatever fails, every
+ * committed call gets a response.
+ */
+async function answerCalls(
+  calls: readonly ToolCallRequest[],
+  responses: readonly Event[],
   options: TurnOptions,
-  remembered: Map<string, "run" | "decline">,
+  remembered: Remembered,
 ): Promise<{ interrupted: boolean }> {
-  let ran: Awaited<ReturnType<typeof runTools>>;
+  const failed = (error: unknown) =>
+    calls.map((c) =>
+      syntheticResponse(
+        c,
+        `tool call failed: ${error instanceof Error ? error.message : String(error)}`,
+        options.now().toISOString(),
+      ),
+    );
+  let approved: Approved;
   try {
-    ran = await runTools(calls, options, remembered);
+    approved = await approveCalls(calls, responses, options, remembered);
   } catch (error) {
-    const at = options.now().toISOString();
-    const reason = `tool call failed: ${error instanceof Error ? error.message : String(error)}`;
-    options.log.append(calls.map((c) => syntheticResponse(c, reason, at)));
+    options.log.append([...responses, ...failed(error)]);
+    throw error;
+  }
+  options.log.append(withApprovedArguments(responses, approved));
+  let ran: Awaited<ReturnType<typeof runApproved>>;
+  try {
+    ran = await runApproved(approved, options, remembered);
+  } catch (error) {
+    options.log.append(failed(error));
     throw error;
   }
   if (ran.group.length) options.log.append(ran.group);
@@ -767,7 +712,7 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
   let insisting = false;
   let unrecorded: UsageRecord[] = [];
   // Y and N at an approval prompt hold for the rest of this turn.
-  const remembered = new Map<string, "run" | "decline">();
+  const remembered: Remembered = new Map();
   for (;;) {
     const extra = await options.beforeRequest?.(options.log.events());
     if (extra?.length) options.log.append(extra);
@@ -800,7 +745,7 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
       options.output.notice(`the provider paused this turn ${MAX_PAUSES} times; \`jp q\` goes on from here`);
     }
     if (collected.calls.length === 0) return { interrupted: false, requests, lastStop: collected.stop };
-    if ((await recordToolRun(collected.calls, options, remembered)).interrupted)
+    if ((await answerCalls(collected.calls, responses, options, remembered)).interrupted)
       return { interrupted: true, requests };
   }
 }

@@ -141,8 +141,40 @@ describe.skipIf(!PTY_AVAILABLE)("approval prompt in a terminal", () => {
     session.type("y");
     expect(await session.exit).toBe(0);
     expect(lastToolResult(1)).toMatchObject({ content: "3\n", is_error: false });
+    // What ran is what the log, the next request and print say ran; the model's proposal is kept beside it.
     const call = w.events().find((e) => e.type === "tool_call_request");
-    expect(call).toMatchObject({ arguments: { path: "notes.txt" } });
+    expect(call).toMatchObject({
+      arguments: { path: "other.txt" },
+      metadata: { edited_arguments: { proposed: { path: "notes.txt" }, edited_by: "user" } },
+    });
+    const sent = (w.mock.requests[1]!.body as unknown as Body).messages.at(-2)!.content;
+    expect(sent).toContainEqual(objectContaining({ type: "tool_use", input: { path: "other.txt" } }));
+    const printed = await runCli(["conversation", "print"], { cwd: w.root, env: w.env });
+    expect(printed.stdout).toMatch(
+      /tool call count_words \S+ \(arguments edited by user\)\n\s+\{\n\s+"path": "other.txt"\n\s+\}\n\s+the model proposed:\n\s+\{\n\s+"path": "notes.txt"/,
+    );
+  });
+});
+
+describe.skipIf(!PTY_AVAILABLE)('run = "edit"', () => {
+  it("records the edited arguments as the call's, and tells the model the result of what ran", async () => {
+    w = await qWorkspace({ toolRun: "edit", script: loadScript("tool-then-answer") });
+    fs.writeFileSync(path.join(w.root, "other.txt"), "just three words\n");
+    const editor = path.join(tempDir(), "editor.sh");
+    fs.writeFileSync(editor, `#!/bin/sh\nprintf '{"path": "other.txt"}' > "$1"\n`, { mode: 0o755 });
+    const session = jpQ("count", { EDITOR: editor });
+    await session.waitFor("Run tool count_words?");
+    session.type("y");
+    expect(await session.exit).toBe(0);
+    const messages = (w.mock.requests[1]!.body as unknown as Body).messages;
+    expect(messages.at(-2)!.content).toContainEqual(
+      objectContaining({ type: "tool_use", input: { path: "other.txt" } }),
+    );
+    expect(lastToolResult(1)).toMatchObject({ content: "3\n", is_error: false });
+    expect(w.events().find((e) => e.type === "tool_call_request")).toMatchObject({
+      arguments: { path: "other.txt" },
+      metadata: { edited_arguments: { proposed: { path: "notes.txt" } } },
+    });
   });
 });
 
