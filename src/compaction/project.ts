@@ -9,7 +9,7 @@ import type {
   ToolCallResponse,
   ToolPolicy,
 } from "../events/index.js";
-import { isGlobal, isKind, isSent, NO_TURN, TurnCounter } from "../events/index.js";
+import { isGlobal, isJsonObject, isKind, isSent, NO_TURN, TurnCounter } from "../events/index.js";
 import { CompactionIndexer, newestFirst, type CompactionEntry } from "./activation.js";
 
 export const SUMMARY_REQUEST = "[Summary of previous conversation]";
@@ -106,44 +106,89 @@ export interface StreamShape {
   callPositions: Map<string, number>;
   /** Turns no compaction changes: the newest pin event of each says so. */
   pinned: Set<number>;
+  /** The failed questions among `failed`, in turn order, each with why and what came of it. */
+  failures: FailedQuestion[];
+}
+
+/** A question whose request failed and that holds no answer: not sent to the model. */
+export interface FailedQuestion {
+  /** 0-based raw turn. */
+  turn: number;
+  /** The newest failure's reason. */
+  reason: string;
+  /** The turn that asked it again (`jp q --retry`, which names it in `retry_of`), if one did. */
+  retriedAs?: number;
+}
+
+/**
+ * Collects the failed questions of a stream read once, event by event: turns
+ * a `request_failed` names that hold no answer, with the newest failure's
+ * reason and the turn that asked the question again.
+ */
+export class FailedQuestions {
+  private readonly reasons = new Map<number, string>();
+  private readonly answered = new Set<number>();
+  private readonly retries = new Map<number, number>();
+
+  /** Note one event, in the raw turn `turn` (NO_TURN for a global entry). */
+  add(e: Event, turn: number): void {
+    if (isKind(e, "request_failed")) this.reasons.set(e.turn, e.reason);
+    if (turn === NO_TURN) return;
+    if (ANSWERS.has(e.type)) this.answered.add(turn);
+    const retryOf = retryOfRequest(e);
+    if (retryOf !== undefined && !this.retries.has(retryOf)) this.retries.set(retryOf, turn);
+  }
+
+  finish(): FailedQuestion[] {
+    return [...this.reasons]
+      .filter(([turn]) => !this.answered.has(turn))
+      .sort(([a], [b]) => a - b)
+      .map(([turn, reason]) => {
+        const retriedAs = this.retries.get(turn);
+        return { turn, reason, ...(retriedAs !== undefined ? { retriedAs } : {}) };
+      });
+  }
+}
+
+/** The failed turn a question asks again (`jp q --retry` records it), if it does. */
+export function retryOfRequest(e: Event): number | undefined {
+  const retryOf = isKind(e, "chat_request") && isJsonObject(e.metadata) ? e.metadata.retry_of : undefined;
+  return typeof retryOf === "number" ? retryOf : undefined;
 }
 
 /** One pass over the stream (an array, or a log read as it streams) for what projecting it needs. */
 export function streamShape(events: Iterable<Event>): StreamShape {
   const counter = new TurnCounter();
   const seen: boolean[] = [];
-  const answered: boolean[] = [];
-  const named = new Set<number>();
   const callPositions = new Map<string, number>();
   const compactions = new CompactionIndexer();
   const pins = new Map<number, boolean>();
+  const questions = new FailedQuestions();
   let position = -1;
   for (const e of events) {
     position++;
     const t = counter.next(e);
     compactions.add(e, position, counter.count);
-    if (isKind(e, "request_failed")) named.add(e.turn);
+    questions.add(e, t);
     if (isKind(e, "pin")) pins.set(e.turn, e.pinned);
     if (t === NO_TURN) continue;
     if (isSent(e)) seen[t] = true;
-    if (ANSWERS.has(e.type)) answered[t] = true;
     if (isKind(e, "tool_call_request") || isKind(e, "tool_call_response"))
       callPositions.set(`${t}:${e.id}`, position);
   }
   const turnCount = counter.count;
-  const failed = new Set([...named].filter((t) => !answered[t]));
+  const failures = questions.finish();
+  const failed = new Set(failures.map((q) => q.turn));
   for (let t = 0; t < turnCount; t++) if (!seen[t]) failed.add(t);
   const pinned = new Set([...pins].flatMap(([turn, on]) => (on ? [turn] : [])));
-  return { turnCount, failed, entries: compactions.finish(turnCount).entries, callPositions, pinned };
-}
-
-/** Turns named by a `request_failed` that hold no answer (a late answer makes the turn count again). */
-export function failedTurns(events: readonly Event[], turns: ArrayLike<number>): Set<number> {
-  const named = new Set<number>();
-  for (const e of events) if (isKind(e, "request_failed")) named.add(e.turn);
-  if (named.size === 0) return named;
-  for (let i = 0; i < events.length; i++) if (ANSWERS.has(events[i]!.type)) named.delete(turns[i]!);
-  return named;
+  return {
+    turnCount,
+    failed,
+    entries: compactions.finish(turnCount).entries,
+    callPositions,
+    pinned,
+    failures,
+  };
 }
 
 export function project(events: readonly Event[]): Projection {

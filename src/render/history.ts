@@ -15,7 +15,13 @@ import {
   type Event,
   type ToolCallRequest,
 } from "../events/index.js";
-import type { TurnOrigin } from "../compaction/index.js";
+import {
+  FailedQuestions,
+  retryOfRequest,
+  type FailedQuestion,
+  type TurnOrigin,
+} from "../compaction/index.js";
+import { counted } from "./words.js";
 import { describePolicies } from "./compactions.js";
 import { visible } from "./visible.js";
 import { assertNever } from "../errors.js";
@@ -74,8 +80,13 @@ export function renderEvent(
   switch (e.type) {
     case "turn_start":
       return undefined;
-    case "chat_request":
-      return `${c.bold.green(e.author && e.author !== "user" ? `user (${visible(e.author)})` : "user")}\n${indent(e.content)}`;
+    case "chat_request": {
+      const who = e.author && e.author !== "user" ? `user (${visible(e.author)})` : "user";
+      const retryOf = retryOfRequest(e);
+      const again =
+        retryOf !== undefined ? ` ${c.dim(`(asks turn ${retryOf + 1}'s failed question again)`)}` : "";
+      return `${c.bold.green(who)}${again}\n${indent(e.content)}`;
+    }
     case "chat_response":
       return renderResponse(e, c);
     case "tool_call_request": {
@@ -118,7 +129,9 @@ export function renderEvent(
       );
     case "request_failed":
       return c.yellow(
-        `· the request of turn ${e.turn + 1} failed (${e.reason}); that turn is not sent to the model`,
+        visible(
+          `✗ the question of turn ${e.turn + 1} failed: ${e.reason}; that turn is not sent to the model`,
+        ),
       );
     default:
       return assertNever(e, "event kind");
@@ -139,9 +152,11 @@ export function* historyBlocks(
   const c = options.color;
   const toolNames = new Map<string, string>(options.toolNames);
   const counter = new TurnCounter();
+  const questions = new FailedQuestions();
   let currentTurn = -1;
   for (const e of events) {
     const turn = counter.next(e);
+    questions.add(e, turn === NO_TURN ? NO_TURN : turn + firstTurn);
     if (turn !== NO_TURN && turn + firstTurn !== currentTurn) {
       currentTurn = turn + firstTurn;
       yield c.bold(`── turn ${currentTurn + 1} ${"─".repeat(40)} ${c.dim(time(e))}`);
@@ -149,6 +164,19 @@ export function* historyBlocks(
     const text = renderEvent(e, c, toolNames);
     if (text !== undefined) yield text;
   }
+  const failures = questions.finish();
+  if (failures.length) yield renderFailures(failures, c);
+}
+
+/** What came of each failed question: asked again in a later turn, or never answered. */
+export function renderFailures(failures: readonly FailedQuestion[], c: ChalkInstance): string {
+  const lines = failures.map(
+    (q) =>
+      `  turn ${q.turn + 1}: ${visible(q.reason)} — ${q.retriedAs !== undefined ? `asked again as turn ${q.retriedAs + 1}` : "never answered"}`,
+  );
+  return c.yellow(
+    [`${counted(failures.length, "failed question")}, not sent to the model:`, ...lines].join("\n"),
+  );
 }
 
 export interface CompactedTurn {

@@ -8,17 +8,9 @@ import type { OptionalValueFlag } from "../argv.js";
 import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions } from "../compact-options.js";
 import { toolHints } from "../../config/compaction-rules.js";
 import { JpError, UsageError } from "../../errors.js";
-import { failedTurns } from "../../compaction/index.js";
+import { streamShape } from "../../compaction/index.js";
 import { repairInterruptedTurn } from "../../events/index.js";
-import {
-  isJsonObject,
-  isKind,
-  sumUsage,
-  turnIndices,
-  turnsLabel,
-  usageByModel,
-  type Event,
-} from "../../events/index.js";
+import { isKind, sumUsage, turnIndices, turnsLabel, usageByModel, type Event } from "../../events/index.js";
 import { lifecycleNotice, type ModelCapabilities } from "../../llm/capabilities.js";
 import { modelCacheDir, modelCapabilities, priceOf } from "../../llm/model-info.js";
 import { estimateTotalCost } from "../../llm/pricing.js";
@@ -356,21 +348,17 @@ function failedQuery(
     throw new UsageError("--retry asks the failed question again; give no new one with it");
   if (!ref) throw new UsageError("--retry needs a conversation", "give --id ID, or make one active");
   const events = ctx.store().readEvents(ref);
+  const newest = streamShape(events).failures.at(-1);
   const turns = turnIndices(events);
-  const failed = failedTurns(events, turns);
-  const last = Math.max(-1, ...failed);
-  const request = events.find((e, i) => turns[i] === last && isKind(e, "chat_request"));
-  if (!request || !isKind(request, "chat_request"))
+  const request = newest && events.find((e, i) => turns[i] === newest.turn && isKind(e, "chat_request"));
+  if (!newest || !request || !isKind(request, "chat_request"))
     throw new UsageError("this conversation has no failed question to ask again");
-  const retried = events.findIndex(
-    (e) => isKind(e, "chat_request") && isJsonObject(e.metadata) && e.metadata.retry_of === last,
-  );
-  if (retried !== -1)
+  if (newest.retriedAs !== undefined)
     throw new UsageError(
-      `the failed question of turn ${last + 1} was asked again in turn ${(turns[retried] ?? 0) + 1}; --retry asks once`,
+      `the failed question of turn ${newest.turn + 1} was asked again in turn ${newest.retriedAs + 1}; --retry asks once`,
       "ask it anew with jp q, if you want it asked again",
     );
-  return { query: request.content, turn: last };
+  return { query: request.content, turn: newest.turn };
 }
 
 /** The query from the words, stdin when piped, and $EDITOR with -e. */

@@ -397,7 +397,7 @@ describe("a request that fails before any answer", () => {
     expect(failed.code).not.toBe(0);
     expect(failed.stderr).toContain("note: the question is kept in the log, marked as failed");
     expect(w.events().at(-1)).toMatchObject({ type: "request_failed", turn: 0 });
-    expect((await w.jp("c", "print")).stdout).toContain("the request of turn 1 failed");
+    expect((await w.jp("c", "print")).stdout).toContain("the question of turn 1 failed");
 
     expect((await w.jp("q", "Something else")).code).toBe(0);
     const sent = JSON.stringify(body(1).messages);

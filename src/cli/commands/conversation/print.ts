@@ -1,15 +1,7 @@
 // `jp conversation print [ID]`: the full history, or with --compacted exactly what the model sees.
 import { Option, type Command } from "commander";
 import type { Context } from "../../context.js";
-import {
-  groupTurns,
-  isKind,
-  NO_TURN,
-  TurnCounter,
-  turnCount,
-  turnsLabel,
-  type Event,
-} from "../../../events/index.js";
+import { groupTurns, isKind, NO_TURN, TurnCounter, turnsLabel, type Event } from "../../../events/index.js";
 import type { ConversationRef } from "../../../store/conversations.js";
 import {
   firstTurns,
@@ -28,7 +20,9 @@ import {
   projectStream,
   projectionOutline,
   type CompactionEntry,
+  type StreamShape,
 } from "../../../compaction/index.js";
+import { visible } from "../../../render/visible.js";
 import { historyBlocks, renderCompacted, renderHistory, type SummaryInfo } from "../../../render/history.js";
 import { page } from "../../../render/pager.js";
 import { UsageError } from "../../../errors.js";
@@ -91,12 +85,9 @@ function summaryInfos(entries: readonly CompactionEntry[]): Map<string, SummaryI
 }
 
 /** The header of the compacted view: what is active, and the turns before and after. */
-function compactedHeader(
-  ctx: Context,
-  entries: readonly CompactionEntry[],
-  outline: { turns: number; activeCompactions: number },
-  rawTurns: number,
-): string {
+function compactedHeader(ctx: Context, shape: StreamShape): string {
+  const entries = shape.entries;
+  const outline = projectionOutline(shape);
   const deferred = entries.flatMap((e) => {
     if (e.state.kind !== "deferred") return [];
     const c = e.event;
@@ -105,10 +96,24 @@ function compactedHeader(
       `Deferred: #${e.number} ${c.id} by ${c.source}, ${turnsLabel(c.from_turn, c.to_turn)}, takes effect at turn ${e.state.untilTurn + 1}${note}`,
     ];
   });
-  const pending = deferred.length ? `\n${deferred.join("\n")}` : "";
+  const pending = [...deferred, ...notSent(shape)].map((l) => `\n${l}`).join("");
   return ctx.color.dim(
-    `What the model sees: ${counted(outline.activeCompactions, "active compaction")}; ${counted(rawTurns, "raw turn")} → ${counted(outline.turns, "projected turn")}.${pending}`,
+    `What the model sees: ${counted(outline.activeCompactions, "active compaction")}; ${counted(shape.turnCount, "raw turn")} → ${counted(outline.turns, "projected turn")}.${pending}`,
   );
+}
+
+/** The raw turns the view leaves out whole, each with why. */
+function notSent(shape: StreamShape): string[] {
+  const failures = new Map(shape.failures.map((q) => [q.turn, q]));
+  return [...shape.failed]
+    .sort((a, b) => a - b)
+    .map((turn) => {
+      const q = failures.get(turn);
+      const why = q
+        ? `its question failed (${visible(q.reason)}); ${q.retriedAs !== undefined ? `asked again as turn ${q.retriedAs + 1}` : "never answered"}`
+        : "it holds nothing a model can see (started and left before its question)";
+      return `Not sent: turn ${turn + 1}, ${why}`;
+    });
 }
 
 /**
@@ -120,7 +125,7 @@ function printCompactedStreaming(ctx: Context, ref: ConversationRef): void {
   const shape = streamShape(store.streamEvents(ref));
   const outline = projectionOutline(shape);
   const summaries = summaryInfos(shape.entries);
-  ctx.stdout.write(`${compactedHeader(ctx, shape.entries, outline, shape.turnCount)}\n\n`);
+  ctx.stdout.write(`${compactedHeader(ctx, shape)}\n\n`);
   if (outline.turns === 0) {
     ctx.stdout.write("(no turns)\n");
     return;
@@ -272,6 +277,6 @@ async function printCompacted(
     selected.length === 0
       ? "(no turns)"
       : renderCompacted(selected, rawCalls, summaryInfos(entries), { color: ctx.color });
-  const header = compactedHeader(ctx, entries, projectionOutline(streamShape(events)), turnCount(events));
+  const header = compactedHeader(ctx, streamShape(events));
   await page(ctx, `${header}\n\n${text}`);
 }

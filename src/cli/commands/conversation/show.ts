@@ -1,7 +1,7 @@
 // `jp conversation show [ID]`: one conversation's details.
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
-import { indexCompactions } from "../../../compaction/index.js";
+import { indexCompactions, streamShape } from "../../../compaction/index.js";
 import { priceOf } from "../../../llm/model-info.js";
 import { compactionItems, renderCompactionItems } from "../../../render/compaction-list.js";
 import { sumUsage } from "../../../events/index.js";
@@ -20,7 +20,7 @@ export function register(parent: Command, ctx: Context): void {
     )
     .option(
       "--json",
-      'print { "id", "title", "turns", "events", "path", "usage", "estimated_cost_usd", "compactions", "left_out_tools" }; with --context { "total", "window", "parts", "largest", "items" }',
+      'print { "id", "title", "turns", "events", "path", "usage", "estimated_cost_usd", "compactions", "failed_questions", "left_out_tools" }; with --context { "total", "window", "parts", "largest", "items" }',
     )
     .action(async (id: string | undefined, opts: { json?: boolean; context?: boolean }) => {
       const store = ctx.store();
@@ -40,9 +40,14 @@ export function register(parent: Command, ctx: Context): void {
         stats.kinds.config_delta ? { conversation: ref } : {},
       );
       const cost = estimateTotalCost(stats.usage, (model) => priceOf(model, config));
-      const compactions = stats.kinds.compaction
-        ? compactionItems(indexCompactions(store.readEvents(ref)).entries)
-        : [];
+      // The log is read only when it holds compactions or failed requests; a large one is otherwise not.
+      const events = stats.kinds.compaction || stats.kinds.request_failed ? store.readEvents(ref) : [];
+      const compactions = stats.kinds.compaction ? compactionItems(indexCompactions(events).entries) : [];
+      const failedQuestions = streamShape(events).failures.map((q) => ({
+        turn: q.turn + 1,
+        reason: q.reason,
+        retried_as: q.retriedAs !== undefined ? q.retriedAs + 1 : null,
+      }));
       const details = {
         id: ref.id,
         title: metadata.title ?? null,
@@ -56,6 +61,7 @@ export function register(parent: Command, ctx: Context): void {
         usage: { ...usage, by_model: stats.usage },
         estimated_cost_usd: cost ?? null,
         compactions,
+        failed_questions: failedQuestions,
         left_out_tools: leftOutTools,
       };
       if (opts.json) {
@@ -80,6 +86,10 @@ export function register(parent: Command, ctx: Context): void {
           ...(leftOutTools.length
             ? [`  left out:    ${leftOutTools.join(", ")} (named by its config; jp cannot run them)`]
             : []),
+          ...failedQuestions.map(
+            (q) =>
+              `  failed:      turn ${q.turn}, ${visible(q.reason)}; ${q.retried_as !== null ? `asked again as turn ${q.retried_as}` : "never answered"} (not sent to the model)`,
+          ),
           ...renderCompactionItems(compactions),
         ].join("\n"),
       );
