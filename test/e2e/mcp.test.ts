@@ -466,7 +466,7 @@ describe("MCP tools in jp q", () => {
 
   it("reaches a Streamable HTTP server with a bearer token from the environment", async () => {
     w = await mcpWorkspace({
-      script: [call("crates_search", { query: "tokio" }), { text: "ok" }],
+      script: [call("crates_search", { query: "tokio" }), { text: "ok" }, { text: "went on without it" }],
       tools: '[conversation.tools.crates_search]\nsource = "mcp.web"\nrun = "unattended"\n',
     });
     const server = execa("node", [SERVER, "--http", "--record", record], { reject: false });
@@ -492,6 +492,19 @@ describe("MCP tools in jp q", () => {
     expect(unset.code).toBe(1);
     expect(unset.stdout).toContain(
       "MCP server web has a header Authorization naming ${MCP_TOKEN}, which is not set",
+    );
+    expect(lines("authorization")).toHaveLength(before);
+
+    // An optional server is left out with the same line, as a warning, and the question goes on without it.
+    fs.appendFileSync(path.join(w.root, ".jp/config.toml"), "optional = true\n");
+    const optional = await w.jp("q", "go on");
+    expect(optional.code).toBe(0);
+    expect(optional.stderr).toContain(
+      "MCP server web has a header Authorization naming ${MCP_TOKEN}, which is not set",
+    );
+    expect(optional.stderr).toContain("(optional: its tools are left out)");
+    expect(w.mock.requests.at(-1)!.body.tools ?? []).not.toContainEqual(
+      expect.objectContaining({ name: "crates_search" }),
     );
     expect(lines("authorization")).toHaveLength(before);
   });
