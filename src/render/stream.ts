@@ -1,5 +1,6 @@
 // Owns showing a turn as it happens: text as it arrives, reasoning dimmed or
 // hidden, a spinner while waiting for the first token, tool calls and retries.
+import { startToolRunView } from "./tool-run.js";
 import { visible } from "./visible.js";
 import type { ChalkInstance } from "chalk";
 import type { ToolCallRequest } from "../events/index.js";
@@ -9,7 +10,7 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
 
 export interface StreamRendererOptions {
   stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   color: ChalkInstance;
   reasoning: "dim" | "hidden";
 }
@@ -74,6 +75,12 @@ export function createStreamRenderer(options: StreamRendererOptions) {
       lineBreak();
       const args = brief ? "" : ` ${c.dim(oneLine(JSON.stringify(call.arguments)))}`;
       options.stderr.write(`${c.yellow("⚙")} ${c.bold(visible(call.name))}${args}\n`);
+    },
+    toolRunning(call: ToolCallRequest) {
+      if (!options.stderr.isTTY) return undefined;
+      stopSpinner();
+      lineBreak();
+      return startToolRunView(call.name, options.stderr, c);
     },
     toolProgress(_call: ToolCallRequest, line: string) {
       options.stderr.write(`  ${c.dim(`… ${visible(oneLine(line, 120))}`)}\n`);

@@ -235,15 +235,16 @@ async function runCommand(
     detached: true,
   });
   const ended = endedWithJp(subprocess.pid, ctx.signal, spawn);
+  if (ctx.output)
+    for (const stream of [subprocess.stdout, subprocess.stderr]) showAsItComes(stream, ctx.output);
   const result = await subprocess.finally(() => {
     ended.dispose();
   });
-  if (result.timedOut)
-    return { content: `${name} timed out after ${options.timeoutMs / 1000}s`, isError: true };
+  if (result.timedOut) return cutShort(result.stdout, `${name} timed out after ${options.timeoutMs / 1000}s`);
   // A tool ended by a signal jp did not send (someone's kill) may die just before jp's own
   // handler aborts the turn: give that abort a moment, so the turn ends instead of asking the model again.
   if (result.signal === "SIGINT" || result.signal === "SIGTERM") await abortedWithin(ctx.signal, 1000);
-  if (result.isCanceled || ctx.signal.aborted) return { content: "interrupted", isError: true };
+  if (result.isCanceled || ctx.signal.aborted) return cutShort(result.stdout, "interrupted");
   if (result.isMaxBuffer)
     return {
       content: `${truncateOutput(result.stdout, RECORDED_OUTPUT_BYTES)}\n[${name} wrote more than ${RECORDED_OUTPUT_BYTES / 1024 / 1024} MiB: jp stopped it there]`,
@@ -263,6 +264,22 @@ async function runCommand(
     };
   }
   return { content: truncateOutput(result.stdout, RECORDED_OUTPUT_BYTES), isError: false };
+}
+
+/** A run ended before the tool finished: the output it wrote until then is the result, marked as cut short. */
+function cutShort(stdout: string | undefined, why: string): ToolOutcome {
+  if (!stdout) return { content: why, isError: true };
+  const kept = truncateOutput(stdout, RECORDED_OUTPUT_BYTES);
+  return {
+    content: `${kept}${kept.endsWith("\n") ? "" : "\n"}[${why}: the output above is what it wrote until then]`,
+    isError: true,
+  };
+}
+
+/** Hands a child's output to `show` as it arrives, whole characters only. */
+function showAsItComes(stream: NodeJS.ReadableStream | null, show: (chunk: string) => void): void {
+  const decoder = new TextDecoder();
+  stream?.on("data", (bytes: Uint8Array) => { show(decoder.decode(bytes, { stream: true })); });
 }
 
 /** Resolves when `signal` aborts or after `ms`, whichever comes first. */

@@ -23,6 +23,8 @@ export interface ToolContext {
   turn: number;
   /** Answers given with a capital key (Y, N), by tool name, for the rest of the turn. */
   remembered?: Map<string, "run" | "decline">;
+  /** Shows a running call's output as it comes (a local command's stdout and stderr). */
+  output?: (chunk: string) => void;
   /** Shows a running call's progress (an MCP server's progress notifications). */
   progress?: (line: string) => void;
 }

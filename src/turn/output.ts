@@ -4,6 +4,12 @@
 import type { ToolCallRequest } from "../events/index.js";
 import type { ProviderError } from "../llm/errors.js";
 
+/** A running tool's live view. */
+export interface ToolRunning {
+  output(chunk: string): void;
+  end(): void;
+}
+
 /** What the turn loop shows as it goes. */
 export interface TurnOutput {
   waiting(): void;
@@ -15,6 +21,11 @@ export interface TurnOutput {
   /** The call line; `brief` (name only) when the tool shows its arguments its own way before asking. */
   toolCall(call: ToolCallRequest, brief?: boolean): void;
   toolResult(call: ToolCallRequest, content: string, isError: boolean): void;
+  /**
+   * A local tool starts running: its output is shown as it comes, with its
+   * elapsed time, until `end` (the terminal's view; none elsewhere).
+   */
+  toolRunning?(call: ToolCallRequest): ToolRunning | undefined;
   /** A running call's progress, as its tool reports it. */
   toolProgress?(call: ToolCallRequest, line: string): void;
   responseDone(): void;

@@ -173,11 +173,17 @@ export async function runApproved(
     }
     const { tool } = verdict;
     const ctx = toolContext(call, [...options.log.events(), ...group, ...effects], options, remembered);
-    const outcome = await tool.execute(call.arguments, ctx).catch((error: unknown) => ({
-      content: `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-      isError: true,
-      effects: undefined,
-    }));
+    // MCP tools report progress their own way; a local command's output is shown as it comes.
+    const running = tool.source === "local" ? options.output.toolRunning?.(call) : undefined;
+    if (running) ctx.output = (chunk) => { running.output(chunk); };
+    const outcome = await tool
+      .execute(call.arguments, ctx)
+      .catch((error: unknown) => ({
+        content: `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+        isError: true,
+        effects: undefined,
+      }))
+      .finally(() => running?.end());
     respond(outcome.content, outcome.isError, "images" in outcome ? outcome.images : undefined);
     if (outcome.effects) effects.push(...outcome.effects);
   }

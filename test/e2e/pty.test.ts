@@ -286,6 +286,63 @@ describe.skipIf(!PTY_AVAILABLE)("Ctrl-C", () => {
   });
 });
 
+/** A local tool that writes a numbered step every 0.3 s. */
+const slowBuild = (steps: number, timeoutSecs = 60) =>
+  `[conversation.tools.slow_build]\nsource = "local"\nsummary = "build"\ncommand = ["sh", "-c", "for i in $(seq 1 ${steps}); do echo step $i; sleep 0.3; done"]\nrun = "unattended"\ntimeout_secs = ${timeoutSecs}\n`;
+const callSlowBuild = {
+  text: "Building.",
+  tool_calls: [{ id: "toolu_build", name: "slow_build", arguments: {} }],
+};
+
+describe.skipIf(!PTY_AVAILABLE)("a long local tool", () => {
+  it("shows its elapsed time and its last lines as they come, in an area erased when it ends", async () => {
+    w = await qWorkspace({ extraConfig: slowBuild(8), script: [callSlowBuild, { text: "Built." }] });
+    const session = jpQ("build it");
+    // While it runs: the elapsed time, and the output's tail, before any result line.
+    const shown = await session.waitFor(/⏱ 1s · slow_build is running/);
+    await session.waitFor("│ step 5", shown);
+    expect(session.output()).not.toContain("✓");
+    expect(await session.exit).toBe(0);
+    const output = session.output();
+    // Bounded: the area never holds more than its five last lines, each redraw erasing the one before.
+    // eslint-disable-next-line no-control-regex -- the redraw is made of escape sequences
+    const redraws = [...output.matchAll(/\u001b\[(\d+)F\u001b\[J/g)].map((m) => Number(m[1]));
+    expect(redraws.length).toBeGreaterThan(1);
+    expect(Math.max(...redraws)).toBeLessThanOrEqual(6);
+    expect(output).toMatch(/⏱ slow_build ran [2-9]s/);
+    expect(lastToolResult(1)).toMatchObject({ content: stringContaining("step 8"), is_error: false });
+  });
+
+  it("keeps the output so far as the result when Ctrl-C stops it, marked interrupted", async () => {
+    w = await qWorkspace({
+      extraConfig: slowBuild(40),
+      script: [callSlowBuild, ...loadScript("second-turn")],
+    });
+    const session = jpQ("build it");
+    await session.waitFor("│ step 4");
+    session.type("\x03");
+    expect(await session.exit).toBe(130);
+    const response = w.events().find((e) => e.type === "tool_call_response");
+    expect(response).toMatchObject({ id: "toolu_build", is_error: true });
+    expect(response!.content).toMatch(
+      /^step 1\nstep 2\nstep 3\nstep 4\n(step \d+\n)*\[interrupted: the output above is what it wrote until then\]$/,
+    );
+  });
+});
+
+describe("a local tool that times out", () => {
+  it("keeps the output it wrote until then as the result, marked timed out", async () => {
+    w = await qWorkspace({ extraConfig: slowBuild(40, 1), script: [callSlowBuild, { text: "Too slow." }] });
+    const result = await w.jp("q", "-n", "build it");
+    expect(result.code).toBe(0);
+    const sent = lastToolResult(1);
+    expect(sent).toMatchObject({ is_error: true });
+    expect(sent.content).toMatch(
+      /^step 1\nstep 2\n(step \d+\n)*\[slow_build timed out after 1s: the output above is what it wrote until then\]$/,
+    );
+  });
+});
+
 describe.skipIf(!PTY_AVAILABLE)("long work shows how far it is", () => {
   it("imports a large JP conversation with a progress line in megabytes and per cent", async () => {
     const root = tempDir();
