@@ -38,12 +38,13 @@ export function stateLabel(entry: CompactionEntry): string {
   }
 }
 
+/** Turns outside the planned compactions, shown together while they fare alike. */
 interface Group extends TurnRange {
-  /** The planned compactions covering these turns. */
-  fresh: PlannedItem[];
   existing: number[];
   /** Pinned turns: no compaction changes them. */
   pinned: boolean;
+  /** A turn a planned compaction covers: its line is the compaction's. */
+  planned: boolean;
 }
 
 /** What the timeline shows of a compaction outcome (the compaction service makes one). */
@@ -62,8 +63,41 @@ export interface TimelineOutcome {
 
 type PlannedItem = TimelineOutcome["planned"][number];
 
-const sameItems = <T>(a: readonly T[], b: readonly T[]) =>
-  a.length === b.length && a.every((x, i) => x === b[i]);
+/**
+ * A planned compaction's line: the range it records, the pinned turns it goes
+ * around and the compactions it overlaps, with its range's tokens.
+ */
+function plannedLine(
+  p: PlannedItem,
+  o: {
+    dryRun: boolean;
+    last: number;
+    pinned?: ReadonlySet<number>;
+    active: readonly CompactionEntry[];
+    fmt: (n: number) => string;
+    rangeTokens: (projection: "before" | "after", range: TurnRange) => number;
+  },
+): string {
+  const range = { from: p.compaction.from_turn, to: Math.min(p.compaction.to_turn, o.last) };
+  const pinned = [...(o.pinned ?? [])].filter((t) => t >= range.from && t <= range.to).sort((a, b) => a - b);
+  const overlapped = o.active
+    .filter((e) => e.event.from_turn <= range.to && range.from <= e.event.to_turn)
+    .map((e) => e.number);
+  const count = range.to - range.from + 1 - pinned.length;
+  const notes = [
+    ...(pinned.length
+      ? [
+          `pinned ${pinned.length === 1 ? "turn" : "turns"} ${pinned.map((t) => t + 1).join(", ")} left as ${pinned.length === 1 ? "it is" : "they are"}`,
+        ]
+      : []),
+    ...(overlapped.length ? [`over compaction #${overlapped.join(", #")}`] : []),
+  ];
+  const before = o.rangeTokens("before", range);
+  const tokens = p.summaryNotGenerated
+    ? `${o.fmt(before)} tokens now; the summary by ${p.summaryNotGenerated.model} is not generated in a dry run`
+    : `${o.fmt(before)} → ${o.fmt(o.rangeTokens("after", range))} tokens`;
+  return `${o.dryRun ? "Would compact" : "Compacted"} ${turnsLabel(range.from, range.to)} (${count.toLocaleString("en-US")} total, ${describePolicies(p.compaction)}${notes.length ? `; ${notes.join("; ")}` : ""}): ${tokens}.`;
+}
 
 /** The compact command's timeline, in 1-based turns, with token figures. */
 export function renderTimeline(
@@ -87,41 +121,44 @@ export function renderTimeline(
   }
   const active = existing.filter((e) => e.state.kind === "active");
   const covers = (c: Compaction, t: number) => c.from_turn <= t && t <= c.to_turn;
+  const last = options.turnCount - 1;
+  // One line per planned compaction, with the range it records; the turns outside them grouped as they are.
+  const placed: { at: number; line: string }[] = outcome.planned.map((p) => ({
+    at: p.compaction.from_turn,
+    line: plannedLine(p, { ...options, last, active, fmt }),
+  }));
   const groups: Group[] = [];
-  for (let t = 0; t < options.turnCount; t++) {
+  for (let t = 0; t <= last; t++) {
+    if (outcome.planned.some((p) => covers(p.compaction, t))) {
+      groups.push({ from: t, to: t, existing: [], pinned: false, planned: true });
+      continue;
+    }
     const pinned = options.pinned?.has(t) ?? false;
-    const fresh = pinned ? [] : outcome.planned.filter((p) => covers(p.compaction, t));
     const old = pinned ? [] : active.flatMap((e) => (covers(e.event, t) ? [e.number] : []));
-    const last = groups.at(-1);
-    if (last && last.pinned === pinned && sameItems(last.fresh, fresh) && last.existing.join() === old.join())
-      last.to = t;
-    else groups.push({ from: t, to: t, fresh, existing: old, pinned });
+    const prev = groups.at(-1);
+    if (
+      prev &&
+      !prev.planned &&
+      prev.pinned === pinned &&
+      prev.existing.join() === old.join() &&
+      prev.to === t - 1
+    )
+      prev.to = t;
+    else groups.push({ from: t, to: t, existing: old, pinned, planned: false });
   }
   for (const g of groups) {
+    if (g.planned) continue;
     const label = turnsLabel(g.from, g.to);
-    if (g.pinned) {
-      lines.push(`Pinned ${label}: no compaction changes ${g.from === g.to ? "it" : "them"}.`);
-      continue;
-    }
-    const count = g.to - g.from + 1;
-    const already = g.existing.length ? `already compacted by #${g.existing.join(", #")}` : "";
-    if (g.fresh.length === 0) {
-      lines.push(
-        g.existing.length ? `Already compacted ${label} (by #${g.existing.join(", #")}).` : `Kept ${label}.`,
-      );
-      continue;
-    }
-    const policies = [...new Set(g.fresh.flatMap((p) => policyNames(p.compaction)))].join(" + ");
-    const pending = g.fresh.map((p) => p.summaryNotGenerated).find((p) => p);
-    const before = options.rangeTokens("before", g);
-    const after = options.rangeTokens("after", g);
-    const tokens = pending
-      ? `${fmt(before)} tokens now; the summary by ${pending.model} is not generated in a dry run`
-      : `${fmt(before)} → ${fmt(after)} tokens`;
-    lines.push(
-      `${options.dryRun ? "Would compact" : "Compacted"} ${label} (${count.toLocaleString("en-US")} total, ${policies}${already ? `; ${already}` : ""}): ${tokens}.`,
-    );
+    placed.push({
+      at: g.from,
+      line: g.pinned
+        ? `Pinned ${label}: no compaction changes ${g.from === g.to ? "it" : "them"}.`
+        : g.existing.length
+          ? `Already compacted ${label} (by #${g.existing.join(", #")}).`
+          : `Kept ${label}.`,
+    });
   }
+  lines.push(...placed.sort((x, y) => x.at - y.at).map((p) => p.line));
   for (const p of outcome.planned) {
     if (p.extendedFrom) {
       lines.push(

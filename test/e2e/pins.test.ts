@@ -46,7 +46,7 @@ describe("pins", () => {
     });
 
     const dry = await w!.jp("c", "compact", "--turn", "1..3", "--summary", "CSV work.", "--dry-run");
-    expect(dry.stdout).toContain("Pinned turn 2: no compaction changes it.");
+    expect(dry.stdout).toContain("Would compact turns 1–3 (2 total, summary; pinned turn 2 left as it is):");
     expect((await w!.jp("c", "compact", "--turn", "1..3", "--summary", "CSV work.")).code).toBe(0);
     expect((await w!.jp("q", "go on")).code).toBe(0);
     // Turn 2 goes as it was, between the summary shown before it and again after it.
