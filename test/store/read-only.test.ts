@@ -38,6 +38,10 @@ describe("read-only commands", () => {
       ["conversation", "print"],
       ["conversation", "print", "--compacted"],
       ["conversation", "compact", "--dry-run"],
+      ["conversation", "doctor", "--check"],
+      ["config", "show"],
+      ["config", "show", "--json"],
+      ["mcp", "ls"],
     ]) {
       const result = await runCli(args, { cwd: root, env });
       expect(result.code, args.join(" ")).toBe(0);
