@@ -7,7 +7,9 @@ import { mcpServers } from "../config/providers.js";
 import { providerKeyEnvs } from "../llm/providers.js";
 import type { Config } from "../config/schema.js";
 import { UsageError } from "../errors.js";
-import type { McpToolSpec, RegistryEntry } from "../tools/registry.js";
+import { quotedName } from "../render/visible.js";
+import { toolNameProblem } from "../tools/names.js";
+import { isMcpToolSpec, type McpToolSpec, type RegistryEntry } from "../tools/registry.js";
 import type { Tool } from "../tools/types.js";
 import { McpToolCache } from "./cache.js";
 import { McpServers } from "./servers.js";
@@ -47,18 +49,36 @@ export function createMcpServers(config: Config, setup: McpSetup): McpServers {
   });
 }
 
-/** Add every tool of each `all_tools` server under its own name, unless the config names that tool already. */
+/** Who holds a tool name in the registry, as a warning says it. */
+function holderOf(entry: RegistryEntry): string {
+  if (isMcpToolSpec(entry)) return `MCP server ${entry.server}'s tool ${entry.remote}`;
+  return entry.source === "builtin" ? "a built-in tool of jp" : "a local tool";
+}
+
+/**
+ * Add every tool of each `all_tools` server under its own name. A name no
+ * provider takes, or one another tool holds already, is left out with a
+ * warning saying how to offer it under a name of the user's own.
+ */
 export async function addAllToolsServers(
   config: Config,
   registry: Map<string, RegistryEntry>,
   servers: McpServers,
+  warn: (line: string) => void,
 ): Promise<void> {
   const wanted = Object.entries(mcpServers(config)).filter(([, s]) => s.all_tools === true);
   const lists = await Promise.all(wanted.map(async ([name]) => [name, await servers.tools(name)] as const));
   const defaults = config.conversation?.tools?.["*"] ?? {};
   for (const [server, tools] of lists)
-    for (const tool of tools)
-      if (!registry.has(tool.name))
+    for (const tool of tools) {
+      const rename = `offer it under a name of your own: [conversation.tools.NAME] source = "mcp.${server}.TOOL"`;
+      const problem = toolNameProblem(tool.name);
+      if (problem) {
+        warn(`left out MCP server ${server}'s tool ${quotedName(tool.name)}: ${problem}; ${rename}`);
+        continue;
+      }
+      const holder = registry.get(tool.name);
+      if (!holder) {
         registry.set(tool.name, {
           name: tool.name,
           server,
@@ -66,13 +86,23 @@ export async function addAllToolsServers(
           config: { ...defaults },
           enable: true,
           source: "mcp",
+          listed: true,
         });
+        continue;
+      }
+      // The config naming this very tool is no collision.
+      if (isMcpToolSpec(holder) && holder.server === server && holder.remote === tool.name) continue;
+      warn(
+        `MCP server ${server}'s tool ${tool.name} is not offered: ${holderOf(holder)} has that name; ${rename}`,
+      );
+    }
 }
 
 /**
  * The selected MCP tools, each described by its server. Servers are asked in
- * parallel, and only those without a cached list are waited for; the others
- * start when the model first calls one of their tools.
+ * parallel, and only those without a cached list, or whose cached list lacks
+ * a tool the config names, are waited for; the others start when the model
+ * first calls one of their tools.
  */
 export async function describeMcpTools(
   specs: readonly McpToolSpec[],
@@ -91,14 +121,23 @@ export async function describeMcpTools(
   const lists = new Map(
     await Promise.all([...byServer.keys()].map(async (s) => [s, await servers.tools(s)] as const)),
   );
-  servers.offer(byServer.keys());
   const tools: Tool[] = [];
+  const refreshed = new Set<string>();
   for (const spec of specs) {
-    const list = lists.get(spec.server) ?? [];
-    const info = list.find((t) => t.name === spec.remote);
+    let list = lists.get(spec.server) ?? [];
+    let info = list.find((t) => t.name === spec.remote);
+    if (!info && list.length > 0 && !refreshed.has(spec.server)) {
+      // The cached list may be older than the server: ask it before saying it has no such tool.
+      refreshed.add(spec.server);
+      list = await servers.tools(spec.server, { fresh: true });
+      lists.set(spec.server, list);
+      info = list.find((t) => t.name === spec.remote);
+    }
     if (!info) {
       // An optional server that did not start has no list: its tools are left out, as warned.
       if (list.length === 0 && servers.config(spec.server)?.optional) continue;
+      // A tool offered only because an older list had it is gone from the server: nothing to say.
+      if (spec.listed) continue;
       // A tool a recorded conversation names may be gone from the server since: left out, said.
       if (fromConversation.has(spec.name)) {
         warn(

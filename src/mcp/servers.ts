@@ -24,7 +24,6 @@ export interface McpServersOptions {
 export class McpServers {
   private readonly connections = new Map<string, Promise<McpConnection>>();
   private readonly listed = new Map<string, Promise<McpToolInfo[]>>();
-  private readonly offered = new Set<string>();
   /** Aborts the start-ups still under way when jp is done. */
   private readonly stopping = new AbortController();
 
@@ -64,13 +63,14 @@ export class McpServers {
   }
 
   /**
-   * A server's tools: the cached list when its config is unchanged, else the
-   * live one. An optional server that cannot start gives none, with a warning.
+   * A server's tools: the cached list when its config is unchanged (unless
+   * `fresh`), else the live one. An optional server that cannot start gives
+   * none, with a warning.
    */
-  async tools(name: string): Promise<McpToolInfo[]> {
+  async tools(name: string, options: { fresh?: boolean } = {}): Promise<McpToolInfo[]> {
     const config = this.config(name);
     if (!config) throw new McpServerError(name, "is not configured");
-    const cached = this.options.cache.read(name, config);
+    const cached = options.fresh ? undefined : this.options.cache.read(name, config);
     if (cached) return cached.tools;
     try {
       return await this.listLive(name);
@@ -88,25 +88,6 @@ export class McpServers {
     return this.listLive(name);
   }
 
-  /**
-   * Servers whose tools a request offers: they start together when the model
-   * first calls one of their tools. A turn that calls none (most of them) never
-   * loads the MCP SDK, which costs more than the whole rest of jp's start-up.
-   */
-  offer(names: Iterable<string>): void {
-    for (const name of names) this.offered.add(name);
-  }
-
-  /** Start these servers now, without waiting: their tools may be called later in the turn. */
-  private startInBackground(names: Iterable<string>): void {
-    for (const name of names)
-      this.listLive(name).catch((error: unknown) => {
-        // A start-up jp itself cut short, once the turn was over, is no news.
-        if (!this.stopping.signal.aborted)
-          this.options.warn(error instanceof Error ? error.message : String(error));
-      });
-  }
-
   async call(
     server: string,
     tool: string,
@@ -114,6 +95,8 @@ export class McpServers {
     options: CallOptions,
   ): Promise<unknown> {
     const connection = await this.connect(server);
+    // A server started for a call lists its tools too: the cache then says what it has now, for the next jp.
+    this.listLive(server).catch(() => undefined);
     return connection.callTool(tool, args, options);
   }
 

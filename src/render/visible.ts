@@ -24,3 +24,9 @@ function shown(ch: string): string {
 export function visible(text: string): string {
   return ANY_UNSAFE.test(text) ? text.replace(UNSAFE, shown) : text;
 }
+
+/** A name from outside jp (a tool's, say) as a one-line message may quote it: made visible, and cut when long. */
+export function quotedName(name: string, max = 40): string {
+  const shown = visible(name).replace(/\n/g, "^J");
+  return `'${shown.length > max ? `${shown.slice(0, max - 1)}…` : shown}'`;
+}

@@ -279,7 +279,9 @@ function cutShort(stdout: string | undefined, why: string): ToolOutcome {
 /** Hands a child's output to `show` as it arrives, whole characters only. */
 function showAsItComes(stream: NodeJS.ReadableStream | null, show: (chunk: string) => void): void {
   const decoder = new TextDecoder();
-  stream?.on("data", (bytes: Uint8Array) => { show(decoder.decode(bytes, { stream: true })); });
+  stream?.on("data", (bytes: Uint8Array) => {
+    show(decoder.decode(bytes, { stream: true }));
+  });
 }
 
 /** Resolves when `signal` aborts or after `ms`, whichever comes first. */

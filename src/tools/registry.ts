@@ -19,6 +19,8 @@ export interface McpToolSpec {
   config: ToolConfig;
   enable: Enable;
   source: "mcp";
+  /** Offered because its server listed it (`all_tools`), not named by the config. */
+  listed?: true;
 }
 
 /** What the registry holds: tools ready to run, and MCP tools still to be described by their server. */

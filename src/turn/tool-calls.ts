@@ -175,7 +175,10 @@ export async function runApproved(
     const ctx = toolContext(call, [...options.log.events(), ...group, ...effects], options, remembered);
     // MCP tools report progress their own way; a local command's output is shown as it comes.
     const running = tool.source === "local" ? options.output.toolRunning?.(call) : undefined;
-    if (running) ctx.output = (chunk) => { running.output(chunk); };
+    if (running)
+      ctx.output = (chunk) => {
+        running.output(chunk);
+      };
     const outcome = await tool
       .execute(call.arguments, ctx)
       .catch((error: unknown) => ({

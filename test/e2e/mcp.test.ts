@@ -290,6 +290,44 @@ describe("MCP tools in jp q", () => {
     await until(() => lines("pids").every((pid) => !alive(Number(pid))));
   });
 
+  it("follows the server when the cached tool list is out of date", async () => {
+    w = await mcpWorkspace({
+      script: [{ text: "listed" }],
+      server: "all_tools = true",
+      tools: '[conversation.tools."*"]\nrun = "unattended"\n',
+    });
+    expect((await w.jp("q", "-n", "one")).code).toBe(0);
+    const cacheFile = path.join(w.root, ".jp/cache/mcp/bookworm.json");
+    type Cache = { tools: { name: string }[] };
+    const editCache = (edit: (tools: Cache["tools"]) => Cache["tools"]) => {
+      const cache = JSON.parse(fs.readFileSync(cacheFile, "utf8")) as Cache;
+      fs.writeFileSync(cacheFile, JSON.stringify({ ...cache, tools: edit(cache.tools) }));
+    };
+    const offered = (n: number) => (w!.mock.requests[n]!.body.tools as { name: string }[]).map((t) => t.name);
+
+    // Since it was cached, the server lost a tool: the cache still offers it, until a call starts the server,
+    // which lists its tools again; the next jp no longer offers it.
+    editCache((tools) => [...tools, { ...tools[0]!, name: "gone_tool" }]);
+    w.mock.push(call("crates_search", { query: "rand" }), { text: "rand-core" });
+    expect((await w.jp("q", "two")).code).toBe(0);
+    expect(offered(1)).toContain("gone_tool");
+    w.mock.push({ text: "three" });
+    expect((await w.jp("q", "three")).code).toBe(0);
+    expect(offered(3)).not.toContain("gone_tool");
+
+    // It gained one the cache lacks: a tool the config names is asked of the server, not refused.
+    editCache((tools) => tools.filter((t) => t.name !== "crate_versions"));
+    fs.appendFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      '\n[conversation.tools.versions]\nsource = "mcp.bookworm.crate_versions"\nrun = "unattended"\n',
+    );
+    w.mock.push({ text: "four" });
+    const four = await w.jp("q", "four");
+    expect(four.stderr, four.stderr).not.toContain("has no tool");
+    expect(four.code).toBe(0);
+    expect(offered(4)).toContain("versions");
+  });
+
   it("starts no server in a turn that calls none of its (cached) tools", async () => {
     w = await mcpWorkspace({ script: [{ text: "listed" }, { text: "plain answer" }] });
     expect((await w.jp("q", "-n", "one")).code).toBe(0);
@@ -552,5 +590,36 @@ describe.skipIf(!PTY_AVAILABLE)("a recorded JP conversation whose tools come fro
     );
     expect(sentResult(w)).toMatchObject({ content: "found: serde-core, serde-derive", is_error: false });
     expectNoServerLeft();
+  });
+});
+
+describe.skipIf(!PTY_AVAILABLE)("tool names from a hostile server (all_tools = true)", () => {
+  it("leaves out names no provider takes and names already held, each said once and made visible", async () => {
+    w = await mcpWorkspace({
+      script: [{ text: "hello" }],
+      args: ["--hostile-names"],
+      server: "all_tools = true",
+      // A name of the user's own is checked too.
+      tools: '[conversation.tools."find crates"]\nsource = "mcp.bookworm.crates_search"\n',
+    });
+    const session = runInPty([JP, "q", "-n", "hi"], { cwd: w.root, env: w.env });
+    expect(await session.exit).toBe(0);
+    const output = session.output();
+    // Nothing the server named reaches the terminal as an escape sequence: no clipboard write, no title.
+    expect(output).not.toContain("\u001b]52");
+    expect(output).not.toContain("\u001b]0;owned");
+    expect(output).toContain("left out MCP server bookworm's tool 'safe^[]52;c;ZXZpbA==^G^[]0;owned^G'");
+    expect(output).toContain("left out MCP server bookworm's tool '*': providers take only letters");
+    expect(output).toMatch(/left out MCP server bookworm's tool 'n{39}…': the name is 300 characters long/);
+    expect(output).toContain(
+      "MCP server bookworm's tool count_words is not offered: a local tool has that name",
+    );
+    expect(output.match(/tool '\*'/g)).toHaveLength(1);
+    expect(output).toContain("left out tool 'find crates': providers take only letters, digits, _ and -");
+    const offered = (w.mock.requests[0]!.body.tools as { name: string; description: string }[]).map((t) => t);
+    expect(offered.map((t) => t.name)).toContain("crates_search");
+    for (const t of offered) expect(t.name).toMatch(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/);
+    // The local count_words kept its own definition.
+    expect(offered.find((t) => t.name === "count_words")?.description).not.toBe("hostile");
   });
 });

@@ -1,5 +1,5 @@
 // `jp q [QUERY]`: ask in a conversation; the model may call tools.
-import { visible } from "../../render/visible.js";
+import { quotedName, visible } from "../../render/visible.js";
 import { Option, type Command } from "commander";
 import * as path from "node:path";
 import { Writable } from "node:stream";
@@ -22,6 +22,7 @@ import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/con
 import { acquireLock } from "../../store/lock.js";
 import { builtinTools } from "../../tools/builtins.js";
 import { outputCapOf } from "../../tools/local.js";
+import { withAcceptedNames } from "../../tools/names.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
 import { buildRegistry, isMcpToolSpec, selectTools, usesMcp } from "../../tools/registry.js";
 import type { McpServers } from "../../mcp/servers.js";
@@ -421,7 +422,10 @@ async function offeredTools(
   const mcp = usesMcp(config, registry) ? await loadMcp(ctx, config) : undefined;
   const servers = mcp?.servers;
   try {
-    if (mcp) await mcp.offer.addAllToolsServers(config, registry, mcp.servers);
+    const warn = (line: string) => {
+      ctx.warn(line);
+    };
+    if (mcp) await mcp.offer.addAllToolsServers(config, registry, mcp.servers, warn);
     const selections = (opts.toolOp ?? []).map((op) => ({
       enable: op.startsWith("+"),
       ...(op.length > 1 ? { name: op.slice(1) } : {}),
@@ -431,15 +435,16 @@ async function offeredTools(
     const mcpSpecs = selected.filter(isMcpToolSpec);
     const described =
       mcp && mcpSpecs.length
-        ? await mcp.offer.describeMcpTools(mcpSpecs, mcp.servers, trust.mcpSources, (line) => {
-            ctx.warn(line);
-          })
+        ? await mcp.offer.describeMcpTools(mcpSpecs, mcp.servers, trust.mcpSources, warn)
         : [];
     const byName = new Map(described.map((t) => [t.name, t]));
-    const offered = selected.flatMap((entry) => {
+    const ready = selected.flatMap((entry) => {
       if (!isMcpToolSpec(entry)) return [entry];
       const tool = byName.get(entry.name);
       return tool ? [tool] : [];
+    });
+    const offered = withAcceptedNames(ready, (name, problem) => {
+      ctx.warn(`left out tool ${quotedName(name)}: ${problem}`);
     });
     for (const tool of offered) if (tool.warning) ctx.warn(tool.warning);
     return { tools: offered, ...(servers ? { servers } : {}) };

@@ -49,7 +49,7 @@ async function listTools(ctx: Context, server: string, opts: { json?: boolean })
       .filter(([k, v]) => k.endsWith("Hint") && v === true)
       .map(([k]) => k.replace(/Hint$/, ""));
     ctx.out(
-      `${ctx.color.bold(visible(t.name))}${hints.length ? ctx.color.dim(` [${hints.join(", ")}]`) : ""}${as.length ? ctx.color.cyan(`  offered as ${as.join(", ")}`) : ctx.color.dim("  not offered")}`,
+      `${ctx.color.bold(visible(t.name))}${hints.length ? ctx.color.dim(` [${hints.join(", ")}]`) : ""}${as.length ? ctx.color.cyan(`  offered as ${as.map(visible).join(", ")}`) : ctx.color.dim("  not offered")}`,
     );
     const first = t.description.split("\n").find((l) => l.trim() !== "");
     if (first) ctx.out(`  ${visible(first.trim())}`);
