@@ -165,7 +165,7 @@ async function configFor(ctx: Context, options: Parameters<Context["config"]>[0]
     cfg: ctx.cfg,
     flags: options.flags,
   });
-  for (const line of resolved.clamped) ctx.warn(line);
+  for (const line of [...resolved.ignored, ...resolved.clamped]) ctx.warn(line);
   return resolved;
 }
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { fileLayers, withExtended } from "./extends.js";
 import { cfgLayer, readTomlFile, type Layer } from "./layers.js";
 import { ConfigError } from "./errors.js";
-import { forbiddenKeyPath } from "../events/keys.js";
+import { forbiddenKeyPath, withoutForbiddenKeys } from "../events/keys.js";
 import { keyPath, valueAt } from "./paths.js";
 import { resolveModelAlias } from "./providers.js";
 import { checkConfig, CONFIG_SCALAR_PATHS, isConfig } from "./schema.check.js";
@@ -27,21 +27,12 @@ export interface ResolvedConfig {
   leftOutTools: string[];
   /** A line for each setting held to its range (config/bounds). */
   clamped: string[];
+  /** A line for each key of a recorded config left out (one that could reach Object.prototype). */
+  ignored: string[];
 }
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DEFAULT_CONFIG_FILE = path.join(PACKAGE_ROOT, "config/default.toml");
-
-/** Validate one layer against the schema; the error names the file (or layer), the key path and what is accepted. */
-function rejectForbiddenKeys(layer: Layer): void {
-  const forbidden = forbiddenKeyPath(layer.value);
-  if (forbidden !== undefined) {
-    throw new ConfigError(
-      `${layer.file ?? layer.name}: key ${forbidden} is not allowed`,
-      "__proto__, constructor and prototype cannot be configuration keys; remove it",
-    );
-  }
-}
 
 /** The table at `key` of `parent`, made if it is missing (a value that is not a table is replaced). */
 function tableAt(parent: Plain, key: string): Plain {
@@ -134,7 +125,11 @@ export function userConfigFile(env: NodeJS.ProcessEnv): string {
   return path.join(base, "jp", "config.toml");
 }
 
-export function collectLayers(options: LoadOptions): { layers: Layer[]; leftOutTools: string[] } {
+export function collectLayers(options: LoadOptions): {
+  layers: Layer[];
+  leftOutTools: string[];
+  ignored: string[];
+} {
   const layers: Layer[] = [
     {
       name: "default (built in)",
@@ -159,8 +154,13 @@ export function collectLayers(options: LoadOptions): { layers: Layer[]; leftOutT
   const userTools = new Set([...layers, ...cfgLayers].flatMap((layer) => toolNames(layer.value)));
   const userServers = new Set([...layers, ...cfgLayers].flatMap((layer) => serverNames(layer.value)));
   const leftOut = new Set<string>();
-  (options.deltas ?? []).forEach((delta, i) => {
-    rejectForbiddenKeys({ name: `conversation (config delta ${i + 1})`, value: delta });
+  const ignored: string[] = [];
+  (options.deltas ?? []).forEach((recorded, i) => {
+    // A recorded config is data: a key that could reach Object.prototype is left out, never an error.
+    const { value: clean, dropped } = withoutForbiddenKeys(recorded);
+    for (const key of dropped)
+      ignored.push(`the conversation's recorded config (delta ${i + 1}) has a key ${key}; jp leaves it out`);
+    const delta = isPlain(clean) ? clean : {};
     const restricted = restrictConversationDelta(delta, userTools, userServers);
     for (const tool of restricted.leftOut) leftOut.add(tool);
     const value = pruneToSchema(restricted.value);
@@ -169,11 +169,11 @@ export function collectLayers(options: LoadOptions): { layers: Layer[]; leftOutT
   layers.push(...cfgLayers);
   if (options.flags && Object.keys(options.flags).length)
     layers.push({ name: "command flags", value: options.flags });
-  return { layers, leftOutTools: [...leftOut] };
+  return { layers, leftOutTools: [...leftOut], ignored };
 }
 
 /** Merge layers: tables deeply, rules appended (the built-in default rule dropped once any layer has rules). */
-export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools" | "clamped"> {
+export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools" | "clamped" | "ignored"> {
   const merged: Plain = {};
   const origins = new Map<string, string>();
   let rules: { rule: unknown; layer: string }[] = [];
@@ -222,7 +222,7 @@ export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools
  * problems.ts, which loads zod; a valid config never does.
  */
 export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> {
-  const { layers, leftOutTools } = collectLayers(options);
+  const { layers, leftOutTools, ignored } = collectLayers(options);
   if (layers.some((l) => forbiddenKeyPath(l.value) !== undefined || checkConfig(l.value) !== undefined)) {
     const { layerProblems } = await import("./problems.js");
     throw configProblems(layers.flatMap(layerProblems));
@@ -230,7 +230,7 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
   const resolved = mergeLayers(layers);
   resolveModelAliases(resolved.config);
   const clamped = clampSettings(resolved.config);
-  return { ...resolved, leftOutTools, clamped };
+  return { ...resolved, leftOutTools, clamped, ignored };
 }
 
 /** Model ids given as aliases (`-m sonnet`), replaced by what `[providers.llm.aliases]` names. */

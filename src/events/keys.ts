@@ -28,6 +28,35 @@ export function forbiddenKeyPath(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * A copy of a JSON-like value without its forbidden keys, and their dotted
+ * paths: recorded data read as configuration, where such a key is only data.
+ */
+export function withoutForbiddenKeys(value: unknown, path = ""): { value: unknown; dropped: string[] } {
+  if (typeof value !== "object" || value === null) return { value, dropped: [] };
+  const dropped: string[] = [];
+  if (Array.isArray(value)) {
+    const items = value.map((item, i) => {
+      const inner = withoutForbiddenKeys(item, `${path}[${i}]`);
+      dropped.push(...inner.dropped);
+      return inner.value;
+    });
+    return { value: items, dropped };
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (FORBIDDEN_KEYS.has(key)) {
+      dropped.push(at);
+      continue;
+    }
+    const inner = withoutForbiddenKeys(Reflect.get(value, key), at);
+    dropped.push(...inner.dropped);
+    copy[key] = inner.value;
+  }
+  return { value: copy, dropped };
+}
+
 /** Deeper values are refused: serialising or cloning them overflows the stack. */
 export const MAX_DEPTH = 1000;
 
