@@ -31,7 +31,15 @@ export function register(parent: Command, ctx: Context): void {
       }
       const store = ctx.store();
       const source = store.resolve(id);
-      const events = forkEvents(store.readEvents(source), last);
+      // A turn in progress is waited for: a fork copies whole turns, never half of one.
+      const turn = store.holdTurn(source);
+      let recorded;
+      try {
+        recorded = store.readEvents(source);
+      } finally {
+        turn.release();
+      }
+      const events = forkEvents(recorded, last);
       const originalTitle = store.metadata(source).title;
       const title = opts.title ?? (originalTitle ? `${originalTitle} (fork)` : undefined);
       const ref = store.create({ title, events, metadata: { forked_from: source.id } });
