@@ -8,6 +8,9 @@ import { ConfigError } from "./errors.js";
 import { readTomlFile, type Layer } from "./layers.js";
 
 const GLOB_CHARS = /[*?[]/;
+/** How deep a chain of `extends` jp follows, and how many files they may reach in all. */
+export const MAX_EXTENDS_DEPTH = 32;
+export const MAX_EXTENDED_FILES = 1000;
 
 /** A glob (`*` within a name, `**` across folders, `?` one character) as a regular expression. */
 function globPattern(glob: string): RegExp {
@@ -78,10 +81,16 @@ export function withExtended(
   kind: string,
   shown: (absolute: string) => string,
   seen: ReadonlySet<string> = new Set(),
+  depth = 0,
 ): Layer[] {
   const extendsValue = layer.value.extends;
   if (extendsValue === undefined || layer.path === undefined) return [layer];
   const shownFile = layer.file ?? layer.name;
+  if (depth >= MAX_EXTENDS_DEPTH)
+    throw new ConfigError(
+      `${shownFile}: extends goes ${MAX_EXTENDS_DEPTH} files deep, more than jp follows`,
+      "extend fewer files in a chain (a file may extend many at once)",
+    );
   if (!Array.isArray(extendsValue) || extendsValue.some((e) => typeof e !== "string"))
     throw new ConfigError(`${shownFile}: extends must be a list of paths`, 'write extends = ["other.toml"]');
   const from = layer.path;
@@ -91,10 +100,15 @@ export function withExtended(
       // A file extended twice, or extending itself, is read once.
       if (inner.has(file)) return [];
       inner.add(file);
+      if (inner.size > MAX_EXTENDED_FILES)
+        throw new ConfigError(
+          `${shownFile}: extends reaches more than ${MAX_EXTENDED_FILES} files, more than jp reads`,
+          "narrow the globs of extends",
+        );
       const shownExtended = shown(file);
       const value = readTomlFile(file, shownExtended);
       const name = `${kind} (${shownExtended}, extended by ${shownFile})`;
-      return withExtended({ name, file: shownExtended, value, path: file }, kind, shown, inner);
+      return withExtended({ name, file: shownExtended, value, path: file }, kind, shown, inner, depth + 1);
     }),
   );
   return [...extended, layer];

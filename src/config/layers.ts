@@ -19,13 +19,44 @@ export interface Layer {
   path?: string;
 }
 
-export function readTomlFile(file: string, shown = file): Plain {
-  let text: string;
+/** A config file larger than this is refused: JP's own largest are a few kilobytes. */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A config file's text. Only a regular file of bounded size is read: a FIFO,
+ * a device (`/dev/zero`) or a folder is refused before anything is read, and
+ * opening does not wait for a FIFO's writer.
+ */
+function configText(file: string, shown: string): string {
+  let fd: number;
   try {
-    text = fs.readFileSync(file, "utf8");
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (error) {
     throw new ConfigError(`cannot read config file ${shown}: ${messageOf(error)}`);
   }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile())
+      throw new ConfigError(
+        `config file ${shown} is not a regular file`,
+        "name a TOML file (not a folder, device or pipe)",
+      );
+    if (stat.size > MAX_CONFIG_BYTES)
+      throw new ConfigError(
+        `config file ${shown} is ${stat.size.toLocaleString("en-US")} bytes, more than jp reads (${MAX_CONFIG_BYTES / 1024 / 1024} MiB)`,
+        "split it, or name the right file",
+      );
+    return fs.readFileSync(fd, "utf8");
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`cannot read config file ${shown}: ${messageOf(error)}`);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export function readTomlFile(file: string, shown = file): Plain {
+  const text = configText(file, shown);
   try {
     return parseToml(text);
   } catch (error) {

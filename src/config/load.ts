@@ -172,6 +172,27 @@ export function collectLayers(options: LoadOptions): {
   return { layers, leftOutTools: [...leftOut], ignored };
 }
 
+/** How many keys all layers may hold together: JP's own workspace config has a few hundred. */
+export const MAX_SETTINGS = 20_000;
+
+/** Refuse layers holding more keys in all than jp reads, before any is checked or merged. */
+function checkSettingsCount(layers: readonly Layer[]): void {
+  let settings = 0;
+  const stack: unknown[] = layers.map((l) => l.value);
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null) continue;
+    const children: unknown[] = Array.isArray(node) ? (node as unknown[]) : Object.values(node);
+    settings += children.length;
+    if (settings > MAX_SETTINGS)
+      throw new ConfigError(
+        `the configuration holds more than ${MAX_SETTINGS.toLocaleString("en-US")} settings, more than jp reads`,
+        "check what the config files and their extends bring in (`jp config show --origin` names each layer)",
+      );
+    stack.push(...children);
+  }
+}
+
 /** Merge layers: tables deeply, rules appended (the built-in default rule dropped once any layer has rules). */
 export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools" | "clamped" | "ignored"> {
   const merged: Plain = {};
@@ -197,9 +218,11 @@ export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools
       if (isPlain(value)) {
         mergeInto(tableAt(target, key), value, p, layer);
       } else {
+        // Only a table replaced by a value leaves origins below it to forget: the scan is that rare case's alone.
+        if (isPlain(target[key]))
+          for (const existing of [...origins.keys()])
+            if (existing.startsWith(`${p}.`)) origins.delete(existing);
         target[key] = structuredClone(value);
-        for (const existing of [...origins.keys()])
-          if (existing.startsWith(`${p}.`)) origins.delete(existing);
         origins.set(p, layer);
       }
     }
@@ -223,6 +246,7 @@ export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools
  */
 export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> {
   const { layers, leftOutTools, ignored } = collectLayers(options);
+  checkSettingsCount(layers);
   if (layers.some((l) => forbiddenKeyPath(l.value) !== undefined || checkConfig(l.value) !== undefined)) {
     const { layerProblems } = await import("./problems.js");
     throw configProblems(layers.flatMap(layerProblems));
