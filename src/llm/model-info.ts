@@ -1,13 +1,12 @@
 // Owns finding out what a model is before a request is built: the config's
 // figures, the provider's model API answer (kept in a cache with its age, so
 // a later `jp q` does not wait on it), and the built-in table, merged.
-import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { splitModelId } from "../config/models.js";
 import type { Config, ModelOverride, Price } from "../config/schema.js";
 import { isJsonObject } from "../events/index.js";
-import { readJsonFile, writeJsonAtomic } from "../store/files.js";
+import { makeDirWithin, readJsonFile, writeJsonAtomic } from "../store/files.js";
 import { mergeFacts, type ModelCapabilities, type ModelFacts } from "./capabilities.js";
 import { builtInFacts } from "./model-table.js";
 import { priceFor } from "./pricing.js";
@@ -66,7 +65,8 @@ function readCache(file: string, baseUrl: string): CacheFile {
 
 function writeCache(dir: string, file: string, cache: CacheFile): void {
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    // Never through a link in the workspace's .jp/ (or the user's cache): the folder holding cache/ is where that starts.
+    makeDirWithin(path.dirname(path.dirname(dir)), dir);
     writeJsonAtomic(file, cache);
   } catch {
     // A read-only workspace only costs the next start its wait.

@@ -3,11 +3,10 @@
 // offers the tools a server had last time without waiting for it to start,
 // and a changed config (another command, other arguments) is a miss.
 import { createHash } from "node:crypto";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import type { McpServerConfig } from "../config/schema.js";
 import { isJsonObject } from "../events/json.js";
-import { readJsonFile, writeJsonAtomic } from "../store/files.js";
+import { makeDirWithin, readJsonFile, writeJsonAtomic } from "../store/files.js";
 
 export interface McpToolInfo {
   name: string;
@@ -71,7 +70,8 @@ export class McpToolCache {
   /** Keep `tools` for next time; a cache that cannot be written only costs the next start its wait. */
   write(server: string, config: McpServerConfig, tools: McpToolInfo[], now: Date): void {
     try {
-      fs.mkdirSync(this.dir, { recursive: true });
+      // Never through a link in the workspace's .jp/ (or the user's cache): the folder holding cache/ is where that starts.
+      makeDirWithin(path.dirname(path.dirname(this.dir)), this.dir);
       const value: CacheFile = { key: configKey(config), saved_at: now.toISOString(), tools };
       writeJsonAtomic(this.file(server), value);
     } catch {

@@ -19,10 +19,9 @@ import {
   ConversationNotFoundError,
   NoActiveConversationError,
   ConversationExistsError,
-  MetadataError,
   SymlinkRefusedError,
 } from "./errors.js";
-import { readJsonFile, writeFileAtomic, writeJsonAtomic } from "./files.js";
+import { makeDirWithin, readJsonFile, writeFileAtomic, writeJsonAtomic } from "./files.js";
 import { acquireLock, type HeldLock } from "./lock.js";
 import {
   EventLog,
@@ -193,7 +192,7 @@ export class ConversationStore {
       metadata?: Partial<ConversationMetadata>;
     } = {},
   ): ConversationRef {
-    fs.mkdirSync(this.workspace.conversationsDir, { recursive: true });
+    makeDirWithin(this.workspace.dir, this.workspace.conversationsDir);
     const now = this.clock.now();
     const slug = options.title ? slugify(options.title) : "";
     const metadata: ConversationMetadata = {
@@ -308,20 +307,49 @@ export class ConversationStore {
    * tool may lack `created_at`; the id says when the conversation began.
    */
   metadata(ref: ConversationRef): ConversationMetadata {
-    const file = inFolder(ref, METADATA_FILE);
-    const stored = readJsonFile<unknown>(file);
-    if (stored !== undefined && (typeof stored !== "object" || stored === null || Array.isArray(stored)))
-      throw new MetadataError(file);
     // Casts: metadata.json is jp's own file; only created_at is checked, since other tools write it too.
-    const metadata = (stored ?? {}) as Partial<ConversationMetadata>;
+    const metadata = (this.storedMetadata(ref).value ?? {}) as Partial<ConversationMetadata>;
     return typeof metadata.created_at === "string"
       ? (metadata as ConversationMetadata)
       : { ...metadata, created_at: timeOfId(ref.id) };
   }
 
+  /**
+   * metadata.json as stored: its object, or why it cannot be read as one (a
+   * link, a folder, not JSON, not an object). Such a file is read as absent,
+   * so every command still works; `doctor` names it and moves it aside.
+   */
+  storedMetadata(ref: ConversationRef): { value?: object; problem?: string } {
+    const file = inFolder(ref, METADATA_FILE);
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(file);
+    } catch {
+      return {};
+    }
+    if (stat.isSymbolicLink()) return { problem: "metadata.json is a symbolic link; jp reads it as absent" };
+    if (!stat.isFile()) return { problem: "metadata.json is not a regular file; jp reads it as absent" };
+    try {
+      const stored = readJsonFile<unknown>(file);
+      if (typeof stored === "object" && stored !== null && !Array.isArray(stored)) return { value: stored };
+      return { problem: "metadata.json is not a JSON object; jp reads it as absent" };
+    } catch {
+      return { problem: "metadata.json is not valid JSON; jp reads it as absent" };
+    }
+  }
+
+  /** Move a metadata.json jp cannot read aside (kept as metadata.json.unreadable-TIME); returns where. */
+  setMetadataAside(ref: ConversationRef, now: Date): string {
+    const aside = inFolder(ref, `${METADATA_FILE}.unreadable-${now.toISOString().replace(/[:.]/g, "-")}`);
+    fs.renameSync(inFolder(ref, METADATA_FILE), aside);
+    return aside;
+  }
+
   writeMetadata(ref: ConversationRef, metadata: ConversationMetadata): void {
     // A conversation folder that links elsewhere is read, never written through.
     if (isSymlink(ref.dir)) throw new SymlinkRefusedError(ref.dir);
+    // What jp could not read is kept, not written over.
+    if (this.storedMetadata(ref).problem) this.setMetadataAside(ref, this.clock.now());
     writeJsonAtomic(path.join(ref.dir, METADATA_FILE), metadata);
   }
 
@@ -372,7 +400,8 @@ export class ConversationStore {
     stats.turns = counter.count;
     if (stats.bytes !== cached?.bytes) {
       try {
-        fs.mkdirSync(path.dirname(this.statsFile(ref)), { recursive: true });
+        // A cache folder that links elsewhere is not written through; the counts are then made each time.
+        makeDirWithin(this.workspace.dir, path.dirname(this.statsFile(ref)));
         writeJsonAtomic(this.statsFile(ref), stats);
       } catch {
         // The cache is an optimisation; a read-only workspace still lists.
@@ -507,7 +536,7 @@ export class ConversationStore {
       if (isSymlink(target)) throw new SymlinkRefusedError(target);
     const turn = this.holdTurn(ref);
     try {
-      fs.mkdirSync(this.workspace.trashDir, { recursive: true });
+      makeDirWithin(this.workspace.dir, this.workspace.trashDir);
       let target = path.join(this.workspace.trashDir, ref.folder);
       for (let n = 1; fs.existsSync(target); n += 1)
         target = path.join(this.workspace.trashDir, `${ref.folder}.${n}`);

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { checkProviderView, describeViewProblem, project } from "../compaction/index.js";
 import type { ConversationRef, ConversationStore } from "./conversations.js";
-import { BOM, parseLine, readLines } from "./log.js";
+import { BOM, isSymlink, parseLine, readLines } from "./log.js";
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 import { isHeld, lockLeftBehind, removeLeftLock } from "./lock.js";
@@ -22,7 +22,9 @@ export interface DoctorFinding {
     | "unanswered_tool_call"
     | "unanswered_request"
     | "left_lock"
-    | "broken_state";
+    | "broken_state"
+    | "unreadable_metadata"
+    | "linked_file";
   line?: number;
   detail: string;
   repaired: boolean;
@@ -135,13 +137,45 @@ function rewriteLog(log: EventLog, bad: readonly BadLine[], now: Date): string {
   return backup;
 }
 
+/**
+ * Files of the folder jp cannot use as they are: a metadata.json it cannot
+ * read, and a quarantine file that is a link (jp never writes through one).
+ * Repairing moves each aside, so nothing is lost.
+ */
+function folderFindings(
+  store: ConversationStore,
+  log: EventLog,
+  ref: ConversationRef,
+  options: { repair: boolean; now: Date },
+): DoctorFinding[] {
+  const findings: DoctorFinding[] = [];
+  const { problem } = store.storedMetadata(ref);
+  if (problem) {
+    if (options.repair) store.setMetadataAside(ref, options.now);
+    findings.push({ kind: "unreadable_metadata", detail: problem, repaired: options.repair });
+  }
+  if (isSymlink(log.quarantineFile)) {
+    if (options.repair)
+      fs.renameSync(
+        log.quarantineFile,
+        `${log.quarantineFile}.link-${options.now.toISOString().replace(/[:.]/g, "-")}`,
+      );
+    findings.push({
+      kind: "linked_file",
+      detail: "events.quarantine is a symbolic link; jp does not write through links",
+      repaired: options.repair,
+    });
+  }
+  return findings;
+}
+
 export function doctorConversation(
   store: ConversationStore,
   ref: ConversationRef,
   options: { repair: boolean; now: Date },
 ): DoctorReport {
   const log = store.log(ref);
-  const findings = leftLocks(log, ref, options.repair);
+  const findings = [...leftLocks(log, ref, options.repair), ...folderFindings(store, log, ref, options)];
   const { bad, torn } = unreadable(log);
   for (const b of bad)
     findings.push({ kind: "malformed_line", line: b.line, detail: b.reason, repaired: options.repair });
@@ -164,8 +198,13 @@ export function doctorConversation(
     bad.length === 0 ? unanswered(log, ref, options) : { repairs: [], findings: [] };
   findings.push(...more);
   const report: DoctorReport = { id: ref.id, findings };
-  if (!options.repair || findings.every((f) => f.kind === "view_problem" || f.kind === "left_lock"))
-    return report;
+  const settled = new Set<DoctorFinding["kind"]>([
+    "view_problem",
+    "left_lock",
+    "unreadable_metadata",
+    "linked_file",
+  ]);
+  if (!options.repair || findings.every((f) => settled.has(f.kind))) return report;
   if (repairs.length > 0) store.append(ref, repairs);
   log.withLock({}, () => {
     if (bad.length > 0 || bom) report.backup = rewriteLog(log, bad, options.now);

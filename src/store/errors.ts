@@ -50,14 +50,6 @@ export class ConversationExistsError extends JpError {
   }
 }
 
-export class MetadataError extends JpError {
-  constructor(file: string) {
-    super("store.metadata", `${file} is not a JSON object`, {
-      hint: "restore it from version control, or replace it with {} (the log keeps every event)",
-    });
-  }
-}
-
 export class LockTimeoutError extends JpError {
   constructor(lockPath: string, holder: LockHolder | undefined, waitedMs: number) {
     const who = holder
@@ -90,7 +82,7 @@ export class ImportError extends JpError {
 export class SymlinkRefusedError extends JpError {
   constructor(target: string) {
     super("store.symlink", `${target} is a symbolic link; jp does not write through links in a workspace`, {
-      hint: "replace the link with the folder or file itself (a cloned repository may carry such links)",
+      hint: "replace the link with the folder or file itself (a cloned repository may carry such links); `jp conversation doctor` moves a link in a conversation's folder aside",
     });
   }
 }

@@ -3,7 +3,7 @@ import { errnoCode, JpError } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { uniqueToken } from "./unique.js";
-import { LogWriteError } from "./errors.js";
+import { LogWriteError, SymlinkRefusedError } from "./errors.js";
 
 /**
  * Replace `file` atomically: write a temp file beside it, fsync, rename, fsync
@@ -62,4 +62,31 @@ export function readJsonFile<T>(file: string): T | undefined {
     if (error instanceof SyntaxError) throw new SyntaxError(`${file}: ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * The first symbolic link on the way from `root` (not itself) down to
+ * `target` (included), or undefined: where a write under `root` would leave
+ * the workspace. A part that does not exist yet ends the walk.
+ */
+export function symlinkBelow(root: string, target: string): string | undefined {
+  const relative = path.relative(root, target);
+  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return undefined;
+  let at = root;
+  for (const part of relative.split(path.sep)) {
+    at = path.join(at, part);
+    try {
+      if (fs.lstatSync(at).isSymbolicLink()) return at;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** `mkdir -p dir` inside `root`, never through a symbolic link. */
+export function makeDirWithin(root: string, dir: string): void {
+  const link = symlinkBelow(root, dir);
+  if (link) throw new SymlinkRefusedError(link);
+  fs.mkdirSync(dir, { recursive: true });
 }

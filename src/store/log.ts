@@ -464,11 +464,17 @@ export class EventLog {
   /** Append bytes to the quarantine file with a header line saying where they came from. */
   quarantine(bytes: Buffer, origin: string): void {
     const header = Buffer.from(`# ${new Date().toISOString()} ${origin} (${bytes.length} bytes)\n`);
-    const fd = fs.openSync(
-      this.quarantineFile,
-      fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW,
-      0o644,
-    );
+    let fd: number;
+    try {
+      fd = fs.openSync(
+        this.quarantineFile,
+        fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW,
+        0o644,
+      );
+    } catch (error) {
+      if (errnoCode(error) === "ELOOP") throw new SymlinkRefusedError(this.quarantineFile);
+      throw error;
+    }
     try {
       fs.writeSync(fd, Buffer.concat([header, bytes, Buffer.from("\n")]));
       fs.fsyncSync(fd);

@@ -17,6 +17,8 @@ const REPAIRED: Record<DoctorReport["findings"][number]["kind"], string> = {
   view_problem: "",
   left_lock: " — removed",
   broken_state: " — reset: no conversation is active",
+  unreadable_metadata: " — moved aside (kept as metadata.json.unreadable-TIME)",
+  linked_file: " — the link moved aside (events.quarantine.link-TIME); a file is made when one is needed",
 };
 
 /** The workspace's own state: a `state.json` that cannot be read is reset to no active conversation. */

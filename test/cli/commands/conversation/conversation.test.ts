@@ -67,7 +67,8 @@ describe("jp conversation", () => {
     expect(items[2]!.error).toBe(
       `cannot read ${path.join(folder.path, "events.jsonl")}: is a folder where a file belongs`,
     );
-    expect(items[1]!.error).toContain(path.join(bad.path, "metadata.json"));
+    // Metadata jp cannot read is read as absent (doctor names it): that conversation lists as any other.
+    expect(items[1]!.error).toBeUndefined();
     expect(ls.stderr).toContain(`cannot be read`);
     expect(ls.stderr).not.toContain("internal error");
   });
@@ -109,10 +110,16 @@ describe("jp conversation", () => {
     expect(shown.created_at).toBe(created);
     expect((await run("c", "show", id)).stdout).toContain(`created:     ${created}`);
 
+    // A metadata.json jp cannot read is read as absent; doctor names it and moves it aside.
     fs.writeFileSync(path.join(dir, "metadata.json"), "[]");
     const show = await run("c", "show", id);
-    expect(show.code).toBe(1);
-    expect(show.stderr).toContain(`jp: error: ${path.join(dir, "metadata.json")} is not a JSON object`);
+    expect(show.code).toBe(0);
+    const check = await run("c", "doctor", id, "--check");
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain("metadata.json is not a JSON object; jp reads it as absent");
+    expect((await run("c", "doctor", id)).code).toBe(0);
+    expect(fs.readdirSync(dir).some((f) => f.startsWith("metadata.json.unreadable-"))).toBe(true);
+    expect((await run("c", "doctor", id, "--check")).code).toBe(0);
   });
 
   it("every command refuses a -c value that names nothing; show also refuses a broken config", async () => {
