@@ -21,6 +21,7 @@ const BOUNDS: readonly Bound[] = [
   { key: "assistant.reasoning.budget_tokens", max: 1_000_000 },
   { key: "conversation.tools.*.timeout_secs", max: DAY_SECS },
   { key: "conversation.tools.*.max_output_bytes", max: 100 * 1024 * 1024 },
+  { key: "providers.mcp.*.startup_timeout_secs", max: DAY_SECS },
 ];
 
 type Table = Record<string, unknown>;

@@ -4,6 +4,9 @@
 // ends them if jp dies first (SIGKILL, a crash), since nothing else would.
 import type { spawn as Spawn } from "node:child_process";
 
+/** How long the watchdog lets a group that was sent SIGTERM take to end before it sends SIGKILL. */
+export const WATCHDOG_GRACE_MS = 3000;
+
 /** Ends the process group of `pid`; quiet when it is gone. */
 export function endGroup(pid: number, signal: NodeJS.Signals = "SIGTERM"): void {
   try {
@@ -28,9 +31,16 @@ export function endedWithJp(
   };
   signal?.addEventListener("abort", end, { once: true });
   process.on("exit", end);
+  // Once jp is gone: TERM to the group, and KILL to whatever still runs after the grace period.
+  const polls = Math.ceil(WATCHDOG_GRACE_MS / 500);
   const watchdog = spawn(
     "sh",
-    ["-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 0.5; done; kill -TERM -${pid} 2>/dev/null`],
+    [
+      "-c",
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 0.5; done; kill -TERM -${pid} 2>/dev/null || exit 0; ` +
+        `i=0; while [ $i -lt ${polls} ] && kill -0 -${pid} 2>/dev/null; do sleep 0.5; i=$((i+1)); done; ` +
+        `kill -KILL -${pid} 2>/dev/null`,
+    ],
     { detached: true, stdio: "ignore" },
   );
   watchdog.on("error", () => {

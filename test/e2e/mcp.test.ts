@@ -401,6 +401,36 @@ describe("MCP tools in jp q", () => {
     }
   });
 
+  it("holds a startup_timeout_secs past a timer's range to a day, said in one line, and starts the server", async () => {
+    w = await mcpWorkspace({ script: [], server: "startup_timeout_secs = 3000000000" });
+    const listed = await w.jp("mcp", "ls");
+    expect(listed.code, listed.stdout + listed.stderr).toBe(0);
+    expect(listed.stderr).toContain(
+      "providers.mcp.bookworm.startup_timeout_secs = 3000000000 is more than jp allows; using 86400",
+    );
+  });
+
+  it("ends a server that ignores SIGTERM when jp is killed mid-call: the watchdog sends SIGKILL after its grace", async () => {
+    w = await mcpWorkspace({
+      script: [call("slow_build"), { text: "after" }],
+      args: ["--ignore-term"],
+      tools: '[conversation.tools.slow_build]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
+    });
+    const q = w;
+    const child = execa(JP, ["q", "-n", "build it"], {
+      cwd: q.root,
+      env: q.env,
+      reject: false,
+      stdin: "ignore",
+    });
+    await until(() => q.events().some((e) => e.type === "tool_call_request") && lines("pids").length > 0);
+    child.kill("SIGKILL");
+    await child;
+    // It was asked to end first, and ignored it; it is gone all the same.
+    await until(() => lines("term").length > 0);
+    await until(() => lines("pids").every((pid) => !alive(Number(pid))));
+  });
+
   it("sends a result that is both text and structured content once, as its text", async () => {
     w = await mcpWorkspace({
       script: [call("read_text_file", { path: "notes.txt" }), { text: "read" }],

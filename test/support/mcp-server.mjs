@@ -3,7 +3,7 @@
 // folder named by --record (its pid, the cancellations it received), so a
 // test can check from outside that jp cancelled a call and ended the server.
 //
-//   node mcp-server.mjs [--http] [--record DIR] [--start-delay MS] [--crash] [--hostile-names]
+//   node mcp-server.mjs [--http] [--record DIR] [--start-delay MS] [--crash] [--hostile-names] [--ignore-term]
 import * as fs from "node:fs";
 import * as http from "node:http";
 import * as path from "node:path";
@@ -196,6 +196,10 @@ if (args.includes("--http")) {
   });
 } else {
   await createServer().connect(new StdioServerTransport());
-  // A stdio server ends when its client closes stdin.
-  process.stdin.on("end", () => process.exit(0));
+  // A stdio server ends when its client closes stdin; with --ignore-term a hostile one ends on neither that nor SIGTERM.
+  if (args.includes("--ignore-term")) {
+    process.on("SIGTERM", () => note("term", String(process.pid)));
+    // Something to do forever: it would otherwise end when nothing is left to wait for.
+    setInterval(() => undefined, 1000);
+  } else process.stdin.on("end", () => process.exit(0));
 }
