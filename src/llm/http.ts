@@ -25,6 +25,7 @@ import {
   UnsupportedEncodingError,
 } from "./errors.js";
 import { LineDecoder, SseDecoder, type ServerSentEvent } from "./sse.js";
+import { proxySecrets } from "./redact.js";
 import type { AcceptedFields, ModelRequest, Provider, StreamPart } from "./types.js";
 
 /** The SDKs' default: how long to wait for the response to begin. */
@@ -377,7 +378,7 @@ export function classifiedProvider(
   stream: (request: ModelRequest, signal: AbortSignal) => AsyncIterable<StreamPart>,
 ): Provider {
   const baseUrl = options.baseURL;
-  const secrets = options.keyFromEnvironment ? [options.apiKey] : [];
+  const secrets = [...(options.keyFromEnvironment ? [options.apiKey] : []), ...proxySecrets(options.proxy)];
   return {
     name,
     baseUrl,

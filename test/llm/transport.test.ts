@@ -1,6 +1,8 @@
 // The wire under `jp q`: proxies, redirects, compressed bodies, a BOM, one
 // keep-alive connection per turn, stalled streams, and the retry decisions
 // the official SDKs make for each status and header.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as http from "node:http";
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
@@ -32,12 +34,20 @@ interface ConnectProxy {
   close(): Promise<void>;
 }
 
-async function startConnectProxy(): Promise<ConnectProxy> {
+async function startConnectProxy(options: { refuseEchoing?: boolean } = {}): Promise<ConnectProxy> {
   const tunnels: string[] = [];
   const sockets = new Set<net.Socket>();
   const server = http.createServer((_req, res) => res.writeHead(405).end());
   server.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     tunnels.push(req.url ?? "");
+    if (options.refuseEchoing) {
+      // A careless proxy: it refuses, quoting the credentials it was sent.
+      const body = `denied: Proxy-Authorization: ${req.headers["proxy-authorization"] ?? "(none)"}`;
+      client.end(
+        `HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      return;
+    }
     const [host, port] = (req.url ?? "").split(":");
     const upstream = net.connect(Number(port), host, () => {
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
@@ -118,6 +128,24 @@ describe("the transport under jp q", () => {
     w.env.NO_PROXY = "localhost,127.0.0.1";
     expect((await w.jp("q", "again")).stdout).toContain("bypassed");
     expect(proxy.tunnels).toHaveLength(1);
+  });
+
+  it("never shows or records a proxy's credentials, though the proxy echoes them", async () => {
+    proxy = await startConnectProxy({ refuseEchoing: true });
+    w = await qWorkspace({ script: [{ text: "never reached" }] });
+    const withCredentials = new URL(proxy.url);
+    withCredentials.username = "alice";
+    withCredentials.password = "s3cret-pw";
+    w.env.HTTP_PROXY = withCredentials.toString();
+    const refused = await w.jp("q", "-n", "hello");
+    expect(refused.code).toBe(1);
+    const recorded = fs.readFileSync(path.join(w.folder(), "events.jsonl"), "utf8");
+    expect(recorded).toContain("request_failed");
+    for (const secret of ["s3cret-pw", Buffer.from("alice:s3cret-pw").toString("base64")]) {
+      expect(refused.stderr).not.toContain(secret);
+      expect(recorded).not.toContain(secret);
+    }
+    expect(refused.stderr).toContain("Basic ***");
   });
 
   it('uses a provider\'s own proxy setting over the environment, and "" for none', () => {
