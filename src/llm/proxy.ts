@@ -1,34 +1,46 @@
 // Owns choosing the proxy a provider's requests go through, from config or
 // from the environment as curl and the SDKs read it: `https_proxy` /
 // `http_proxy` by the target's scheme, then `all_proxy`, lower case before
-// upper; `no_proxy` names hosts (with an optional port, a leading `.` or `*.`
-// for a domain's subdomains, or `*` for all) that are reached directly.
-
-const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443 };
+// upper; `no_proxy` names the hosts reached directly, as curl reads it.
+import { BlockList, isIPv4, isIPv6 } from "node:net";
 
 function variable(env: NodeJS.ProcessEnv, name: string): string {
   return env[name.toLowerCase()] || env[name.toUpperCase()] || "";
 }
 
-/** Whether `no_proxy` lets `url` be reached directly. */
+/** The names of a `no_proxy` list: separated by commas or blanks, as curl 7.88 reads them. */
+function noProxyNames(list: string): string[] {
+  return list.split(/[\s,]+/).filter(Boolean);
+}
+
+/** Whether the address `ip` lies in `entry` (an address, or one with /bits). */
+function inRange(ip: string, family: "ipv4" | "ipv6", entry: string): boolean {
+  const [network = "", bitsText] = entry.split("/", 2);
+  const max = family === "ipv4" ? 32 : 128;
+  const bits = bitsText === undefined ? max : Number(bitsText);
+  if (!Number.isInteger(bits) || bits < 0 || bits > max) return false;
+  if (family === "ipv4" ? !isIPv4(network) : !isIPv6(network)) return false;
+  const list = new BlockList();
+  list.addSubnet(network, bits || max, family);
+  return list.check(ip, family);
+}
+
+/**
+ * Whether `no_proxy` lets `url` be reached directly, as curl decides it: `*`
+ * alone for every host; a name matches itself and its subdomains (a leading
+ * or trailing dot ignored); an IP address matches an address or a CIDR range.
+ */
 function bypassed(url: URL, noProxy: string): boolean {
-  const list = noProxy.toLowerCase().trim();
-  if (list === "*") return true;
-  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  const port = Number(url.port) || DEFAULT_PORTS[url.protocol] || 0;
-  return list
-    .split(/[,\s]+/)
-    .filter(Boolean)
-    .some((entry) => {
-      const match = /^(.+):(\d+)$/.exec(entry);
-      if (match && Number(match[2]) !== port) return false;
-      const name = (match ? match[1]! : entry).replace(/^\[|\]$/g, "");
-      if (name.startsWith("*.") || name.startsWith(".")) {
-        const domain = name.slice(name.indexOf(".") + 1);
-        return host === domain || host.endsWith(`.${domain}`);
-      }
-      return host === name;
-    });
+  if (noProxy.trim() === "*") return true;
+  const hostname = url.hostname.toLowerCase();
+  const ip = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
+  const family = isIPv6(ip) ? "ipv6" : isIPv4(ip) ? "ipv4" : undefined;
+  const host = hostname.replace(/\.$/, "");
+  return noProxyNames(noProxy).some((entry) => {
+    if (family) return inRange(ip, family, entry);
+    const name = entry.toLowerCase().replace(/\.$/, "").replace(/^\./, "");
+    return host === name || (name !== "" && host.endsWith(`.${name}`));
+  });
 }
 
 /**

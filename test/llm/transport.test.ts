@@ -151,7 +151,7 @@ describe("the transport under jp q", () => {
   it('uses a provider\'s own proxy setting over the environment, and "" for none', () => {
     const env = {
       HTTPS_PROXY: "http://corp:3128",
-      NO_PROXY: ".internal,*.lan:8080",
+      NO_PROXY: ".internal,box.lan",
       http_proxy: "proxy.local:80",
     };
     expect(proxyFor("https://api.anthropic.com", env)).toBe("http://corp:3128");
@@ -159,10 +159,45 @@ describe("the transport under jp q", () => {
     expect(proxyFor("https://llm.internal/v1", env)).toBe("");
     expect(proxyFor("https://a.b.internal/v1", env)).toBe("");
     expect(proxyFor("http://box.lan:8080/v1", env)).toBe("");
-    expect(proxyFor("http://box.lan:9090/v1", env)).toBe("http://proxy.local:80");
     expect(proxyFor("https://api.openai.com/v1", { ...env, NO_PROXY: "*" })).toBe("");
     expect(proxyFor("https://api.openai.com/v1", env, "http://mine:8080")).toBe("http://mine:8080");
     expect(proxyFor("https://api.openai.com/v1", env, "")).toBe("");
+  });
+
+  it("reads NO_PROXY as curl does", () => {
+    // What curl 7.88.1 did with each (NO_PROXY, URL), recorded by running it with http_proxy set and -v.
+    const CURL: [string, string, "direct" | "proxy"][] = [
+      ["example.com", "http://example.com/", "direct"],
+      ["example.com", "http://www.example.com/", "direct"],
+      ["example.com", "http://nonexample.com/", "proxy"],
+      [".example.com", "http://example.com/", "direct"],
+      [".example.com", "http://a.b.example.com/", "direct"],
+      ["*.example.com", "http://www.example.com/", "proxy"],
+      ["example.com.", "http://www.example.com/", "direct"],
+      ["localhost:8080", "http://localhost:8080/", "proxy"],
+      ["localhost", "http://localhost:8080/", "direct"],
+      ["::1", "http://[::1]:8080/", "direct"],
+      ["[::1]", "http://[::1]:8080/", "proxy"],
+      ["192.168.0.0/16", "http://192.168.4.5/", "direct"],
+      ["192.168.0.0/16", "http://192.169.4.5/", "proxy"],
+      ["10.0.0.1", "http://10.0.0.1/", "direct"],
+      ["localhost", "http://127.0.0.1/", "proxy"],
+      ["127.0.0.1", "http://localhost/", "proxy"],
+      ["example.com internal.lan", "http://internal.lan/", "direct"],
+      ["example.com, internal.lan", "http://internal.lan/", "direct"],
+      ["*", "http://anything.test/", "direct"],
+      ["EXAMPLE.COM", "http://www.example.com/", "direct"],
+    ];
+    for (const [noProxy, url, curl] of CURL) {
+      const jp = proxyFor(url, { http_proxy: "http://127.0.0.2:9", NO_PROXY: noProxy }) ? "proxy" : "direct";
+      expect(jp, `NO_PROXY=${noProxy} ${url}`).toBe(curl);
+    }
+    // IPv6 ranges: curl 7.88 matches none (the ranges it documents since 7.86); jp matches what the prefix says.
+    expect(proxyFor("http://[::1]:8080/", { http_proxy: "http://p:9", NO_PROXY: "::1/128" })).toBe("");
+    expect(proxyFor("http://[fe80::1]:8080/", { http_proxy: "http://p:9", NO_PROXY: "fe80::/10" })).toBe("");
+    expect(proxyFor("http://[fe81::1]:8080/", { http_proxy: "http://p:9", NO_PROXY: "fe80::/16" })).toBe(
+      "http://p:9",
+    );
   });
 
   it("serves a 3-request turn over one keep-alive connection", async () => {
