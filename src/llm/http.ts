@@ -12,7 +12,7 @@
 // The SDKs still define the wire shapes jp sends and reads: their types are
 // imported, their code is not.
 import * as http from "node:http";
-import { pipeline, type Readable, type Transform } from "node:stream";
+import { pipeline, Readable, type Transform } from "node:stream";
 import {
   classifyProviderError,
   ErrorBodyError,
@@ -135,6 +135,50 @@ async function agentFor(proxy: string | undefined): Promise<http.Agent | undefin
   return agent;
 }
 const proxyAgents = new Map<string, http.Agent>();
+
+/**
+ * A fetch that goes through `proxy` (a CONNECT tunnel), for clients that take
+ * a fetch of their own (the MCP SDK's Streamable HTTP transport): Node's
+ * fetch reads no proxy settings.
+ */
+export function fetchThrough(proxy: string): (url: string | URL, init?: RequestInit) => Promise<Response> {
+  return async (url, init = {}) => {
+    const target = new URL(url);
+    const transport = target.protocol === "https:" ? await import("node:https") : http;
+    const agent = await agentFor(proxy);
+    const body =
+      init.body === undefined || init.body === null
+        ? undefined
+        : Buffer.from(await new Response(init.body).arrayBuffer());
+    const message = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const outgoing = transport.request(
+        target,
+        {
+          method: init.method ?? "GET",
+          headers: Object.fromEntries(new Headers(init.headers).entries()),
+          ...(init.signal ? { signal: init.signal } : {}),
+          ...(agent ? { agent } : {}),
+        },
+        resolve,
+      );
+      outgoing.on("error", reject);
+      outgoing.end(body);
+    });
+    const status = message.statusCode ?? 0;
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(message.headers))
+      for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
+        headers.append(name, v);
+    // These statuses carry no body, and a Response refuses one for them.
+    const noBody = [101, 204, 205, 304].includes(status);
+    if (noBody) message.resume();
+    return new Response(noBody ? null : (Readable.toWeb(message) as ReadableStream<Uint8Array>), {
+      status,
+      statusText: message.statusMessage ?? "",
+      headers,
+    });
+  };
+}
 
 /** What `send` needs of a request: a JSON POST of `body`, or a GET without one. */
 type SentRequest = Pick<EventStreamRequest, "headers" | "signal" | "timeoutMs" | "proxy">;

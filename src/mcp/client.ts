@@ -6,6 +6,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "../config/schema.js";
 import { JpError } from "../errors.js";
+import { proxyFor } from "../llm/proxy.js";
 import { toolEnvironment } from "../tools/local.js";
 import type { McpToolInfo } from "./cache.js";
 
@@ -135,7 +136,13 @@ async function linkTo(
   );
   const { StreamableHTTPClientTransport } =
     await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  // Through the proxy the environment names for this url, as provider requests go.
+  const proxy = proxyFor(url, environment.env);
+  const fetch = proxy ? (await import("../llm/http.js")).fetchThrough(proxy) : undefined;
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers },
+    ...(fetch ? { fetch } : {}),
+  });
   return { transport, stderr: () => "", pid: () => undefined };
 }
 

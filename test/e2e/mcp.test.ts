@@ -12,6 +12,7 @@ import type { ScriptedResponse } from "../support/mock-llm.js";
 import { alive, descendants, PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT } from "../support/workspace.js";
+import { startConnectProxy } from "../support/connect-proxy.js";
 import { anything, arrayContaining, objectContaining, stringContaining } from "../support/matchers.js";
 
 const JP = path.join(REPO_ROOT, "bin/jp");
@@ -575,6 +576,31 @@ describe("MCP tools in jp q", () => {
       expect.objectContaining({ name: "crates_search" }),
     );
     expect(lines("authorization")).toHaveLength(before);
+  });
+});
+
+describe("MCP over HTTP behind a proxy", () => {
+  it("reaches a Streamable HTTP server through HTTP_PROXY, and straight past it for a host in NO_PROXY", async () => {
+    const proxy = await startConnectProxy();
+    stops.push(() => void proxy.close());
+    w = await mcpWorkspace({ script: [], tools: "" });
+    const server = execa("node", [SERVER, "--http", "--record", record], { reject: false });
+    stops.push(() => server.kill());
+    await until(() => lines("port").length > 0);
+    const host = `127.0.0.1:${lines("port")[0]}`;
+    fs.appendFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      `\n[providers.mcp.web]\ntype = "http"\nurl = "http://${host}/mcp"\n`,
+    );
+    w.env.HTTP_PROXY = proxy.url;
+    const through = await w.jp("mcp", "ls");
+    expect(through.stdout).toMatch(/web\s.*11 tools/);
+    expect(proxy.tunnels.length).toBeGreaterThan(0);
+    expect(new Set(proxy.tunnels)).toEqual(new Set([host]));
+    const tunnels = proxy.tunnels.length;
+    w.env.NO_PROXY = "127.0.0.1";
+    expect((await w.jp("mcp", "ls")).stdout).toMatch(/web\s.*11 tools/);
+    expect(proxy.tunnels).toHaveLength(tunnels);
   });
 });
 

@@ -3,9 +3,6 @@
 // the official SDKs make for each status and header.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as http from "node:http";
-import * as net from "node:net";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   classifyProviderError,
@@ -17,6 +14,7 @@ import { proxyFor } from "../../src/llm/proxy.js";
 import { backoffDelay } from "../../src/llm/retry.js";
 import type { ScriptedResponse } from "../support/mock-llm.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { startConnectProxy, type ConnectProxy } from "../support/connect-proxy.js";
 
 let w: QWorkspace | undefined;
 let proxy: ConnectProxy | undefined;
@@ -26,55 +24,6 @@ afterEach(async () => {
   w = undefined;
   proxy = undefined;
 });
-
-/** A small HTTP CONNECT proxy that tunnels to wherever it is asked and counts the tunnels. */
-interface ConnectProxy {
-  url: string;
-  tunnels: string[];
-  close(): Promise<void>;
-}
-
-async function startConnectProxy(options: { refuseEchoing?: boolean } = {}): Promise<ConnectProxy> {
-  const tunnels: string[] = [];
-  const sockets = new Set<net.Socket>();
-  const server = http.createServer((_req, res) => res.writeHead(405).end());
-  server.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-    tunnels.push(req.url ?? "");
-    if (options.refuseEchoing) {
-      // A careless proxy: it refuses, quoting the credentials it was sent.
-      const body = `denied: Proxy-Authorization: ${req.headers["proxy-authorization"] ?? "(none)"}`;
-      client.end(
-        `HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
-      );
-      return;
-    }
-    const [host, port] = (req.url ?? "").split(":");
-    const upstream = net.connect(Number(port), host, () => {
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on("error", () => s.destroy());
-      s.on("close", () => sockets.delete(s));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    tunnels,
-    close: () =>
-      new Promise((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  };
-}
 
 const sse = (events: [string, unknown][]) =>
   events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
