@@ -40,6 +40,19 @@ function matchingFiles(dir: string, pattern: RegExp): string[] {
     .map((relative) => path.join(dir, relative));
 }
 
+/** Whether `file`, its links resolved, lies inside `dir`. */
+function isInside(dir: string, file: string): boolean {
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const relative = path.relative(real(dir), real(file));
+  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+}
+
 /** The files one `extends` entry names, relative to the folder of the file that extends. */
 function extendedFiles(entry: string, from: string, shownFrom: string): string[] {
   const absolute = path.resolve(path.dirname(from), entry);
@@ -62,13 +75,27 @@ function extendedFiles(entry: string, from: string, shownFrom: string): string[]
 }
 
 /** The layers of one config file: those it extends (depth first, in the order given), then the file itself. */
-export function fileLayers(file: string, kind: string, shown: (absolute: string) => string): Layer[] {
+export function fileLayers(
+  file: string,
+  kind: string,
+  shown: (absolute: string) => string,
+  bounds?: ExtendsBounds,
+): Layer[] {
   const shownFile = shown(file);
   return withExtended(
     { name: `${kind} (${shownFile})`, file: shownFile, value: readTomlFile(file, shownFile), path: file },
     kind,
     shown,
+    new Set(),
+    0,
+    bounds,
   );
+}
+
+/** Where `extends` may read: files outside `within` are skipped, each told to `outside`. */
+export interface ExtendsBounds {
+  within: string;
+  outside: (file: string, from: string) => void;
 }
 
 /**
@@ -82,6 +109,7 @@ export function withExtended(
   shown: (absolute: string) => string,
   seen: ReadonlySet<string> = new Set(),
   depth = 0,
+  bounds?: ExtendsBounds,
 ): Layer[] {
   const extendsValue = layer.value.extends;
   if (extendsValue === undefined || layer.path === undefined) return [layer];
@@ -100,6 +128,10 @@ export function withExtended(
       // A file extended twice, or extending itself, is read once.
       if (inner.has(file)) return [];
       inner.add(file);
+      if (bounds && !isInside(bounds.within, file)) {
+        bounds.outside(shown(file), shownFile);
+        return [];
+      }
       if (inner.size > MAX_EXTENDED_FILES)
         throw new ConfigError(
           `${shownFile}: extends reaches more than ${MAX_EXTENDED_FILES} files, more than jp reads`,
@@ -108,7 +140,14 @@ export function withExtended(
       const shownExtended = shown(file);
       const value = readTomlFile(file, shownExtended);
       const name = `${kind} (${shownExtended}, extended by ${shownFile})`;
-      return withExtended({ name, file: shownExtended, value, path: file }, kind, shown, inner, depth + 1);
+      return withExtended(
+        { name, file: shownExtended, value, path: file },
+        kind,
+        shown,
+        inner,
+        depth + 1,
+        bounds,
+      );
     }),
   );
   return [...extended, layer];

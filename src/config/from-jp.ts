@@ -11,6 +11,45 @@ export interface CarriedConfig {
   config: Plain;
   /** One line per JP setting not carried over, with why. */
   notCarried: string[];
+  /**
+   * One line per carried setting that gives power to whoever wrote the JP
+   * config: a program it runs, a header it sends, an address your key goes
+   * to, a tool run without asking. Shown to be reviewed before the first `jp q`.
+   */
+  review: string[];
+}
+
+/** What of a carried config runs programs, sends credentials, redirects keys or runs unasked. */
+export function powerOf(config: Plain): string[] {
+  const lines: string[] = [];
+  const providers = isPlain(config.providers) ? config.providers : {};
+  const mcp = isPlain(providers.mcp) ? providers.mcp : {};
+  for (const [name, server] of Object.entries(mcp)) {
+    if (!isPlain(server)) continue;
+    const at = `providers.mcp.${name}`;
+    if (typeof server.command === "string") {
+      const args = Array.isArray(server.arguments) ? server.arguments.map(String) : [];
+      lines.push(`${at} runs ${JSON.stringify([server.command, ...args])} when one of its tools is offered`);
+    }
+    if (typeof server.url === "string") lines.push(`${at} connects to ${server.url}`);
+    if (isPlain(server.headers))
+      for (const [header, value] of Object.entries(server.headers))
+        lines.push(`${at}.headers.${header} sends ${JSON.stringify(value)} to that server`);
+    if (Array.isArray(server.variables) && server.variables.length)
+      lines.push(`${at}.variables passes ${server.variables.map(String).join(", ")} from your environment`);
+  }
+  for (const [name, settings] of Object.entries(providers))
+    if (name !== "mcp" && isPlain(settings) && typeof settings.base_url === "string")
+      lines.push(`providers.${name}.base_url = ${settings.base_url}: your ${name} key is sent there`);
+  const conversation = isPlain(config.conversation) ? config.conversation : {};
+  const tools = isPlain(conversation.tools) ? conversation.tools : {};
+  for (const [name, tool] of Object.entries(tools)) {
+    if (!isPlain(tool)) continue;
+    const at = `conversation.tools.${name}`;
+    if (tool.command !== undefined) lines.push(`${at} runs ${JSON.stringify(tool.command)}`);
+    if (tool.run === "unattended") lines.push(`${at}.run = "unattended": it runs without asking you`);
+  }
+  return lines;
 }
 
 /** JP's reasoning effort as a thinking budget; "auto" has no jp counterpart. */
@@ -282,5 +321,6 @@ export function carryJpConfig(jp: Plain): CarriedConfig {
       notCarried.push(`${key}: no jp counterpart (${leafPaths(jp[key], key).join(", ")})`);
   const issue = checkConfig(config);
   if (issue) notCarried.push(`the carried config is invalid at ${keyPath(issue.path)}: ${issue.message}`);
-  return { config: issue ? {} : config, notCarried };
+  const carried = issue ? {} : config;
+  return { config: carried, notCarried, review: powerOf(carried) };
 }

@@ -7,11 +7,13 @@ import { stringify } from "smol-toml";
 import { fileLayers } from "../../config/extends.js";
 import type { Plain } from "../../config/trust.js";
 import { UsageError } from "../../errors.js";
+import { visible } from "../../render/visible.js";
 import { initWorkspace } from "../../store/workspace.js";
 import type { Context } from "../context.js";
 
 interface InitOptions {
   fromJp?: string;
+  allowOutside?: boolean;
   output?: string;
   print?: boolean;
 }
@@ -27,16 +29,39 @@ function jpConfigFile(ctx: Context, dir: string): string {
   );
 }
 
-/** A JP workspace's config, its `extends` read as JP reads them, merged. */
-function readJpConfig(ctx: Context, dir: string, mergePlain: (a: Plain, b: Plain) => Plain): Plain {
-  const file = jpConfigFile(ctx, dir);
-  const layers = fileLayers(file, "JP", (f) => path.relative(ctx.cwd, f) || f);
+/**
+ * A JP workspace's config, its `extends` read as JP reads them, merged. Files
+ * an `extends` reaches outside the JP folder are not read unless asked
+ * (`--allow-outside`); each is named in `skipped`.
+ */
+function readJpConfig(
+  ctx: Context,
+  opts: InitOptions & { fromJp: string },
+  mergePlain: (a: Plain, b: Plain) => Plain,
+  skipped: string[],
+): Plain {
+  const file = jpConfigFile(ctx, opts.fromJp);
+  const within = path.resolve(ctx.cwd, opts.fromJp);
+  const bounds = opts.allowOutside
+    ? undefined
+    : {
+        within,
+        outside: (outside: string, from: string) => {
+          skipped.push(
+            `${outside} (extended by ${from}): outside ${opts.fromJp}, not read; --allow-outside reads it`,
+          );
+        },
+      };
+  const layers = fileLayers(file, "JP", (f) => path.relative(ctx.cwd, f) || f, bounds);
   return layers.reduce<Plain>((merged, layer) => mergePlain(merged, layer.value), {});
 }
 
 async function carryOver(ctx: Context, root: string, opts: InitOptions & { fromJp: string }): Promise<void> {
   const { carryJpConfig, mergePlain } = await import("../../config/from-jp.js");
-  const { config, notCarried } = carryJpConfig(readJpConfig(ctx, opts.fromJp, mergePlain));
+  const skipped: string[] = [];
+  const carried = carryJpConfig(readJpConfig(ctx, opts, mergePlain, skipped));
+  const { config, review } = carried;
+  const notCarried = [...skipped, ...carried.notCarried];
   const text = `# Carried over from the JP workspace in ${opts.fromJp} by jp init --from-jp.\n\n${stringify(config)}\n`;
   if (opts.print) ctx.out(text.trimEnd());
   else {
@@ -54,6 +79,11 @@ async function carryOver(ctx: Context, root: string, opts: InitOptions & { fromJ
     ctx.info(
       `not carried over (${notCarried.length}):\n${notCarried.map((line) => `  - ${line}`).join("\n")}`,
     );
+  // What the JP config's author can make jp do: said every time, to be read before the first jp q.
+  if (review.length)
+    ctx.info(
+      `carried over, review before your first jp q (${review.length}):\n${review.map((line) => `  - ${visible(line)}`).join("\n")}`,
+    );
 }
 
 export function register(program: Command, ctx: Context): void {
@@ -65,13 +95,20 @@ export function register(program: Command, ctx: Context): void {
       "carry over the configuration of the JP workspace in JP-DIR: MCP servers, tools, aliases, model, reasoning, system prompt, compaction rules",
     )
     .option("--output <file>", "with --from-jp: write the configuration here instead of .jp/config.toml")
+    .option(
+      "--allow-outside",
+      "with --from-jp: also read the files its extends reach outside JP-DIR (by default they are named and skipped)",
+    )
     .option("--print", "with --from-jp: print the configuration instead of writing it")
-    .addHelpText("after", "\nWhat --from-jp cannot carry over is listed on stderr, one line each, with why.")
+    .addHelpText(
+      "after",
+      "\nWhat --from-jp cannot carry over is listed on stderr, one line each, with why; so is every carried\nprogram, header, base_url and unattended tool, to be reviewed before the first jp q.",
+    )
     .action(async (dir: string | undefined, opts: InitOptions) => {
       // `jp -w DIR init` means DIR, not the folder it was typed in.
       const root = path.resolve(ctx.cwd, dir ?? ctx.workspaceOption ?? ".");
-      if ((opts.output || opts.print) && !opts.fromJp)
-        throw new UsageError("--output and --print go with --from-jp");
+      if ((opts.output || opts.print || opts.allowOutside) && !opts.fromJp)
+        throw new UsageError("--output, --print and --allow-outside go with --from-jp");
       if (opts.fromJp && opts.print) {
         await carryOver(ctx, root, { ...opts, fromJp: opts.fromJp });
         return;
