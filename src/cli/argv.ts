@@ -18,7 +18,7 @@ export interface OptionalValueFlag {
   valuePrefix?: string;
 }
 
-/** Rewrite `FLAG=VALUE` to `HIDDEN VALUE` (a bare FLAG stays), leaving everything after `--` alone. */
+/** Rewrite `FLAG=VALUE` to `HIDDEN=VALUE` (a bare FLAG stays), leaving everything after `--` alone. */
 export function rewriteOptionalValues(
   argv: readonly string[],
   table: readonly OptionalValueFlag[],
@@ -38,11 +38,13 @@ export function rewriteOptionalValues(
       continue;
     }
     const prefix = flag.valuePrefix ?? "";
-    if (eq !== -1) out.push(flag.hidden, prefix + token.slice(eq + 1));
+    // Attached with `=`: a value that starts with `-` (-T's `-NAME`) is not read as options.
+    const hidden = (value: string) => `${flag.hidden}=${value}`;
+    if (eq !== -1) out.push(hidden(prefix + token.slice(eq + 1)));
     else if (flag.takesNextToken && i + 1 < argv.length && flag.takesNextToken(argv[i + 1]!)) {
-      out.push(flag.hidden, prefix + argv[i + 1]!);
+      out.push(hidden(prefix + argv[i + 1]!));
       i += 1;
-    } else if (flag.bareValue !== undefined) out.push(flag.hidden, flag.bareValue);
+    } else if (flag.bareValue !== undefined) out.push(hidden(flag.bareValue));
     else out.push(flag.flags.at(-1)!);
   }
   return out;

@@ -15,6 +15,7 @@ export * as conversationFork from "./commands/conversation/fork.js";
 export * as conversationImport from "./commands/conversation/import.js";
 export * as conversationNew from "./commands/conversation/new.js";
 export * as conversationPrint from "./commands/conversation/print.js";
+export * as conversationGrep from "./commands/conversation/grep.js";
 export * as conversationPin from "./commands/conversation/pin.js";
 export * as conversationRestore from "./commands/conversation/restore.js";
 export * as conversationRm from "./commands/conversation/rm.js";

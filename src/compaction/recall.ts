@@ -22,8 +22,8 @@ export const RECALL_LIMIT = 16_000;
 
 export type RecallAnswer = { ok: true; text: string } | { ok: false; error: string };
 
-/** One piece of the raw log, as recall shows it. */
-interface Piece {
+/** One piece of text of a log, as recall shows it and grep searches it. */
+export interface Piece {
   turn: number;
   label: string;
   text: string;
@@ -31,30 +31,34 @@ interface Piece {
   call?: string;
 }
 
-/** Every piece of text the raw log holds, in order, with its 0-based turn. */
-function pieces(events: readonly Event[]): Piece[] {
+/**
+ * Every piece of text a log holds, in order, with its 0-based turn (from
+ * `firstTurn` on, for a part of a log). One at a time, so a log read as it
+ * streams is searched in bounded memory.
+ */
+export function* textPieces(events: Iterable<Event>, firstTurn = 0): Generator<Piece> {
   const counter = new TurnCounter();
   const names = new Map<string, string>();
-  const out: Piece[] = [];
   for (const e of events) {
-    const turn = counter.next(e);
-    if (turn === NO_TURN) continue;
-    if (isKind(e, "chat_request")) out.push({ turn, label: "user", text: e.content });
+    const local = counter.next(e);
+    if (local === NO_TURN) continue;
+    const turn = local + firstTurn;
+    if (isKind(e, "chat_request")) yield { turn, label: "user", text: e.content };
     else if (isKind(e, "chat_response")) {
-      if (typeof e.reasoning === "string") out.push({ turn, label: "reasoning", text: e.reasoning });
-      else if (typeof e.message === "string") out.push({ turn, label: "assistant", text: e.message });
+      if (typeof e.reasoning === "string") yield { turn, label: "reasoning", text: e.reasoning };
+      else if (typeof e.message === "string") yield { turn, label: "assistant", text: e.message };
     } else if (isKind(e, "tool_call_request")) {
       names.set(e.id, e.name);
-      const text = JSON.stringify(e.arguments);
-      out.push({ turn, label: `tool call ${e.name} ${e.id}`, text, call: e.id });
+      yield { turn, label: `tool call ${e.name} ${e.id}`, text: JSON.stringify(e.arguments), call: e.id };
     } else if (isKind(e, "tool_call_response")) {
       const name = names.get(e.id) ?? "unknown";
       const label = `tool result ${name} ${e.id}${e.is_error ? " (error)" : ""}`;
-      out.push({ turn, label, text: e.content, call: e.id });
+      yield { turn, label, text: e.content, call: e.id };
     }
   }
-  return out;
 }
+
+const pieces = (events: readonly Event[]): Piece[] => [...textPieces(events)];
 
 const render = (p: Piece) => `${p.label}:\n${p.text}`;
 

@@ -9,11 +9,16 @@ import type { ProviderError } from "../llm/errors.js";
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 export interface StreamRendererOptions {
-  stdout: NodeJS.WritableStream;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   color: ChalkInstance;
   reasoning: "dim" | "hidden";
+  /** Tool calls, their progress and results shown (the default), or not. */
+  toolCalls?: "shown" | "hidden";
 }
+
+/** The gutter of reasoning lines: they read as reasoning without color too (NO_COLOR). */
+const REASONING_GUTTER = "┊ ";
 
 function oneLine(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -29,6 +34,17 @@ export function createStreamRenderer(options: StreamRendererOptions) {
   let spinner: NodeJS.Timeout | undefined;
   let frame = 0;
   let mode: "none" | "text" | "reasoning" = "none";
+  // Reasoning goes with the answer on a terminal; when stdout is a file or a pipe it holds the answer
+  // alone, and reasoning goes to stderr if that is a terminal.
+  const reasoningOut =
+    options.reasoning === "hidden"
+      ? undefined
+      : options.stdout.isTTY
+        ? options.stdout
+        : options.stderr.isTTY
+          ? options.stderr
+          : undefined;
+  const showTools = options.toolCalls !== "hidden";
   const stopSpinner = () => {
     if (!spinner) return;
     clearInterval(spinner);
@@ -36,7 +52,8 @@ export function createStreamRenderer(options: StreamRendererOptions) {
     options.stderr.write("\r\x1b[K");
   };
   const lineBreak = () => {
-    if (mode !== "none") options.stdout.write("\n");
+    if (mode === "text") options.stdout.write("\n");
+    if (mode === "reasoning") reasoningOut?.write("\n");
     mode = "none";
   };
   return {
@@ -49,15 +66,23 @@ export function createStreamRenderer(options: StreamRendererOptions) {
     },
     text(delta: string) {
       stopSpinner();
-      if (mode === "reasoning") options.stdout.write("\n\n");
+      if (mode === "reasoning") {
+        reasoningOut?.write("\n");
+        if (reasoningOut === options.stdout) options.stdout.write("\n");
+      }
       mode = "text";
       options.stdout.write(visible(delta));
     },
     reasoning(delta: string) {
       stopSpinner();
-      if (options.reasoning === "hidden") return;
+      if (!reasoningOut) return;
+      if (mode !== "reasoning") {
+        if (mode === "text") options.stdout.write("\n\n");
+        // Labelled, not only dimmed: with NO_COLOR it must still not read as the answer.
+        reasoningOut.write(`${c.dim.italic(`${REASONING_GUTTER}reasoning`)}\n${c.dim(REASONING_GUTTER)}`);
+      }
       mode = "reasoning";
-      options.stdout.write(c.dim(visible(delta)));
+      reasoningOut.write(c.dim(visible(delta).replace(/\n/g, `\n${REASONING_GUTTER}`)));
     },
     restart() {
       lineBreak();
@@ -73,19 +98,22 @@ export function createStreamRenderer(options: StreamRendererOptions) {
     toolCall(call: ToolCallRequest, brief?: boolean) {
       stopSpinner();
       lineBreak();
+      if (!showTools) return;
       const args = brief ? "" : ` ${c.dim(oneLine(JSON.stringify(call.arguments)))}`;
       options.stderr.write(`${c.yellow("⚙")} ${c.bold(visible(call.name))}${args}\n`);
     },
     toolRunning(call: ToolCallRequest) {
-      if (!options.stderr.isTTY) return undefined;
+      if (!options.stderr.isTTY || !showTools) return undefined;
       stopSpinner();
       lineBreak();
       return startToolRunView(call.name, options.stderr, c);
     },
     toolProgress(_call: ToolCallRequest, line: string) {
+      if (!showTools) return;
       options.stderr.write(`  ${c.dim(`… ${visible(oneLine(line, 120))}`)}\n`);
     },
     toolResult(_call: ToolCallRequest, content: string, isError: boolean) {
+      if (!showTools) return;
       options.stderr.write(
         `  ${isError ? c.red("✗") : c.green("✓")} ${c.dim(visible(oneLine(content, 120)))}\n`,
       );

@@ -61,7 +61,7 @@ describe("forbidden keys", () => {
     expect(Object.getPrototypeOf((events[1] as { metadata: object }).metadata)).toBe(Object.prototype);
   });
 
-  it("are rejected in TOML, in -c and in a conversation's config, naming where", async () => {
+  it("are rejected in TOML and in -c, naming where; in a conversation's recorded config they are data, left out", async () => {
     const root = dir();
     fs.mkdirSync(path.join(root, ".jp"));
     const load = (options: { cfg?: string[]; deltas?: Record<string, unknown>[] } = {}) =>
@@ -73,15 +73,17 @@ describe("forbidden keys", () => {
     await expect(load({ cfg: ["assistant.__proto__.polluted=true"] })).rejects.toThrow(
       "key __proto__ is not allowed",
     );
-    await expect(
-      load({
-        deltas: [
-          JSON.parse('{"assistant":{"constructor":{"prototype":{"polluted":true}}}}') as Record<
-            string,
-            unknown
-          >,
-        ],
-      }),
-    ).rejects.toThrow("key assistant.constructor is not allowed");
+    const recorded = await load({
+      deltas: [
+        JSON.parse('{"assistant":{"constructor":{"prototype":{"polluted":true}}}}') as Record<
+          string,
+          unknown
+        >,
+      ],
+    });
+    expect(recorded.ignored).toEqual([
+      "the conversation's recorded config (delta 1) has a key assistant.constructor; jp leaves it out",
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -38,6 +38,8 @@ describe("read-only commands", () => {
       ["conversation", "print"],
       ["conversation", "print", "--compacted"],
       ["conversation", "compact", "--dry-run"],
+      ["conversation", "grep", "quoted"],
+      ["conversation", "grep", "--compacted", "quoted"],
       ["conversation", "doctor", "--check"],
       ["config", "show"],
       ["config", "show", "--json"],

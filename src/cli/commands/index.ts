@@ -56,6 +56,12 @@ const conversation: CommandEntry[] = [
     load: async () => (await import("../runtime.js")).conversationPrint,
   },
   {
+    name: "grep",
+    args: "<pattern> [ids...]",
+    summary: "search conversations for a regular expression, as stored or as the model sees them",
+    load: async () => (await import("../runtime.js")).conversationGrep,
+  },
+  {
     name: "fork",
     args: "[id]",
     summary: "copy a conversation into a new one",
@@ -122,7 +128,8 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: "conversation",
     aliases: ["c"],
-    summary: "manage conversations: new, ls, use, show, print, fork, rm, restore, import, doctor, compact",
+    summary:
+      "manage conversations: new, ls, use, show, print, grep, fork, rm, restore, import, doctor, compact",
     subcommands: conversation,
   },
   {

@@ -22,7 +22,7 @@ import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/con
 import { acquireLock } from "../../store/lock.js";
 import { builtinTools } from "../../tools/builtins.js";
 import { outputCapOf } from "../../tools/local.js";
-import { withAcceptedNames } from "../../tools/names.js";
+import { toolNameProblem, withAcceptedNames } from "../../tools/names.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
 import { buildRegistry, isMcpToolSpec, selectTools, usesMcp } from "../../tools/registry.js";
 import type { McpServers } from "../../mcp/servers.js";
@@ -33,10 +33,27 @@ import type { Config } from "../../config/schema.js";
 import type { Tool } from "../../tools/types.js";
 import { counted } from "../../render/words.js";
 
+function isToolName(word: string): boolean {
+  return toolNameProblem(word) === undefined;
+}
+
 export const optionalValues: OptionalValueFlag[] = [
   COMPACT_SPEC_FLAG,
-  { flags: ["-t", "--tool"], hidden: "--tool-op", bareValue: "+", valuePrefix: "+" },
-  { flags: ["-T", "--no-tool"], hidden: "--tool-op", bareValue: "-", valuePrefix: "-" },
+  // As JP reads them, the next word is the tool when it can be a tool's name (`-t web_search "…"`).
+  {
+    flags: ["-t", "--tool"],
+    hidden: "--tool-op",
+    bareValue: "+",
+    valuePrefix: "+",
+    takesNextToken: isToolName,
+  },
+  {
+    flags: ["-T", "--no-tool"],
+    hidden: "--tool-op",
+    bareValue: "-",
+    valuePrefix: "-",
+    takesNextToken: isToolName,
+  },
 ];
 
 interface QOptions extends SpecOptions {
@@ -49,6 +66,10 @@ interface QOptions extends SpecOptions {
   retry?: boolean;
   persist: boolean;
   json?: boolean;
+  /** -r (true) or -R (false); absent, the config decides. */
+  reasoning?: boolean;
+  hideReasoning?: boolean;
+  hideToolCalls?: boolean;
 }
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
@@ -69,14 +90,21 @@ function defineCommand(program: Command): Command {
     .option("-n, --new", "start a new conversation for this query")
     .option("--id <id>", "ask in this conversation instead of the active one")
     .option("-m, --model <id>", "model for this query, as provider/name")
-    .option("-t, --tool", "offer every tool; -t=NAME offers NAME (applied left to right with -T)")
-    .option("-T, --no-tool", "offer no tools; -T=NAME withholds NAME")
+    .option(
+      "-t, --tool",
+      "offer every tool; -t NAME (or -t=NAME) offers NAME (applied left to right with -T)",
+    )
+    .option("-T, --no-tool", "offer no tools; -T NAME (or -T=NAME) withholds NAME")
     .addOption(
       new Option("--tool-op <op>")
         .hideHelp()
         .argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
     )
     .option("-u, --tool-use <name>", "make the model call this tool first (implies -t=NAME)")
+    .option("-r, --reasoning", "let the model think for this query (its configured effort, else medium)")
+    .option("-R, --no-reasoning", "no thinking for this query")
+    .option("--hide-reasoning", "do not show the reasoning as it streams (it is recorded all the same)")
+    .option("--hide-tool-calls", "do not show tool calls and their results as they run (prompts still ask)")
     .option("-e, --edit", "write the query in $EDITOR")
     .option("--retry", "ask the conversation's last failed question again (one that got no answer)")
     .option("--no-persist", "do not record this turn in the conversation")
@@ -96,6 +124,25 @@ function defineCommand(program: Command): Command {
         "rest of the turn, r decline with a reason, e edit, p print, ? help.",
       ].join("\n"),
     );
+}
+
+/** The configuration of this query: the conversation's, with -m, -r and -R on top. */
+async function configForQuery(ctx: Context, existing: ConversationRef | undefined, opts: QOptions) {
+  const model = opts.model ? { model: { id: opts.model } } : {};
+  if (opts.reasoning === false)
+    return ctx.config({
+      conversation: existing,
+      flags: { assistant: { ...model, reasoning: { effort: "none", budget_tokens: 0 } } },
+    });
+  const flags = opts.model ? { assistant: model } : undefined;
+  const resolved = await ctx.config({ conversation: existing, ...(flags ? { flags } : {}) });
+  const configured = resolved.config.assistant?.reasoning;
+  const thinking = (configured?.effort && configured.effort !== "none") || configured?.budget_tokens;
+  if (!opts.reasoning || thinking) return resolved;
+  return ctx.config({
+    conversation: existing,
+    flags: { assistant: { ...model, reasoning: { effort: "medium" } } },
+  });
 }
 
 /** The conversation asked in: --id's, else the active one; none with --new or when none is active. */
@@ -156,8 +203,7 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
     ctx.info("the editor was left without a question (or with an error); nothing was asked");
     return;
   }
-  const flags = opts.model ? { assistant: { model: { id: opts.model } } } : undefined;
-  const { config, leftOutTools, origins } = await ctx.config({ conversation: existing, flags });
+  const { config, leftOutTools, origins } = await configForQuery(ctx, existing, opts);
   noticeLeftOutTools(ctx, existing, leftOutTools, opts.persist);
   const modelId = config.assistant?.model?.id ?? "";
   const { provider, model } = createProvider(modelId, config, ctx.env);
@@ -304,7 +350,8 @@ function turnIo(ctx: Context, config: Config, opts: QOptions, signal: AbortSigna
       stdout: opts.json ? discard() : ctx.stdout,
       stderr: ctx.stderr,
       color: ctx.color,
-      reasoning: config.assistant?.reasoning?.display ?? "dim",
+      reasoning: opts.hideReasoning ? "hidden" : (config.assistant?.reasoning?.display ?? "dim"),
+      toolCalls: opts.hideToolCalls ? "hidden" : "shown",
     }),
     now: () => ctx.clock.now(),
     cwd: ctx.maybeWorkspace()?.root ?? ctx.cwd,

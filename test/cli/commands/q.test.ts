@@ -249,9 +249,32 @@ describe("jp q with Anthropic", () => {
     await w.jp("q", "-u", "count_words", "count");
     expect(body(0).tool_choice).toEqual({ type: "tool", name: "count_words" });
     expect(body(1).tool_choice).toEqual({ type: "auto" });
-    await w.jp("q", "-T", "again");
+    await w.jp("q", "-T", "ask again");
     expect(body(2).tools).toBeUndefined();
     expect((await w.jp("q", "-t=nope", "x")).stderr).toContain("no tool named 'nope'");
+  });
+
+  it("takes the word after -t or -T as the tool when it can be a tool's name, as JP does", async () => {
+    w = await qWorkspace({
+      script: [{ text: "one" }, { text: "two" }],
+      extraConfig: '[conversation.tools.wait]\nsource = "local"\ncommand = ["true"]\nenable = false\n',
+    });
+    // -t wait offers wait (off by default) and sends only the words after it as the question.
+    const first = await w.jp("q", "-T", "-t", "wait", "is it offered?");
+    expect(first.code, first.stderr).toBe(0);
+    expect((body(0).tools as { name: string }[]).map((t) => t.name)).toEqual(["wait"]);
+    expect((body(0).messages as { content: { text: string }[] }[])[0]!.content[0]!.text).toBe(
+      "is it offered?",
+    );
+    // -T count_words withholds that tool alone.
+    const second = await w.jp("q", "-T", "count_words", "and now?");
+    expect(second.code, second.stderr).toBe(0);
+    const offered = (body(1).tools as { name: string }[] | undefined)?.map((t) => t.name) ?? [];
+    expect(offered).not.toContain("count_words");
+    expect((body(1).messages as { content: { text?: string }[] }[]).at(-1)!.content[0]!.text).toBe(
+      "and now?",
+    );
+    expect((await w.jp("q", "-t", "nope", "x")).stderr).toContain("no tool named 'nope'");
   });
 
   it("writes no API key anywhere under .jp/", async () => {
