@@ -1,0 +1,99 @@
+// What jp q shows as it goes: reasoning labelled (in a terminal, with NO_COLOR too), kept off stdout when
+// stdout is a file or a pipe; --hide-reasoning and --hide-tool-calls; -r and -R for one query.
+import { execa } from "execa";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadScript } from "../../support/mock-llm.js";
+import { PTY_AVAILABLE, runInPty } from "../../support/pty.js";
+import { qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
+import { REPO_ROOT } from "../../support/workspace.js";
+
+const JP = path.join(REPO_ROOT, "bin/jp");
+const THOUGHT = {
+  reasoning: "Let me think.\nSecond line of thought.",
+  signature: "sig-1",
+  text: "The answer.",
+};
+let w: QWorkspace | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+describe.skipIf(!PTY_AVAILABLE)("in a terminal", () => {
+  it("labels reasoning with a gutter that reads without color, before the answer", async () => {
+    w = await qWorkspace({ script: [THOUGHT] });
+    const session = runInPty([JP, "q", "-n", "think"], { cwd: w.root, env: { ...w.env, NO_COLOR: "1" } });
+    expect(await session.exit).toBe(0);
+    expect(session.output()).toMatch(
+      /┊ reasoning\r?\n┊ Let me think\.\r?\n┊ Second line of thought\.\r?\n\r?\nThe answer\./,
+    );
+  });
+
+  it("shows the reasoning on the terminal (stderr) but writes the answer alone to a file", async () => {
+    w = await qWorkspace({ script: [THOUGHT] });
+    const out = path.join(w.root, "out.txt");
+    const session = runInPty(["sh", "-c", `'${JP}' q -n think > '${out}'`], { cwd: w.root, env: w.env });
+    expect(await session.exit).toBe(0);
+    expect(fs.readFileSync(out, "utf8")).toBe("The answer.\n");
+    expect(session.output()).toContain("Let me think.");
+  });
+
+  it("--hide-reasoning and --hide-tool-calls leave them off the screen, and the log keeps them", async () => {
+    w = await qWorkspace({ script: [THOUGHT, ...loadScript("tool-then-answer")] });
+    const hidden = runInPty([JP, "q", "-n", "--hide-reasoning", "think"], { cwd: w.root, env: w.env });
+    expect(await hidden.exit).toBe(0);
+    expect(hidden.output()).not.toContain("Let me think");
+    expect(hidden.output()).toContain("The answer.");
+    const quiet = runInPty([JP, "q", "--hide-tool-calls", "count"], { cwd: w.root, env: w.env });
+    expect(await quiet.exit).toBe(0);
+    expect(quiet.output()).not.toContain("⚙");
+    expect(quiet.output()).toContain("notes.txt has 5 words.");
+    const kinds = w.events().map((e) => e.type);
+    expect(kinds).toContain("tool_call_response");
+    expect(w.events().some((e) => e.type === "chat_response" && e.reasoning === THOUGHT.reasoning)).toBe(
+      true,
+    );
+  });
+});
+
+describe("through a pipe", () => {
+  it("stdout holds the answer alone, and nothing of the reasoning goes anywhere", async () => {
+    w = await qWorkspace({ script: [THOUGHT] });
+    const result = await execa(JP, ["q", "-n", "think"], {
+      cwd: w.root,
+      env: w.env,
+      reject: false,
+      stdin: "ignore",
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe("The answer.");
+    expect(result.stderr).not.toContain("Let me think");
+  });
+});
+
+describe("-r and -R", () => {
+  it("turn thinking on or off for one query, whatever the config says", async () => {
+    w = await qWorkspace({
+      script: [{ text: "a" }, { text: "b" }, { text: "c" }],
+      extraConfig: '[assistant.reasoning]\neffort = "high"\n',
+    });
+    expect((await w.jp("q", "-n", "-R", "no thinking")).code).toBe(0);
+    expect((await w.jp("q", "with thinking")).code).toBe(0);
+    const body = (n: number) => w!.mock.requests[n]!.body;
+    expect(body(0).thinking === undefined || (body(0).thinking as { type: string }).type === "disabled").toBe(
+      true,
+    );
+    expect(body(1).thinking).toBeDefined();
+    expect((body(1).thinking as { type: string }).type).not.toBe("disabled");
+  });
+
+  it("-r asks for thinking where the config asks for none", async () => {
+    w = await qWorkspace({ script: [{ text: "a" }, { text: "b" }] });
+    expect((await w.jp("q", "-n", "plain")).code).toBe(0);
+    expect((await w.jp("q", "-r", "think now")).code).toBe(0);
+    expect(w.mock.requests[0]!.body.thinking).toBeUndefined();
+    expect(w.mock.requests[1]!.body.thinking).toBeDefined();
+  });
+});
