@@ -62,6 +62,30 @@ const conversation: CommandEntry[] = [
     load: async () => (await import("../runtime.js")).conversationGrep,
   },
   {
+    name: "edit",
+    args: "[id]",
+    summary: "change a conversation's title",
+    load: async () => (await import("../runtime.js")).conversationEdit,
+  },
+  {
+    name: "label",
+    args: "<id> [labels...]",
+    summary: "add labels to a conversation (or --remove them)",
+    load: async () => (await import("../runtime.js")).conversationLabel,
+  },
+  {
+    name: "archive",
+    args: "<id>",
+    summary: "set a conversation aside: ls leaves it out",
+    load: async () => (await import("../runtime.js")).conversationArchive,
+  },
+  {
+    name: "unarchive",
+    args: "<id>",
+    summary: "bring an archived conversation back into ls",
+    load: async () => (await import("../runtime.js")).conversationUnarchive,
+  },
+  {
     name: "fork",
     args: "[id]",
     summary: "copy a conversation into a new one",

@@ -70,6 +70,8 @@ interface QOptions extends SpecOptions {
   reasoning?: boolean;
   hideReasoning?: boolean;
   hideToolCalls?: boolean;
+  /** --title's words, or false with --no-title; absent, the first question titles a new conversation. */
+  title?: string | false;
 }
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
@@ -105,6 +107,11 @@ function defineCommand(program: Command): Command {
     .option("-R, --no-reasoning", "no thinking for this query")
     .option("--hide-reasoning", "do not show the reasoning as it streams (it is recorded all the same)")
     .option("--hide-tool-calls", "do not show tool calls and their results as they run (prompts still ask)")
+    .option("--title <title>", "title the conversation (a new one, or the one asked in)")
+    .option(
+      "--no-title",
+      "leave a new conversation without a title (none from its first question, none generated)",
+    )
     .option("-e, --edit", "write the query in $EDITOR")
     .option("--retry", "ask the conversation's last failed question again (one that got no answer)")
     .option("--no-persist", "do not record this turn in the conversation")
@@ -165,13 +172,14 @@ function conversationFor(
   opts: QOptions,
 ): ConversationRef {
   const store = ctx.store();
-  const ref =
-    existing ?? (opts.persist ? store.create({ title: titleFrom(query) }) : unsavedConversation(ctx));
+  const given = typeof opts.title === "string" ? opts.title.trim() || undefined : undefined;
+  const title = opts.title === false ? undefined : (given ?? titleFrom(query));
+  const ref = existing ?? (opts.persist ? store.create(title ? { title } : {}) : unsavedConversation(ctx));
   if (!opts.persist) return ref;
   if (!existing) ctx.info(ctx.color.dim(`new conversation ${ref.id}`));
-  // A conversation made by `jp conversation new` gets its title from its first question.
-  else if (store.metadata(ref).title === undefined)
-    store.writeMetadata(ref, { ...store.metadata(ref), title: titleFrom(query) });
+  // --title retitles; a conversation made by `jp conversation new` gets its title from its first question.
+  else if (given !== undefined || (title !== undefined && store.metadata(ref).title === undefined))
+    store.writeMetadata(ref, { ...store.metadata(ref), title });
   // --id asks in that conversation "instead of the active one": the active one stays.
   if (opts.id === undefined) store.setActive(ref.id);
   return ref;
@@ -258,7 +266,8 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
       ...turnIo(ctx, config, opts, interrupt.signal),
     });
     reportUsage(ctx, memory.slice(turnStart), config);
-    if (!existing && opts.persist && !result.interrupted)
+    // A title given with --title, or refused with --no-title, is not generated over.
+    if (!existing && opts.persist && !result.interrupted && opts.title === undefined)
       await titleByModel(ctx, config, ref, query, memory.slice(turnStart));
     if (result.interrupted) {
       throw new JpError("turn.interrupted", "the turn was interrupted; what arrived is kept", {

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { renderTable } from "../../../render/table.js";
 import { visible } from "../../../render/visible.js";
+import type { ConversationRef } from "../../../store/conversations.js";
 
 export interface ConversationListItem {
   id: string;
@@ -13,6 +14,8 @@ export interface ConversationListItem {
   created_at: string;
   last_event_at: string | null;
   active: boolean;
+  labels: string[];
+  archived_at: string | null;
   /** Why this conversation could not be read; the others are listed all the same. */
   error?: string;
 }
@@ -21,11 +24,33 @@ export function register(parent: Command, ctx: Context): void {
   parent
     .command("ls")
     .description("list the conversations of the workspace, oldest first")
-    .option("--json", "print an array of { id, title, turns, events, created_at, last_event_at, active }")
-    .action((opts: { json?: boolean }) => {
+    .option("--label <label>", "only the conversations with this label")
+    .option("--archived", "only the archived conversations (they are left out otherwise)")
+    .option(
+      "--json",
+      "print an array of { id, title, turns, events, created_at, last_event_at, active, labels, archived_at }",
+    )
+    .action((opts: { json?: boolean; label?: string; archived?: boolean }) => {
       const store = ctx.store();
       const active = store.activeId();
-      const items: ConversationListItem[] = store.list().map((ref) => {
+      /** Its labels and whether it is archived; none when its folder cannot be read (the listing says why). */
+      const marksOf = (ref: ConversationRef): Pick<ConversationListItem, "labels" | "archived_at"> => {
+        try {
+          const { labels, archived_at: archived } = store.metadata(ref);
+          return {
+            labels: Array.isArray(labels) ? labels.filter((l) => typeof l === "string") : [],
+            archived_at: typeof archived === "string" ? archived : null,
+          };
+        } catch {
+          return { labels: [], archived_at: null };
+        }
+      };
+      const listed = store.list().flatMap((ref) => {
+        const marks = marksOf(ref);
+        if ((marks.archived_at !== null) !== !!opts.archived) return [];
+        return opts.label === undefined || marks.labels.includes(opts.label) ? [{ ref, marks }] : [];
+      });
+      const items: ConversationListItem[] = listed.map(({ ref, marks }) => {
         let metadata: { title?: string; created_at: string } = { created_at: "" };
         try {
           metadata = store.metadata(ref);
@@ -38,6 +63,7 @@ export function register(parent: Command, ctx: Context): void {
             created_at: metadata.created_at,
             last_event_at: stats.last_event_at ?? null,
             active: ref.id === active,
+            ...marks,
           };
         } catch (error) {
           // One unreadable folder never hides the rest of the workspace.
@@ -52,6 +78,7 @@ export function register(parent: Command, ctx: Context): void {
             created_at: metadata.created_at,
             last_event_at: null,
             active: ref.id === active,
+            ...marks,
             error: reason,
           };
         }
@@ -62,7 +89,9 @@ export function register(parent: Command, ctx: Context): void {
       }
       if (items.length === 0) {
         ctx.out(
-          "No conversations yet. Start one with `jp conversation new` or `jp conversation import PATH`.",
+          opts.label !== undefined || opts.archived
+            ? "No conversation matches."
+            : "No conversations yet. Start one with `jp conversation new` or `jp conversation import PATH`.",
         );
         return;
       }
@@ -72,7 +101,8 @@ export function register(parent: Command, ctx: Context): void {
         String(i.turns),
         String(i.events),
         (i.last_event_at ?? i.created_at).slice(0, 16).replace("T", " "),
-        i.error ? "(unreadable)" : visible(i.title ?? ""),
+        (i.error ? "(unreadable)" : visible(i.title ?? "")) +
+          (i.labels.length ? ctx.color.dim(` [${i.labels.map(visible).join(", ")}]`) : ""),
       ]);
       ctx.out(renderTable(["", "ID", "TURNS", "EVENTS", "LAST EVENT", "TITLE"], rows));
     });
