@@ -157,6 +157,8 @@ describe("jp conversation", () => {
         created_at: anyString,
         last_event_at: null,
         active: true,
+        labels: [],
+        archived_at: null,
       },
     ]);
   });
