@@ -152,6 +152,43 @@ async function configForQuery(ctx: Context, existing: ConversationRef | undefine
   });
 }
 
+/**
+ * Which model a turn uses, by one rule: -m, else the model the conversation
+ * recorded (a -m before it, or a JP conversation's config), else the user's
+ * config. A model that is not the user's configured one is named on the
+ * turn's first line; -m is recorded (a config delta, as JP does) so the
+ * conversation keeps it.
+ */
+async function keepModel(
+  ctx: Context,
+  ref: ConversationRef,
+  existing: ConversationRef | undefined,
+  opts: QOptions,
+  modelId: string,
+  origin: string | undefined,
+): Promise<void> {
+  if (origin?.startsWith("conversation"))
+    ctx.info(ctx.color.dim(`${modelId}: this conversation's model, as it recorded it (-m changes it)`));
+  if (!opts.model) return;
+  const recorded = existing
+    ? (await ctx.config({ conversation: existing })).config.assistant?.model?.id
+    : undefined;
+  if (recorded === modelId) return;
+  ctx.info(
+    ctx.color.dim(
+      `${modelId}: given with -m${opts.persist ? ", and kept for this conversation's next turns" : ""}`,
+    ),
+  );
+  if (!opts.persist) return;
+  ctx.store().append(ref, [
+    {
+      type: "config_delta",
+      timestamp: ctx.clock.now().toISOString(),
+      delta: { assistant: { model: { id: modelId } } },
+    },
+  ]);
+}
+
 /** The conversation asked in: --id's, else the active one; none with --new or when none is active. */
 function existingConversation(ctx: Context, opts: QOptions): ConversationRef | undefined {
   const store = ctx.store();
@@ -222,6 +259,7 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
   });
   checkLifecycle(ctx, capabilities);
   const ref = conversationFor(ctx, existing, query, opts);
+  await keepModel(ctx, ref, existing, opts, modelId, origins.get("assistant.model.id"));
 
   // With -k, compact before the turn by the configured rules and/or the specs (each appended under the turn lock).
   const unsaved = !existing && !opts.persist;

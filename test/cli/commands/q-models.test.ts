@@ -194,9 +194,9 @@ describe("thinking blocks kept exactly", () => {
     expect(sent).not.toContain("thinking");
     expect(sent).toContain("text");
     expect(JSON.stringify(w.events())).toContain("SIG_MOCK");
-    // Back on the model that wrote it, it goes back again.
+    // Back on the model that wrote it (-m is kept by the conversation, so it is named again), it goes back again.
     w.mock.push({ text: "third" });
-    expect((await w.jp("q", "three")).code).toBe(0);
+    expect((await w.jp("q", "-m", "anthropic/claude-mock", "three")).code).toBe(0);
     expect(messages(2).flatMap((m) => m.content.map((b) => b.signature ?? null))).toContain("SIG_MOCK");
   });
 });
@@ -460,5 +460,29 @@ describe("the SDK type check of sent bodies", () => {
     expect(
       sdkTypeErrors("responses", [{ model: "m", stream: true, reasoning: { effort: "huge" } }]),
     ).not.toEqual([]);
+  });
+});
+
+describe("the model a conversation continues with", () => {
+  it("is -m's from then on, recorded as JP records it, and named on the first line when it is not the configured one", async () => {
+    w = await qWorkspace({ script: [{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }] });
+    const first = await w.jp("q", "-n", "-m", "anthropic/claude-other", "one");
+    expect(first.stderr).toContain(
+      "anthropic/claude-other: given with -m, and kept for this conversation's next turns",
+    );
+    expect(w.events().find((e) => e.type === "config_delta")).toMatchObject({
+      delta: { assistant: { model: { id: "anthropic/claude-other" } } },
+    });
+    const second = await w.jp("q", "two");
+    expect(w.mock.requests[1]!.body.model).toBe("claude-other");
+    expect(second.stderr.split("\n")[0]).toBe(
+      "anthropic/claude-other: this conversation's model, as it recorded it (-m changes it)",
+    );
+    // The same -m again records nothing more; another conversation keeps the configured model.
+    expect((await w.jp("q", "-m", "anthropic/claude-other", "three")).code).toBe(0);
+    expect(w.events().filter((e) => e.type === "config_delta")).toHaveLength(1);
+    const other = await w.jp("q", "-n", "four");
+    expect(w.mock.requests[3]!.body.model).toBe("claude-mock");
+    expect(other.stderr).not.toContain("this conversation's model");
   });
 });
