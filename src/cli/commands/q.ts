@@ -22,6 +22,7 @@ import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/con
 import { acquireLock } from "../../store/lock.js";
 import { builtinTools } from "../../tools/builtins.js";
 import { outputCapOf } from "../../tools/local.js";
+import { forkConversation } from "../../service/fork.js";
 import { toolNameProblem, withAcceptedNames } from "../../tools/names.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
 import { buildRegistry, isMcpToolSpec, selectTools, usesMcp } from "../../tools/registry.js";
@@ -38,6 +39,8 @@ function isToolName(word: string): boolean {
 }
 
 export const optionalValues: OptionalValueFlag[] = [
+  // --fork, or --fork=N for the last N turns: attached only, so `--fork 3` leaves 3 in the question.
+  { flags: ["--fork"], hidden: "--fork-last", bareValue: "all" },
   COMPACT_SPEC_FLAG,
   // As JP reads them, the next word is the tool when it can be a tool's name (`-t web_search "…"`).
   {
@@ -70,6 +73,8 @@ interface QOptions extends SpecOptions {
   reasoning?: boolean;
   hideReasoning?: boolean;
   hideToolCalls?: boolean;
+  /** --fork ("all") or --fork=N: ask in a fork of the conversation. */
+  forkLast?: string;
   /** --title's words, or false with --no-title; absent, the first question titles a new conversation. */
   title?: string | false;
 }
@@ -107,6 +112,8 @@ function defineCommand(program: Command): Command {
     .option("-R, --no-reasoning", "no thinking for this query")
     .option("--hide-reasoning", "do not show the reasoning as it streams (it is recorded all the same)")
     .option("--hide-tool-calls", "do not show tool calls and their results as they run (prompts still ask)")
+    .option("--fork", "ask in a fork of the conversation (all its turns); --fork=N keeps its last N turns")
+    .addOption(new Option("--fork-last <n>").hideHelp())
     .option("--title <title>", "title the conversation (a new one, or the one asked in)")
     .option(
       "--no-title",
@@ -189,12 +196,23 @@ async function keepModel(
   ]);
 }
 
-/** The conversation asked in: --id's, else the active one; none with --new or when none is active. */
+/**
+ * The conversation asked in: --id's, else the active one; none with --new or
+ * when none is active. With --fork, a fork of it (made active), as JP does.
+ */
 function existingConversation(ctx: Context, opts: QOptions): ConversationRef | undefined {
   const store = ctx.store();
   if (opts.new) return undefined;
-  if (opts.id) return store.resolve(opts.id);
-  return store.activeId() ? store.resolve() : undefined;
+  const asked = opts.id ? store.resolve(opts.id) : store.activeId() ? store.resolve() : undefined;
+  if (opts.forkLast === undefined || !opts.persist) return asked;
+  if (!asked) throw new UsageError("--fork needs a conversation to fork", "give --id ID, or make one active");
+  const last = opts.forkLast === "all" ? undefined : Number(opts.forkLast);
+  if (last !== undefined && (!Number.isInteger(last) || last < 1))
+    throw new UsageError(`--fork=${opts.forkLast} takes a positive number of turns`);
+  const { ref } = forkConversation(store, asked, last !== undefined ? { last } : {});
+  store.setActive(ref.id);
+  ctx.info(ctx.color.dim(`forked ${asked.id} into ${ref.id}; asking there`));
+  return ref;
 }
 
 /**

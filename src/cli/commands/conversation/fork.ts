@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../../errors.js";
-import { forkEvents } from "../../../events/fork.js";
+import { forkConversation } from "../../../service/fork.js";
 import {
   addSpecOptions,
   COMPACT_SPEC_FLAG,
@@ -31,18 +31,10 @@ export function register(parent: Command, ctx: Context): void {
       }
       const store = ctx.store();
       const source = store.resolve(id);
-      // A turn in progress is waited for: a fork copies whole turns, never half of one.
-      const turn = store.holdTurn(source);
-      let recorded;
-      try {
-        recorded = store.readEvents(source);
-      } finally {
-        turn.release();
-      }
-      const events = forkEvents(recorded, last);
-      const originalTitle = store.metadata(source).title;
-      const title = opts.title ?? (originalTitle ? `${originalTitle} (fork)` : undefined);
-      const ref = store.create({ title, events, metadata: { forked_from: source.id } });
+      const { ref, events } = forkConversation(store, source, {
+        ...(last !== undefined ? { last } : {}),
+        ...(opts.title !== undefined ? { title: opts.title } : {}),
+      });
       store.setActive(ref.id);
       // With -k, the fork is compacted by the same rules once its turns are chosen.
       const compactions =
@@ -54,14 +46,14 @@ export function register(parent: Command, ctx: Context): void {
           JSON.stringify({
             id: ref.id,
             forked_from: source.id,
-            events: events.length,
+            events,
             compactions,
             path: ref.dir,
           }),
         );
       } else {
         const extra = compactions ? `, ${counted(compactions, "compaction")}` : "";
-        ctx.out(`Forked ${source.id} into ${ref.id} (${events.length} events${extra}); it is now active.`);
+        ctx.out(`Forked ${source.id} into ${ref.id} (${events} events${extra}); it is now active.`);
       }
     },
   );

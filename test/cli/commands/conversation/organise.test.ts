@@ -66,3 +66,24 @@ it("archive sets a conversation aside from ls, ls --archived lists it, unarchive
   expect((await w.jp("conversation", "unarchive", a)).stdout).toBe(`Unarchived ${a}\n`);
   expect((await listed()).map((i) => i.id)).toEqual([a, b]);
 });
+
+it("q --fork asks in a fork of the conversation, --fork=N keeps its last N turns; the original stays as it was", async () => {
+  w = await qWorkspace({ script: [{ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" }] });
+  await w.jp("q", "-n", "one");
+  await w.jp("q", "two");
+  const original = (await listed())[0]!.id;
+  const forked = await w.jp("q", "--fork=1", "three");
+  expect(forked.code, forked.stderr).toBe(0);
+  const fork = /forked \d+ into (\d+)/.exec(forked.stderr)?.[1] ?? "";
+  expect(fork).not.toBe("");
+  const questions = (id: string) =>
+    w!.events(id).flatMap((e) => (e.type === "chat_request" ? [e.content] : []));
+  expect(questions(fork)).toEqual(["two", "three"]);
+  expect(questions(original)).toEqual(["one", "two"]);
+  // The fork is the active one now; --fork alone copies every turn.
+  await w.jp("q", "--fork", "four");
+  const newest = (await listed()).at(-1)!.id;
+  expect(questions(newest)).toEqual(["two", "three", "four"]);
+  const bad = await w.jp("q", "--fork=0", "x");
+  expect(bad.code).toBe(2);
+});
