@@ -216,6 +216,18 @@ describe.skipIf(!PTY_AVAILABLE)("leaving the editor without an edit", () => {
     },
   );
 
+  it("jp q with no words on a terminal opens the editor, as -e does", async () => {
+    w = await qWorkspace({ script: [{ text: "answered" }] });
+    const editor = path.join(tempDir(), "editor.sh");
+    fs.writeFileSync(editor, `#!/bin/sh\nprintf 'question from the editor' > "$1"\n`, { mode: 0o755 });
+    const session = runInPty([JP, "q", "-n"], { cwd: w.root, env: { ...w.env, EDITOR: editor } });
+    expect(await session.exit).toBe(0);
+    expect(session.output()).toContain("answered");
+    expect(w.events().find((e) => e.type === "chat_request")).toMatchObject({
+      content: "question from the editor",
+    });
+  });
+
   it("jp q -e asks nothing and says so when the editor exits with an error or an empty buffer", async () => {
     w = await qWorkspace({ script: [{ text: "never sent" }] });
     for (const editor of ["false", "true"]) {

@@ -482,7 +482,8 @@ async function readQuery(ctx: Context, words: string[], opts: QOptions): Promise
     const piped = await readStdin(ctx.stdin);
     if (piped.trim()) query = query ? `${query}\n\n${piped}` : piped;
   }
-  if (opts.edit) {
+  // No words and a terminal: the question is written in $EDITOR, as with -e (JP does the same).
+  if (opts.edit || (!query.trim() && ctx.stdin.isTTY)) {
     const prompter = createTerminalPrompter({
       stdin: ctx.stdin,
       stderr: ctx.stderr,
@@ -497,7 +498,7 @@ async function readQuery(ctx: Context, words: string[], opts: QOptions): Promise
   if (!query.trim()) {
     throw new UsageError(
       "nothing to ask",
-      "give the query as arguments, pipe it on stdin, or use -e to write it in $EDITOR",
+      "give the query as arguments, pipe it on stdin, or write it in $EDITOR (-e, or no words on a terminal)",
     );
   }
   return query;
