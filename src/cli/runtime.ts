@@ -15,6 +15,7 @@ export * as conversationFork from "./commands/conversation/fork.js";
 export * as conversationImport from "./commands/conversation/import.js";
 export * as conversationNew from "./commands/conversation/new.js";
 export * as conversationPrint from "./commands/conversation/print.js";
+export * as completion from "./commands/completion.js";
 export * as conversationGrep from "./commands/conversation/grep.js";
 export * as conversationEdit from "./commands/conversation/edit.js";
 export * as conversationLabel from "./commands/conversation/label.js";

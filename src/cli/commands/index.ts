@@ -153,7 +153,7 @@ export const COMMANDS: CommandEntry[] = [
     name: "conversation",
     aliases: ["c"],
     summary:
-      "manage conversations: new, ls, use, show, print, grep, fork, rm, restore, import, doctor, compact",
+      "manage conversations: new, ls, use, show, print, grep, edit, label, archive, fork, rm, pin, import, doctor, compact",
     subcommands: conversation,
   },
   {
@@ -178,6 +178,12 @@ export const COMMANDS: CommandEntry[] = [
         load: async () => (await import("../runtime.js")).modelShow,
       },
     ],
+  },
+  {
+    name: "completion",
+    args: "<shell>",
+    summary: "print a completion script for bash, zsh or fish",
+    load: async () => (await import("../runtime.js")).completion,
   },
   {
     name: "mcp",
