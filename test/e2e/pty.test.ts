@@ -178,6 +178,51 @@ describe.skipIf(!PTY_AVAILABLE)('run = "edit"', () => {
   });
 });
 
+describe.skipIf(!PTY_AVAILABLE)("choosing a conversation from a list", () => {
+  it("use without an id lists the conversations, newest first, and the arrow keys and Enter choose", async () => {
+    w = await qWorkspace();
+    const made = async () =>
+      (
+        JSON.parse((await runCli(["c", "new", "--json"], { cwd: w!.root, env: w!.env })).stdout) as {
+          id: string;
+        }
+      ).id;
+    const older = await made();
+    const newer = await made();
+    const session = runInPty([JP, "conversation", "use"], { cwd: w.root, env: w.env });
+    await session.waitFor("Use which conversation?");
+    // The newest is first, and active: one step down is the older one.
+    session.type("\x1b[B");
+    session.type("\r");
+    expect(await session.exit).toBe(0);
+    expect(session.output()).toContain(`Active conversation: ${older}`);
+    expect(newer).not.toBe(older);
+    // Without a terminal, an id is asked for instead.
+    const piped = await runCli(["c", "use"], { cwd: w.root, env: w.env });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain("give the conversation's id");
+  });
+
+  it("show and print without an id and no active conversation offer the list; Ctrl-C leaves it", async () => {
+    w = await qWorkspace();
+    const { id } = JSON.parse((await runCli(["c", "new", "--json"], { cwd: w.root, env: w.env })).stdout) as {
+      id: string;
+    };
+    fs.rmSync(path.join(w.root, ".jp/state.json"), { force: true });
+    const shown = runInPty([JP, "conversation", "show"], { cwd: w.root, env: w.env });
+    await shown.waitFor("Show which conversation?");
+    shown.type("\r");
+    expect(await shown.exit).toBe(0);
+    expect(shown.output()).toContain(`${id}`);
+    expect(shown.output()).toContain("turns:");
+    const left = runInPty([JP, "conversation", "print"], { cwd: w.root, env: w.env });
+    await left.waitFor("Print which conversation?");
+    left.type("\x03");
+    expect(await left.exit).toBe(0);
+    expect(left.output()).toContain("nothing chosen");
+  });
+});
+
 describe.skipIf(!PTY_AVAILABLE)("piped input", () => {
   it("still asks for approval at the terminal (git diff | jp q …)", async () => {
     w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });

@@ -1,6 +1,7 @@
 // `jp conversation print [ID]`: the full history, or with --compacted exactly what the model sees.
 import { Option, type Command } from "commander";
 import type { Context } from "../../context.js";
+import { conversationOrPick } from "../../pick.js";
 import { groupTurns, isKind, NO_TURN, TurnCounter, turnsLabel, type Event } from "../../../events/index.js";
 import type { ConversationRef } from "../../../store/conversations.js";
 import {
@@ -197,7 +198,8 @@ const wholeHistory = (opts: PrintOptions) =>
 
 async function print(ctx: Context, id: string | undefined, opts: PrintOptions): Promise<void> {
   const store = ctx.store();
-  const ref = store.resolve(id);
+  const ref = await conversationOrPick(ctx, id, "Print which conversation?");
+  if (!ref) return;
   if (wholeHistory(opts) && !ctx.stdout.isTTY) {
     // To a file or a pipe the history streams: a conversation of any size prints in bounded memory.
     let blocks = 0;

@@ -1,6 +1,7 @@
 // `jp conversation show [ID]`: one conversation's details.
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
+import { conversationOrPick } from "../../pick.js";
 import { indexCompactions, streamShape } from "../../../compaction/index.js";
 import { priceOf } from "../../../llm/model-info.js";
 import { compactionItems, renderCompactionItems } from "../../../render/compaction-list.js";
@@ -24,7 +25,8 @@ export function register(parent: Command, ctx: Context): void {
     )
     .action(async (id: string | undefined, opts: { json?: boolean; context?: boolean }) => {
       const store = ctx.store();
-      const ref = store.resolve(id);
+      const ref = await conversationOrPick(ctx, id, "Show which conversation?");
+      if (!ref) return;
       if (opts.context) {
         // Loaded only for --context: it builds the tool registry, as `jp q` does.
         const { showContext } = await import("../../show-context.js");
