@@ -213,7 +213,7 @@ describe.skipIf(!PTY_AVAILABLE)("choosing a conversation from a list", () => {
     await shown.waitFor("Show which conversation?");
     shown.type("\r");
     expect(await shown.exit).toBe(0);
-    expect(shown.output()).toContain(`${id}`);
+    expect(shown.output()).toContain(id);
     expect(shown.output()).toContain("turns:");
     const left = runInPty([JP, "conversation", "print"], { cwd: w.root, env: w.env });
     await left.waitFor("Print which conversation?");
