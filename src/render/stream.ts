@@ -15,6 +15,8 @@ export interface StreamRendererOptions {
   reasoning: "dim" | "hidden";
   /** Tool calls, their progress and results shown (the default), or not. */
   toolCalls?: "shown" | "hidden";
+  /** The answer drawn as markdown (render/markdown.ts, on a terminal); raw text without. */
+  markdown?: { write(delta: string): void; end(): void };
 }
 
 /** The gutter of reasoning lines: they read as reasoning without color too (NO_COLOR). */
@@ -52,7 +54,11 @@ export function createStreamRenderer(options: StreamRendererOptions) {
     options.stderr.write("\r\x1b[K");
   };
   const lineBreak = () => {
-    if (mode === "text") options.stdout.write("\n");
+    // Markdown ends each line it draws; raw text needs its line ended.
+    if (mode === "text") {
+      if (options.markdown) options.markdown.end();
+      else options.stdout.write("\n");
+    }
     if (mode === "reasoning") reasoningOut?.write("\n");
     mode = "none";
   };
@@ -71,13 +77,17 @@ export function createStreamRenderer(options: StreamRendererOptions) {
         if (reasoningOut === options.stdout) options.stdout.write("\n");
       }
       mode = "text";
-      options.stdout.write(visible(delta));
+      if (options.markdown) options.markdown.write(delta);
+      else options.stdout.write(visible(delta));
     },
     reasoning(delta: string) {
       stopSpinner();
       if (!reasoningOut) return;
       if (mode !== "reasoning") {
-        if (mode === "text") options.stdout.write("\n\n");
+        if (mode === "text") {
+          options.markdown?.end();
+          options.stdout.write(options.markdown ? "\n" : "\n\n");
+        }
         // Labelled, not only dimmed: with NO_COLOR it must still not read as the answer.
         reasoningOut.write(`${c.dim.italic(`${REASONING_GUTTER}reasoning`)}\n${c.dim(REASONING_GUTTER)}`);
       }

@@ -20,6 +20,8 @@ const HEAVY = {
   zod: "node_modules/zod/",
   execa: "node_modules/execa/",
   "the prompt library": "node_modules/@inquirer/core/",
+  "the conversation picker": "node_modules/@inquirer/select/",
+  "the markdown renderer": "node_modules/marked-terminal/",
   "the MCP SDK": "node_modules/@modelcontextprotocol/sdk/",
   "jp's commands": "src/cli/runtime.ts",
 };

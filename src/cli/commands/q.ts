@@ -319,7 +319,7 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
       tools,
       forcedTool: opts.toolUse,
       ...(await turnSettings(ctx, config, tools, ref, capabilities)),
-      ...turnIo(ctx, config, opts, interrupt.signal),
+      ...turnIo(ctx, config, opts, interrupt.signal, await answerMarkdown(ctx, opts)),
     });
     reportUsage(ctx, memory.slice(turnStart), config);
     // A title given with --title, or refused with --no-title, is not generated over.
@@ -401,7 +401,21 @@ async function turnSettings(
 }
 
 /** Where the turn asks, shows and takes the time: the terminal, or with --json events alone on stdout. */
-function turnIo(ctx: Context, config: Config, opts: QOptions, signal: AbortSignal) {
+/** The answer drawn as markdown when it goes to a terminal (the renderer loads only then); raw elsewhere. */
+async function answerMarkdown(ctx: Context, opts: QOptions) {
+  if (opts.json || ctx.stdout.isTTY !== true) return undefined;
+  const { createMarkdownStream } = await import("../../render/markdown.js");
+  const columns = ctx.stdout.columns;
+  return createMarkdownStream(ctx.stdout, Math.min(columns ?? 100, 120), ctx.color.level > 0);
+}
+
+function turnIo(
+  ctx: Context,
+  config: Config,
+  opts: QOptions,
+  signal: AbortSignal,
+  markdown: Awaited<ReturnType<typeof answerMarkdown>>,
+) {
   return {
     prompter: createTerminalPrompter({
       stdin: ctx.stdin,
@@ -417,6 +431,7 @@ function turnIo(ctx: Context, config: Config, opts: QOptions, signal: AbortSigna
       color: ctx.color,
       reasoning: opts.hideReasoning ? "hidden" : (config.assistant?.reasoning?.display ?? "dim"),
       toolCalls: opts.hideToolCalls ? "hidden" : "shown",
+      ...(markdown ? { markdown } : {}),
     }),
     now: () => ctx.clock.now(),
     cwd: ctx.maybeWorkspace()?.root ?? ctx.cwd,

@@ -1,4 +1,5 @@
 // What jp q shows as it goes: reasoning labelled (in a terminal, with NO_COLOR too), kept off stdout when
+/* eslint-disable no-control-regex -- terminal output is checked for its escape sequences */
 // stdout is a file or a pipe; --hide-reasoning and --hide-tool-calls; -r and -R for one query.
 import { execa } from "execa";
 import * as fs from "node:fs";
@@ -95,5 +96,44 @@ describe("-r and -R", () => {
     expect((await w.jp("q", "-r", "think now")).code).toBe(0);
     expect(w.mock.requests[0]!.body.thinking).toBeUndefined();
     expect(w.mock.requests[1]!.body.thinking).toBeDefined();
+  });
+});
+
+const MARKDOWN =
+  "## Plan\n\nSome **bold** words and `code`.\n\n- first\n- second\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```ts\nconst x: number = 1;\n```\n\nDone.";
+
+describe.skipIf(!PTY_AVAILABLE)("markdown", () => {
+  it("is drawn on a terminal as it streams: emphasis, lists, a table and a highlighted code fence", async () => {
+    w = await qWorkspace({ script: [{ text: MARKDOWN, split_bytes: 7 }] });
+    const session = runInPty([JP, "q", "-n", "plan it"], {
+      cwd: w.root,
+      env: { ...w.env, FORCE_COLOR: "1" },
+    });
+    expect(await session.exit).toBe(0);
+    const output = session.output();
+    expect(output).not.toContain("**bold**");
+    expect(output).not.toContain("```");
+    expect(output).toMatch(/\u001b\[1mbold\u001b\[22m/);
+    const plain = output.replace(/\u001b\[[0-9;]*m/g, "");
+    expect(plain).toMatch(/┌───┬───┐\r?\n│ a │ b │/);
+    expect(plain).toMatch(/\* first\r?\n\s+\* second/);
+    expect(output).toContain("Done.");
+    // Highlighted: the keyword is colored apart from the rest of the line.
+    expect(output).toMatch(/\u001b\[\d+mconst\u001b\[\d+m/);
+    // The log keeps the markdown as it came.
+    expect(w.events().find((e) => e.type === "chat_response")).toMatchObject({ message: MARKDOWN });
+  });
+});
+
+describe("markdown through a pipe", () => {
+  it("stays raw: the answer exactly as the model wrote it", async () => {
+    w = await qWorkspace({ script: [{ text: MARKDOWN }] });
+    const result = await execa(JP, ["q", "-n", "plan it"], {
+      cwd: w.root,
+      env: w.env,
+      reject: false,
+      stdin: "ignore",
+    });
+    expect(result.stdout).toBe(MARKDOWN);
   });
 });

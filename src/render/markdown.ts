@@ -1,0 +1,88 @@
+// Owns showing an answer's markdown on a terminal as it streams: headings,
+// emphasis, lists, links, tables and code fences with syntax highlighting,
+// by marked with marked-terminal. Each line is drawn once, when it is whole; a
+// table or a code fence, when it ends. Nothing drawn is ever redrawn. Loaded
+// only by `jp q` writing to a terminal.
+import { Marked } from "marked";
+import { markedTerminal } from "marked-terminal";
+import { visible } from "./visible.js";
+
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+const TABLE_ROW = /^\s*\|/;
+
+/** A streaming markdown writer: `write` as text arrives, `end` when the answer is over. */
+export interface MarkdownStream {
+  write(delta: string): void;
+  end(): void;
+}
+
+/** SGR sequences (colors, bold): what marked-terminal styles with. */
+// eslint-disable-next-line no-control-regex -- escape sequences are what this finds
+const STYLING = /\u001b\[[0-9;]*m/g;
+
+/** With `color` false (NO_COLOR), the layout is kept (bullets, tables, indentation) and every style dropped. */
+export function createMarkdownStream(out: NodeJS.WritableStream, width = 100, color = true): MarkdownStream {
+  const marked = new Marked();
+  // reflowText off: a line is drawn as it came, never joined with the next (which has not arrived).
+  marked.use(markedTerminal({ reflowText: false, width, tab: 2 }));
+  let pending = "";
+  let block: string[] = [];
+  let kind: "none" | "fence" | "table" = "none";
+  let fence = "";
+
+  // Text from outside jp: control characters made visible before marked adds its own styling.
+  const draw = (markdown: string) => {
+    const rendered = marked.parse(visible(markdown), { async: false });
+    const shown = color ? rendered : rendered.replace(STYLING, "");
+    out.write(`${shown.replace(/\n+$/, "")}\n`);
+  };
+  const closeBlock = () => {
+    if (block.length) draw(block.join("\n"));
+    block = [];
+    kind = "none";
+  };
+  const line = (text: string) => {
+    if (kind === "fence") {
+      block.push(text);
+      if (text.trim().startsWith(fence)) closeBlock();
+      return;
+    }
+    if (kind === "table") {
+      if (TABLE_ROW.test(text)) {
+        block.push(text);
+        return;
+      }
+      closeBlock();
+    }
+    const opening = FENCE.exec(text);
+    if (opening) {
+      kind = "fence";
+      fence = opening[1]!;
+      block = [text];
+      return;
+    }
+    if (TABLE_ROW.test(text)) {
+      kind = "table";
+      block = [text];
+      return;
+    }
+    if (text.trim() === "") out.write("\n");
+    else draw(text);
+  };
+  return {
+    write(delta) {
+      pending += delta;
+      let at: number;
+      while ((at = pending.indexOf("\n")) !== -1) {
+        line(pending.slice(0, at));
+        pending = pending.slice(at + 1);
+      }
+    },
+    end() {
+      if (pending) line(pending);
+      pending = "";
+      // An unclosed fence or a table at the very end is drawn as it stands.
+      closeBlock();
+    },
+  };
+}
