@@ -182,7 +182,8 @@ function checkSettingsCount(layers: readonly Layer[]): void {
   while (stack.length > 0) {
     const node = stack.pop();
     if (typeof node !== "object" || node === null) continue;
-    const children: unknown[] = Array.isArray(node) ? (node as unknown[]) : Object.values(node);
+    // An array's values are its items: one walk for tables and lists.
+    const children: unknown[] = Object.values(node);
     settings += children.length;
     if (settings > MAX_SETTINGS)
       throw new ConfigError(

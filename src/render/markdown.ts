@@ -1,14 +1,23 @@
 // Owns showing an answer's markdown on a terminal as it streams: headings,
 // emphasis, lists, links, tables and code fences with syntax highlighting,
-// by marked with marked-terminal. Each line is drawn once, when it is whole; a
-// table or a code fence, when it ends. Nothing drawn is ever redrawn. Loaded
-// only by `jp q` writing to a terminal.
+// by marked with marked-terminal. A paragraph streams in pieces that end at a
+// space with their markers closed; a heading or list line is drawn when it is
+// whole, a table or a code fence when it ends. Nothing drawn is ever redrawn.
+// Loaded only by `jp q` writing to a terminal.
 import { Marked } from "marked";
 import { markedTerminal } from "marked-terminal";
 import { visible } from "./visible.js";
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 const TABLE_ROW = /^\s*\|/;
+/** A line that starts a block of its own (heading, list item, quote, table, fence, rule): drawn whole. */
+const BLOCK_START = /^\s{0,3}(#|[-*+](\s|$)|\d+[.)]|>|\||`{3}|~{3}|_{3}|-{3})/;
+
+/** Whether the inline markers of `text` are all closed: it can be drawn as it is, and more follows. */
+function balanced(text: string): boolean {
+  const count = (mark: string) => text.split(mark).length - 1;
+  return count("`") % 2 === 0 && count("**") % 2 === 0 && count("__") % 2 === 0 && count("[") === count("]");
+}
 
 /** A streaming markdown writer: `write` as text arrives, `end` when the answer is over. */
 export interface MarkdownStream {
@@ -26,6 +35,8 @@ export function createMarkdownStream(out: NodeJS.WritableStream, width = 100, co
   // reflowText off: a line is drawn as it came, never joined with the next (which has not arrived).
   marked.use(markedTerminal({ reflowText: false, width, tab: 2 }));
   let pending = "";
+  // A paragraph line drawn in part already (a long line streams in pieces that close their markers).
+  let midLine = false;
   let block: string[] = [];
   let kind: "none" | "fence" | "table" = "none";
   let fence = "";
@@ -36,12 +47,31 @@ export function createMarkdownStream(out: NodeJS.WritableStream, width = 100, co
     const shown = color ? rendered : rendered.replace(STYLING, "");
     out.write(`${shown.replace(/\n+$/, "")}\n`);
   };
+  const drawInline = (markdown: string) => {
+    const rendered = marked.parseInline(visible(markdown), { async: false });
+    out.write(color ? rendered : rendered.replace(STYLING, ""));
+  };
+  /** Draw what of a growing paragraph line is safe to draw now: up to its last space, markers closed. */
+  const drawPart = () => {
+    if (kind !== "none" || (!midLine && (pending.length < 4 || BLOCK_START.test(pending)))) return;
+    const cut = pending.lastIndexOf(" ");
+    if (cut <= 0 || !balanced(pending.slice(0, cut + 1))) return;
+    drawInline(pending.slice(0, cut + 1));
+    pending = pending.slice(cut + 1);
+    midLine = true;
+  };
   const closeBlock = () => {
     if (block.length) draw(block.join("\n"));
     block = [];
     kind = "none";
   };
   const line = (text: string) => {
+    if (midLine) {
+      drawInline(text);
+      out.write("\n");
+      midLine = false;
+      return;
+    }
     if (kind === "fence") {
       block.push(text);
       if (text.trim().startsWith(fence)) closeBlock();
@@ -77,9 +107,10 @@ export function createMarkdownStream(out: NodeJS.WritableStream, width = 100, co
         line(pending.slice(0, at));
         pending = pending.slice(at + 1);
       }
+      drawPart();
     },
     end() {
-      if (pending) line(pending);
+      if (pending || midLine) line(pending);
       pending = "";
       // An unclosed fence or a table at the very end is drawn as it stands.
       closeBlock();

@@ -92,6 +92,24 @@ async function mcpWorkspace(options: {
   return q;
 }
 
+/** A `jp q` whose model called the server's slow_build, caught while the call runs. */
+async function slowBuildRunning(args: string[] = []) {
+  w = await mcpWorkspace({
+    script: [call("slow_build"), { text: "after" }],
+    args,
+    tools: '[conversation.tools.slow_build]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
+  });
+  const q = w;
+  const child = execa(JP, ["q", "-n", "build it"], {
+    cwd: q.root,
+    env: q.env,
+    reject: false,
+    stdin: "ignore",
+  });
+  await until(() => q.events().some((e) => e.type === "tool_call_request") && lines("pids").length > 0);
+  return { q, child };
+}
+
 type Block = { type: string; content?: unknown; is_error?: boolean; tool_use_id?: string };
 type Message = { role: string; content: string | Block[] };
 
@@ -378,18 +396,7 @@ describe("MCP tools in jp q", () => {
 
   it("ends every server when jp is stopped with SIGTERM or SIGHUP mid-call", async () => {
     for (const signal of ["SIGTERM", "SIGHUP"] as const) {
-      w = await mcpWorkspace({
-        script: [call("slow_build"), { text: "after" }],
-        tools: '[conversation.tools.slow_build]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
-      });
-      const q = w;
-      const child = execa(JP, ["q", "-n", "build it"], {
-        cwd: q.root,
-        env: q.env,
-        reject: false,
-        stdin: "ignore",
-      });
-      await until(() => q.events().some((e) => e.type === "tool_call_request") && lines("pids").length > 0);
+      const { q, child } = await slowBuildRunning();
       child.kill(signal);
       await child;
       await until(() => lines("pids").every((pid) => !alive(Number(pid))));
@@ -412,19 +419,7 @@ describe("MCP tools in jp q", () => {
   });
 
   it("ends a server that ignores SIGTERM when jp is killed mid-call: the watchdog sends SIGKILL after its grace", async () => {
-    w = await mcpWorkspace({
-      script: [call("slow_build"), { text: "after" }],
-      args: ["--ignore-term"],
-      tools: '[conversation.tools.slow_build]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
-    });
-    const q = w;
-    const child = execa(JP, ["q", "-n", "build it"], {
-      cwd: q.root,
-      env: q.env,
-      reject: false,
-      stdin: "ignore",
-    });
-    await until(() => q.events().some((e) => e.type === "tool_call_request") && lines("pids").length > 0);
+    const { child } = await slowBuildRunning(["--ignore-term"]);
     child.kill("SIGKILL");
     await child;
     // It was asked to end first, and ignored it; it is gone all the same.

@@ -14,7 +14,7 @@ interface Node {
 
 const SHELLS = ["bash", "zsh", "fish"] as const;
 type Shell = (typeof SHELLS)[number];
-const isShell = (name: string): name is Shell => (SHELLS as readonly string[]).includes(name);
+const isShell = (name: string): name is Shell => SHELLS.some((shell) => shell === name);
 
 /** The options a command's module registers (loaded for that alone; nothing runs). */
 async function optionsOf(entry: CommandEntry, ctx: Context): Promise<string[]> {
