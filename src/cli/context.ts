@@ -148,6 +148,8 @@ function openStore(ctx: Context, runtime: typeof StoreRuntime): ConversationStor
   });
 }
 
+const saidLines = new WeakMap<Context, Set<string>>();
+
 /** The configuration for a command: every layer, a conversation's recorded deltas included; clamped values warned of. */
 async function configFor(ctx: Context, options: Parameters<Context["config"]>[0] = {}) {
   const { loadConfig } = await import("./runtime.js");
@@ -165,7 +167,14 @@ async function configFor(ctx: Context, options: Parameters<Context["config"]>[0]
     cfg: ctx.cfg,
     flags: options.flags,
   });
-  for (const line of [...resolved.ignored, ...resolved.clamped]) ctx.warn(line);
+  // A command may read the configuration more than once (jp q: with and without -m): each line is said once.
+  const said = saidLines.get(ctx) ?? new Set<string>();
+  saidLines.set(ctx, said);
+  for (const line of [...resolved.ignored, ...resolved.clamped])
+    if (!said.has(line)) {
+      said.add(line);
+      ctx.warn(line);
+    }
   return resolved;
 }
 

@@ -10,6 +10,7 @@ import { fileLayers, withExtended } from "./extends.js";
 import { cfgLayer, readTomlFile, type Layer } from "./layers.js";
 import { ConfigError } from "./errors.js";
 import { forbiddenKeyPath, withoutForbiddenKeys } from "../events/keys.js";
+import { carryJpConfig, mergePlain } from "./from-jp.js";
 import { keyPath, valueAt } from "./paths.js";
 import { resolveModelAlias } from "./providers.js";
 import { checkConfig, CONFIG_SCALAR_PATHS, isConfig } from "./schema.check.js";
@@ -120,6 +121,33 @@ function configLoadPaths(layers: readonly Layer[], options: LoadOptions): string
   );
 }
 
+/** JP writes `.jp/.id` into each workspace it makes; jp never does. */
+export function isJpWorkspace(workspaceDir: string): boolean {
+  return fs.existsSync(path.join(workspaceDir, ".id"));
+}
+
+/**
+ * A JP workspace's config (its file and what it extends), read as JP's, in
+ * place: what maps onto jp is used (init --from-jp's mapping), and what jp
+ * has no use for is named in one line, never an error. JP's files are only read.
+ */
+function jpWorkspaceLayer(read: readonly Layer[], shownFile: string): { layer: Layer; note?: string } {
+  const merged = read.reduce<Plain>((all, layer) => mergePlain(all, layer.value), {});
+  const { config, notCarried } = carryJpConfig(merged);
+  // JP's config_load_paths name where its -c files (personas) are: jp looks there too.
+  const value = Array.isArray(merged.config_load_paths)
+    ? { ...config, config_load_paths: merged.config_load_paths }
+    : config;
+  const layer = { name: `JP workspace (${shownFile}, read as JP's)`, file: shownFile, value };
+  if (notCarried.length === 0) return { layer };
+  const named = notCarried.map((line) => line.replace(/:.*$/, ""));
+  const shown = named.slice(0, 4).join(", ");
+  return {
+    layer,
+    note: `this is a JP workspace: jp reads its configuration as JP's and leaves out ${notCarried.length} setting${notCarried.length === 1 ? "" : "s"} it has no use for (${shown}${named.length > 4 ? ", …" : ""}); \`jp init --from-jp . --print\` lists each with why`,
+  };
+}
+
 export function userConfigFile(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
   return path.join(base, "jp", "config.toml");
@@ -140,9 +168,17 @@ export function collectLayers(options: LoadOptions): {
   const user = userConfigFile(options.env);
   if (fs.existsSync(user)) layers.push(...fileLayers(user, "user", (f) => f));
   const shown = (file: string) => path.relative(options.cwd, file) || file;
+  const notes: string[] = [];
   if (options.workspaceDir) {
     const file = path.join(options.workspaceDir, "config.toml");
-    if (fs.existsSync(file)) layers.push(...fileLayers(file, "workspace", shown));
+    if (fs.existsSync(file)) {
+      const read = fileLayers(file, "workspace", shown);
+      if (isJpWorkspace(options.workspaceDir)) {
+        const asJp = jpWorkspaceLayer(read, shown(file));
+        layers.push(asJp.layer);
+        if (asJp.note) notes.push(asJp.note);
+      } else layers.push(...read);
+    }
   }
   const env = envLayer(options.env);
   if (env) layers.push(env);
@@ -154,7 +190,7 @@ export function collectLayers(options: LoadOptions): {
   const userTools = new Set([...layers, ...cfgLayers].flatMap((layer) => toolNames(layer.value)));
   const userServers = new Set([...layers, ...cfgLayers].flatMap((layer) => serverNames(layer.value)));
   const leftOut = new Set<string>();
-  const ignored: string[] = [];
+  const ignored: string[] = [...notes];
   (options.deltas ?? []).forEach((recorded, i) => {
     // A recorded config is data: a key that could reach Object.prototype is left out, never an error.
     const { value: clean, dropped } = withoutForbiddenKeys(recorded);

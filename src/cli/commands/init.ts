@@ -109,6 +109,16 @@ export function register(program: Command, ctx: Context): void {
       const root = path.resolve(ctx.cwd, dir ?? ctx.workspaceOption ?? ".");
       if ((opts.output || opts.print || opts.allowOutside) && !opts.fromJp)
         throw new UsageError("--output, --print and --allow-outside go with --from-jp");
+      // JP's own workspace, here: jp reads it where it is.
+      if (opts.fromJp && !opts.print && !opts.output && path.resolve(ctx.cwd, opts.fromJp) === root) {
+        const { isJpWorkspace } = await import("../../config/load.js");
+        if (isJpWorkspace(path.join(root, ".jp"))) {
+          ctx.out(
+            "This is a JP workspace: jp reads its configuration where it is, as JP's, so nothing needs converting. `jp config show` shows what jp uses; `jp init --from-jp . --print` lists what it leaves out, and why.",
+          );
+          return;
+        }
+      }
       if (opts.fromJp && opts.print) {
         await carryOver(ctx, root, { ...opts, fromJp: opts.fromJp });
         return;

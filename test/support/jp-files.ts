@@ -1,0 +1,87 @@
+// A JP workspace's configuration, written as dcdpr/jp writes its own: data for the tests of
+// init --from-jp and of jp in a JP workspace.
+
+/** A JP workspace as dcdpr/jp writes its own (.jp/config.toml and the files it extends). */
+export const JP_FILES: Record<string, string> = {
+  ".jp/config.toml": `
+extends = ["config/personas/default.toml", "mcp/tools/**/*.toml"]
+config_load_paths = [".jp/config"]
+
+[providers.llm]
+anthropic.beta_headers = ["interleaved-thinking-2025-05-14"]
+
+[providers.mcp.bookworm]
+type = "stdio"
+command = "just"
+arguments = ["serve-bookworm"]
+
+[plugins.command.ticket]
+run = "unattended"
+
+[providers.llm.aliases]
+sonnet = "anthropic/claude-sonnet-5"
+
+[style.reasoning]
+display = "full"
+
+[conversation.tools.'*']
+run = "ask"
+
+[[conversation.compaction.rules]]
+keep_last = 3
+reasoning = "strip"
+
+[[conversation.compaction.rules]]
+keep_last = "forever"
+`,
+  ".jp/config/personas/default.toml": `
+[assistant.model]
+id = "sonnet"
+parameters.reasoning.effort = "high"
+
+[assistant.system_prompt]
+strategy = "replace"
+value = "You are Jean-Pierre."
+
+[[assistant.system_prompt_sections]]
+position = 2
+title = "Style"
+content = "Be brief."
+
+[[assistant.system_prompt_sections]]
+position = 1
+content = "Be accurate."
+`,
+  ".jp/mcp/tools/rust/crate_readme.toml": `
+[conversation.tools.rust_crate_readme]
+enable = false
+run = "unattended"
+source = "mcp.bookworm.crate_readme"
+summary = "Get a crate's README as markdown."
+description = "Fetches the README."
+examples = '{"crate_name": "anyhow"}'
+
+[conversation.tools.rust_crate_readme.style]
+inline_results = "off"
+
+[conversation.tools.rust_crate_readme.parameters.crate_name]
+summary = "Exact name of the crate."
+`,
+  ".jp/mcp/tools/rfd/abandon.toml": `
+[conversation.tools.rfd_abandon]
+source = "local"
+command = "just rfd-abandon {{tool.arguments.nnn}}"
+compaction = "strip"
+
+[conversation.tools.rfd_abandon.parameters.nnn]
+type = "string"
+required = true
+summary = "ID of the RFD."
+`,
+  ".jp/mcp/tools/fs/read_file.toml": `
+[conversation.tools.fs_read_file]
+source = "local"
+command = "just serve-tools {{context}} {{tool}}"
+run = "unattended"
+`,
+};
