@@ -1,6 +1,7 @@
 // Owns the conversations of a workspace: ids, folders, metadata, the active
 // conversation, listing with cached counts, prefix lookup, fork and trash.
-import { errnoCode } from "../errors.js";
+import { errnoCode, JpError } from "../errors.js";
+import { streamJpConversation } from "./import-jp.js";
 import { systemClock, type Clock } from "./clock.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -49,6 +50,59 @@ export interface LogStats {
   usage: Record<string, UsageTotals>;
   /** How usage was counted (USAGE_COUNTING): a cache counted another way is counted again. */
   usage_counting?: number;
+  /** For a JP conversation read in place: the events.json these counts are of. */
+  jp_source?: { size: number; mtimeMs: number };
+}
+
+function emptyStats(): LogStats {
+  return {
+    bytes: 0,
+    events: 0,
+    turns: 0,
+    current_turn: 0,
+    holds_event: false,
+    kinds: {},
+    usage: {},
+    usage_counting: USAGE_COUNTING,
+  };
+}
+
+function countEvent(stats: LogStats, event: Event, counter: TurnCounter): void {
+  stats.events += 1;
+  const kind = kindOf(event);
+  stats.kinds[kind] = (stats.kinds[kind] ?? 0) + 1;
+  counter.next(event);
+  if (typeof event.timestamp === "string") stats.last_event_at = event.timestamp;
+  for (const { model, usage } of recordedUsages(event))
+    addUsage((stats.usage[model] ??= emptyUsage()), usage);
+}
+
+function finishCount(stats: LogStats, counter: TurnCounter): void {
+  stats.current_turn = counter.current;
+  stats.holds_event = counter.holdsEvent;
+  stats.turns = counter.count;
+}
+
+/** JP's events.json of a folder jp has written no log into: JP's conversation, read in place. */
+function jpLogOf(ref: ConversationRef): string | undefined {
+  const json = `${ref.dir}${path.sep}events.json`;
+  return !fs.existsSync(`${ref.dir}${path.sep}${LOG_FILE}`) && fs.existsSync(json) ? json : undefined;
+}
+
+/** A JP conversation's events, converted as they are read; none when it holds none. */
+function* jpEvents(ref: ConversationRef): Generator<Event> {
+  const streamed = streamJpConversation(ref.dir);
+  if (!("reason" in streamed)) yield* streamed.events;
+}
+
+/** jp never writes into a JP conversation's folder: continuing one starts from a copy. */
+function refuseJpWrite(ref: ConversationRef): void {
+  if (jpLogOf(ref))
+    throw new JpError(
+      "store.jp_conversation",
+      `conversation ${ref.id} is JP's (its events.json is read in place); jp does not write into JP's folders`,
+      { hint: `continue it in a copy: \`jp conversation fork ${ref.id}\`, then \`jp q\`` },
+    );
 }
 
 /** 2: attempts that retries threw away are counted, and hour-long cache writes apart. */
@@ -268,7 +322,8 @@ export class ConversationStore {
    * get their own array; the events themselves are shared and never mutated.
    */
   readEvents(ref: ConversationRef): Event[] {
-    const file = path.join(ref.dir, LOG_FILE);
+    const jp = jpLogOf(ref);
+    const file = jp ?? path.join(ref.dir, LOG_FILE);
     let stat: fs.Stats | undefined;
     try {
       stat = fs.statSync(file);
@@ -285,20 +340,27 @@ export class ConversationStore {
     ) {
       return [...cached.events];
     }
-    const events = readLog(file, {
-      conversationId: ref.id,
-      ...(this.lockOptions.onReadProgress ? { onProgress: this.lockOptions.onReadProgress } : {}),
-    }).events;
+    const events = jp
+      ? [...jpEvents(ref)]
+      : readLog(file, {
+          conversationId: ref.id,
+          ...(this.lockOptions.onReadProgress ? { onProgress: this.lockOptions.onReadProgress } : {}),
+        }).events;
     if (stat) this.readCache.set(file, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, events });
     return [...events];
   }
 
   /** The events of a conversation one at a time, without holding the log in memory. */
   *streamEvents(ref: ConversationRef): Generator<Event> {
+    if (jpLogOf(ref)) {
+      yield* jpEvents(ref);
+      return;
+    }
     for (const { event } of streamLog(path.join(ref.dir, LOG_FILE), { conversationId: ref.id })) yield event;
   }
 
   append(ref: ConversationRef, events: readonly Event[]): void {
+    refuseJpWrite(ref);
     this.log(ref).append(events, this.lockOptions);
   }
 
@@ -346,6 +408,7 @@ export class ConversationStore {
   }
 
   writeMetadata(ref: ConversationRef, metadata: ConversationMetadata): void {
+    refuseJpWrite(ref);
     // A conversation folder that links elsewhere is read, never written through.
     if (isSymlink(ref.dir)) throw new SymlinkRefusedError(ref.dir);
     // What jp could not read is kept, not written over.
@@ -358,6 +421,8 @@ export class ConversationStore {
    * cached counts stay valid up to their byte length and only the new lines are read.
    */
   stats(ref: ConversationRef): LogStats {
+    const jp = jpLogOf(ref);
+    if (jp) return this.jpStats(ref, jp);
     const file = inFolder(ref, LOG_FILE);
     let size = 0;
     try {
@@ -372,42 +437,49 @@ export class ConversationStore {
     const resume = cached && cached.bytes < size ? cached : undefined;
     const stats: LogStats = resume
       ? { ...resume, kinds: { ...resume.kinds }, usage: structuredClone(resume.usage) }
-      : {
-          bytes: 0,
-          events: 0,
-          turns: 0,
-          current_turn: 0,
-          holds_event: false,
-          kinds: {},
-          usage: {},
-          usage_counting: USAGE_COUNTING,
-        };
+      : emptyStats();
     const counter = new TurnCounter({ current: stats.current_turn, holdsEvent: stats.holds_event });
     for (const raw of readLines(file, { from: stats.bytes })) {
       stats.bytes = raw.end;
       const event = parseLine(raw.text);
       if (event === null || typeof event === "string") continue;
-      stats.events += 1;
-      const kind = kindOf(event);
-      stats.kinds[kind] = (stats.kinds[kind] ?? 0) + 1;
-      counter.next(event);
-      if (typeof event.timestamp === "string") stats.last_event_at = event.timestamp;
-      for (const { model, usage } of recordedUsages(event))
-        addUsage((stats.usage[model] ??= emptyUsage()), usage);
+      countEvent(stats, event, counter);
     }
-    stats.current_turn = counter.current;
-    stats.holds_event = counter.holdsEvent;
-    stats.turns = counter.count;
-    if (stats.bytes !== cached?.bytes) {
-      try {
-        // A cache folder that links elsewhere is not written through; the counts are then made each time.
-        makeDirWithin(this.workspace.dir, path.dirname(this.statsFile(ref)));
-        writeJsonAtomic(this.statsFile(ref), stats);
-      } catch {
-        // The cache is an optimisation; a read-only workspace still lists.
-      }
-    }
+    finishCount(stats, counter);
+    if (stats.bytes !== cached?.bytes) this.keepStats(ref, stats);
     return stats;
+  }
+
+  /**
+   * Counts of a JP conversation read in place, through the importer. Kept in
+   * the cache keyed by events.json's size and modification time, so a listing
+   * reads each JP conversation once, not on every `ls`.
+   */
+  private jpStats(ref: ConversationRef, file: string): LogStats {
+    const { size, mtimeMs } = fs.statSync(file);
+    const kept = this.cachedStats(ref);
+    const source = kept?.jp_source;
+    if (kept?.usage_counting === USAGE_COUNTING && source?.size === size && source.mtimeMs === mtimeMs)
+      return kept;
+    const stats: LogStats = {
+      ...emptyStats(),
+      jp_source: { size, mtimeMs },
+    };
+    const counter = new TurnCounter();
+    for (const event of jpEvents(ref)) countEvent(stats, event, counter);
+    finishCount(stats, counter);
+    this.keepStats(ref, stats);
+    return stats;
+  }
+
+  private keepStats(ref: ConversationRef, stats: LogStats): void {
+    try {
+      // A cache folder that links elsewhere is not written through; the counts are then made each time.
+      makeDirWithin(this.workspace.dir, path.dirname(this.statsFile(ref)));
+      writeJsonAtomic(this.statsFile(ref), stats);
+    } catch {
+      // The cache is an optimisation; a read-only workspace still lists.
+    }
   }
 
   /**

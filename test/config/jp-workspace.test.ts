@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config/schema.js";
 import { JP_FILES } from "../support/jp-files.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
-import { runCli, tempDir } from "../support/workspace.js";
+import { REPO_ROOT, runCli, tempDir } from "../support/workspace.js";
 
 let w: QWorkspace | undefined;
 afterEach(async () => {
@@ -58,6 +58,46 @@ describe("a JP workspace", () => {
     expect(inPlace.code).toBe(0);
     expect(inPlace.stdout).toContain("This is a JP workspace: jp reads its configuration where it is");
     expect(jpFiles(root)).toEqual(before);
+  });
+
+  it("lists, shows, prints, greps and dry-run compacts JP's conversations in place, and writes nothing into them", async () => {
+    const root = tempDir();
+    writeJpWorkspace(root);
+    const folder = "17758406187-missing-date-in-version-string";
+    const target = path.join(root, ".jp/conversations", folder);
+    fs.cpSync(path.join(REPO_ROOT, "fixtures/jp-conversations", folder), target, { recursive: true });
+    const files = () =>
+      fs.readdirSync(target).map((f) => [
+        f,
+        crypto
+          .createHash("sha1")
+          .update(fs.readFileSync(path.join(target, f)))
+          .digest("hex"),
+      ]);
+    const before = files();
+    const env = { HOME: root, XDG_CONFIG_HOME: path.join(root, "xdg") };
+    const jp = (...args: string[]) => runCli(args, { cwd: root, env });
+    const listed = JSON.parse((await jp("conversation", "ls", "--json")).stdout) as {
+      id: string;
+      turns: number;
+      events: number;
+    }[];
+    expect(listed).toEqual([expect.objectContaining({ id: "17758406187" })]);
+    expect(listed[0]!.turns).toBeGreaterThan(0);
+    expect(listed[0]!.events).toBeGreaterThan(10);
+    const printed = await jp("conversation", "print", "17758406187");
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain("user\n");
+    expect((await jp("conversation", "grep", "-i", "version", "17758406187")).code).toBe(0);
+    expect((await jp("conversation", "show", "17758406187", "--json")).code).toBe(0);
+    expect((await jp("conversation", "compact", "17758406187", "--dry-run")).code).toBe(0);
+    // Writing is refused with the way to go on; a fork is jp's own, and continues it.
+    const written = await jp("conversation", "edit", "17758406187", "--title", "mine now");
+    expect(written.code).toBe(1);
+    expect(written.stderr).toContain("conversation 17758406187 is JP's (its events.json is read in place)");
+    expect(written.stderr).toContain("jp conversation fork 17758406187");
+    expect((await jp("conversation", "fork", "17758406187")).code).toBe(0);
+    expect(files()).toEqual(before);
   });
 
   it("is told apart by JP's .jp/.id: the same files in jp's own workspace are errors that name each key", async () => {

@@ -199,6 +199,8 @@ if (args.includes("--http")) {
   // A stdio server ends when its client closes stdin; with --ignore-term a hostile one ends on neither that nor SIGTERM.
   if (args.includes("--ignore-term")) {
     process.on("SIGTERM", () => note("term", String(process.pid)));
+    // Nor does a write to a client that is gone end it (EPIPE would, with no listener).
+    process.stdout.on("error", () => undefined);
     // Something to do forever: it would otherwise end when nothing is left to wait for.
     setInterval(() => undefined, 1000);
   } else process.stdin.on("end", () => process.exit(0));
