@@ -3,7 +3,7 @@
 // - `jp q` on a 2-turn conversation, against the mock LLM server answering at once, vs `node -e 0`;
 // - the same `jp q` offering the tools of an MCP server whose tool list is cached (the official
 //   SDK's server in test/support), vs that `jp q` without MCP tools;
-// - `jp conversation ls` on 1,000 conversations and `jp --help`, vs `node -e 0`;
+// - `jp conversation ls` on 1,000 conversations (jp's own, and JP's read in place) and `jp --help`, vs `node -e 0`;
 // - `jp q` on a 100 MB conversation (auto compaction off) vs its floor: a bare node process reading
 //   the log and serialising it as a request (bench/floor.js);
 // - `jp conversation print --compacted` of a 20 MB conversation to a file vs its floor: a bare node
@@ -87,6 +87,28 @@ function manyConversations(count) {
       JSON.stringify({ title: `conversation ${i}`, created_at: "2026-01-01T00:00:00Z" }),
     );
   }
+  fs.writeFileSync(path.join(root, ".ready"), "");
+  return root;
+}
+
+/**
+ * A JP workspace of `count` JP conversations (a recorded one of dcdpr/jp's,
+ * copied under new ids), listed in place: jp counts each once and keeps the
+ * counts under .jp/cache, keyed by events.json's size and time.
+ */
+function manyJpConversations(count) {
+  const root = path.join(DATA_DIR, `ws-jp-${count}`);
+  const dir = path.join(root, ".jp/conversations");
+  if (fs.existsSync(path.join(root, ".ready"))) return root;
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(root, ".jp/.id"), "bench");
+  const recorded = path.join(
+    HERE,
+    "../fixtures/jp-conversations/17665556205-vec-merging-strategy-design-considerations",
+  );
+  for (let i = 0; i < count; i++)
+    fs.cpSync(recorded, path.join(dir, `${17000000000 + i}-jp-conversation-${i}`), { recursive: true });
   fs.writeFileSync(path.join(root, ".ready"), "");
   return root;
 }
@@ -183,6 +205,7 @@ function fixtures(mockUrl) {
     bigLog,
     big: qWorkspace("ws-q100", mockUrl, bigLog),
     many: manyConversations(1000),
+    manyJp: manyJpConversations(1000),
     printWs,
     printLog: path.join(printWs, `.jp/conversations/${CONVERSATION_ID}-big/events.jsonl`),
     printOut: path.join(DATA_DIR, "print.out"),
@@ -204,6 +227,7 @@ async function warm(f, env) {
     throw new Error("the provider's answer about the model was not cached");
   fs.cpSync(models, path.join(f.big.root, ".jp/cache/models"), { recursive: true });
   await timeRun(JP, ["conversation", "ls"], { cwd: f.many, env });
+  await timeRun(JP, ["conversation", "ls"], { cwd: f.manyJp, env });
 }
 
 export async function cliBench() {
@@ -225,6 +249,7 @@ export async function cliBench() {
         jp("q", ["q", "again"], f.small.root, { before: f.small.restore }),
         jp("qmcp", ["q", "again"], f.withMcp.root, { before: f.withMcp.restore }),
         jp("ls", ["conversation", "ls"], f.many),
+        jp("lsjp", ["conversation", "ls"], f.manyJp),
         jp("help", ["--help"], f.many),
       ],
       15,
@@ -265,6 +290,13 @@ function results(startup, large) {
       "jp q offering a cached MCP server's 8 tools vs the same jp q without MCP tools",
     ),
     result("cli ls", startup.ls, startup.node, 1.8, "jp conversation ls of 1,000 vs node -e 0"),
+    result(
+      "cli ls jp",
+      startup.lsjp,
+      startup.node,
+      1.8,
+      "jp conversation ls of 1,000 JP conversations read in place (counts cached) vs node -e 0",
+    ),
     result("cli help", startup.help, startup.node, 1.5, "jp --help vs node -e 0"),
     // The two large inputs against their cold-process floors (bench/floor.js): a bare node
     // process doing only the reading (and for q the serialising) of the same log.

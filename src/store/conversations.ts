@@ -382,17 +382,27 @@ export class ConversationStore {
    * so every command still works; `doctor` names it and moves it aside.
    */
   storedMetadata(ref: ConversationRef): { value?: object; problem?: string } {
-    const file = inFolder(ref, METADATA_FILE);
-    let stat: fs.Stats;
+    // One open that does not follow a link, then the read: no more system calls than a plain read.
+    let text: string;
+    let fd: number;
     try {
-      stat = fs.lstatSync(file);
-    } catch {
+      fd = fs.openSync(inFolder(ref, METADATA_FILE), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    } catch (error) {
+      if (errnoCode(error) === "ELOOP")
+        return { problem: "metadata.json is a symbolic link; jp reads it as absent" };
       return {};
     }
-    if (stat.isSymbolicLink()) return { problem: "metadata.json is a symbolic link; jp reads it as absent" };
-    if (!stat.isFile()) return { problem: "metadata.json is not a regular file; jp reads it as absent" };
     try {
-      const stored = readJsonFile<unknown>(file);
+      if (!fs.fstatSync(fd).isFile())
+        return { problem: "metadata.json is not a regular file; jp reads it as absent" };
+      text = fs.readFileSync(fd, "utf8");
+    } catch {
+      return { problem: "metadata.json cannot be read; jp reads it as absent" };
+    } finally {
+      fs.closeSync(fd);
+    }
+    try {
+      const stored: unknown = JSON.parse(text);
       if (typeof stored === "object" && stored !== null && !Array.isArray(stored)) return { value: stored };
       return { problem: "metadata.json is not a JSON object; jp reads it as absent" };
     } catch {
@@ -421,14 +431,14 @@ export class ConversationStore {
    * cached counts stay valid up to their byte length and only the new lines are read.
    */
   stats(ref: ConversationRef): LogStats {
-    const jp = jpLogOf(ref);
-    if (jp) return this.jpStats(ref, jp);
     const file = inFolder(ref, LOG_FILE);
     let size = 0;
     try {
       size = fs.statSync(file).size;
     } catch {
-      // A folder without a log has no events.
+      // A folder without jp's log: JP's conversation, read in place, or none.
+      const jp = jpLogOf(ref);
+      if (jp) return this.jpStats(ref, jp);
     }
     // Caches written before usage was counted (as it is now) are recounted once.
     const kept = this.cachedStats(ref);

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { renderTable } from "../../../render/table.js";
 import { visible } from "../../../render/visible.js";
-import type { ConversationRef } from "../../../store/conversations.js";
+import type { ConversationMetadata, ConversationRef } from "../../../store/conversations.js";
 
 export interface ConversationListItem {
   id: string;
@@ -33,11 +33,15 @@ export function register(parent: Command, ctx: Context): void {
     .action((opts: { json?: boolean; label?: string; archived?: boolean }) => {
       const store = ctx.store();
       const active = store.activeId();
-      /** Its labels and whether it is archived; none when its folder cannot be read (the listing says why). */
-      const marksOf = (ref: ConversationRef): Pick<ConversationListItem, "labels" | "archived_at"> => {
+      /** Its metadata (read once), labels and whether it is archived; none when it cannot be read (the listing says why). */
+      const marksOf = (
+        ref: ConversationRef,
+      ): Pick<ConversationListItem, "labels" | "archived_at"> & { metadata?: ConversationMetadata } => {
         try {
-          const { labels, archived_at: archived } = store.metadata(ref);
+          const metadata = store.metadata(ref);
+          const { labels, archived_at: archived } = metadata;
           return {
+            metadata,
             labels: Array.isArray(labels) ? labels.filter((l) => typeof l === "string") : [],
             archived_at: typeof archived === "string" ? archived : null,
           };
@@ -46,14 +50,14 @@ export function register(parent: Command, ctx: Context): void {
         }
       };
       const listed = store.list().flatMap((ref) => {
-        const marks = marksOf(ref);
+        const { metadata: read, ...marks } = marksOf(ref);
         if ((marks.archived_at !== null) !== !!opts.archived) return [];
-        return opts.label === undefined || marks.labels.includes(opts.label) ? [{ ref, marks }] : [];
+        return opts.label === undefined || marks.labels.includes(opts.label) ? [{ ref, read, marks }] : [];
       });
-      const items: ConversationListItem[] = listed.map(({ ref, marks }) => {
+      const items: ConversationListItem[] = listed.map(({ ref, read, marks }) => {
         let metadata: { title?: string; created_at: string } = { created_at: "" };
         try {
-          metadata = store.metadata(ref);
+          metadata = read ?? store.metadata(ref);
           const stats = store.stats(ref);
           return {
             id: ref.id,
