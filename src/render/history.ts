@@ -168,12 +168,14 @@ export function* historyBlocks(
   if (failures.length) yield renderFailures(failures, c);
 }
 
+/** What came of a failed question, in the words print and show use. */
+export function fateOf(q: FailedQuestion): string {
+  return q.retriedAs !== undefined ? `asked again as turn ${q.retriedAs + 1}` : "never answered";
+}
+
 /** What came of each failed question: asked again in a later turn, or never answered. */
 export function renderFailures(failures: readonly FailedQuestion[], c: ChalkInstance): string {
-  const lines = failures.map(
-    (q) =>
-      `  turn ${q.turn + 1}: ${visible(q.reason)} — ${q.retriedAs !== undefined ? `asked again as turn ${q.retriedAs + 1}` : "never answered"}`,
-  );
+  const lines = failures.map((q) => `  turn ${q.turn + 1}: ${visible(q.reason)} — ${fateOf(q)}`);
   return c.yellow(
     [`${counted(failures.length, "failed question")}, not sent to the model:`, ...lines].join("\n"),
   );

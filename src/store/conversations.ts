@@ -85,8 +85,8 @@ function finishCount(stats: LogStats, counter: TurnCounter): void {
 
 /** JP's events.json of a folder jp has written no log into: JP's conversation, read in place. */
 function jpLogOf(ref: ConversationRef): string | undefined {
-  const json = `${ref.dir}${path.sep}events.json`;
-  return !fs.existsSync(`${ref.dir}${path.sep}${LOG_FILE}`) && fs.existsSync(json) ? json : undefined;
+  const json = inFolder(ref, "events.json");
+  return !fs.existsSync(inFolder(ref, LOG_FILE)) && fs.existsSync(json) ? json : undefined;
 }
 
 /** A JP conversation's events, converted as they are read; none when it holds none. */

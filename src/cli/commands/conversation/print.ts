@@ -24,7 +24,13 @@ import {
   type StreamShape,
 } from "../../../compaction/index.js";
 import { visible } from "../../../render/visible.js";
-import { historyBlocks, renderCompacted, renderHistory, type SummaryInfo } from "../../../render/history.js";
+import {
+  fateOf,
+  historyBlocks,
+  renderCompacted,
+  renderHistory,
+  type SummaryInfo,
+} from "../../../render/history.js";
 import { page } from "../../../render/pager.js";
 import { UsageError } from "../../../errors.js";
 import type { OptionalValueFlag } from "../../argv.js";
@@ -111,7 +117,7 @@ function notSent(shape: StreamShape): string[] {
     .map((turn) => {
       const q = failures.get(turn);
       const why = q
-        ? `its question failed (${visible(q.reason)}); ${q.retriedAs !== undefined ? `asked again as turn ${q.retriedAs + 1}` : "never answered"}`
+        ? `its question failed (${visible(q.reason)}); ${fateOf(q)}`
         : "it holds nothing a model can see (started and left before its question)";
       return `Not sent: turn ${turn + 1}, ${why}`;
     });

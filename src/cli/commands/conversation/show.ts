@@ -6,6 +6,7 @@ import { indexCompactions, streamShape } from "../../../compaction/index.js";
 import { priceOf } from "../../../llm/model-info.js";
 import { compactionItems, renderCompactionItems } from "../../../render/compaction-list.js";
 import { sumUsage } from "../../../events/index.js";
+import { fateOf } from "../../../render/history.js";
 import { visible } from "../../../render/visible.js";
 import { estimateTotalCost } from "../../../llm/pricing.js";
 import { usageLine } from "../../../render/usage.js";
@@ -45,7 +46,8 @@ export function register(parent: Command, ctx: Context): void {
       // The log is read only when it holds compactions or failed requests; a large one is otherwise not.
       const events = stats.kinds.compaction || stats.kinds.request_failed ? store.readEvents(ref) : [];
       const compactions = stats.kinds.compaction ? compactionItems(indexCompactions(events).entries) : [];
-      const failedQuestions = streamShape(events).failures.map((q) => ({
+      const failures = streamShape(events).failures;
+      const failedQuestions = failures.map((q) => ({
         turn: q.turn + 1,
         reason: q.reason,
         retried_as: q.retriedAs !== undefined ? q.retriedAs + 1 : null,
@@ -88,9 +90,9 @@ export function register(parent: Command, ctx: Context): void {
           ...(leftOutTools.length
             ? [`  left out:    ${leftOutTools.join(", ")} (named by its config; jp cannot run them)`]
             : []),
-          ...failedQuestions.map(
+          ...failures.map(
             (q) =>
-              `  failed:      turn ${q.turn}, ${visible(q.reason)}; ${q.retried_as !== null ? `asked again as turn ${q.retried_as}` : "never answered"} (not sent to the model)`,
+              `  failed:      turn ${q.turn + 1}, ${visible(q.reason)}; ${fateOf(q)} (not sent to the model)`,
           ),
           ...renderCompactionItems(compactions),
         ].join("\n"),
