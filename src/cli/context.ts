@@ -136,6 +136,11 @@ function openStore(ctx: Context, runtime: typeof StoreRuntime): ConversationStor
     onQuarantine: (bytes) => {
       ctx.warn(`moved a torn last line (${bytes} bytes) to the quarantine file`);
     },
+    onContinueJp: (ref) => {
+      ctx.info(
+        `conversation ${ref.id} is JP's: jp continues it in its own log (events.jsonl) beside JP's files, which stay as they are`,
+      );
+    },
     onBrokenState: (file) => {
       ctx.warn(
         `${file} cannot be read; going on with no active conversation (jp conversation doctor resets it)`,

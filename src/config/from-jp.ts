@@ -2,6 +2,14 @@
 // jp key is written as jp writes it, and everything else is named, so the
 // user knows what to redo by hand. Works on the merged JP config (plain data),
 // checking each piece with jp's own config checker.
+import {
+  EMPTY_JP_PROMPT,
+  hasJpPrompt,
+  JP_PROMPT_KEYS,
+  mergeJpPrompt,
+  renderJpPrompt,
+  type JpPrompt,
+} from "./jp-prompt.js";
 import { keyPath } from "./paths.js";
 import { checkConfig } from "./schema.check.js";
 import { isPlain, type Plain } from "./trust.js";
@@ -52,7 +60,6 @@ export function powerOf(config: Plain): string[] {
   return lines;
 }
 
-/** JP's reasoning effort as a thinking budget; "auto" has no jp counterpart. */
 /** JP's reasoning efforts as jp's `assistant.reasoning.effort` (each provider sends what its model takes). */
 const JP_EFFORTS: Readonly<Record<string, string>> = {
   none: "none",
@@ -103,26 +110,6 @@ function modelId(model: unknown): string | undefined {
   if (isPlain(model.id) && typeof model.id.provider === "string" && typeof model.id.name === "string")
     return `${model.id.provider}/${model.id.name}`;
   return undefined;
-}
-
-/** JP's system prompt (a string, or `{ strategy, value }`) and its sections, in position order, as one text. */
-function systemPrompt(assistant: Plain): string | undefined {
-  const base = isPlain(assistant.system_prompt)
-    ? str(assistant.system_prompt.value)
-    : str(assistant.system_prompt);
-  const sections = Array.isArray(assistant.system_prompt_sections) ? assistant.system_prompt_sections : [];
-  const texts = sections
-    .filter(isPlain)
-    .map((s, i) => ({ position: typeof s.position === "number" ? s.position : i, section: s }))
-    .sort((a, b) => a.position - b.position)
-    .map(({ section }) => {
-      const content = str(section.content) ?? "";
-      const title = str(section.title);
-      return title ? `## ${title}\n\n${content}` : content;
-    })
-    .filter((t) => t.trim() !== "");
-  const all = [...(base ? [base] : []), ...texts];
-  return all.length ? all.join("\n\n") : undefined;
 }
 
 /** JP's placeholders as jp writes them: `{{tool.arguments.X}}` is jp's `{{X}}`, `{{tool.name}}` the tool's name. */
@@ -227,6 +214,18 @@ function carryProviders(providers: Plain, out: Plain, notCarried: string[]): voi
   if (Object.keys(carried).length) out.providers = carried;
 }
 
+/** JP's reasoning effort (`parameters.reasoning.effort`, or `parameters.reasoning` alone) as jp's; "auto" is none. */
+function jpEffort(parameters: Plain): { level?: string; problem?: string } {
+  const reasoning = isPlain(parameters.reasoning) ? parameters.reasoning : {};
+  const effort = str(reasoning.effort) ?? str(parameters.reasoning);
+  if (effort === undefined || effort === "auto") return {};
+  const level = JP_EFFORTS[effort];
+  if (level !== undefined) return { level };
+  return {
+    problem: `assistant.model.parameters.reasoning.effort = "${effort}": not an effort jp knows (none, minimal, low, medium, high, xhigh, max)`,
+  };
+}
+
 /** The model, reasoning effort and system prompt of JP's `assistant`. */
 function carryAssistant(assistant: Plain, out: Plain, notCarried: string[]): void {
   const carried: Plain = {};
@@ -235,21 +234,16 @@ function carryAssistant(assistant: Plain, out: Plain, notCarried: string[]): voi
   const parameters =
     isPlain(assistant.model) && isPlain(assistant.model.parameters) ? assistant.model.parameters : {};
   const reasoning = isPlain(parameters.reasoning) ? parameters.reasoning : {};
-  const effort = str(reasoning.effort) ?? str(parameters.reasoning);
-  if (effort !== undefined && effort !== "auto") {
-    const level = JP_EFFORTS[effort];
-    if (level === undefined)
-      notCarried.push(
-        `assistant.model.parameters.reasoning.effort = "${effort}": not an effort jp knows (none, minimal, low, medium, high, xhigh, max)`,
-      );
-    else if (level !== "none") carried.reasoning = { effort: level };
-  }
-  const prompt = systemPrompt(assistant);
+  const effort = jpEffort(parameters);
+  if (effort.problem) notCarried.push(effort.problem);
+  else if (effort.level !== undefined && effort.level !== "none")
+    carried.reasoning = { effort: effort.level };
+  const prompt = renderJpPrompt(mergeJpPrompt(EMPTY_JP_PROMPT, assistant));
   if (prompt) carried.system_prompt = prompt;
   if (Object.keys(carried).length) out.assistant = carried;
   const model = isPlain(assistant.model) ? assistant.model : {};
   const others = [
-    ...leafPaths(omit(assistant, ["model", "system_prompt", "system_prompt_sections"]), "assistant"),
+    ...leafPaths(omit(assistant, ["model", ...JP_PROMPT_KEYS]), "assistant"),
     ...leafPaths(omit(model, ["id", "parameters"]), "assistant.model"),
     ...leafPaths(omit(parameters, ["reasoning"]), "assistant.model.parameters"),
     ...leafPaths(omit(reasoning, ["effort"]), "assistant.model.parameters.reasoning"),
@@ -323,4 +317,80 @@ export function carryJpConfig(jp: Plain): CarriedConfig {
   if (issue) notCarried.push(`the carried config is invalid at ${keyPath(issue.path)}: ${issue.message}`);
   const carried = issue ? {} : config;
   return { config: carried, notCarried, review: powerOf(carried) };
+}
+
+/**
+ * JP's config files merged in order, as JP merges them: tables deeply, and
+ * the system prompt, its sections and instructions by JP's strategies (a
+ * list appends), then rendered into one `system_prompt` as JP renders them.
+ */
+export function mergeJpFiles(values: readonly Plain[]): Plain {
+  let prompt = EMPTY_JP_PROMPT;
+  const merged: Plain = {};
+  for (const value of values) {
+    mergePlain(merged, value);
+    if (isPlain(value.assistant)) prompt = mergeJpPrompt(prompt, value.assistant);
+  }
+  if (isPlain(merged.assistant) && hasJpPrompt(merged.assistant))
+    merged.assistant = withPrompt(merged.assistant, renderJpPrompt(prompt));
+  return merged;
+}
+
+/** `assistant` with JP's prompt keys replaced by the one prompt they render to. */
+function withPrompt(assistant: Plain, rendered: string | undefined): Plain {
+  const rest = omit(assistant, JP_PROMPT_KEYS);
+  return rendered === undefined ? rest : { ...rest, system_prompt: rendered };
+}
+
+export interface RecordedDelta {
+  /** The delta as jp reads it. */
+  delta: Plain;
+  /** JP's prompt as merged up to and including this delta. */
+  prompt: JpPrompt;
+  /** Tools of the delta jp cannot run (left out of it), each with why. */
+  leftOut: { name: string; why: string }[];
+}
+
+/**
+ * One recorded config delta of a conversation with JP's forms read as JP
+ * means them: the model's `{ provider, name }` id, its reasoning effort, the
+ * prompt merged with the earlier deltas' (`prompt`) and rendered, and tool
+ * commands whose placeholders jp fills. A tool whose command needs JP's own
+ * `{{context}}` or `{{tool}}` is left out with why. jp's own deltas have none of these forms.
+ */
+export function readRecordedDelta(delta: Plain, prompt: JpPrompt): RecordedDelta {
+  const out: Plain = { ...delta };
+  let merged = prompt;
+  if (isPlain(delta.assistant)) {
+    const assistant: Plain = { ...delta.assistant };
+    if (isPlain(assistant.model)) {
+      const id = modelId(assistant.model);
+      const { level } = jpEffort(isPlain(assistant.model.parameters) ? assistant.model.parameters : {});
+      assistant.model = { ...omit(assistant.model, ["id", "parameters"]), ...(id ? { id } : {}) };
+      if (level !== undefined)
+        assistant.reasoning = { ...(isPlain(assistant.reasoning) ? assistant.reasoning : {}), effort: level };
+    }
+    if (hasJpPrompt(assistant)) merged = mergeJpPrompt(prompt, assistant);
+    out.assistant = hasJpPrompt(assistant) ? withPrompt(assistant, renderJpPrompt(merged)) : assistant;
+  }
+  const leftOut: RecordedDelta["leftOut"] = [];
+  const conversation = isPlain(delta.conversation) ? delta.conversation : undefined;
+  if (conversation && isPlain(conversation.tools)) {
+    const tools: Plain = {};
+    for (const [name, tool] of Object.entries(conversation.tools)) {
+      if (!isPlain(tool) || (typeof tool.command !== "string" && !Array.isArray(tool.command))) {
+        tools[name] = tool;
+        continue;
+      }
+      const parts = (Array.isArray(tool.command) ? tool.command : [tool.command]).map((p) =>
+        carryPlaceholders(String(p), name),
+      );
+      const jpOnly = jpOnlyPlaceholders(parts);
+      if (jpOnly.length)
+        leftOut.push({ name, why: `its command uses JP's ${jpOnly.join(", ")}, which jp does not fill in` });
+      else tools[name] = { ...tool, command: Array.isArray(tool.command) ? parts : parts.join(" ") };
+    }
+    out.conversation = { ...conversation, tools };
+  }
+  return { delta: out, prompt: merged, leftOut };
 }

@@ -10,7 +10,8 @@ import { fileLayers, withExtended } from "./extends.js";
 import { cfgLayer, readTomlFile, type Layer } from "./layers.js";
 import { ConfigError } from "./errors.js";
 import { forbiddenKeyPath, withoutForbiddenKeys } from "../events/keys.js";
-import { carryJpConfig, mergePlain } from "./from-jp.js";
+import { carryJpConfig, mergeJpFiles, readRecordedDelta } from "./from-jp.js";
+import { EMPTY_JP_PROMPT } from "./jp-prompt.js";
 import { keyPath, valueAt } from "./paths.js";
 import { resolveModelAlias } from "./providers.js";
 import { checkConfig, CONFIG_SCALAR_PATHS, isConfig } from "./schema.check.js";
@@ -132,7 +133,7 @@ export function isJpWorkspace(workspaceDir: string): boolean {
  * has no use for is named in one line, never an error. JP's files are only read.
  */
 function jpWorkspaceLayer(read: readonly Layer[], shownFile: string): { layer: Layer; note?: string } {
-  const merged = read.reduce<Plain>((all, layer) => mergePlain(all, layer.value), {});
+  const merged = mergeJpFiles(read.map((layer) => layer.value));
   const { config, notCarried } = carryJpConfig(merged);
   // JP's config_load_paths name where its -c files (personas) are: jp looks there too.
   const value = Array.isArray(merged.config_load_paths)
@@ -191,13 +192,18 @@ export function collectLayers(options: LoadOptions): {
   const userServers = new Set([...layers, ...cfgLayers].flatMap((layer) => serverNames(layer.value)));
   const leftOut = new Set<string>();
   const ignored: string[] = [...notes];
+  // JP's prompt is merged across the deltas, as JP merges it, and rendered once per delta that changes it.
+  let prompt = EMPTY_JP_PROMPT;
   (options.deltas ?? []).forEach((recorded, i) => {
     // A recorded config is data: a key that could reach Object.prototype is left out, never an error.
     const { value: clean, dropped } = withoutForbiddenKeys(recorded);
     for (const key of dropped)
       ignored.push(`the conversation's recorded config (delta ${i + 1}) has a key ${key}; jp leaves it out`);
-    const delta = isPlain(clean) ? clean : {};
-    const restricted = restrictConversationDelta(delta, userTools, userServers);
+    const read = readRecordedDelta(isPlain(clean) ? clean : {}, prompt);
+    prompt = read.prompt;
+    // A tool the user's own config defines runs as defined there.
+    for (const { name, why } of read.leftOut) if (!userTools.has(name)) leftOut.add(`${name} (${why})`);
+    const restricted = restrictConversationDelta(read.delta, userTools, userServers);
     for (const tool of restricted.leftOut) leftOut.add(tool);
     const value = pruneToSchema(restricted.value);
     if (Object.keys(value).length) layers.push({ name: `conversation (config delta ${i + 1})`, value });

@@ -1,6 +1,6 @@
 // Owns the conversations of a workspace: ids, folders, metadata, the active
 // conversation, listing with cached counts, prefix lookup, fork and trash.
-import { errnoCode, JpError } from "../errors.js";
+import { errnoCode } from "../errors.js";
 import { streamJpConversation } from "./import-jp.js";
 import { systemClock, type Clock } from "./clock.js";
 import * as fs from "node:fs";
@@ -95,14 +95,9 @@ function* jpEvents(ref: ConversationRef): Generator<Event> {
   if (!("reason" in streamed)) yield* streamed.events;
 }
 
-/** jp never writes into a JP conversation's folder: continuing one starts from a copy. */
-function refuseJpWrite(ref: ConversationRef): void {
-  if (jpLogOf(ref))
-    throw new JpError(
-      "store.jp_conversation",
-      `conversation ${ref.id} is JP's (its events.json is read in place); jp does not write into JP's folders`,
-      { hint: `continue it in a copy: \`jp conversation fork ${ref.id}\`, then \`jp q\`` },
-    );
+/** A folder JP wrote (its events.json): JP's files in it are only read, jp's own sit beside them. */
+function isJpFolder(ref: ConversationRef): boolean {
+  return fs.existsSync(inFolder(ref, "events.json"));
 }
 
 /** 2: attempts that retries threw away are counted, and hour-long cache writes apart. */
@@ -128,6 +123,8 @@ export interface ConversationRef {
 }
 
 const METADATA_FILE = "metadata.json";
+/** jp's metadata of a conversation JP wrote, whose metadata.json is JP's. */
+const JP_FOLDER_METADATA_FILE = "metadata.jp.json";
 const CREATE_LOCK = ".create.lock";
 /** Folders being created; the name never matches a conversation id, so they are never listed. */
 const STAGING_PREFIX = ".new-";
@@ -179,6 +176,39 @@ function folderNames(dir: string): string[] {
   }
 }
 
+/** One metadata file of a conversation's folder, read with one open that does not follow a link. */
+function readMetadataFile(
+  ref: ConversationRef,
+  file: string,
+): { value?: object; problem?: string; file: string } {
+  let text: string;
+  let fd: number;
+  try {
+    fd = fs.openSync(inFolder(ref, file), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    if (errnoCode(error) === "ELOOP")
+      return { problem: `${file} is a symbolic link; jp reads it as absent`, file };
+    return { file };
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile())
+      return { problem: `${file} is not a regular file; jp reads it as absent`, file };
+    text = fs.readFileSync(fd, "utf8");
+  } catch {
+    return { problem: `${file} cannot be read; jp reads it as absent`, file };
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    const stored: unknown = JSON.parse(text);
+    if (typeof stored === "object" && stored !== null && !Array.isArray(stored))
+      return { value: stored, file };
+    return { problem: `${file} is not a JSON object; jp reads it as absent`, file };
+  } catch {
+    return { problem: `${file} is not valid JSON; jp reads it as absent`, file };
+  }
+}
+
 export class ConversationStore {
   private readonly readCache = new Map<
     string,
@@ -191,6 +221,8 @@ export class ConversationStore {
     private readonly lockOptions: AppendOptions & {
       /** Called once when `state.json` cannot be read (see state()). */
       onBrokenState?: (file: string) => void;
+      /** Called when jp begins its own log beside a JP conversation's files (see continueJp()). */
+      onContinueJp?: (ref: ConversationRef) => void;
     } = {},
   ) {}
 
@@ -360,8 +392,21 @@ export class ConversationStore {
   }
 
   append(ref: ConversationRef, events: readonly Event[]): void {
-    refuseJpWrite(ref);
+    if (jpLogOf(ref)) this.continueJp(ref);
     this.log(ref).append(events, this.lockOptions);
+  }
+
+  /**
+   * The first write to a conversation JP wrote: jp's own log, beside JP's
+   * files, begins with JP's events as jp reads them. It appears whole or not
+   * at all, and from then on is what jp reads; JP's files are left as they are.
+   */
+  private continueJp(ref: ConversationRef): void {
+    if (isSymlink(ref.dir)) throw new SymlinkRefusedError(ref.dir);
+    const written = writeFileAtomic(inFolder(ref, LOG_FILE), serializedPieces(jpEvents(ref)), {
+      exclusive: true,
+    });
+    if (written) this.lockOptions.onContinueJp?.(ref);
   }
 
   /**
@@ -377,53 +422,37 @@ export class ConversationStore {
   }
 
   /**
-   * metadata.json as stored: its object, or why it cannot be read as one (a
-   * link, a folder, not JSON, not an object). Such a file is read as absent,
-   * so every command still works; `doctor` names it and moves it aside.
+   * The metadata file as stored: its object, or why it cannot be read as one
+   * (a link, a folder, not JSON, not an object). Such a file is read as
+   * absent, so every command still works; `doctor` names it and moves it
+   * aside. In a folder JP wrote, jp's metadata is metadata.jp.json, beside JP's
+   * metadata.json (read until jp writes its own).
    */
-  storedMetadata(ref: ConversationRef): { value?: object; problem?: string } {
-    // One open that does not follow a link, then the read: no more system calls than a plain read.
-    let text: string;
-    let fd: number;
-    try {
-      fd = fs.openSync(inFolder(ref, METADATA_FILE), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-    } catch (error) {
-      if (errnoCode(error) === "ELOOP")
-        return { problem: "metadata.json is a symbolic link; jp reads it as absent" };
-      return {};
-    }
-    try {
-      if (!fs.fstatSync(fd).isFile())
-        return { problem: "metadata.json is not a regular file; jp reads it as absent" };
-      text = fs.readFileSync(fd, "utf8");
-    } catch {
-      return { problem: "metadata.json cannot be read; jp reads it as absent" };
-    } finally {
-      fs.closeSync(fd);
-    }
-    try {
-      const stored: unknown = JSON.parse(text);
-      if (typeof stored === "object" && stored !== null && !Array.isArray(stored)) return { value: stored };
-      return { problem: "metadata.json is not a JSON object; jp reads it as absent" };
-    } catch {
-      return { problem: "metadata.json is not valid JSON; jp reads it as absent" };
-    }
+  storedMetadata(ref: ConversationRef): { value?: object; problem?: string; file: string } {
+    const shared = readMetadataFile(ref, METADATA_FILE);
+    // jp's own metadata.json always has created_at: only another tool's sends jp to look further.
+    if (shared.value && "created_at" in shared.value) return shared;
+    const own = readMetadataFile(ref, JP_FOLDER_METADATA_FILE);
+    return own.value || own.problem ? own : shared;
   }
 
-  /** Move a metadata.json jp cannot read aside (kept as metadata.json.unreadable-TIME); returns where. */
-  setMetadataAside(ref: ConversationRef, now: Date): string {
-    const aside = inFolder(ref, `${METADATA_FILE}.unreadable-${now.toISOString().replace(/[:.]/g, "-")}`);
-    fs.renameSync(inFolder(ref, METADATA_FILE), aside);
+  /** Move the metadata file jp cannot read aside (kept as NAME.unreadable-TIME); returns where, or nothing for JP's own file, left as it is. */
+  setMetadataAside(ref: ConversationRef, now: Date): string | undefined {
+    const { file } = this.storedMetadata(ref);
+    if (file === METADATA_FILE && isJpFolder(ref)) return undefined;
+    const aside = inFolder(ref, `${file}.unreadable-${now.toISOString().replace(/[:.]/g, "-")}`);
+    fs.renameSync(inFolder(ref, file), aside);
     return aside;
   }
 
   writeMetadata(ref: ConversationRef, metadata: ConversationMetadata): void {
-    refuseJpWrite(ref);
     // A conversation folder that links elsewhere is read, never written through.
     if (isSymlink(ref.dir)) throw new SymlinkRefusedError(ref.dir);
+    const target = isJpFolder(ref) ? JP_FOLDER_METADATA_FILE : METADATA_FILE;
     // What jp could not read is kept, not written over.
-    if (this.storedMetadata(ref).problem) this.setMetadataAside(ref, this.clock.now());
-    writeJsonAtomic(path.join(ref.dir, METADATA_FILE), metadata);
+    const stored = this.storedMetadata(ref);
+    if (stored.problem && stored.file === target) this.setMetadataAside(ref, this.clock.now());
+    writeJsonAtomic(inFolder(ref, target), metadata);
   }
 
   /**

@@ -151,8 +151,8 @@ function folderFindings(
   const findings: DoctorFinding[] = [];
   const { problem } = store.storedMetadata(ref);
   if (problem) {
-    if (options.repair) store.setMetadataAside(ref, options.now);
-    findings.push({ kind: "unreadable_metadata", detail: problem, repaired: options.repair });
+    const repaired = options.repair && store.setMetadataAside(ref, options.now) !== undefined;
+    findings.push({ kind: "unreadable_metadata", detail: problem, repaired });
   }
   if (isSymlink(log.quarantineFile)) {
     if (options.repair)

@@ -8,8 +8,14 @@ import { LogWriteError, SymlinkRefusedError } from "./errors.js";
 /**
  * Replace `file` atomically: write a temp file beside it, fsync, rename, fsync
  * the folder. `data` may come in pieces (a large log), written as they come.
+ * `exclusive` never replaces a file that exists (it is linked into place, not
+ * renamed): false means another process wrote `file` first, and it is kept.
  */
-export function writeFileAtomic(file: string, data: string | Buffer | Iterable<string>): void {
+export function writeFileAtomic(
+  file: string,
+  data: string | Buffer | Iterable<string>,
+  options: { exclusive?: boolean } = {},
+): boolean {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${uniqueToken()}.tmp`);
   const fd = fs.openSync(tmp, "w", 0o644);
   try {
@@ -30,10 +36,14 @@ export function writeFileAtomic(file: string, data: string | Buffer | Iterable<s
   }
   fs.closeSync(fd);
   try {
-    fs.renameSync(tmp, file);
+    if (options.exclusive) fs.linkSync(tmp, file);
+    else fs.renameSync(tmp, file);
   } catch (error) {
     fs.rmSync(tmp, { force: true });
+    if (options.exclusive && errnoCode(error) === "EEXIST") return false;
     throw error;
+  } finally {
+    if (options.exclusive) fs.rmSync(tmp, { force: true });
   }
   try {
     const dirFd = fs.openSync(path.dirname(file), "r");
@@ -45,6 +55,7 @@ export function writeFileAtomic(file: string, data: string | Buffer | Iterable<s
   } catch {
     // Some filesystems refuse fsync on a directory; the rename itself is still atomic.
   }
+  return true;
 }
 
 export function writeJsonAtomic(file: string, value: unknown): void {

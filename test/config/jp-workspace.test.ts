@@ -91,13 +91,77 @@ describe("a JP workspace", () => {
     expect((await jp("conversation", "grep", "-i", "version", "17758406187")).code).toBe(0);
     expect((await jp("conversation", "show", "17758406187", "--json")).code).toBe(0);
     expect((await jp("conversation", "compact", "17758406187", "--dry-run")).code).toBe(0);
-    // Writing is refused with the way to go on; a fork is jp's own, and continues it.
-    const written = await jp("conversation", "edit", "17758406187", "--title", "mine now");
-    expect(written.code).toBe(1);
-    expect(written.stderr).toContain("conversation 17758406187 is JP's (its events.json is read in place)");
-    expect(written.stderr).toContain("jp conversation fork 17758406187");
+    // jp's own metadata sits beside JP's: a title jp gives is jp's, and JP's metadata.json is left.
+    expect((await jp("conversation", "edit", "17758406187", "--title", "mine now")).code).toBe(0);
+    expect(fs.existsSync(path.join(target, "metadata.jp.json"))).toBe(true);
+    expect((await jp("conversation", "ls")).stdout).toContain("mine now");
     expect((await jp("conversation", "fork", "17758406187")).code).toBe(0);
-    expect(files()).toEqual(before);
+    expect(files().filter(([f]) => f !== "metadata.jp.json")).toEqual(before);
+  });
+
+  it("continues a JP conversation in place, as JP would: its recorded sections and instructions are sent, tools jp cannot run are not, and JP's files stay as they are", async () => {
+    w = await qWorkspace({ script: [{ text: "continued in place" }, { text: "and again" }] });
+    const { root, mock, env } = w;
+    fs.writeFileSync(
+      path.join(root, ".jp/config.toml"),
+      `[providers.llm.anthropic]\nbase_url = "${mock.url}"\n`,
+    );
+    fs.writeFileSync(path.join(root, ".jp/.id"), "abc12");
+    env.ANTHROPIC_API_KEY = env.MOCK_API_KEY!;
+    const folder = "17758406187-missing-date-in-version-string";
+    const target = path.join(root, ".jp/conversations", folder);
+    fs.cpSync(path.join(REPO_ROOT, "fixtures/jp-conversations", folder), target, { recursive: true });
+    const jpFolder = () =>
+      ["events.json", "metadata.json", "base_config.json"].map((f) =>
+        crypto
+          .createHash("sha1")
+          .update(fs.readFileSync(path.join(target, f)))
+          .digest("hex"),
+      );
+    const before = jpFolder();
+    const base = JSON.parse(fs.readFileSync(path.join(target, "base_config.json"), "utf8")) as {
+      assistant: {
+        system_prompt: string;
+        system_prompt_sections: { value: { content: string; tag?: string }[] };
+        instructions: { value: { title: string }[] };
+      };
+    };
+    expect((await w.jp("conversation", "use", "17758406187")).code).toBe(0);
+
+    const asked = await w.jp("q", "what was the date problem again?");
+    expect(asked.code, asked.stderr).toBe(0);
+    const said =
+      "conversation 17758406187 is JP's: jp continues it in its own log (events.jsonl) beside JP's files";
+    expect(asked.stderr.split(said)).toHaveLength(2);
+    const request = mock.requests[0]!.body as {
+      system: { text: string }[];
+      tools?: { name: string }[];
+      messages: unknown[];
+    };
+    const system = request.system.map((block) => block.text).join("\n\n");
+    // JP's order: the prompt, then sections and instructions by position, each rendered as JP renders it.
+    expect(system.startsWith(base.assistant.system_prompt.trim())).toBe(true);
+    for (const section of base.assistant.system_prompt_sections.value)
+      expect(system).toContain(section.content.trim().slice(0, 80));
+    for (const instruction of base.assistant.instructions.value)
+      expect(system).toContain(`<instruction title="${instruction.title}">`);
+    // Every tool whose command is JP's `just serve-tools {{context}} {{tool}}` is left out.
+    const offered = (request.tools ?? []).map((t) => t.name);
+    for (const name of ["cargo_check", "fs_read_file", "git_log", "web_fetch"])
+      expect(offered).not.toContain(name);
+    expect(request.messages.length).toBeGreaterThan(3);
+
+    // The second question is appended to jp's log, said nothing of again, and sends the same prompt.
+    const again = await w.jp("q", "and then?");
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain("jp continues it in its own log");
+    expect((mock.requests[1]!.body as typeof request).system).toEqual(request.system);
+    const shown = await w.jp("conversation", "show", "17758406187");
+    expect(shown.stdout).toMatch(/fs_read_file \(its command uses JP's \{\{context\}\}, \{\{tool\}\}/);
+    const printed = await w.jp("conversation", "print", "17758406187");
+    expect(printed.stdout).toContain("continued in place");
+    expect(printed.stdout).toContain("and again");
+    expect(jpFolder()).toEqual(before);
   });
 
   it("is told apart by JP's .jp/.id: the same files in jp's own workspace are errors that name each key", async () => {

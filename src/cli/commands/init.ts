@@ -37,7 +37,7 @@ function jpConfigFile(ctx: Context, dir: string): string {
 function readJpConfig(
   ctx: Context,
   opts: InitOptions & { fromJp: string },
-  mergePlain: (a: Plain, b: Plain) => Plain,
+  mergeJpFiles: (values: readonly Plain[]) => Plain,
   skipped: string[],
 ): Plain {
   const file = jpConfigFile(ctx, opts.fromJp);
@@ -53,13 +53,13 @@ function readJpConfig(
         },
       };
   const layers = fileLayers(file, "JP", (f) => path.relative(ctx.cwd, f) || f, bounds);
-  return layers.reduce<Plain>((merged, layer) => mergePlain(merged, layer.value), {});
+  return mergeJpFiles(layers.map((layer) => layer.value));
 }
 
 async function carryOver(ctx: Context, root: string, opts: InitOptions & { fromJp: string }): Promise<void> {
-  const { carryJpConfig, mergePlain } = await import("../../config/from-jp.js");
+  const { carryJpConfig, mergeJpFiles } = await import("../../config/from-jp.js");
   const skipped: string[] = [];
-  const carried = carryJpConfig(readJpConfig(ctx, opts, mergePlain, skipped));
+  const carried = carryJpConfig(readJpConfig(ctx, opts, mergeJpFiles, skipped));
   const { config, review } = carried;
   const notCarried = [...skipped, ...carried.notCarried];
   const text = `# Carried over from the JP workspace in ${opts.fromJp} by jp init --from-jp.\n\n${stringify(config)}\n`;

@@ -60,7 +60,7 @@ describe("jp init --from-jp", () => {
     expect(config.assistant?.reasoning?.effort).toBe("high");
     expect(config.providers?.anthropic?.beta).toEqual(["interleaved-thinking-2025-05-14"]);
     expect(config.assistant?.system_prompt).toBe(
-      "You are Jean-Pierre.\n\nBe accurate.\n\n## Style\n\nBe brief.",
+      "You are Jean-Pierre.\n\nBe accurate.\n\n# Style\n\nBe brief.",
     );
     expect(config.providers?.mcp?.bookworm).toEqual({
       type: "stdio",
