@@ -157,7 +157,7 @@ describe("a JP workspace", () => {
     expect(again.stderr).not.toContain("jp continues it in its own log");
     expect((mock.requests[1]!.body as typeof request).system).toEqual(request.system);
     const shown = await w.jp("conversation", "show", "17758406187");
-    expect(shown.stdout).toMatch(/fs_read_file \(its command uses JP's \{\{context\}\}, \{\{tool\}\}/);
+    expect(shown.stdout).toMatch(/\bfs_read_file\b.*: its command uses JP's \{\{context\}\}, \{\{tool\}\}/);
     const printed = await w.jp("conversation", "print", "17758406187");
     expect(printed.stdout).toContain("continued in place");
     expect(printed.stdout).toContain("and again");

@@ -122,7 +122,7 @@ describe("tools a conversation names but jp cannot run", () => {
 
     const show = await w.jp("conversation", "show");
     expect(show.stdout).toContain(
-      "left out:    crate_readme (mcp.bookworm: your config has no [providers.mcp.bookworm])",
+      "left out:    1 tool its config names that jp cannot run:\n    crate_readme: mcp.bookworm: your config has no [providers.mcp.bookworm]\n",
     );
     expect(show.stdout).toMatch(/usage: {7}2 requests, /);
     const json = JSON.parse((await w.jp("conversation", "show", "--json")).stdout) as {

@@ -88,7 +88,10 @@ export function register(parent: Command, ctx: Context): void {
             ? [`  usage:       ${counted(usage.requests, "request")}, ${usageLine(usage, cost)}`]
             : []),
           ...(leftOutTools.length
-            ? [`  left out:    ${leftOutTools.join(", ")} (named by its config; jp cannot run them)`]
+            ? [
+                `  left out:    ${leftOutTools.length} tool${leftOutTools.length === 1 ? "" : "s"} its config names that jp cannot run:`,
+                ...byReason(leftOutTools).map(([why, names]) => `    ${names.join(", ")}: ${why}`),
+              ]
             : []),
           ...failures.map(
             (q) =>
@@ -98,4 +101,16 @@ export function register(parent: Command, ctx: Context): void {
         ].join("\n"),
       );
     });
+}
+
+/** Left-out tools (`name (why)`) grouped by why, in the order each reason first appears. */
+function byReason(tools: readonly string[]): [string, string[]][] {
+  const groups = new Map<string, string[]>();
+  for (const tool of tools) {
+    const open = tool.indexOf(" (");
+    const [name, why] =
+      open < 0 ? [tool, "no reason recorded"] : [tool.slice(0, open), tool.slice(open + 2, -1)];
+    groups.set(why, [...(groups.get(why) ?? []), name]);
+  }
+  return [...groups];
 }
