@@ -132,14 +132,14 @@ export function isJpWorkspace(workspaceDir: string): boolean {
  * place: what maps onto jp is used (init --from-jp's mapping), and what jp
  * has no use for is named in one line, never an error. JP's files are only read.
  */
-function jpWorkspaceLayer(read: readonly Layer[], shownFile: string): { layer: Layer; note?: string } {
+function jpWorkspaceLayer(read: readonly Layer[], names: readonly string[]): { layer: Layer; note?: string } {
   const merged = mergeJpFiles(read.map((layer) => layer.value));
   const { config, notCarried } = carryJpConfig(merged);
   // JP's config_load_paths name where its -c files (personas) are: jp looks there too.
   const value = Array.isArray(merged.config_load_paths)
     ? { ...config, config_load_paths: merged.config_load_paths }
     : config;
-  const layer = { name: `JP workspace (${shownFile}, read as JP's)`, file: shownFile, value };
+  const layer = { name: `JP workspace (${names.join(", ")}, read as JP's)`, file: names[0], value };
   if (notCarried.length === 0) return { layer };
   const named = notCarried.map((line) => line.replace(/:.*$/, ""));
   const shown = named.slice(0, 4).join(", ");
@@ -170,14 +170,15 @@ export function collectLayers(options: LoadOptions): {
   if (fs.existsSync(user)) layers.push(...fileLayers(user, "user", (f) => f));
   const shown = (file: string) => path.relative(options.cwd, file) || file;
   const notes: string[] = [];
+  // A JP workspace's files (its config, then each -c file, with what they extend), read together as JP's.
+  let jp: { files: Layer[]; names: string[]; at: number } | undefined;
   if (options.workspaceDir) {
     const file = path.join(options.workspaceDir, "config.toml");
     if (fs.existsSync(file)) {
       const read = fileLayers(file, "workspace", shown);
       if (isJpWorkspace(options.workspaceDir)) {
-        const asJp = jpWorkspaceLayer(read, shown(file));
-        layers.push(asJp.layer);
-        if (asJp.note) notes.push(asJp.note);
+        jp = { files: read, names: [shown(file)], at: layers.length };
+        layers.push(jpWorkspaceLayer(read, jp.names).layer);
       } else layers.push(...read);
     }
   }
@@ -185,8 +186,19 @@ export function collectLayers(options: LoadOptions): {
   if (env) layers.push(env);
   const loadPaths = configLoadPaths(layers, options);
   const cfgLayers = (options.cfg ?? []).flatMap((spec) => {
-    return withExtended(cfgLayer(spec, { ...options, loadPaths }), `-c ${spec}`, shown);
+    const layer = cfgLayer(spec, { ...options, loadPaths });
+    const read = withExtended(layer, `-c ${spec}`, shown);
+    // A JP persona merges into JP's prompt and tools as JP merges it.
+    if (!jp || layer.path === undefined) return read;
+    jp.files.push(...read);
+    jp.names.push(`-c ${spec}`);
+    return [];
   });
+  if (jp) {
+    const asJp = jpWorkspaceLayer(jp.files, jp.names);
+    layers[jp.at] = asJp.layer;
+    if (asJp.note) notes.push(asJp.note);
+  }
   // What a conversation may set is limited by what the user's own layers define (see trust.ts).
   const userTools = new Set([...layers, ...cfgLayers].flatMap((layer) => toolNames(layer.value)));
   const userServers = new Set([...layers, ...cfgLayers].flatMap((layer) => serverNames(layer.value)));

@@ -164,6 +164,33 @@ describe("a JP workspace", () => {
     expect(jpFolder()).toEqual(before);
   });
 
+  it("reads a JP persona (-c NAME from config_load_paths) as JP's, its prompt merged with the workspace's as JP merges it", async () => {
+    const root = tempDir();
+    writeJpWorkspace(root);
+    const before = jpFiles(root);
+    const env = { HOME: root, XDG_CONFIG_HOME: path.join(root, "xdg") };
+    const shown = await runCli(["config", "show", "-c", "dev", "--json"], { cwd: root, env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(shown.stderr).toContain("assistant.name");
+    const config = JSON.parse(shown.stdout) as Config;
+    expect(config.assistant?.model?.id).toBe("anthropic/claude-sonnet-5");
+    expect(config.assistant?.reasoning?.effort).toBe("xhigh");
+    // The persona's sections and instructions are added to the workspace's, sorted by position.
+    expect(config.assistant?.system_prompt).toBe(
+      [
+        "You are Jean-Pierre.",
+        '<knowledge title="Testing">\nA test must be able to fail.\n</knowledge>',
+        '<instruction title="Development Workflow">\n- Read before you write.\n- Run the tests.\n</instruction>',
+        "Be accurate.",
+        "# Style\n\nBe brief.",
+      ].join("\n\n"),
+    );
+    const origin = await runCli(["config", "show", "-c", "dev", "--origin"], { cwd: root, env });
+    expect(origin.stdout).toContain("JP workspace (.jp/config.toml, -c dev, read as JP's)");
+    expect(jpFiles(root)).toEqual(before);
+  });
+
   it("is told apart by JP's .jp/.id: the same files in jp's own workspace are errors that name each key", async () => {
     const root = tempDir();
     writeJpWorkspace(root, false);

@@ -52,6 +52,30 @@ content = "Be brief."
 position = 1
 content = "Be accurate."
 `,
+  ".jp/config/dev.toml": `
+extends = ["knowledge/testing.toml"]
+
+[style]
+reasoning.display = "full"
+
+[assistant]
+name = "Software Developer"
+
+[assistant.model]
+id = "sonnet"
+parameters.reasoning.effort = "xhigh"
+
+[[assistant.instructions]]
+title = "Development Workflow"
+items = ["Read before you write.", "Run the tests."]
+`,
+  ".jp/config/knowledge/testing.toml": `
+[[assistant.system_prompt_sections]]
+tag = "knowledge"
+title = "Testing"
+content = "A test must be able to fail."
+position = -5
+`,
   ".jp/mcp/tools/rust/crate_readme.toml": `
 [conversation.tools.rust_crate_readme]
 enable = false
