@@ -43,8 +43,11 @@ export function* textPieces(events: Iterable<Event>, firstTurn = 0): Generator<P
     const local = counter.next(e);
     if (local === NO_TURN) continue;
     const turn = local + firstTurn;
-    if (isKind(e, "chat_request")) yield { turn, label: "user", text: e.content };
-    else if (isKind(e, "chat_response")) {
+    if (isKind(e, "chat_request")) {
+      yield { turn, label: "user", text: e.content };
+      for (const a of e.attachments ?? [])
+        if ("text" in a) yield { turn, label: `attachment ${a.source}`, text: a.text };
+    } else if (isKind(e, "chat_response")) {
       if (typeof e.reasoning === "string") yield { turn, label: "reasoning", text: e.reasoning };
       else if (typeof e.message === "string") yield { turn, label: "assistant", text: e.message };
     } else if (isKind(e, "tool_call_request")) {

@@ -4,41 +4,13 @@
 // so `jp config show --origin` names the file a value came from.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { globFiles, isGlob } from "../glob.js";
 import { ConfigError } from "./errors.js";
 import { readTomlFile, type Layer } from "./layers.js";
 
-const GLOB_CHARS = /[*?[]/;
 /** How deep a chain of `extends` jp follows, and how many files they may reach in all. */
 export const MAX_EXTENDS_DEPTH = 32;
 export const MAX_EXTENDED_FILES = 1000;
-
-/** A glob (`*` within a name, `**` across folders, `?` one character) as a regular expression. */
-function globPattern(glob: string): RegExp {
-  let out = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === "*" && glob[i + 1] === "*") {
-      // `**/` matches no folder too.
-      out += glob[i + 2] === "/" ? "(?:.*/)?" : ".*";
-      i += glob[i + 2] === "/" ? 2 : 1;
-    } else if (c === "*") out += "[^/]*";
-    else if (c === "?") out += "[^/]";
-    else out += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${out}$`);
-}
-
-/** Files under `dir` whose path relative to it matches `pattern`, sorted. */
-function matchingFiles(dir: string, pattern: RegExp): string[] {
-  if (!fs.existsSync(dir)) return [];
-  const entries = fs.readdirSync(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
-    .filter((relative) => pattern.test(relative))
-    .sort()
-    .map((relative) => path.join(dir, relative));
-}
 
 /** Whether `file`, its links resolved, lies inside `dir`. */
 function isInside(dir: string, file: string): boolean {
@@ -56,7 +28,7 @@ function isInside(dir: string, file: string): boolean {
 /** The files one `extends` entry names, relative to the folder of the file that extends. */
 function extendedFiles(entry: string, from: string, shownFrom: string): string[] {
   const absolute = path.resolve(path.dirname(from), entry);
-  if (!GLOB_CHARS.test(entry)) {
+  if (!isGlob(entry)) {
     if (!fs.existsSync(absolute))
       throw new ConfigError(
         `${shownFrom}: extends names ${entry}, which does not exist (looked for ${absolute})`,
@@ -64,14 +36,7 @@ function extendedFiles(entry: string, from: string, shownFrom: string): string[]
       );
     return [absolute];
   }
-  // The fixed folders before the first glob character are where the search starts.
-  const parts = entry.split("/");
-  const fixed = parts.slice(
-    0,
-    parts.findIndex((p) => GLOB_CHARS.test(p)),
-  );
-  const base = path.resolve(path.dirname(from), ...fixed);
-  return matchingFiles(base, globPattern(parts.slice(fixed.length).join("/")));
+  return globFiles(entry, path.dirname(from));
 }
 
 /** The layers of one config file: those it extends (depth first, in the order given), then the file itself. */

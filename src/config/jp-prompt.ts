@@ -44,7 +44,10 @@ function mergeString(prev: Merged<string | undefined>, next: unknown): Merged<st
 
 /** JP's MergeableVec: a list appends; `{ value, strategy, dedup }` appends, prepends or replaces. */
 function mergeList(prev: Merged<unknown[]>, next: unknown): Merged<unknown[]> {
-  if (Array.isArray(next)) return { value: prev.discard ? next : [...prev.value, ...next], discard: false };
+  if (Array.isArray(next)) {
+    const items: unknown[] = next;
+    return { value: prev.discard ? items : [...prev.value, ...items], discard: false };
+  }
   if (!isPlain(next) || !Array.isArray(next.value)) return prev;
   const given: unknown[] = next.value;
   const discard = next.discard_when_merged === true;

@@ -50,6 +50,55 @@ function check2(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
+    const x = v.source;
+    out = merge(out, "source", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  {
+    const x = v.media_type;
+    out = merge(out, "media_type", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  {
+    const x = v.text;
+    out = merge(out, "text", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  return out;
+}
+
+function check3(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.source;
+    out = merge(out, "source", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  {
+    const x = v.media_type;
+    out = merge(out, "media_type", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  {
+    const x = v.data;
+    out = merge(out, "data", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  return out;
+}
+
+function check4(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check2(v), () => check3(v)]);
+  return out;
+}
+
+function check5(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check4(v[i]));
+  return out;
+}
+
+function check6(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
     const x = v.type;
     out = merge(
       out,
@@ -83,10 +132,11 @@ function check2(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
+  out = merge(out, "attachments", optional(check5, v.attachments));
   return out;
 }
 
-function check3(v: unknown): SchemaIssue[] | undefined {
+function check7(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -132,13 +182,13 @@ function check3(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check4(v: unknown): SchemaIssue[] | undefined {
+function check8(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   return [invalidType("never", v)];
   return out;
 }
 
-function check5(v: unknown): SchemaIssue[] | undefined {
+function check9(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -167,12 +217,12 @@ function check5(v: unknown): SchemaIssue[] | undefined {
     const x = v.message;
     out = merge(out, "message", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "reasoning", optional(check4, v.reasoning));
-  out = merge(out, "data", optional(check4, v.data));
+  out = merge(out, "reasoning", optional(check8, v.reasoning));
+  out = merge(out, "data", optional(check8, v.data));
   return out;
 }
 
-function check6(v: unknown): SchemaIssue[] | undefined {
+function check10(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -201,12 +251,12 @@ function check6(v: unknown): SchemaIssue[] | undefined {
     const x = v.reasoning;
     out = merge(out, "reasoning", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "message", optional(check4, v.message));
-  out = merge(out, "data", optional(check4, v.data));
+  out = merge(out, "message", optional(check8, v.message));
+  out = merge(out, "data", optional(check8, v.data));
   return out;
 }
 
-function check7(v: unknown): SchemaIssue[] | undefined {
+function check11(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -232,26 +282,26 @@ function check7(v: unknown): SchemaIssue[] | undefined {
   }
   out = merge(out, "metadata", optional(check0, v.metadata));
   if (!("data" in v)) out = merge(out, "data", [invalidType("nonoptional", undefined)]);
-  out = merge(out, "message", optional(check4, v.message));
-  out = merge(out, "reasoning", optional(check4, v.reasoning));
+  out = merge(out, "message", optional(check8, v.message));
+  out = merge(out, "reasoning", optional(check8, v.reasoning));
   return out;
 }
 
-function check8(v: unknown): SchemaIssue[] | undefined {
+function check12(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check5(v), () => check6(v), () => check7(v)]);
+  out = pickBranch([check9(v), () => check10(v), () => check11(v)]);
   return out;
 }
 
-function check9(v: unknown): SchemaIssue[] | undefined {
+function check13(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = check3(v);
+  out = check7(v);
   if (out) return out;
-  out = check8(v);
+  out = check12(v);
   return out;
 }
 
-function check10(v: unknown): SchemaIssue[] | undefined {
+function check14(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -288,7 +338,7 @@ function check10(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check11(v: unknown): SchemaIssue[] | undefined {
+function check15(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -328,7 +378,7 @@ function check11(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check12(v: unknown): SchemaIssue[] | undefined {
+function check16(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -356,7 +406,7 @@ function check12(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check13(v: unknown): SchemaIssue[] | undefined {
+function check17(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -384,7 +434,7 @@ function check13(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check14(v: unknown): SchemaIssue[] | undefined {
+function check18(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -413,7 +463,7 @@ function check14(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check15(v: unknown): SchemaIssue[] | undefined {
+function check19(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "string") return [invalidType("string", v)];
   if (v.length < 1)
@@ -425,7 +475,7 @@ function check15(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check16(v: unknown): SchemaIssue[] | undefined {
+function check20(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!Number.isInteger(v)) return add(out, { ...invalidType("int", v), abort: true });
@@ -435,7 +485,7 @@ function check16(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check17(v: unknown): SchemaIssue[] | undefined {
+function check21(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -501,7 +551,7 @@ function check17(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check18(v: unknown): SchemaIssue[] | undefined {
+function check22(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -525,7 +575,7 @@ function check18(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check19(v: unknown): SchemaIssue[] | undefined {
+function check23(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -541,20 +591,20 @@ function check19(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check20(v: unknown): SchemaIssue[] | undefined {
+function check24(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check18(v), () => check19(v)]);
+  out = pickBranch([check22(v), () => check23(v)]);
   return out;
 }
 
-function check21(v: unknown): SchemaIssue[] | undefined {
+function check25(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check20(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check24(v[key]));
   return out;
 }
 
-function check22(v: unknown): SchemaIssue[] | undefined {
+function check26(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "string") return [invalidType("string", v)];
   if (v.length > 200)
@@ -566,21 +616,21 @@ function check22(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check23(v: unknown): SchemaIssue[] | undefined {
+function check27(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   return out;
 }
 
-function check24(v: unknown): SchemaIssue[] | undefined {
+function check28(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "tokens_before", optional(check23, v.tokens_before));
-  out = merge(out, "tokens_after", optional(check23, v.tokens_after));
+  out = merge(out, "tokens_before", optional(check27, v.tokens_before));
+  out = merge(out, "tokens_after", optional(check27, v.tokens_after));
   return out;
 }
 
-function check25(v: unknown): SchemaIssue[] | undefined {
+function check29(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -598,9 +648,9 @@ function check25(v: unknown): SchemaIssue[] | undefined {
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
   out = merge(out, "metadata", optional(check0, v.metadata));
-  out = merge(out, "id", check15(v.id));
-  out = merge(out, "from_turn", check16(v.from_turn));
-  out = merge(out, "to_turn", check16(v.to_turn));
+  out = merge(out, "id", check19(v.id));
+  out = merge(out, "from_turn", check20(v.from_turn));
+  out = merge(out, "to_turn", check20(v.to_turn));
   {
     const x = v.to_call;
     out = merge(
@@ -609,7 +659,7 @@ function check25(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "summary", optional(check17, v.summary));
+  out = merge(out, "summary", optional(check21, v.summary));
   {
     const x = v.reasoning;
     out = merge(
@@ -622,9 +672,9 @@ function check25(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "tool_calls", optional(check20, v.tool_calls));
-  out = merge(out, "tool_overrides", optional(check21, v.tool_overrides));
-  out = merge(out, "deferred_until_turn", optional(check16, v.deferred_until_turn));
+  out = merge(out, "tool_calls", optional(check24, v.tool_calls));
+  out = merge(out, "tool_overrides", optional(check25, v.tool_overrides));
+  out = merge(out, "deferred_until_turn", optional(check20, v.deferred_until_turn));
   {
     const x = v.source;
     out = merge(
@@ -642,25 +692,25 @@ function check25(v: unknown): SchemaIssue[] | undefined {
         : undefined,
     );
   }
-  out = merge(out, "note", optional(check22, v.note));
-  out = merge(out, "stats", optional(check24, v.stats));
+  out = merge(out, "note", optional(check26, v.note));
+  out = merge(out, "stats", optional(check28, v.stats));
   return out;
 }
 
-function check26(v: unknown): SchemaIssue[] | undefined {
+function check30(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "string") return [invalidType("string", v)];
   return out;
 }
 
-function check27(v: unknown): SchemaIssue[] | undefined {
+function check31(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check26(v[i]));
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check30(v[i]));
   return out;
 }
 
-function check28(v: unknown): SchemaIssue[] | undefined {
+function check32(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -685,11 +735,11 @@ function check28(v: unknown): SchemaIssue[] | undefined {
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
   out = merge(out, "metadata", optional(check0, v.metadata));
-  out = merge(out, "ids", optional(check27, v.ids));
+  out = merge(out, "ids", optional(check31, v.ids));
   return out;
 }
 
-function check29(v: unknown): SchemaIssue[] | undefined {
+function check33(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -714,7 +764,7 @@ function check29(v: unknown): SchemaIssue[] | undefined {
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
   out = merge(out, "metadata", optional(check0, v.metadata));
-  out = merge(out, "turn", check16(v.turn));
+  out = merge(out, "turn", check20(v.turn));
   {
     const x = v.reason;
     out = merge(out, "reason", typeof x === "string" ? undefined : [invalidType("string", x)]);
@@ -722,7 +772,7 @@ function check29(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check30(v: unknown): SchemaIssue[] | undefined {
+function check34(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -740,7 +790,7 @@ function check30(v: unknown): SchemaIssue[] | undefined {
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
   out = merge(out, "metadata", optional(check0, v.metadata));
-  out = merge(out, "turn", check16(v.turn));
+  out = merge(out, "turn", check20(v.turn));
   {
     const x = v.pinned;
     out = merge(out, "pinned", typeof x === "boolean" ? undefined : [invalidType("boolean", x)]);
@@ -764,7 +814,7 @@ function check30(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "note", optional(check22, v.note));
+  out = merge(out, "note", optional(check26, v.note));
   return out;
 }
 
@@ -772,15 +822,15 @@ function check30(v: unknown): SchemaIssue[] | undefined {
 export const KNOWN_EVENT_CHECKERS: Readonly<Record<EventKind, (value: unknown) => SchemaIssue | undefined>> =
   {
     turn_start: firstIssue(check1),
-    chat_request: firstIssue(check2),
-    chat_response: firstIssue(check9),
-    tool_call_request: firstIssue(check10),
-    tool_call_response: firstIssue(check11),
-    inquiry_request: firstIssue(check12),
-    inquiry_response: firstIssue(check13),
-    config_delta: firstIssue(check14),
-    compaction: firstIssue(check25),
-    compaction_reset: firstIssue(check28),
-    request_failed: firstIssue(check29),
-    pin: firstIssue(check30),
+    chat_request: firstIssue(check6),
+    chat_response: firstIssue(check13),
+    tool_call_request: firstIssue(check14),
+    tool_call_response: firstIssue(check15),
+    inquiry_request: firstIssue(check16),
+    inquiry_response: firstIssue(check17),
+    config_delta: firstIssue(check18),
+    compaction: firstIssue(check29),
+    compaction_reset: firstIssue(check32),
+    request_failed: firstIssue(check33),
+    pin: firstIssue(check34),
   };

@@ -26,11 +26,19 @@ const base = {
 export const TurnStart = z.object({ type: z.literal("turn_start"), ...base });
 export type TurnStart = z.infer<typeof TurnStart>;
 
+/** A file or page attached to a question (`jp q -a`), kept whole: text as it is, anything else in base64. */
+export const Attachment = z.union([
+  z.object({ source: z.string(), media_type: z.string(), text: z.string() }),
+  z.object({ source: z.string(), media_type: z.string(), data: z.string() }),
+]);
+export type Attachment = z.infer<typeof Attachment>;
+
 export const ChatRequest = z.object({
   type: z.literal("chat_request"),
   ...base,
   content: z.string(),
   author: z.string().optional(),
+  attachments: z.array(Attachment).optional(),
 });
 export type ChatRequest = z.infer<typeof ChatRequest>;
 

@@ -16,6 +16,8 @@ import {
   type ToolCallResponse,
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
+import type { Attachment } from "../events/index.js";
+import { binaryKind, isBinaryAttachment, isTextAttachment } from "./attachments.js";
 import { malformedArguments, tryToolArguments } from "./tool-arguments.js";
 import { ANTHROPIC_ACCEPTS, anthropicThinking, anthropicToolChoice } from "./anthropic-choices.js";
 import { reasoningGoesBack } from "./capabilities.js";
@@ -81,6 +83,7 @@ export function mapMessages(
     if (!isSent(e)) continue;
     switch (e.type) {
       case "chat_request":
+        for (const block of attachmentBlocks(e.attachments ?? [])) push("user", block);
         push("user", { type: "text", text: e.content });
         break;
       case "chat_response": {
@@ -533,4 +536,33 @@ export function createAnthropicProvider(options: AnthropicOptions): Provider {
       fetchAnthropicModel(name, { ...options, baseURL: baseUrl }, apiHeaders(options), signal),
     prepare: (request) => anthropicThinking(request).notices,
   };
+}
+
+/**
+ * A question's attachments as Anthropic's blocks, before its text: text as a
+ * document titled by its source, a PDF as a base64 document, an image as an image.
+ */
+function attachmentBlocks(attachments: readonly Attachment[]): ContentBlockParam[] {
+  return attachments.flatMap((a): ContentBlockParam[] => {
+    if (isTextAttachment(a))
+      return [
+        {
+          type: "document",
+          title: a.source,
+          source: { type: "text", media_type: "text/plain", data: a.text },
+        },
+      ];
+    if (!isBinaryAttachment(a)) return [];
+    if (binaryKind(a) === "pdf")
+      return [
+        {
+          type: "document",
+          title: a.source,
+          source: { type: "base64", media_type: "application/pdf", data: a.data },
+        },
+      ];
+    return isImageMediaType(a.media_type)
+      ? [{ type: "image", source: { type: "base64", media_type: a.media_type, data: a.data } }]
+      : [];
+  });
 }

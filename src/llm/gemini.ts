@@ -15,6 +15,7 @@ import {
   type ToolCallRequest,
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
+import { isBinaryAttachment, questionWithDocuments } from "./attachments.js";
 import {
   budgetOfEffort,
   effortOfBudget,
@@ -50,6 +51,7 @@ export interface Part {
   thoughtSignature?: string;
   functionCall?: { id?: string; name?: string; args?: Record<string, unknown> };
   functionResponse?: { id?: string; name: string; response: Record<string, unknown> };
+  inlineData?: { mimeType: string; data: string };
 }
 
 export interface Content {
@@ -128,7 +130,10 @@ export function toGeminiContents(events: readonly Event[], model: string): Conte
     const own = reasoningGoesBack(writers[i], model) && writers[i] !== undefined;
     switch (e.type) {
       case "chat_request":
-        push("user", { text: e.content });
+        // Images and PDFs go inline before the question, where Google's prompting guide places them.
+        for (const a of (e.attachments ?? []).filter(isBinaryAttachment))
+          push("user", { inlineData: { mimeType: a.media_type, data: a.data } });
+        push("user", { text: questionWithDocuments(e.content, e.attachments) });
         break;
       case "chat_response": {
         const part = responsePart(e, own);
@@ -186,6 +191,7 @@ export const GEMINI_ACCEPTS: AcceptedFields = {
   cacheControl: false,
   reasoning: "thinkingConfig",
   toolChoice: "named",
+  attachments: ["image", "pdf"],
 };
 
 export function geminiBody(request: ModelRequest): GeminiBody {

@@ -12,6 +12,7 @@ import {
   responseModels,
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
+import { isBinaryAttachment, questionWithDocuments } from "./attachments.js";
 import { tokensOfChars } from "../compaction/index.js";
 import { reasoningGoesBack, type ModelFacts } from "./capabilities.js";
 import { BadRequestError, HttpStatusError, StreamCutError, StreamErrorEvent } from "./errors.js";
@@ -41,6 +42,8 @@ export interface OllamaMessage {
   tool_calls?: ToolCall[];
   /** On a tool message: which tool answered. */
   tool_name?: string;
+  /** On a user message: its images, base64. */
+  images?: string[];
 }
 
 export interface OllamaBody {
@@ -76,9 +79,15 @@ export function toOllamaMessages(
     if (!isSent(event)) return;
     const e = event;
     switch (e.type) {
-      case "chat_request":
-        messages.push({ role: "user", content: e.content });
+      case "chat_request": {
+        const images = (e.attachments ?? []).filter(isBinaryAttachment).map((a) => a.data);
+        messages.push({
+          role: "user",
+          content: questionWithDocuments(e.content, e.attachments),
+          ...(images.length ? { images } : {}),
+        });
         break;
+      }
       case "chat_response": {
         const metadata = isJsonObject(e.metadata) ? e.metadata : {};
         if (typeof e.reasoning === "string") {
@@ -164,6 +173,7 @@ export const OLLAMA_ACCEPTS: AcceptedFields = {
   cacheControl: false,
   reasoning: "think",
   toolChoice: "none",
+  attachments: ["image"],
 };
 
 export function ollamaBody(request: ModelRequest, keepAlive?: string): OllamaBody {

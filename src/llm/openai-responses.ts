@@ -13,6 +13,8 @@ import {
   responseModels,
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
+import type { Attachment } from "../events/index.js";
+import { binaryKind, dataUrl, fileName, isBinaryAttachment, questionWithDocuments } from "./attachments.js";
 import { effortOfBudget, nearestEffort, reasoningGoesBack, type Effort } from "./capabilities.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
 import {
@@ -30,6 +32,7 @@ import { toolChoiceOf, withInstruction } from "./tool-choice.js";
 // The Responses API's own shapes, as the SDK declares them (types only: no code loads).
 import type {
   ResponseCreateParamsStreaming,
+  ResponseInputContent,
   ResponseInputItem,
   ResponseOutputItem,
   ResponseStreamEvent,
@@ -84,7 +87,7 @@ export function toResponsesInput(events: readonly Event[], model: string): Respo
     const e = event;
     switch (e.type) {
       case "chat_request":
-        items.push({ role: "user", content: e.content });
+        items.push({ role: "user", content: responsesContent(e.content, e.attachments) });
         break;
       case "chat_response": {
         const item = responseItem(e, writers[i], model);
@@ -144,6 +147,7 @@ export const RESPONSES_ACCEPTS: AcceptedFields = {
   cacheControl: false,
   reasoning: "reasoning.effort",
   toolChoice: "named",
+  attachments: ["image", "pdf"],
 };
 
 export function responsesBody(request: ModelRequest): ResponseCreateParamsStreaming {
@@ -336,4 +340,22 @@ export function createResponsesProvider(
       return notice ? [notice] : [];
     },
   };
+}
+
+/** A question as the Responses API takes it: text (with its text attachments), then image and file inputs. */
+function responsesContent(
+  content: string,
+  attachments: readonly Attachment[] = [],
+): string | ResponseInputContent[] {
+  const binary = attachments.filter(isBinaryAttachment);
+  const text = questionWithDocuments(content, attachments);
+  if (binary.length === 0) return text;
+  return [
+    { type: "input_text", text },
+    ...binary.map((a): ResponseInputContent =>
+      binaryKind(a) === "pdf"
+        ? { type: "input_file", filename: fileName(a), file_data: dataUrl(a) }
+        : { type: "input_image", image_url: dataUrl(a), detail: "auto" },
+    ),
+  ];
 }

@@ -15,6 +15,8 @@ import {
 } from "../events/index.js";
 import { reasoningGoesBack } from "./capabilities.js";
 import { assertNever } from "../errors.js";
+import type { Attachment } from "../events/index.js";
+import { binaryKind, dataUrl, fileName, isBinaryAttachment, questionWithDocuments } from "./attachments.js";
 import { generatedCallId, malformedArguments, tryToolArguments, resultText } from "./tool-arguments.js";
 import {
   bearerIfKeyed,
@@ -40,6 +42,7 @@ import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
+  ChatCompletionContentPart,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 
@@ -79,7 +82,7 @@ export function toOpenAIMessages(
       assistant().reasoning_details = details.filter(isJsonObject);
     switch (e.type) {
       case "chat_request":
-        messages.push({ role: "user", content: e.content });
+        messages.push({ role: "user", content: chatContent(e.content, e.attachments) });
         break;
       case "chat_response":
         addResponse(assistant, e);
@@ -218,6 +221,7 @@ export const OPENAI_DIALECT: ChatDialect = {
   cacheControl: false,
   reasoning: "reasoning_effort",
   toolChoice: "named",
+  attachments: ["image", "pdf"],
 };
 /** A compatible server jp knows nothing of: the standard fields only. */
 export const COMPATIBLE_DIALECT: ChatDialect = {
@@ -226,6 +230,8 @@ export const COMPATIBLE_DIALECT: ChatDialect = {
   cacheControl: false,
   reasoning: "none",
   toolChoice: "required",
+  // Images as `image_url` parts are what compatible servers with vision read; a PDF `file` part is OpenAI's own.
+  attachments: ["image"],
 };
 
 export function openaiBody(request: ModelRequest, dialect: ChatDialect = OPENAI_DIALECT): ChatBody {
@@ -440,4 +446,22 @@ export function createOpenAIProvider(
       openaiParts(completionChunks(url, options, openaiBody(request, options.dialect), signal)),
   );
   return options.modelFacts ? { ...provider, modelFacts: options.modelFacts } : provider;
+}
+
+/** A question as Chat Completions takes it: text (with its text attachments), then image and PDF parts. */
+function chatContent(
+  content: string,
+  attachments: readonly Attachment[] = [],
+): string | ChatCompletionContentPart[] {
+  const binary = attachments.filter(isBinaryAttachment);
+  const text = questionWithDocuments(content, attachments);
+  if (binary.length === 0) return text;
+  return [
+    { type: "text", text },
+    ...binary.map((a): ChatCompletionContentPart =>
+      binaryKind(a) === "pdf"
+        ? { type: "file", file: { filename: fileName(a), file_data: dataUrl(a) } }
+        : { type: "image_url", image_url: { url: dataUrl(a) } },
+    ),
+  ];
 }

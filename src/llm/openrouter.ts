@@ -11,7 +11,13 @@ export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
 
 /** OpenRouter caches Anthropic's and Gemini's models only where the request marks it. */
 export function openrouterDialect(model: string): ChatDialect {
-  return { ...COMPATIBLE_DIALECT, reasoning: "reasoning", cacheControl: /^(anthropic|google)\//.test(model) };
+  return {
+    ...COMPATIBLE_DIALECT,
+    reasoning: "reasoning",
+    cacheControl: /^(anthropic|google)\//.test(model),
+    // OpenRouter reads OpenAI's `file` part and parses the PDF for models that cannot.
+    attachments: ["image", "pdf"],
+  };
 }
 
 /** USD per token as OpenRouter writes it ("0.000003"), per million. */

@@ -1,5 +1,6 @@
 // Owns summaries for compaction: the summariser reads the raw events of a
 // range (never a projection) and must return a complete, non-empty answer.
+import { isBinaryAttachment, questionWithDocuments } from "./attachments.js";
 import type { Config } from "../config/schema.js";
 import {
   DISCARDED_ATTEMPTS_KEY,
@@ -64,8 +65,20 @@ export function transcript(events: readonly Event[]): string {
   const names = new Map<string, string>();
   const lines: string[] = [];
   for (const e of events) {
-    if (isKind(e, "chat_request")) lines.push(`USER: ${e.content}`);
-    else if (isKind(e, "chat_response")) {
+    // Text attachments are summarised with the question; images and PDFs are named.
+    if (isKind(e, "chat_request")) {
+      const binary = (e.attachments ?? [])
+        .filter(isBinaryAttachment)
+        .map((a) => `${a.source} (${a.media_type})`);
+      lines.push(
+        `USER: ${questionWithDocuments(e.content, e.attachments)}${
+          binary.length
+            ? `
+[attached: ${binary.join(", ")}]`
+            : ""
+        }`,
+      );
+    } else if (isKind(e, "chat_response")) {
       // Redacted thinking has no text to summarise.
       if (typeof e.reasoning === "string") {
         if (e.reasoning) lines.push(`ASSISTANT (thinking): ${e.reasoning}`);

@@ -1,5 +1,6 @@
 // Owns the provider-neutral shape of a model request and of what streams back.
 import type { Event, JsonObject } from "../events/index.js";
+import type { BinaryKind } from "./attachments.js";
 import type { Effort, ModelFacts } from "./capabilities.js";
 
 export interface ToolDefinition {
@@ -118,6 +119,8 @@ export interface AcceptedFields {
    * asked for in words, and the turn asks once more if the model does not call it).
    */
   toolChoice: "named" | "required" | "none";
+  /** The binary attachments its messages can carry (text always goes, as text). */
+  attachments: readonly BinaryKind[];
 }
 
 export type ReasoningField =

@@ -10,6 +10,7 @@ import {
   REFUSAL_KEY,
   TurnCounter,
   turnsLabel,
+  type ChatRequest,
   type ChatResponse,
   EDITED_ARGUMENTS_KEY,
   type Event,
@@ -61,6 +62,22 @@ function renderResponse(e: ChatResponse, c: ChalkInstance): string {
   return `${c.bold.blue("assistant (data)")}\n${indent(JSON.stringify(e.data, null, 2))}`;
 }
 
+/** The size of `bytes` for people: 512 B, 1.2 KB, 3.4 MB. */
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** A question's attachments, one line each: where it came from, its type and size (the log holds it whole). */
+function attachmentLines(e: ChatRequest, c: ChalkInstance): string {
+  const lines = (e.attachments ?? []).map((a) => {
+    const bytes = "text" in a ? Buffer.byteLength(a.text) : Math.floor((a.data.length * 3) / 4);
+    return c.dim(`  attached: ${visible(a.source)} (${visible(a.media_type)}, ${size(bytes)})`);
+  });
+  return lines.length ? `\n${lines.join("\n")}` : "";
+}
+
 /** The model's own arguments of a call the user edited before it ran, and who edited them. */
 function editOf(e: ToolCallRequest): { proposed: unknown; by: string } | undefined {
   const edit = isJsonObject(e.metadata) ? e.metadata[EDITED_ARGUMENTS_KEY] : undefined;
@@ -85,7 +102,7 @@ export function renderEvent(
       const retryOf = retryOfRequest(e);
       const again =
         retryOf !== undefined ? ` ${c.dim(`(asks turn ${retryOf + 1}'s failed question again)`)}` : "";
-      return `${c.bold.green(who)}${again}\n${indent(e.content)}`;
+      return `${c.bold.green(who)}${again}\n${indent(e.content)}${attachmentLines(e, c)}`;
     }
     case "chat_response":
       return renderResponse(e, c);

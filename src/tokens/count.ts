@@ -6,6 +6,7 @@ import { isKind } from "../events/index.js";
 import type { Event } from "../events/index.js";
 import { tokensOfChars } from "../compaction/estimate.js";
 import { splitModelId } from "../config/models.js";
+import { binaryKind, isBinaryAttachment, questionWithDocuments } from "../llm/attachments.js";
 
 export type Estimate = "tokenizer" | "chars";
 
@@ -25,7 +26,7 @@ const PER_MESSAGE = 4;
 
 /** The text of an event as a provider receives it; global entries are not sent. */
 export function sentText(event: Event): string | undefined {
-  if (isKind(event, "chat_request")) return event.content;
+  if (isKind(event, "chat_request")) return questionWithDocuments(event.content, event.attachments);
   if (isKind(event, "chat_response")) {
     if (typeof event.message === "string") return event.message;
     if (typeof event.reasoning === "string") return event.reasoning;
@@ -34,6 +35,19 @@ export function sentText(event: Event): string | undefined {
   if (isKind(event, "tool_call_request")) return `${event.name} ${JSON.stringify(event.arguments)}`;
   if (isKind(event, "tool_call_response")) return event.content;
   return undefined;
+}
+
+/**
+ * An estimate of what a question's images and PDFs cost, which no text
+ * tokenizer counts: an image as Anthropic's largest (about 1,600 tokens), a
+ * PDF as its text and page images (about 1,500 tokens per 100 KB).
+ */
+function binaryTokens(event: Event): number {
+  if (!isKind(event, "chat_request")) return 0;
+  let tokens = 0;
+  for (const a of (event.attachments ?? []).filter(isBinaryAttachment))
+    tokens += binaryKind(a) === "pdf" ? Math.ceil(((a.data.length * 3) / 4 / 100_000) * 1500) : 1600;
+  return tokens;
 }
 
 /** Short texts recur (placeholders of stripped tool calls, say), so they are cached by content too. */
@@ -80,7 +94,7 @@ function makeCounter(count: (text: string) => number, method: string, approximat
     const cached = cache.get(e);
     if (cached !== undefined) return cached;
     const text = sentText(e);
-    const n = text === undefined ? 0 : countText(text) + PER_MESSAGE;
+    const n = text === undefined ? 0 : countText(text) + PER_MESSAGE + binaryTokens(e);
     cache.set(e, n);
     return n;
   };

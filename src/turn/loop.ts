@@ -12,6 +12,7 @@ import {
 import { withRecallWhenUseful } from "../tools/recall.js";
 import {
   healProviderView,
+  type Attachment,
   type ChatResponse,
   CITATIONS_KEY,
   CUT_ARGUMENTS_KEY,
@@ -33,6 +34,7 @@ import {
 import { JpError } from "../errors.js";
 
 import type { TurnOutput } from "./output.js";
+import { questionWithDocuments } from "../llm/attachments.js";
 import { AbortedError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
 import { usageRecord } from "../llm/usage.js";
@@ -83,6 +85,8 @@ export interface TurnOptions {
   maxRetries: number;
   backoffMs: number;
   tools: readonly Tool[];
+  /** What `-a` attached to the question, recorded with it. */
+  attachments?: readonly Attachment[];
   /** The failed turn whose question this turn asks again (`jp q --retry`), recorded on the question. */
   retryOf?: number;
   /** Force the first request to call this tool; later requests choose freely. */
@@ -328,7 +332,8 @@ function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
 export function approximateTokens(request: ModelRequest): number {
   let chars = (request.system?.length ?? 0) + JSON.stringify(request.tools).length;
   for (const e of request.events) {
-    if (e.type === "chat_request" || e.type === "tool_call_response") chars += e.content.length;
+    if (e.type === "chat_request") chars += questionWithDocuments(e.content, e.attachments).length;
+    else if (e.type === "tool_call_response") chars += e.content.length;
     else if (e.type === "chat_response") chars += (e.message ?? e.reasoning ?? "").length;
     else if (e.type === "tool_call_request") chars += JSON.stringify(e.arguments).length;
   }
@@ -656,6 +661,7 @@ function recordQuestion(query: string, options: TurnOptions): void {
       type: "chat_request",
       timestamp: start,
       content: query,
+      ...(options.attachments?.length ? { attachments: [...options.attachments] } : {}),
       ...(options.retryOf !== undefined ? { metadata: { retry_of: options.retryOf } } : {}),
     },
   ]);

@@ -12,7 +12,13 @@ export function scriptedProvider(answers: StreamPart[][]): Provider & { requests
   return {
     name: "scripted",
     baseUrl: "memory://scripted",
-    accepts: { cacheKey: false, cacheControl: false, reasoning: "none", toolChoice: "named" },
+    accepts: {
+      cacheKey: false,
+      cacheControl: false,
+      reasoning: "none",
+      toolChoice: "named",
+      attachments: [],
+    },
     requests,
     async *stream(request, signal) {
       requests.push(structuredClone({ ...request, events: [...request.events] }));

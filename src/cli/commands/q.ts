@@ -10,7 +10,16 @@ import { toolHints } from "../../config/compaction-rules.js";
 import { JpError, UsageError } from "../../errors.js";
 import { streamShape } from "../../compaction/index.js";
 import { repairInterruptedTurn } from "../../events/index.js";
-import { isKind, sumUsage, turnIndices, turnsLabel, usageByModel, type Event } from "../../events/index.js";
+import {
+  isKind,
+  sumUsage,
+  turnIndices,
+  turnsLabel,
+  usageByModel,
+  type Attachment,
+  type Event,
+} from "../../events/index.js";
+import { checkAttachments } from "../../llm/attachments.js";
 import { lifecycleNotice, type ModelCapabilities } from "../../llm/capabilities.js";
 import { modelCacheDir, modelCapabilities, priceOf } from "../../llm/model-info.js";
 import { estimateTotalCost } from "../../llm/pricing.js";
@@ -77,6 +86,8 @@ interface QOptions extends SpecOptions {
   forkLast?: string;
   /** --title's words, or false with --no-title; absent, the first question titles a new conversation. */
   title?: string | false;
+  /** What -a names: files, globs, URLs. */
+  attachment?: string[];
 }
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
@@ -118,6 +129,11 @@ function defineCommand(program: Command): Command {
     .option(
       "--no-title",
       "leave a new conversation without a title (none from its first question, none generated)",
+    )
+    .option(
+      "-a, --attachment <source>",
+      "attach a file, a glob's files or an http(s) URL to the question (repeatable): text, images, PDFs",
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
     .option("-e, --edit", "write the query in $EDITOR")
     .option("--retry", "ask the conversation's last failed question again (one that got no answer)")
@@ -276,6 +292,9 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
     now: () => ctx.clock.now(),
   });
   checkLifecycle(ctx, capabilities);
+  // Read and checked against the provider before anything is recorded: a refused attachment costs nothing.
+  const attachments = retry?.attachments ?? (await readAttachments(opts.attachment ?? [], ctx));
+  checkAttachments(attachments, provider.accepts, provider.name);
   const ref = conversationFor(ctx, existing, query, opts);
   await keepModel(ctx, ref, existing, opts, modelId, origins.get("assistant.model.id"));
 
@@ -312,6 +331,7 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
     const turnStart = memory.length;
     const result = await runTurn(query, {
       ...(retry ? { retryOf: retry.turn } : {}),
+      attachments,
       log: { events: () => memory, append: record, persisted: opts.persist },
       provider,
       modelId,
@@ -471,7 +491,7 @@ function failedQuery(
   ctx: Context,
   words: string[],
   ref: ConversationRef | undefined,
-): { query: string; turn: number } {
+): { query: string; turn: number; attachments: Attachment[] } {
   if (words.length > 0)
     throw new UsageError("--retry asks the failed question again; give no new one with it");
   if (!ref) throw new UsageError("--retry needs a conversation", "give --id ID, or make one active");
@@ -486,7 +506,7 @@ function failedQuery(
       `the failed question of turn ${newest.turn + 1} was asked again in turn ${newest.retriedAs + 1}; --retry asks once`,
       "ask it anew with jp q, if you want it asked again",
     );
-  return { query: request.content, turn: newest.turn };
+  return { query: request.content, turn: newest.turn, attachments: request.attachments ?? [] };
 }
 
 /** The query from the words, stdin when piped, and $EDITOR with -e. */
@@ -737,4 +757,18 @@ function discard(): Writable {
 function unsavedConversation(ctx: Context): ConversationRef {
   const id = idForTime(ctx.clock.now());
   return { id, folder: id, dir: "" };
+}
+
+/** What -a names, read (URLs through the proxy the environment names, as provider requests go). */
+async function readAttachments(sources: readonly string[], ctx: Context): Promise<Attachment[]> {
+  if (sources.length === 0) return [];
+  const { readAttachments: read } = await import("../attachments.js");
+  const { proxyFor } = await import("../../llm/proxy.js");
+  const fetcher = async (url: string, init: RequestInit) => {
+    const proxy = proxyFor(url, ctx.env);
+    if (!proxy) return fetch(url, init);
+    const { fetchThrough } = await import("../../llm/http.js");
+    return fetchThrough(proxy)(url, init);
+  };
+  return read(sources, ctx.cwd, fetcher);
 }
