@@ -112,19 +112,45 @@ function modelId(model: unknown): string | undefined {
   return undefined;
 }
 
-/** JP's placeholders as jp writes them: `{{tool.arguments.X}}` is jp's `{{X}}`, `{{tool.name}}` the tool's name. */
-function carryPlaceholders(part: string, name: string): string {
-  return part
-    .replace(/\{\{\s*tool\.arguments\.([A-Za-z0-9_-]+)\s*\}\}/g, "{{$1}}")
-    .replace(/\{\{\s*tool\.name\s*\}\}/g, name);
-}
+/** A JP placeholder of a tool's arguments, with its filters: `{{ tool.arguments.path | default('') }}`. */
+const ARGUMENT_PLACEHOLDER = /\{\{\s*tool\.arguments\.([A-Za-z0-9_-]+)\s*((?:\|[^}]*)?)\}\}/g;
+/** The filters jp's filling already does: an argument the model left out is filled in as "". */
+const EMPTY_DEFAULT = /^\|\s*default\(\s*(?:''|"")\s*\)\s*$/;
 
-/** JP's `{{context}}` and `{{tool}}` (JSON documents of JP's own) left in a command: jp has no counterpart. */
-function jpOnlyPlaceholders(parts: readonly string[]): string[] {
-  const found = parts.flatMap((p) =>
-    [...p.matchAll(/\{\{\s*((?:context|tool)[^}\s]*)\s*\}\}/g)].map((m) => `{{${m[1]}}}`),
+/**
+ * A JP tool command as jp writes it: `{{tool.arguments.X}}` is jp's `{{X}}`
+ * (with `| default('')`, which jp's filling does anyway), `{{tool.name}}` the
+ * tool's name. A command jp cannot fill is a problem: JP's own `{{context}}`
+ * and `{{tool}}` (JSON documents of JP's), or a filter jp has no counterpart for.
+ */
+function carryCommand(
+  command: string | unknown[],
+  name: string,
+): { command?: string | string[]; problem?: string } {
+  const filters: string[] = [];
+  const parts = (Array.isArray(command) ? command : [command]).map((part) =>
+    String(part)
+      .replace(ARGUMENT_PLACEHOLDER, (whole, argument: string, filter: string) => {
+        if (filter.trim() === "" || EMPTY_DEFAULT.test(filter.trim())) return `{{${argument}}}`;
+        filters.push(whole);
+        return whole;
+      })
+      .replace(/\{\{\s*tool\.name\s*\}\}/g, name),
   );
-  return [...new Set(found)];
+  // What is left once the filtered placeholders (a problem of their own) are taken out.
+  const rest = parts.map((p) => filters.reduce((text, filtered) => text.split(filtered).join(""), p));
+  const jpOnly = [
+    ...new Set(
+      rest.flatMap((p) =>
+        [...p.matchAll(/\{\{\s*((?:context|tool)[^}\s]*)\s*\}\}/g)].map((m) => `{{${m[1]}}}`),
+      ),
+    ),
+  ];
+  if (jpOnly.length)
+    return { problem: `its command uses JP's ${jpOnly.join(", ")}, which jp does not fill in` };
+  if (filters.length)
+    return { problem: `its command uses ${filters.join(", ")}, a filter jp has no counterpart for` };
+  return { command: Array.isArray(command) ? parts : parts.join(" ") };
 }
 
 const TOOL_KEYS_KEPT = [
@@ -154,17 +180,12 @@ function carryTool(name: string, tool: Plain, notCarried: string[]): Plain | und
     .join("\n\n");
   if (described) out.description = described.trim();
   if (typeof tool.command === "string" || Array.isArray(tool.command)) {
-    const parts = (Array.isArray(tool.command) ? tool.command : [tool.command]).map((p) =>
-      carryPlaceholders(String(p), name),
-    );
-    const jpOnly = jpOnlyPlaceholders(parts);
-    if (jpOnly.length) {
-      notCarried.push(
-        `${at}: its command uses JP's ${jpOnly.join(", ")}, which jp does not fill in; define the command anew`,
-      );
+    const carried = carryCommand(tool.command, name);
+    if (carried.problem !== undefined) {
+      notCarried.push(`${at}: ${carried.problem}; define the command anew`);
       return undefined;
     }
-    out.command = Array.isArray(tool.command) ? parts : parts.join(" ");
+    out.command = carried.command;
   }
   if (isPlain(tool.parameters)) {
     const parameters: Plain = {};
@@ -382,15 +403,13 @@ export function readRecordedDelta(delta: Plain, prompt: JpPrompt): RecordedDelta
         tools[name] = tool;
         continue;
       }
-      const parts = (Array.isArray(tool.command) ? tool.command : [tool.command]).map((p) =>
-        carryPlaceholders(String(p), name),
-      );
-      const jpOnly = jpOnlyPlaceholders(parts);
-      if (jpOnly.length)
-        leftOut.push({ name, why: `its command uses JP's ${jpOnly.join(", ")}, which jp does not fill in` });
-      else tools[name] = { ...tool, command: Array.isArray(tool.command) ? parts : parts.join(" ") };
+      const carried = carryCommand(tool.command, name);
+      if (carried.problem !== undefined) leftOut.push({ name, why: carried.problem });
+      else tools[name] = { ...tool, command: carried.command };
     }
     out.conversation = { ...conversation, tools };
   }
   return { delta: out, prompt: merged, leftOut };
 }
+
+export { hasJpPrompt } from "./jp-prompt.js";

@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { stringify } from "smol-toml";
 import { fileLayers } from "../../config/extends.js";
-import type { Plain } from "../../config/trust.js";
+import { isPlain, type Plain } from "../../config/trust.js";
 import { UsageError } from "../../errors.js";
 import { visible } from "../../render/visible.js";
 import { initWorkspace } from "../../store/workspace.js";
@@ -29,51 +29,125 @@ function jpConfigFile(ctx: Context, dir: string): string {
   );
 }
 
+/** Where `extends` may read when carrying over: within JP-DIR unless --allow-outside; what is skipped is named. */
+function extendsBounds(opts: InitOptions & { fromJp: string }, ctx: Context, skipped: string[]) {
+  if (opts.allowOutside) return undefined;
+  return {
+    within: path.resolve(ctx.cwd, opts.fromJp),
+    outside: (outside: string, from: string) => {
+      skipped.push(
+        `${outside} (extended by ${from}): outside ${opts.fromJp}, not read; --allow-outside reads it`,
+      );
+    },
+  };
+}
+
+/** JP's personas: each `NAME.toml` directly in a folder of `config_load_paths` (relative to the workspace root), as `-c NAME` finds them. */
+function jpPersonas(merged: Plain, configFile: string): { name: string; file: string }[] {
+  const root = path.dirname(path.dirname(configFile));
+  const folders = Array.isArray(merged.config_load_paths) ? merged.config_load_paths : [];
+  const found = new Map<string, string>();
+  for (const folder of folders) {
+    if (typeof folder !== "string") continue;
+    const dir = path.resolve(root, folder);
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) continue;
+    for (const entry of fs.readdirSync(dir).sort())
+      if (entry.endsWith(".toml") && !found.has(entry.slice(0, -5)))
+        found.set(entry.slice(0, -5), path.join(dir, entry));
+  }
+  return [...found].map(([name, file]) => ({ name, file }));
+}
+
+type FromJp = typeof import("../../config/from-jp.js");
+
+interface CarriedFile {
+  /** Where it is written, relative to the workspace root. */
+  target: string;
+  config: Plain;
+  notCarried: string[];
+  review: string[];
+}
+
 /**
- * A JP workspace's config, its `extends` read as JP reads them, merged. Files
- * an `extends` reaches outside the JP folder are not read unless asked
- * (`--allow-outside`); each is named in `skipped`.
+ * One persona carried as a jp `-c NAME` file: its own settings, and the
+ * system prompt JP would use with it (the workspace's merged with its own).
  */
-function readJpConfig(
-  ctx: Context,
-  opts: InitOptions & { fromJp: string },
-  mergeJpFiles: (values: readonly Plain[]) => Plain,
-  skipped: string[],
-): Plain {
-  const file = jpConfigFile(ctx, opts.fromJp);
-  const within = path.resolve(ctx.cwd, opts.fromJp);
-  const bounds = opts.allowOutside
-    ? undefined
-    : {
-        within,
-        outside: (outside: string, from: string) => {
-          skipped.push(
-            `${outside} (extended by ${from}): outside ${opts.fromJp}, not read; --allow-outside reads it`,
-          );
-        },
-      };
-  const layers = fileLayers(file, "JP", (f) => path.relative(ctx.cwd, f) || f, bounds);
-  return mergeJpFiles(layers.map((layer) => layer.value));
+function carryPersona(
+  persona: { name: string; file: string },
+  workspace: readonly Plain[],
+  shown: (file: string) => string,
+  bounds: ReturnType<typeof extendsBounds>,
+  jp: FromJp,
+): CarriedFile {
+  const own = fileLayers(persona.file, `-c ${persona.name}`, shown, bounds).map((layer) => layer.value);
+  const carried = jp.carryJpConfig(jp.mergeJpFiles(own));
+  const config = carried.config;
+  const touchesPrompt = own.some((value) => isPlain(value.assistant) && jp.hasJpPrompt(value.assistant));
+  const whole = jp.mergeJpFiles([...workspace, ...own]).assistant;
+  if (touchesPrompt && isPlain(whole) && typeof whole.system_prompt === "string")
+    config.assistant = {
+      ...(isPlain(config.assistant) ? config.assistant : {}),
+      system_prompt: whole.system_prompt,
+    };
+  const at = (line: string) => `-c ${persona.name}: ${line}`;
+  return {
+    target: path.join(".jp", "config.d", `${persona.name}.toml`),
+    config,
+    notCarried: carried.notCarried.map(at),
+    review: carried.review.map(at),
+  };
 }
 
 async function carryOver(ctx: Context, root: string, opts: InitOptions & { fromJp: string }): Promise<void> {
-  const { carryJpConfig, mergeJpFiles } = await import("../../config/from-jp.js");
+  const jp = await import("../../config/from-jp.js");
   const skipped: string[] = [];
-  const carried = carryJpConfig(readJpConfig(ctx, opts, mergeJpFiles, skipped));
-  const { config, review } = carried;
-  const notCarried = [...skipped, ...carried.notCarried];
-  const text = `# Carried over from the JP workspace in ${opts.fromJp} by jp init --from-jp.\n\n${stringify(config)}\n`;
-  if (opts.print) ctx.out(text.trimEnd());
-  else {
-    const target = path.resolve(ctx.cwd, opts.output ?? path.join(root, ".jp", "config.toml"));
-    if (fs.existsSync(target) && fs.statSync(target).size > 0)
+  const bounds = extendsBounds(opts, ctx, skipped);
+  const shown = (f: string) => path.relative(ctx.cwd, f) || f;
+  const file = jpConfigFile(ctx, opts.fromJp);
+  const workspace = fileLayers(file, "JP", shown, bounds).map((layer) => layer.value);
+  const merged = jp.mergeJpFiles(workspace);
+  const main = jp.carryJpConfig(merged);
+  const files: CarriedFile[] = [
+    {
+      target: path.relative(
+        root,
+        path.resolve(ctx.cwd, opts.output ?? path.join(root, ".jp", "config.toml")),
+      ),
+      config: main.config,
+      notCarried: main.notCarried,
+      review: main.review,
+    },
+    ...jpPersonas(merged, file).map((persona) => carryPersona(persona, workspace, shown, bounds, jp)),
+  ];
+  const notCarried = [...skipped, ...files.flatMap((f) => f.notCarried)];
+  const review = files.flatMap((f) => f.review);
+  for (const [i, carried] of files.entries()) {
+    const what = i === 0 ? "the JP workspace" : `JP's persona ${path.basename(carried.target, ".toml")}`;
+    const text = `# Carried over from ${what} in ${opts.fromJp} by jp init --from-jp.\n\n${stringify(carried.config)}\n`;
+    if (opts.print) {
+      ctx.out(
+        `${i === 0 ? "" : `\n# ${carried.target} (jp -c ${path.basename(carried.target, ".toml")})\n`}${text.trimEnd()}`,
+      );
+      continue;
+    }
+    const target = path.resolve(root, carried.target);
+    if (fs.existsSync(target) && fs.statSync(target).size > 0) {
+      if (i > 0) {
+        notCarried.push(`${carried.target} exists already; jp does not overwrite it (see it with --print)`);
+        continue;
+      }
       throw new UsageError(
         `${path.relative(ctx.cwd, target) || target} exists already; jp does not overwrite it`,
         "write elsewhere with --output FILE (a name in .jp/config.d/ is then used with -c NAME), or see it with --print",
       );
+    }
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, text);
-    ctx.out(`Wrote jp's configuration to ${path.relative(ctx.cwd, target) || target}`);
+    ctx.out(
+      i === 0
+        ? `Wrote jp's configuration to ${path.relative(ctx.cwd, target) || target}`
+        : `Wrote persona ${path.basename(target, ".toml")} to ${path.relative(ctx.cwd, target)} (jp -c ${path.basename(target, ".toml")})`,
+    );
   }
   if (notCarried.length)
     ctx.info(

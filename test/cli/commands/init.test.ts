@@ -50,7 +50,25 @@ describe("jp init --from-jp", () => {
       "  - conversation.tools.rust_crate_readme.style: how JP shows the tool; jp has no such setting",
       "  - plugins: no jp counterpart (plugins.command.ticket.run)",
       "  - style: no jp counterpart (style.reasoning.display)",
+      "  - -c dev: assistant.name: no jp counterpart",
+      "  - -c dev: style: no jp counterpart (style.reasoning.display)",
     ]);
+    // JP's persona (config_load_paths) is carried as jp's -c dev, with the prompt JP would use with it.
+    expect(result.stdout).toContain("Wrote persona dev to .jp/config.d/dev.toml (jp -c dev)");
+    const dev = JSON.parse(
+      (await runCli(["config", "show", "-c", "dev", "--json"], { cwd, env })).stdout,
+    ) as Config;
+    expect(dev.assistant?.model?.id).toBe("anthropic/claude-sonnet-5");
+    expect(dev.assistant?.reasoning?.effort).toBe("xhigh");
+    expect(dev.assistant?.system_prompt).toBe(
+      [
+        "You are Jean-Pierre.",
+        '<knowledge title="Testing">\nA test must be able to fail.\n</knowledge>',
+        '<instruction title="Development Workflow">\n- Read before you write.\n- Run the tests.\n</instruction>',
+        "Be accurate.",
+        "# Style\n\nBe brief.",
+      ].join("\n\n"),
+    );
 
     const shown = await runCli(["config", "show", "--json"], { cwd, env });
     expect(shown.stderr).toBe("");
@@ -94,6 +112,30 @@ describe("jp init --from-jp", () => {
     expect(again.stderr).toContain(".jp/config.toml exists already; jp does not overwrite it");
     const printed = await runCli(["init", "--from-jp", jpRoot, "--print"], { cwd, env });
     expect(printed.stdout).toContain('[providers.mcp.bookworm]\ntype = "stdio"');
+  });
+
+  it("carries JP's default('') filter (jp fills a missing argument with nothing) and names any other filter", async () => {
+    const jpRoot = tempDir();
+    fs.mkdirSync(path.join(jpRoot, ".jp"));
+    fs.writeFileSync(
+      path.join(jpRoot, ".jp/config.toml"),
+      [
+        "[conversation.tools.rfd_draft]",
+        'source = "local"',
+        "command = \"just rfd-draft {{tool.arguments.variant | default('')}} {{ tool.arguments.title }}\"",
+        "[conversation.tools.shout]",
+        'source = "local"',
+        'command = "echo {{tool.arguments.text | upper}}"',
+        "",
+      ].join("\n"),
+    );
+    const result = await runCli(["init", "--from-jp", jpRoot, "--print"], { cwd: tempDir() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('command = "just rfd-draft {{variant}} {{title}}"');
+    expect(result.stdout).not.toContain("shout");
+    expect(result.stderr).toContain(
+      "conversation.tools.shout: its command uses {{tool.arguments.text | upper}}, a filter jp has no counterpart for; define the command anew",
+    );
   });
 
   it("lists every carried program, header, base_url and unattended tool, and reads nothing outside the folder unless asked", async () => {
