@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config/schema.js";
-import { JP_FILES } from "../support/jp-files.js";
+import { JP_DEV_PROMPT, JP_FILES } from "../support/jp-files.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT, runCli, tempDir } from "../support/workspace.js";
 
@@ -177,15 +177,7 @@ describe("a JP workspace", () => {
     expect(config.assistant?.model?.id).toBe("anthropic/claude-sonnet-5");
     expect(config.assistant?.reasoning?.effort).toBe("xhigh");
     // The persona's sections and instructions are added to the workspace's, sorted by position.
-    expect(config.assistant?.system_prompt).toBe(
-      [
-        "You are Jean-Pierre.",
-        '<knowledge title="Testing">\nA test must be able to fail.\n</knowledge>',
-        '<instruction title="Development Workflow">\n- Read before you write.\n- Run the tests.\n</instruction>',
-        "Be accurate.",
-        "# Style\n\nBe brief.",
-      ].join("\n\n"),
-    );
+    expect(config.assistant?.system_prompt).toBe(JP_DEV_PROMPT);
     const origin = await runCli(["config", "show", "-c", "dev", "--origin"], { cwd: root, env });
     expect(origin.stdout).toContain("JP workspace (.jp/config.toml, -c dev, read as JP's)");
     expect(jpFiles(root)).toEqual(before);

@@ -109,3 +109,15 @@ command = "just serve-tools {{context}} {{tool}}"
 run = "unattended"
 `,
 };
+
+/**
+ * The system prompt JP would use in that workspace with `-c dev`: the
+ * persona's sections and instructions merged with the workspace's, by position.
+ */
+export const JP_DEV_PROMPT = [
+  "You are Jean-Pierre.",
+  '<knowledge title="Testing">\nA test must be able to fail.\n</knowledge>',
+  '<instruction title="Development Workflow">\n- Read before you write.\n- Run the tests.\n</instruction>',
+  "Be accurate.",
+  "# Style\n\nBe brief.",
+].join("\n\n");

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Config } from "../../../src/config/schema.js";
 import { runCli, tempDir } from "../../support/workspace.js";
-import { JP_FILES } from "../../support/jp-files.js";
+import { JP_DEV_PROMPT, JP_FILES } from "../../support/jp-files.js";
 
 describe("jp init", () => {
   it("creates the workspace in DIR, in --workspace's folder, else in the current folder", async () => {
@@ -60,15 +60,7 @@ describe("jp init --from-jp", () => {
     ) as Config;
     expect(dev.assistant?.model?.id).toBe("anthropic/claude-sonnet-5");
     expect(dev.assistant?.reasoning?.effort).toBe("xhigh");
-    expect(dev.assistant?.system_prompt).toBe(
-      [
-        "You are Jean-Pierre.",
-        '<knowledge title="Testing">\nA test must be able to fail.\n</knowledge>',
-        '<instruction title="Development Workflow">\n- Read before you write.\n- Run the tests.\n</instruction>',
-        "Be accurate.",
-        "# Style\n\nBe brief.",
-      ].join("\n\n"),
-    );
+    expect(dev.assistant?.system_prompt).toBe(JP_DEV_PROMPT);
 
     const shown = await runCli(["config", "show", "--json"], { cwd, env });
     expect(shown.stderr).toBe("");
