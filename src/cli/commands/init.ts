@@ -5,6 +5,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { stringify } from "smol-toml";
 import { fileLayers } from "../../config/extends.js";
+// Types only: the module itself loads with --from-jp.
+import type * as FromJpModule from "../../config/from-jp.js";
 import { isPlain, type Plain } from "../../config/trust.js";
 import { UsageError } from "../../errors.js";
 import { visible } from "../../render/visible.js";
@@ -58,7 +60,7 @@ function jpPersonas(merged: Plain, configFile: string): { name: string; file: st
   return [...found].map(([name, file]) => ({ name, file }));
 }
 
-type FromJp = typeof import("../../config/from-jp.js");
+type FromJp = typeof FromJpModule;
 
 interface CarriedFile {
   /** Where it is written, relative to the workspace root. */
