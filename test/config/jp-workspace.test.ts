@@ -133,6 +133,11 @@ describe("a JP workspace", () => {
     const said =
       "conversation 17758406187 is JP's: jp continues it in its own log (events.jsonl) beside JP's files";
     expect(asked.stderr.split(said)).toHaveLength(2);
+    // The tools left out are told once, grouped by why, and the model that continues is named.
+    expect(asked.stderr).toMatch(
+      /left out \d+ tools this conversation names but jp cannot run: cargo_check, cargo_expand, cargo_format and \d+ more \(its command uses JP's \{\{context\}\}, \{\{tool\}\}, which jp does not fill in\);/,
+    );
+    expect(asked.stderr).toContain("anthropic/claude-opus-4-6: this conversation's model, as it recorded it");
     const request = mock.requests[0]!.body as {
       system: { text: string }[];
       tools?: { name: string }[];

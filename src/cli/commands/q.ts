@@ -42,6 +42,7 @@ import { runTurn } from "../../turn/loop.js";
 import type { Config } from "../../config/schema.js";
 import type { Tool } from "../../tools/types.js";
 import { counted } from "../../render/words.js";
+import { leftOutSummary } from "../../render/left-out.js";
 
 function isToolName(word: string): boolean {
   return toolNameProblem(word) === undefined;
@@ -476,7 +477,7 @@ function noticeLeftOutTools(
   const noticed = new Set(metadata?.left_out_tools_noticed ?? []);
   if (leftOut.every((tool) => noticed.has(tool))) return;
   ctx.warn(
-    `left out ${counted(leftOut.length, "tool")} this conversation names but jp cannot run: ${leftOut.join(", ")} (said once; \`jp conversation show\` lists them)`,
+    `left out ${counted(leftOut.length, "tool")} this conversation names but jp cannot run: ${leftOutSummary(leftOut)} (said once; \`jp conversation show\` lists them)`,
   );
   if (ref && metadata && persist)
     store.writeMetadata(ref, { ...metadata, left_out_tools_noticed: [...leftOut] });

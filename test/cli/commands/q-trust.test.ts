@@ -144,7 +144,7 @@ describe("tools a conversation names but jp cannot run", () => {
     const third = await w.jp("q", "once more");
     expect(third.stderr).toContain("left out 2 tools");
     expect(third.stderr).toContain(
-      "crate_readme (mcp.bookworm: your config has no [providers.mcp.bookworm]), web_search (mcp.kagi: your config has no [providers.mcp.kagi])",
+      "crate_readme (mcp.bookworm: your config has no [providers.mcp.bookworm]); web_search (mcp.kagi: your config has no [providers.mcp.kagi])",
     );
   });
 });

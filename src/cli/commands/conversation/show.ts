@@ -1,4 +1,5 @@
 // `jp conversation show [ID]`: one conversation's details.
+import { leftOutByReason } from "../../../render/left-out.js";
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { conversationOrPick } from "../../pick.js";
@@ -90,7 +91,7 @@ export function register(parent: Command, ctx: Context): void {
           ...(leftOutTools.length
             ? [
                 `  left out:    ${leftOutTools.length} tool${leftOutTools.length === 1 ? "" : "s"} its config names that jp cannot run:`,
-                ...byReason(leftOutTools).map(([why, names]) => `    ${names.join(", ")}: ${why}`),
+                ...leftOutByReason(leftOutTools).map(([why, names]) => `    ${names.join(", ")}: ${why}`),
               ]
             : []),
           ...failures.map(
@@ -101,16 +102,4 @@ export function register(parent: Command, ctx: Context): void {
         ].join("\n"),
       );
     });
-}
-
-/** Left-out tools (`name (why)`) grouped by why, in the order each reason first appears. */
-function byReason(tools: readonly string[]): [string, string[]][] {
-  const groups = new Map<string, string[]>();
-  for (const tool of tools) {
-    const open = tool.indexOf(" (");
-    const [name, why] =
-      open < 0 ? [tool, "no reason recorded"] : [tool.slice(0, open), tool.slice(open + 2, -1)];
-    groups.set(why, [...(groups.get(why) ?? []), name]);
-  }
-  return [...groups];
 }
