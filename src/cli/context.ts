@@ -141,6 +141,11 @@ function openStore(ctx: Context, runtime: typeof StoreRuntime): ConversationStor
         `conversation ${ref.id} is JP's: jp continues it in its own log (events.jsonl) beside JP's files, which stay as they are`,
       );
     },
+    onJpChanged: (ref) => {
+      ctx.warn(
+        `JP's events.json of conversation ${ref.id} changed after jp began its own log beside it; jp reads its own log, which lacks what JP added since (\`jp conversation import\` reads JP's as it is now, as a new conversation)`,
+      );
+    },
     onBrokenState: (file) => {
       ctx.warn(
         `${file} cannot be read; going on with no active conversation (jp conversation doctor resets it)`,

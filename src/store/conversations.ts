@@ -110,6 +110,8 @@ export interface ConversationMetadata {
   labels?: string[];
   forked_from?: string;
   imported_from?: { path: string; original_id: string };
+  /** For a JP conversation jp continues: JP's events.json when jp began its own log beside it. */
+  continued_from_jp?: { size: number; mtimeMs: number };
   /** The tools `jp q` last said it leaves out of this conversation, so it says so once, not every turn. */
   left_out_tools_noticed?: string[];
   [key: string]: unknown;
@@ -210,6 +212,7 @@ function readMetadataFile(
 }
 
 export class ConversationStore {
+  private readonly jpChangeSaid = new Set<string>();
   private readonly readCache = new Map<
     string,
     { ino: number; size: number; mtimeMs: number; events: Event[] }
@@ -223,6 +226,8 @@ export class ConversationStore {
       onBrokenState?: (file: string) => void;
       /** Called when jp begins its own log beside a JP conversation's files (see continueJp()). */
       onContinueJp?: (ref: ConversationRef) => void;
+      /** Called once when JP's events.json changed after jp began its own log (see checkJpSource()). */
+      onJpChanged?: (ref: ConversationRef) => void;
     } = {},
   ) {}
 
@@ -355,6 +360,7 @@ export class ConversationStore {
    */
   readEvents(ref: ConversationRef): Event[] {
     const jp = jpLogOf(ref);
+    if (!jp) this.checkJpSource(ref);
     const file = jp ?? path.join(ref.dir, LOG_FILE);
     let stat: fs.Stats | undefined;
     try {
@@ -388,6 +394,7 @@ export class ConversationStore {
       yield* jpEvents(ref);
       return;
     }
+    this.checkJpSource(ref);
     for (const { event } of streamLog(path.join(ref.dir, LOG_FILE), { conversationId: ref.id })) yield event;
   }
 
@@ -403,10 +410,30 @@ export class ConversationStore {
    */
   private continueJp(ref: ConversationRef): void {
     if (isSymlink(ref.dir)) throw new SymlinkRefusedError(ref.dir);
+    const { size, mtimeMs } = fs.statSync(inFolder(ref, "events.json"));
     const written = writeFileAtomic(inFolder(ref, LOG_FILE), serializedPieces(jpEvents(ref)), {
       exclusive: true,
     });
-    if (written) this.lockOptions.onContinueJp?.(ref);
+    if (!written) return;
+    // What JP's events.json was when jp began: a later change is JP's own turn, which jp's log lacks.
+    this.writeMetadata(ref, { ...this.metadata(ref), continued_from_jp: { size, mtimeMs } });
+    this.lockOptions.onContinueJp?.(ref);
+  }
+
+  /** Say (once per conversation) that JP's events.json changed after jp began its own log beside it. */
+  private checkJpSource(ref: ConversationRef): void {
+    if (this.jpChangeSaid.has(ref.id) || !isJpFolder(ref)) return;
+    const recorded = this.metadata(ref).continued_from_jp;
+    if (!isJsonObject(recorded)) return;
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(inFolder(ref, "events.json"));
+    } catch {
+      return;
+    }
+    if (stat.size === recorded.size && stat.mtimeMs === recorded.mtimeMs) return;
+    this.jpChangeSaid.add(ref.id);
+    this.lockOptions.onJpChanged?.(ref);
   }
 
   /**

@@ -169,6 +169,33 @@ describe("a JP workspace", () => {
     expect(jpFolder()).toEqual(before);
   });
 
+  it("says when JP's events.json changed after jp began its own log beside it", async () => {
+    w = await qWorkspace({ script: [{ text: "continued" }] });
+    fs.writeFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      `[providers.llm.anthropic]\nbase_url = "${w.mock.url}"\n`,
+    );
+    fs.writeFileSync(path.join(w.root, ".jp/.id"), "abc12");
+    w.env.ANTHROPIC_API_KEY = w.env.MOCK_API_KEY!;
+    const folder = "17758406187-missing-date-in-version-string";
+    const target = path.join(w.root, ".jp/conversations", folder);
+    fs.cpSync(path.join(REPO_ROOT, "fixtures/jp-conversations", folder), target, { recursive: true });
+    expect((await w.jp("q", "--id", "17758406187", "go on")).code).toBe(0);
+    const printed = await w.jp("conversation", "print", "17758406187");
+    expect(printed.stderr).not.toContain("changed after jp began its own log");
+    // JP goes on in its own file: one more question, as JP appends it.
+    const events = JSON.parse(fs.readFileSync(path.join(target, "events.json"), "utf8")) as unknown[];
+    events.push({ type: "chat_request", timestamp: "2026-12-01 10:00:00.0", content: "asked in JP" });
+    fs.writeFileSync(path.join(target, "events.json"), JSON.stringify(events));
+    const after = await w.jp("conversation", "print", "17758406187");
+    expect(after.code).toBe(0);
+    expect(after.stderr).toContain(
+      "JP's events.json of conversation 17758406187 changed after jp began its own log beside it; jp reads its own log, which lacks what JP added since",
+    );
+    expect(after.stderr.split("changed after jp began")).toHaveLength(2);
+    expect(after.stdout).not.toContain("asked in JP");
+  });
+
   it("reads a JP persona (-c NAME from config_load_paths) as JP's, its prompt merged with the workspace's as JP merges it", async () => {
     const root = tempDir();
     writeJpWorkspace(root);
