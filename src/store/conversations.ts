@@ -459,6 +459,8 @@ export class ConversationStore {
     const shared = readMetadataFile(ref, METADATA_FILE);
     // jp's own metadata.json always has created_at: only another tool's sends jp to look further.
     if (shared.value && "created_at" in shared.value) return shared;
+    // Looked for first, not opened: a missing file's exception, per JP conversation listed, costs more.
+    if (!fs.existsSync(inFolder(ref, JP_FOLDER_METADATA_FILE))) return shared;
     const own = readMetadataFile(ref, JP_FOLDER_METADATA_FILE);
     return own.value || own.problem ? own : shared;
   }
@@ -488,14 +490,19 @@ export class ConversationStore {
    */
   stats(ref: ConversationRef): LogStats {
     const file = inFolder(ref, LOG_FILE);
-    let size = 0;
+    let stat: fs.Stats | undefined;
     try {
-      size = fs.statSync(file).size;
+      // Not an exception per missing log: `ls` of a thousand JP conversations would throw a thousand.
+      stat = fs.statSync(file, { throwIfNoEntry: false });
     } catch {
-      // A folder without jp's log: JP's conversation, read in place, or none.
-      const jp = jpLogOf(ref);
-      if (jp) return this.jpStats(ref, jp);
+      // Unreadable: counted as empty; reading it says why.
     }
+    if (!stat) {
+      // A folder without jp's log: JP's conversation, read in place, or none.
+      const json = inFolder(ref, "events.json");
+      if (fs.existsSync(json)) return this.jpStats(ref, json);
+    }
+    const size = stat?.size ?? 0;
     // Caches written before usage was counted (as it is now) are recounted once.
     const kept = this.cachedStats(ref);
     const cached = kept?.usage_counting === USAGE_COUNTING ? kept : undefined;
