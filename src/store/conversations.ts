@@ -1,6 +1,6 @@
 // Owns the conversations of a workspace: ids, folders, metadata, the active
 // conversation, listing with cached counts, prefix lookup, fork and trash.
-import { errnoCode } from "../errors.js";
+import { errnoCode, JpError } from "../errors.js";
 import { streamJpConversation } from "./import-jp.js";
 import { systemClock, type Clock } from "./clock.js";
 import * as fs from "node:fs";
@@ -676,6 +676,15 @@ export class ConversationStore {
    * moving its folder away would lose the results it is about to record.
    */
   trash(ref: ConversationRef): string {
+    // JP's files are JP's: moving its folder into jp's trash would take the conversation from JP.
+    if (isJpFolder(ref))
+      throw new JpError(
+        "store.jp_conversation",
+        `conversation ${ref.id} is JP's: jp does not move or delete JP's files`,
+        {
+          hint: `remove it with JP itself; \`jp conversation archive ${ref.id}\` leaves it out of jp's listing`,
+        },
+      );
     // Moving into a linked trash (or a linked conversation out of the workspace) would leave it.
     for (const target of [ref.dir, this.workspace.trashDir])
       if (isSymlink(target)) throw new SymlinkRefusedError(target);

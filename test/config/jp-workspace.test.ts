@@ -96,6 +96,13 @@ describe("a JP workspace", () => {
     expect(fs.existsSync(path.join(target, "metadata.jp.json"))).toBe(true);
     expect((await jp("conversation", "ls")).stdout).toContain("mine now");
     expect((await jp("conversation", "fork", "17758406187")).code).toBe(0);
+    // JP's conversation is not jp's to move into its trash; archive leaves it out of jp's listing.
+    const removed = await jp("conversation", "rm", "17758406187");
+    expect(removed.code).toBe(1);
+    expect(removed.stderr).toContain(
+      "conversation 17758406187 is JP's: jp does not move or delete JP's files",
+    );
+    expect((await jp("conversation", "archive", "17758406187")).code).toBe(0);
     expect(files().filter(([f]) => f !== "metadata.jp.json")).toEqual(before);
   });
 
