@@ -259,7 +259,8 @@ function carryAssistant(assistant: Plain, out: Plain, notCarried: string[]): voi
   if (effort.problem) notCarried.push(effort.problem);
   else if (effort.level !== undefined && effort.level !== "none")
     carried.reasoning = { effort: effort.level };
-  const prompt = renderJpPrompt(mergeJpPrompt(EMPTY_JP_PROMPT, assistant));
+  // An assistant table alone: its tools (JP's "Tool Usage") are the merged config's, rendered by mergeJpFiles.
+  const prompt = renderJpPrompt(mergeJpPrompt(EMPTY_JP_PROMPT, { assistant }));
   if (prompt) carried.system_prompt = prompt;
   if (Object.keys(carried).length) out.assistant = carried;
   const model = isPlain(assistant.model) ? assistant.model : {};
@@ -350,7 +351,7 @@ export function mergeJpFiles(values: readonly Plain[]): Plain {
   const merged: Plain = {};
   for (const value of values) {
     mergePlain(merged, value);
-    if (isPlain(value.assistant)) prompt = mergeJpPrompt(prompt, value.assistant);
+    prompt = mergeJpPrompt(prompt, value);
   }
   if (isPlain(merged.assistant) && hasJpPrompt(merged.assistant))
     merged.assistant = withPrompt(merged.assistant, renderJpPrompt(prompt));
@@ -381,19 +382,20 @@ export interface RecordedDelta {
  */
 export function readRecordedDelta(delta: Plain, prompt: JpPrompt): RecordedDelta {
   const out: Plain = { ...delta };
-  let merged = prompt;
-  if (isPlain(delta.assistant)) {
-    const assistant: Plain = { ...delta.assistant };
-    if (isPlain(assistant.model)) {
-      const id = modelId(assistant.model);
-      const { level } = jpEffort(isPlain(assistant.model.parameters) ? assistant.model.parameters : {});
-      assistant.model = { ...omit(assistant.model, ["id", "parameters"]), ...(id ? { id } : {}) };
-      if (level !== undefined)
-        assistant.reasoning = { ...(isPlain(assistant.reasoning) ? assistant.reasoning : {}), effort: level };
-    }
-    if (hasJpPrompt(assistant)) merged = mergeJpPrompt(prompt, assistant);
-    out.assistant = hasJpPrompt(assistant) ? withPrompt(assistant, renderJpPrompt(merged)) : assistant;
+  const merged = mergeJpPrompt(prompt, delta);
+  const assistant: Plain = isPlain(delta.assistant) ? { ...delta.assistant } : {};
+  if (isPlain(assistant.model)) {
+    const id = modelId(assistant.model);
+    const { level } = jpEffort(isPlain(assistant.model.parameters) ? assistant.model.parameters : {});
+    assistant.model = { ...omit(assistant.model, ["id", "parameters"]), ...(id ? { id } : {}) };
+    if (level !== undefined)
+      assistant.reasoning = { ...(isPlain(assistant.reasoning) ? assistant.reasoning : {}), effort: level };
   }
+  // Rendered again when the prompt changes, or when the tools JP's "Tool Usage" follows first appear.
+  const rerender =
+    hasJpPrompt(assistant) || (merged.tools !== prompt.tools && renderJpPrompt(prompt) !== undefined);
+  if (rerender) out.assistant = withPrompt(assistant, renderJpPrompt(merged));
+  else if (isPlain(delta.assistant)) out.assistant = assistant;
   const leftOut: RecordedDelta["leftOut"] = [];
   const conversation = isPlain(delta.conversation) ? delta.conversation : undefined;
   if (conversation && isPlain(conversation.tools)) {

@@ -18,13 +18,36 @@ export interface JpPrompt {
   prompt: Merged<string | undefined>;
   sections: Merged<unknown[]>;
   instructions: Merged<unknown[]>;
+  /** Whether the config offers tools: JP then adds its "Tool Usage" instruction. */
+  tools: boolean;
 }
 
 export const EMPTY_JP_PROMPT: JpPrompt = {
   prompt: { value: undefined, discard: false },
   sections: { value: [], discard: false },
   instructions: { value: [], discard: false },
+  tools: false,
 };
+
+/** The instruction JP adds when tools are offered (jp_cli's build_sections). */
+const TOOL_USAGE = {
+  title: "Tool Usage",
+  description: "How to leverage the tools available to you.",
+  items: [
+    "Use all the tools available to you to give the best possible answer.",
+    "Verify the tool name, description and parameters are correct.",
+    "Even if you've reasoned yourself towards a solution, use any available tool to verify your answer.",
+  ],
+};
+
+/** Whether a JP config's tools include one it offers (JP's `enable` is true unless set otherwise). */
+function offersTools(config: Plain): boolean {
+  const conversation = isPlain(config.conversation) ? config.conversation : {};
+  const tools = isPlain(conversation.tools) ? conversation.tools : {};
+  return Object.entries(tools).some(
+    ([name, tool]) => name !== "*" && isPlain(tool) && (tool.enable === undefined || tool.enable === true),
+  );
+}
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
@@ -62,9 +85,11 @@ function mergeList(prev: Merged<unknown[]>, next: unknown): Merged<unknown[]> {
   return { value, discard };
 }
 
-/** `prev` with one JP `assistant` table (a config file's or a recorded delta's) merged over it. */
-export function mergeJpPrompt(prev: JpPrompt, assistant: Plain): JpPrompt {
+/** `prev` with one JP config (a file's or a recorded delta's) merged over it. */
+export function mergeJpPrompt(prev: JpPrompt, config: Plain): JpPrompt {
+  const assistant = isPlain(config.assistant) ? config.assistant : {};
   return {
+    tools: prev.tools || offersTools(config),
     prompt: "system_prompt" in assistant ? mergeString(prev.prompt, assistant.system_prompt) : prev.prompt,
     sections:
       "system_prompt_sections" in assistant
@@ -147,11 +172,12 @@ function instructionSection(raw: unknown): Section | undefined {
   };
 }
 
-/** The system prompt JP would send: the prompt, then the sections and instructions by position. */
+/** The system prompt JP would send: the prompt, then the sections and instructions (and "Tool Usage" when tools are offered) by position. */
 export function renderJpPrompt(prompt: JpPrompt): string | undefined {
   const sections = [
     ...prompt.sections.value.map(asSection),
     ...prompt.instructions.value.map(instructionSection),
+    ...(prompt.tools ? [instructionSection(TOOL_USAGE)] : []),
   ].filter((s): s is Section => s !== undefined);
   // A stable sort, as JP's: equal positions keep sections before instructions, each in its order.
   sections.sort((a, b) => a.position - b.position);

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { EMPTY_JP_PROMPT, mergeJpPrompt, renderJpPrompt, renderSection } from "../../src/config/jp-prompt.js";
 
 const rendered = (assistant: Record<string, unknown>) =>
-  renderJpPrompt(mergeJpPrompt(EMPTY_JP_PROMPT, assistant));
+  renderJpPrompt(mergeJpPrompt(EMPTY_JP_PROMPT, { assistant }));
 
 describe("JP's sections", () => {
   it("render by tag and title as JP renders them", () => {
@@ -74,29 +74,52 @@ describe("JP's instructions", () => {
   });
 });
 
+describe("JP's Tool Usage instruction", () => {
+  it("is added, as JP's build_sections adds it, when the config offers a tool, and sorted with the others", () => {
+    const config = {
+      assistant: { system_prompt: "P", system_prompt_sections: [{ content: "late", position: 1 }] },
+      conversation: { tools: { "*": { run: "ask" }, fs_read_file: { source: "local" } } },
+    };
+    expect(renderJpPrompt(mergeJpPrompt(EMPTY_JP_PROMPT, config))).toBe(
+      [
+        "P",
+        '<instruction title="Tool Usage">\nHow to leverage the tools available to you.\n\n- Use all the tools available to you to give the best possible answer.\n- Verify the tool name, description and parameters are correct.\n- Even if you\'ve reasoned yourself towards a solution, use any available tool to verify your answer.\n</instruction>',
+        "late",
+      ].join("\n\n"),
+    );
+    // Only "*", or tools all disabled: no tools are offered, and no instruction is added.
+    const none = { ...config, conversation: { tools: { "*": { run: "ask" }, off: { enable: false } } } };
+    expect(renderJpPrompt(mergeJpPrompt(EMPTY_JP_PROMPT, none))).toBe("P\n\nlate");
+  });
+});
+
 describe("JP's merge strategies", () => {
   it("append a later list, and replace, prepend or append as a later table says", () => {
-    const first = mergeJpPrompt(EMPTY_JP_PROMPT, { system_prompt_sections: ["a"] });
-    expect(renderJpPrompt(mergeJpPrompt(first, { system_prompt_sections: ["b"] }))).toBe("a\n\nb");
-    const replaced = { system_prompt_sections: { strategy: "replace", value: ["b"] } };
+    const first = mergeJpPrompt(EMPTY_JP_PROMPT, { assistant: { system_prompt_sections: ["a"] } });
+    expect(renderJpPrompt(mergeJpPrompt(first, { assistant: { system_prompt_sections: ["b"] } }))).toBe(
+      "a\n\nb",
+    );
+    const replaced = { assistant: { system_prompt_sections: { strategy: "replace", value: ["b"] } } };
     expect(renderJpPrompt(mergeJpPrompt(first, replaced))).toBe("b");
-    const prepended = { system_prompt_sections: { strategy: "prepend", value: ["b"] } };
+    const prepended = { assistant: { system_prompt_sections: { strategy: "prepend", value: ["b"] } } };
     expect(renderJpPrompt(mergeJpPrompt(first, prepended))).toBe("b\n\na");
     // A default marked discard_when_merged gives way to whatever comes next.
     const defaults = mergeJpPrompt(EMPTY_JP_PROMPT, {
-      instructions: { value: [{ title: "default" }], discard_when_merged: true },
+      assistant: { instructions: { value: [{ title: "default" }], discard_when_merged: true } },
     });
-    expect(renderJpPrompt(mergeJpPrompt(defaults, { instructions: [{ title: "mine" }] }))).toBe(
-      '<instruction title="mine">\n\n</instruction>',
-    );
+    expect(
+      renderJpPrompt(mergeJpPrompt(defaults, { assistant: { instructions: [{ title: "mine" }] } })),
+    ).toBe('<instruction title="mine">\n\n</instruction>');
   });
 
   it("replace the prompt with a string, and append or prepend it with a separator", () => {
-    const first = mergeJpPrompt(EMPTY_JP_PROMPT, { system_prompt: "one" });
-    expect(renderJpPrompt(mergeJpPrompt(first, { system_prompt: "two" }))).toBe("two");
-    const appended = { system_prompt: { strategy: "append", separator: " + ", value: "two" } };
+    const first = mergeJpPrompt(EMPTY_JP_PROMPT, { assistant: { system_prompt: "one" } });
+    expect(renderJpPrompt(mergeJpPrompt(first, { assistant: { system_prompt: "two" } }))).toBe("two");
+    const appended = { assistant: { system_prompt: { strategy: "append", separator: " + ", value: "two" } } };
     expect(renderJpPrompt(mergeJpPrompt(first, appended))).toBe("one + two");
-    const prepended = { system_prompt: { strategy: "prepend", separator: "|", value: "zero" } };
+    const prepended = {
+      assistant: { system_prompt: { strategy: "prepend", separator: "|", value: "zero" } },
+    };
     expect(renderJpPrompt(mergeJpPrompt(first, prepended))).toBe("zero|one");
   });
 });

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config/schema.js";
-import { JP_DEV_PROMPT, JP_FILES } from "../support/jp-files.js";
+import { JP_DEV_PROMPT, JP_FILES, JP_TOOL_USAGE } from "../support/jp-files.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT, runCli, tempDir } from "../support/workspace.js";
 
@@ -157,6 +157,8 @@ describe("a JP workspace", () => {
       expect(system).toContain(section.content.trim().slice(0, 80));
     for (const instruction of base.assistant.instructions.value)
       expect(system).toContain(`<instruction title="${instruction.title}">`);
+    // JP adds its Tool Usage instruction when the conversation's config offers tools, as this one does.
+    expect(system).toContain(JP_TOOL_USAGE);
     // Every tool whose command is JP's `just serve-tools {{context}} {{tool}}` is left out.
     const offered = (request.tools ?? []).map((t) => t.name);
     for (const name of ["cargo_check", "fs_read_file", "git_log", "web_fetch"])

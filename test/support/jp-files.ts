@@ -110,6 +110,10 @@ run = "unattended"
 `,
 };
 
+/** The instruction JP adds to its prompt when tools are offered, as JP renders it (that workspace offers rfd_abandon). */
+export const JP_TOOL_USAGE =
+  '<instruction title="Tool Usage">\nHow to leverage the tools available to you.\n\n- Use all the tools available to you to give the best possible answer.\n- Verify the tool name, description and parameters are correct.\n- Even if you\'ve reasoned yourself towards a solution, use any available tool to verify your answer.\n</instruction>';
+
 /**
  * The system prompt JP would use in that workspace with `-c dev`: the
  * persona's sections and instructions merged with the workspace's, by position.
@@ -118,6 +122,7 @@ export const JP_DEV_PROMPT = [
   "You are Jean-Pierre.",
   '<knowledge title="Testing">\nA test must be able to fail.\n</knowledge>',
   '<instruction title="Development Workflow">\n- Read before you write.\n- Run the tests.\n</instruction>',
+  JP_TOOL_USAGE,
   "Be accurate.",
   "# Style\n\nBe brief.",
 ].join("\n\n");

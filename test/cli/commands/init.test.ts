@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Config } from "../../../src/config/schema.js";
 import { runCli, tempDir } from "../../support/workspace.js";
-import { JP_DEV_PROMPT, JP_FILES } from "../../support/jp-files.js";
+import { JP_DEV_PROMPT, JP_FILES, JP_TOOL_USAGE } from "../../support/jp-files.js";
 
 describe("jp init", () => {
   it("creates the workspace in DIR, in --workspace's folder, else in the current folder", async () => {
@@ -70,7 +70,7 @@ describe("jp init --from-jp", () => {
     expect(config.assistant?.reasoning?.effort).toBe("high");
     expect(config.providers?.anthropic?.beta).toEqual(["interleaved-thinking-2025-05-14"]);
     expect(config.assistant?.system_prompt).toBe(
-      "You are Jean-Pierre.\n\nBe accurate.\n\n# Style\n\nBe brief.",
+      `You are Jean-Pierre.\n\n${JP_TOOL_USAGE}\n\nBe accurate.\n\n# Style\n\nBe brief.`,
     );
     expect(config.providers?.mcp?.bookworm).toEqual({
       type: "stdio",
