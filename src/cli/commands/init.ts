@@ -65,9 +65,26 @@ type FromJp = typeof FromJpModule;
 interface CarriedFile {
   /** Where it is written, relative to the workspace root. */
   target: string;
+  /** The persona it carries; none for the workspace's own configuration. */
+  persona?: string;
   config: Plain;
   notCarried: string[];
   review: string[];
+}
+
+/**
+ * The lines of every file, each said once: a persona's with `-c NAME: `, and a
+ * line several personas share (the skill files they all extend) with all
+ * their names, not once per persona.
+ */
+function saidOnce(files: readonly CarriedFile[], lines: (file: CarriedFile) => string[]): string[] {
+  const owners = new Map<string, string[]>();
+  for (const file of files)
+    for (const line of lines(file)) owners.set(line, [...(owners.get(line) ?? []), file.persona ?? ""]);
+  return [...owners].map(([line, of]) => {
+    if (of.length === 1 && of[0] === "") return line;
+    return `${of.map((name) => (name ? `-c ${name}` : "the workspace")).join(", ")}: ${line}`;
+  });
 }
 
 /**
@@ -91,12 +108,12 @@ function carryPersona(
       ...(isPlain(config.assistant) ? config.assistant : {}),
       system_prompt: whole.system_prompt,
     };
-  const at = (line: string) => `-c ${persona.name}: ${line}`;
   return {
     target: path.join(".jp", "config.d", `${persona.name}.toml`),
+    persona: persona.name,
     config,
-    notCarried: carried.notCarried.map(at),
-    review: carried.review.map(at),
+    notCarried: carried.notCarried,
+    review: carried.review,
   };
 }
 
@@ -121,8 +138,8 @@ async function carryOver(ctx: Context, root: string, opts: InitOptions & { fromJ
     },
     ...jpPersonas(merged, file).map((persona) => carryPersona(persona, workspace, shown, bounds, jp)),
   ];
-  const notCarried = [...skipped, ...files.flatMap((f) => f.notCarried)];
-  const review = files.flatMap((f) => f.review);
+  const notCarried = [...skipped, ...saidOnce(files, (f) => f.notCarried)];
+  const review = saidOnce(files, (f) => f.review);
   for (const [i, carried] of files.entries()) {
     const what = i === 0 ? "the JP workspace" : `JP's persona ${path.basename(carried.target, ".toml")}`;
     const text = `# Carried over from ${what} in ${opts.fromJp} by jp init --from-jp.\n\n${stringify(carried.config)}\n`;

@@ -49,9 +49,9 @@ describe("jp init --from-jp", () => {
       "  - conversation.tools.fs_read_file: its command uses JP's {{context}}, {{tool}}, which jp does not fill in; define the command anew",
       "  - conversation.tools.rust_crate_readme.style: how JP shows the tool; jp has no such setting",
       "  - plugins: no jp counterpart (plugins.command.ticket.run)",
-      "  - style: no jp counterpart (style.reasoning.display)",
+      // Said once for the workspace and each persona that has it.
+      "  - the workspace, -c dev: style: no jp counterpart (style.reasoning.display)",
       "  - -c dev: assistant.name: no jp counterpart",
-      "  - -c dev: style: no jp counterpart (style.reasoning.display)",
     ]);
     // JP's persona (config_load_paths) is carried as jp's -c dev, with the prompt JP would use with it.
     expect(result.stdout).toContain("Wrote persona dev to .jp/config.d/dev.toml (jp -c dev)");
