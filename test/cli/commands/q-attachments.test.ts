@@ -179,6 +179,29 @@ describe("jp q -a", () => {
     );
   });
 
+  it("asks a failed question again with --retry together with its attachments", async () => {
+    // A 400 is not retried: the first request fails outright, and the question is kept, marked failed.
+    w = await attachingWorkspace({
+      script: [{ fault: { status: 400, message: "bad request" } }, { text: "now I see it" }],
+    });
+    expect((await w.jp("q", "-n", "-a", "shots/a.png", "what is this?")).code).not.toBe(0);
+    expect((await w.jp("q", "--retry")).code).toBe(0);
+    const body = w.mock.requests[1]!.body as { messages: { role: string; content: unknown[] }[] };
+    const images = body.messages
+      .flatMap((m) => m.content)
+      .filter((b) => JSON.stringify(b).includes('"image"'));
+    expect(images).toEqual([
+      { type: "image", source: { type: "base64", media_type: "image/png", data: PNG.toString("base64") } },
+    ]);
+    const questions = w.events().filter((e) => e.type === "chat_request") as (Event & {
+      attachments?: Attachment[];
+    })[];
+    expect(questions.map((q) => q.attachments?.map((a) => a.source))).toEqual([
+      ["shots/a.png"],
+      ["shots/a.png"],
+    ]);
+  });
+
   it("fetches an http URL, typed by its Content-Type", async () => {
     server = http.createServer((req, res) => {
       if (req.url === "/shot.png") res.writeHead(200, { "content-type": "image/png" }).end(PNG);
