@@ -125,6 +125,8 @@ export interface ConversationRef {
 }
 
 const METADATA_FILE = "metadata.json";
+/** Where JP moves the conversations it archives. */
+const JP_ARCHIVE_DIR = ".archive";
 /** jp's metadata of a conversation JP wrote, whose metadata.json is JP's. */
 const JP_FOLDER_METADATA_FILE = "metadata.jp.json";
 const CREATE_LOCK = ".create.lock";
@@ -231,16 +233,21 @@ export class ConversationStore {
     } = {},
   ) {}
 
-  /** Conversations sorted by id (creation time), oldest first. */
+  /**
+   * Conversations sorted by id (creation time), oldest first: jp's, and the
+   * ones JP archived (JP moves them into `.archive/`, with `archived_at` in
+   * their metadata, so jp lists them with `ls --archived`).
+   */
   list(): ConversationRef[] {
-    const names = folderNames(this.workspace.conversationsDir);
     const refs: ConversationRef[] = [];
-    for (const folder of names) {
-      const match = ID_PATTERN.exec(folder);
-      if (!match) continue;
-      // Not path.join: the folder name is one segment and the parent is already normal.
-      refs.push({ id: match[1]!, folder, dir: `${this.workspace.conversationsDir}${path.sep}${folder}` });
-    }
+    const archived = `${this.workspace.conversationsDir}${path.sep}${JP_ARCHIVE_DIR}`;
+    for (const parent of [this.workspace.conversationsDir, archived])
+      for (const folder of folderNames(parent)) {
+        const match = ID_PATTERN.exec(folder);
+        if (!match) continue;
+        // Not path.join: the folder name is one segment and the parent is already normal.
+        refs.push({ id: match[1]!, folder, dir: `${parent}${path.sep}${folder}` });
+      }
     return refs.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 

@@ -74,6 +74,16 @@ describe("a JP workspace", () => {
           .update(fs.readFileSync(path.join(target, f)))
           .digest("hex"),
       ]);
+    // One JP archived: JP moves it into .archive/ and records archived_at in its metadata.
+    const archivedFolder = "17671120783-investigating-segfault-in-iter-mut-change-tracking";
+    const archived = path.join(root, ".jp/conversations/.archive", archivedFolder);
+    fs.cpSync(path.join(REPO_ROOT, "fixtures/jp-conversations", archivedFolder), archived, {
+      recursive: true,
+    });
+    fs.writeFileSync(
+      path.join(archived, "metadata.json"),
+      JSON.stringify({ title: "A segfault", archived_at: "2026-04-17 17:02:57.242782" }),
+    );
     const before = files();
     const env = { HOME: root, XDG_CONFIG_HOME: path.join(root, "xdg") };
     const jp = (...args: string[]) => runCli(args, { cwd: root, env });
@@ -83,6 +93,17 @@ describe("a JP workspace", () => {
       events: number;
     }[];
     expect(listed).toEqual([expect.objectContaining({ id: "17758406187" })]);
+    const archivedListed = JSON.parse(
+      (await jp("conversation", "ls", "--archived", "--json")).stdout,
+    ) as unknown[];
+    expect(archivedListed).toEqual([
+      expect.objectContaining({
+        id: "17671120783",
+        title: "A segfault",
+        archived_at: "2026-04-17 17:02:57.242782",
+      }),
+    ]);
+    expect((await jp("conversation", "print", "17671120783")).code).toBe(0);
     expect(listed[0]!.turns).toBeGreaterThan(0);
     expect(listed[0]!.events).toBeGreaterThan(10);
     const printed = await jp("conversation", "print", "17758406187");
