@@ -100,7 +100,7 @@ describe("a JP workspace", () => {
       expect.objectContaining({
         id: "17671120783",
         title: "A segfault",
-        archived_at: "2026-04-17 17:02:57.242782",
+        archived_at: "2026-04-17T17:02:57.242782Z",
       }),
     ]);
     expect((await jp("conversation", "print", "17671120783")).code).toBe(0);

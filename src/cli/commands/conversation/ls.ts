@@ -3,6 +3,7 @@ import { fromSystemError } from "../../../errors.js";
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { renderTable } from "../../../render/table.js";
+import { normalizeJpTimestamp } from "../../../store/import-jp.js";
 import { visible } from "../../../render/visible.js";
 import type { ConversationMetadata, ConversationRef } from "../../../store/conversations.js";
 
@@ -43,7 +44,8 @@ export function register(parent: Command, ctx: Context): void {
           return {
             metadata,
             labels: Array.isArray(labels) ? labels.filter((l) => typeof l === "string") : [],
-            archived_at: typeof archived === "string" ? archived : null,
+            // JP writes its own time format (`2026-04-17 17:02:57.24`); --json gives every time as RFC 3339.
+            archived_at: typeof archived === "string" ? (normalizeJpTimestamp(archived) ?? archived) : null,
           };
         } catch {
           return { labels: [], archived_at: null };
