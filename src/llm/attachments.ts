@@ -52,6 +52,28 @@ export function questionWithDocuments(content: string, attachments: readonly Att
   return xml === undefined ? content : `${xml}\n\n${content}`;
 }
 
+/** How one API spells a question's parts: its text, an image, a PDF. */
+export interface QuestionParts<T> {
+  text: (text: string) => T;
+  image: (a: BinaryAttachment) => T;
+  pdf: (a: BinaryAttachment) => T;
+}
+
+/**
+ * A question as OpenAI's APIs take it: the text (with its text attachments)
+ * alone, or, with images or PDFs, a text part followed by one part for each.
+ */
+export function questionParts<T>(
+  content: string,
+  attachments: readonly Attachment[] = [],
+  parts: QuestionParts<T>,
+): string | T[] {
+  const binary = attachments.filter(isBinaryAttachment);
+  const text = questionWithDocuments(content, attachments);
+  if (binary.length === 0) return text;
+  return [parts.text(text), ...binary.map((a) => (binaryKind(a) === "pdf" ? parts.pdf(a) : parts.image(a)))];
+}
+
 const KIND_NAMES: Record<BinaryKind, string> = { image: "images", pdf: "PDFs" };
 
 /** Refuse attachments a provider cannot send, before anything is recorded or sent. */

@@ -13,8 +13,7 @@ import {
   responseModels,
 } from "../events/index.js";
 import { assertNever } from "../errors.js";
-import type { Attachment } from "../events/index.js";
-import { binaryKind, dataUrl, fileName, isBinaryAttachment, questionWithDocuments } from "./attachments.js";
+import { dataUrl, fileName, questionParts, type QuestionParts } from "./attachments.js";
 import { effortOfBudget, nearestEffort, reasoningGoesBack, type Effort } from "./capabilities.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
 import {
@@ -87,7 +86,7 @@ export function toResponsesInput(events: readonly Event[], model: string): Respo
     const e = event;
     switch (e.type) {
       case "chat_request":
-        items.push({ role: "user", content: responsesContent(e.content, e.attachments) });
+        items.push({ role: "user", content: questionParts(e.content, e.attachments, RESPONSES_PARTS) });
         break;
       case "chat_response": {
         const item = responseItem(e, writers[i], model);
@@ -342,20 +341,9 @@ export function createResponsesProvider(
   };
 }
 
-/** A question as the Responses API takes it: text (with its text attachments), then image and file inputs. */
-function responsesContent(
-  content: string,
-  attachments: readonly Attachment[] = [],
-): string | ResponseInputContent[] {
-  const binary = attachments.filter(isBinaryAttachment);
-  const text = questionWithDocuments(content, attachments);
-  if (binary.length === 0) return text;
-  return [
-    { type: "input_text", text },
-    ...binary.map((a): ResponseInputContent =>
-      binaryKind(a) === "pdf"
-        ? { type: "input_file", filename: fileName(a), file_data: dataUrl(a) }
-        : { type: "input_image", image_url: dataUrl(a), detail: "auto" },
-    ),
-  ];
-}
+/** A question's parts as the Responses API spells them. */
+const RESPONSES_PARTS: QuestionParts<ResponseInputContent> = {
+  text: (text) => ({ type: "input_text", text }),
+  image: (a) => ({ type: "input_image", image_url: dataUrl(a), detail: "auto" }),
+  pdf: (a) => ({ type: "input_file", filename: fileName(a), file_data: dataUrl(a) }),
+};

@@ -15,8 +15,7 @@ import {
 } from "../events/index.js";
 import { reasoningGoesBack } from "./capabilities.js";
 import { assertNever } from "../errors.js";
-import type { Attachment } from "../events/index.js";
-import { binaryKind, dataUrl, fileName, isBinaryAttachment, questionWithDocuments } from "./attachments.js";
+import { dataUrl, fileName, questionParts, type QuestionParts } from "./attachments.js";
 import { generatedCallId, malformedArguments, tryToolArguments, resultText } from "./tool-arguments.js";
 import {
   bearerIfKeyed,
@@ -82,7 +81,7 @@ export function toOpenAIMessages(
       assistant().reasoning_details = details.filter(isJsonObject);
     switch (e.type) {
       case "chat_request":
-        messages.push({ role: "user", content: chatContent(e.content, e.attachments) });
+        messages.push({ role: "user", content: questionParts(e.content, e.attachments, CHAT_PARTS) });
         break;
       case "chat_response":
         addResponse(assistant, e);
@@ -448,20 +447,9 @@ export function createOpenAIProvider(
   return options.modelFacts ? { ...provider, modelFacts: options.modelFacts } : provider;
 }
 
-/** A question as Chat Completions takes it: text (with its text attachments), then image and PDF parts. */
-function chatContent(
-  content: string,
-  attachments: readonly Attachment[] = [],
-): string | ChatCompletionContentPart[] {
-  const binary = attachments.filter(isBinaryAttachment);
-  const text = questionWithDocuments(content, attachments);
-  if (binary.length === 0) return text;
-  return [
-    { type: "text", text },
-    ...binary.map((a): ChatCompletionContentPart =>
-      binaryKind(a) === "pdf"
-        ? { type: "file", file: { filename: fileName(a), file_data: dataUrl(a) } }
-        : { type: "image_url", image_url: { url: dataUrl(a) } },
-    ),
-  ];
-}
+/** A question's parts as Chat Completions spells them. */
+const CHAT_PARTS: QuestionParts<ChatCompletionContentPart> = {
+  text: (text) => ({ type: "text", text }),
+  image: (a) => ({ type: "image_url", image_url: { url: dataUrl(a) } }),
+  pdf: (a) => ({ type: "file", file: { filename: fileName(a), file_data: dataUrl(a) } }),
+};
