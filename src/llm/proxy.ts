@@ -34,7 +34,8 @@ function bypassed(url: URL, noProxy: string): boolean {
   if (noProxy.trim() === "*") return true;
   const hostname = url.hostname.toLowerCase();
   const ip = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
-  const family = isIPv6(ip) ? "ipv6" : isIPv4(ip) ? "ipv4" : undefined;
+  // isIPv6's pattern is costly the first time it runs: only an address with a colon can be one.
+  const family = isIPv4(ip) ? "ipv4" : ip.includes(":") && isIPv6(ip) ? "ipv6" : undefined;
   const host = hostname.replace(/\.$/, "");
   return noProxyNames(noProxy).some((entry) => {
     if (family) return inRange(ip, family, entry);
@@ -56,9 +57,10 @@ export function proxyFor(target: string, env: NodeJS.ProcessEnv, configured?: st
   } catch {
     return "";
   }
-  if (bypassed(url, variable(env, "no_proxy"))) return "";
   const scheme = url.protocol.slice(0, -1);
   const proxy = variable(env, `${scheme}_proxy`) || variable(env, "all_proxy");
+  // no_proxy matters only when there is a proxy to bypass.
+  if (!proxy || bypassed(url, variable(env, "no_proxy"))) return "";
   // A proxy given without a scheme speaks the target's.
-  return proxy && !proxy.includes("://") ? `${scheme}://${proxy}` : proxy;
+  return !proxy.includes("://") ? `${scheme}://${proxy}` : proxy;
 }

@@ -1,0 +1,111 @@
+// The compiled-code cache of the CLI bundle, through the real bin/jp: made on
+// the first run, used (not made again) on the next, and never read from a
+// folder someone else could have written.
+import { execa } from "execa";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, tempDir } from "../support/workspace.js";
+
+const JP = path.join(REPO_ROOT, "bin/jp");
+const BUNDLE = path.join(REPO_ROOT, "dist/cli.bundle");
+const temps: string[] = [];
+
+function cacheHome(): string {
+  const dir = tempDir("jp-cache-");
+  temps.push(dir);
+  return dir;
+}
+
+/** This build's folder under a cache home. */
+function buildFolder(home: string): string {
+  const { jpBuild } = JSON.parse(fs.readFileSync(path.join(BUNDLE, "package.json"), "utf8")) as {
+    jpBuild: string;
+  };
+  return path.join(home, "jp/compile-cache", `${process.version}-${process.arch}-${jpBuild}`);
+}
+
+/** Each cache file's name with its inode and modification time: a file made again shows as changed. */
+function snapshot(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    fs.readdirSync(dir).map((name) => {
+      const stat = fs.statSync(path.join(dir, name));
+      return [name, `${stat.ino}:${stat.mtimeMs}`];
+    }),
+  );
+}
+
+let workspace: string;
+const ls = (home: string, env: Record<string, string> = {}) =>
+  execa(JP, ["conversation", "ls"], { cwd: workspace, env: { NO_COLOR: "1", XDG_CACHE_HOME: home, ...env } });
+
+describe("the compiled-code cache of bin/jp", () => {
+  beforeAll(async () => {
+    workspace = tempDir();
+    temps.push(workspace);
+    await execa(JP, ["init"], { cwd: workspace });
+    await execa(JP, ["c", "new", "--title", "cached"], { cwd: workspace });
+  });
+  afterAll(() => {
+    for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("is made by the first run in a folder only the user may open, and used as it is by the next", async () => {
+    const home = cacheHome();
+    const first = await ls(home);
+    const dir = buildFolder(home);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    const made = snapshot(dir);
+    expect(Object.keys(made)).toEqual(expect.arrayContaining(["main.js.v8cache"]));
+    expect(Object.keys(made).length, "main and the chunks ls loads").toBeGreaterThan(5);
+    const second = await ls(home);
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stdout).toContain("cached");
+    expect(snapshot(dir), "a cache V8 accepted is not made again").toEqual(made);
+  });
+
+  it("is made again when V8 rejects what is cached, and jp works all the same", async () => {
+    const home = cacheHome();
+    await ls(home);
+    const file = path.join(buildFolder(home), "main.js.v8cache");
+    fs.writeFileSync(file, "not V8's code cache");
+    const result = await ls(home);
+    expect(result.stdout).toContain("cached");
+    expect(fs.readFileSync(file).toString()).not.toBe("not V8's code cache");
+  });
+
+  it("is neither read nor written in a folder others may write to", async () => {
+    const home = cacheHome();
+    await ls(home);
+    const dir = buildFolder(home);
+    for (const name of fs.readdirSync(dir)) fs.writeFileSync(path.join(dir, name), "planted");
+    fs.chmodSync(dir, 0o777);
+    const result = await ls(home);
+    expect(result.stdout).toContain("cached");
+    expect(new Set(fs.readdirSync(dir).map((n) => fs.readFileSync(path.join(dir, n), "utf8")))).toEqual(
+      new Set(["planted"]),
+    );
+  });
+
+  it("is left alone with NODE_DISABLE_COMPILE_CACHE=1, Node's own switch, and with JP_DEBUG=1", async () => {
+    const switches: Record<string, string>[] = [{ NODE_DISABLE_COMPILE_CACHE: "1" }, { JP_DEBUG: "1" }];
+    for (const env of switches) {
+      const home = cacheHome();
+      const result = await ls(home, env);
+      expect(result.stdout).toContain("cached");
+      expect(fs.existsSync(path.join(home, "jp")), JSON.stringify(env)).toBe(false);
+    }
+  });
+
+  it("removes the folders of builds unused for 30 days when a new build's folder is made", async () => {
+    const home = cacheHome();
+    const root = path.join(home, "jp/compile-cache");
+    fs.mkdirSync(path.join(root, "old-build"), { recursive: true, mode: 0o700 });
+    fs.mkdirSync(path.join(root, "recent-build"), { mode: 0o700 });
+    fs.chmodSync(root, 0o700);
+    const old = new Date(Date.now() - 31 * 24 * 3600 * 1000);
+    fs.utimesSync(path.join(root, "old-build"), old, old);
+    await ls(home);
+    expect(fs.readdirSync(root).sort()).toEqual(["recent-build", path.basename(buildFolder(home))].sort());
+  });
+});
