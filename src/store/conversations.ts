@@ -510,9 +510,10 @@ export class ConversationStore {
       if (fs.existsSync(json)) return this.jpStats(ref, json);
     }
     const size = stat?.size ?? 0;
-    // Caches written before usage was counted (as it is now) are recounted once.
+    // Caches written before usage was counted (as it is now) are recounted once, and the counts
+    // of JP's events.json (jp_source) are not a start for jp's own log begun beside it.
     const kept = this.cachedStats(ref);
-    const cached = kept?.usage_counting === USAGE_COUNTING ? kept : undefined;
+    const cached = kept?.usage_counting === USAGE_COUNTING && !kept.jp_source ? kept : undefined;
     if (cached && cached.bytes === size) return cached;
     const resume = cached && cached.bytes < size ? cached : undefined;
     const stats: LogStats = resume

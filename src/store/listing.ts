@@ -1,0 +1,216 @@
+// Owns the rows `conversation ls` lists: each conversation's title, labels,
+// archive mark and counts. They are kept in .jp/cache/listing.json with what
+// each folder and log looked like when it was read, so a listing of a
+// thousand conversations reads one file and looks at each folder (and jp's
+// log in it) without opening anything; a conversation that changed is read again.
+//
+// A folder's time changes whenever a file in it is made, removed or replaced,
+// and jp and JP replace their metadata and JP its events.json, never writing
+// them in place (JP's jp_storage writes each through a temporary file). jp's
+// own log is appended to, so its size and time are looked at too.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fromSystemError } from "../errors.js";
+import type { ConversationRef, ConversationStore } from "./conversations.js";
+import { makeDirWithin, readJsonFile, writeFileAtomic } from "./files.js";
+import { normalizeJpTimestamp } from "./import-jp.js";
+import { LOG_FILE } from "./log.js";
+
+export interface ListingRow {
+  ref: ConversationRef;
+  title: string | null;
+  created_at: string;
+  labels: string[];
+  /** RFC 3339, whoever archived it (JP writes its own format). */
+  archived_at: string | null;
+  turns: number;
+  events: number;
+  last_event_at: string | null;
+  /** Why it could not be read; such a row is read again by every listing. */
+  error?: string;
+}
+
+type KeptRow = Omit<ListingRow, "ref" | "error">;
+
+/**
+ * A row as kept, as an array (a thousand of them parse faster than objects):
+ * what its folder and log looked like ("-" for no log), then the row's fields.
+ */
+type KeptEntry = [
+  folder: string,
+  log: string,
+  title: string | null,
+  created_at: string,
+  labels: string[],
+  archived_at: string | null,
+  turns: number,
+  events: number,
+  last_event_at: string | null,
+];
+
+/** Raised when what a row holds, or how it is read, changes: a listing kept by another version is read again. */
+const LISTING_VERSION = 1;
+
+/**
+ * A file changed this recently may change again within its time's
+ * granularity (a second on some filesystems) and look the same: its row is
+ * not kept until it is older, as git treats its index.
+ */
+const SETTLE_MS = 2000;
+
+const isStringOrNull = (value: unknown) => value === null || typeof value === "string";
+
+function isKeptEntry(value: unknown): value is KeptEntry {
+  return (
+    Array.isArray(value) &&
+    value.length === 9 &&
+    typeof value[0] === "string" &&
+    typeof value[1] === "string" &&
+    isStringOrNull(value[2]) &&
+    typeof value[3] === "string" &&
+    Array.isArray(value[4]) &&
+    value[4].every((l) => typeof l === "string") &&
+    isStringOrNull(value[5]) &&
+    typeof value[6] === "number" &&
+    typeof value[7] === "number" &&
+    isStringOrNull(value[8])
+  );
+}
+
+function toKeptEntry(folder: string, log: string, row: KeptRow): KeptEntry {
+  return [
+    folder,
+    log,
+    row.title,
+    row.created_at,
+    row.labels,
+    row.archived_at,
+    row.turns,
+    row.events,
+    row.last_event_at,
+  ];
+}
+
+function rowOf(ref: ConversationRef, e: KeptEntry): ListingRow {
+  return {
+    ref,
+    title: e[2],
+    created_at: e[3],
+    labels: e[4],
+    archived_at: e[5],
+    turns: e[6],
+    events: e[7],
+    last_event_at: e[8],
+  };
+}
+
+/** The rows kept by the last listing, by folder; none when there is no such file or it cannot be read. */
+function readKept(file: string): Partial<Record<string, unknown>> | undefined {
+  try {
+    const kept = readJsonFile<{ version?: unknown; rows?: unknown }>(file);
+    const rows = kept?.version === LISTING_VERSION ? kept.rows : undefined;
+    return typeof rows === "object" && rows !== null && !Array.isArray(rows) ? rows : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const looks = (stat: fs.Stats) => `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+
+/**
+ * What `ref`'s folder and log look like now, and whether both are settled;
+ * none when the folder is gone. The log is looked at only when it may have
+ * changed: a folder that looks as it did still holds no log if it held none.
+ */
+function lookAt(ref: ConversationRef, previous: KeptEntry | undefined, now: number) {
+  const folder = fs.statSync(ref.dir, { throwIfNoEntry: false });
+  if (!folder) return undefined;
+  const folderLooks = looks(folder);
+  if (previous?.[0] === folderLooks && previous[1] === "-")
+    return { folder: folderLooks, log: "-", settled: now - folder.mtimeMs > SETTLE_MS };
+  const log = fs.statSync(`${ref.dir}${path.sep}${LOG_FILE}`, { throwIfNoEntry: false });
+  const newest = Math.max(folder.mtimeMs, log?.mtimeMs ?? 0);
+  return { folder: folderLooks, log: log ? looks(log) : "-", settled: now - newest > SETTLE_MS };
+}
+
+/** A conversation's row as its files say now, or with why they cannot be read. */
+function readRow(store: ConversationStore, ref: ConversationRef): ListingRow {
+  let title: string | null = null;
+  let createdAt = "";
+  let labels: string[] = [];
+  let archivedAt: string | null = null;
+  try {
+    const metadata = store.metadata(ref);
+    title = metadata.title ?? null;
+    createdAt = metadata.created_at;
+    labels = Array.isArray(metadata.labels) ? metadata.labels.filter((l) => typeof l === "string") : [];
+    const archived = metadata.archived_at;
+    archivedAt = typeof archived === "string" ? (normalizeJpTimestamp(archived) ?? archived) : null;
+    const stats = store.stats(ref);
+    return {
+      ref,
+      title,
+      created_at: createdAt,
+      labels,
+      archived_at: archivedAt,
+      turns: stats.turns,
+      events: stats.events,
+      last_event_at: stats.last_event_at ?? null,
+    };
+  } catch (error) {
+    // One unreadable folder never hides the rest of the workspace.
+    const described = fromSystemError(error) ?? error;
+    const reason = described instanceof Error ? described.message : String(described);
+    const row = { title, created_at: createdAt, labels, archived_at: archivedAt };
+    return { ref, ...row, turns: 0, events: 0, last_event_at: null, error: reason };
+  }
+}
+
+/**
+ * Every conversation's row, oldest first, archived ones included. Rows whose
+ * folder and log look as they did when kept are not read again; the rest
+ * are, and kept for the next listing (a workspace whose cache cannot be
+ * written still lists).
+ */
+export function listConversations(store: ConversationStore, now = Date.now()): ListingRow[] {
+  const file = path.join(store.workspace.dir, "cache", "listing.json");
+  const kept = readKept(file);
+  const rows: Record<string, KeptEntry> = {};
+  const listed: ListingRow[] = [];
+  let changed = false;
+  // Named from the conversations folder: a workspace moved elsewhere keeps its rows.
+  const from = store.workspace.conversationsDir.length + 1;
+  for (const ref of store.list()) {
+    const name = ref.dir.slice(from);
+    // Own keys only: a folder name is not looked up on Object.prototype.
+    const entry = kept && Object.hasOwn(kept, name) ? kept[name] : undefined;
+    const previous = isKeptEntry(entry) ? entry : undefined;
+    // Looked at before the files are read: a change made while they are read shows next time.
+    const look = lookAt(ref, previous, now);
+    if (previous && look && previous[0] === look.folder && previous[1] === look.log) {
+      rows[name] = previous;
+      listed.push(rowOf(ref, previous));
+      continue;
+    }
+    const read = readRow(store, ref);
+    listed.push(read);
+    changed = true;
+    if (read.error !== undefined || !look?.settled) continue;
+    const { ref: _ref, error: _error, ...row } = read;
+    rows[name] = toKeptEntry(look.folder, look.log, row);
+  }
+  // A conversation gone since the last listing takes its row with it.
+  if (changed || Object.keys(kept ?? {}).length !== Object.keys(rows).length)
+    keepRows(store.workspace.dir, file, rows);
+  return listed;
+}
+
+function keepRows(workspaceDir: string, file: string, rows: Record<string, KeptEntry>): void {
+  try {
+    // A cache folder that links elsewhere is not written through; the rows are then read each time.
+    makeDirWithin(workspaceDir, path.dirname(file));
+    writeFileAtomic(file, JSON.stringify({ version: LISTING_VERSION, rows }));
+  } catch {
+    // The cache is an optimisation; a read-only workspace still lists.
+  }
+}
