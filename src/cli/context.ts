@@ -2,7 +2,7 @@
 // and lazily built services (workspace, store). No module singletons.
 import type { Writable } from "node:stream";
 import { errnoCode, type ExitCode } from "../errors.js";
-import { Chalk, type ChalkInstance } from "chalk";
+import { createPalette, type Palette } from "../render/palette.js";
 import { systemClock, type Clock } from "../store/clock.js";
 import type { ConversationStore } from "../store/conversations.js";
 import type * as StoreRuntime from "./store-runtime.js";
@@ -34,7 +34,7 @@ export interface Context {
    * then on instead of crashing the process; a turn ends as on SIGHUP.
    */
   outputGone: AbortSignal;
-  color: ChalkInstance;
+  color: Palette;
   workspace(): Workspace;
   /**
    * Load what commands need before they run (the store, and with it the event
@@ -225,7 +225,7 @@ export function createContext(options: ContextOptions = {}): Context {
     summarizer: { summarize: (request) => summarizeShowing(ctx, request) },
     // The Web Crypto global loads Node's crypto modules on first use, not with every command.
     newId: () => `k${Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex")}`,
-    color: new Chalk({ level: colorEnabled(env, stdout) ? 1 : 0 }),
+    color: createPalette(colorEnabled(env, stdout)),
     workspace() {
       workspace ??= findWorkspace({ explicit: ctx.workspaceOption, env, cwd: ctx.cwd });
       return workspace;

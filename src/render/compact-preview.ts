@@ -5,7 +5,7 @@ import { visible } from "./visible.js";
 import type { Fact } from "../compaction/index.js";
 import type { Compaction, Event } from "../events/index.js";
 import { groupTurns, turnsLabel, isKind } from "../events/index.js";
-import { Chalk } from "chalk";
+import { PLAIN } from "./palette.js";
 import { renderHistory } from "./history.js";
 import { atRiskLine, policyNames } from "./compactions.js";
 import { counted } from "./words.js";
@@ -145,12 +145,11 @@ export function renderCompactPreview(
 /** What a compaction drops from the raw events, rendered readably (no colour). */
 export function droppedText(events: readonly Event[], c: Compaction): string {
   const inRange = groupTurns(events).filter((t) => t.index >= c.from_turn && t.index <= c.to_turn);
-  const plain = new Chalk({ level: 0 });
   const header = `# Dropped by compaction ${c.id}: ${turnsLabel(c.from_turn, c.to_turn)}${c.note ? `\n# why: ${c.note}` : ""}\n\n`;
   if (c.summary) {
     return `${header}# Replaced by this summary:\n\n${c.summary.text}\n\n# The turns it replaces:\n\n${renderHistory(
       inRange.flatMap((t) => t.events),
-      { color: plain },
+      { color: PLAIN },
       c.from_turn,
     )}\n`;
   }
@@ -175,7 +174,7 @@ export function droppedText(events: readonly Event[], c: Compaction): string {
   return `${header}# Each turn's request is shown for orientation; everything else below is what the model will no longer see.\n\n${renderHistory(
     dropped.flatMap((t) => t.events),
     // A stripped result is shown without its request: its tool is named from the request it had.
-    { color: plain, toolNames: names },
+    { color: PLAIN, toolNames: names },
     c.from_turn,
   )}\n`;
 }

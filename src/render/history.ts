@@ -1,5 +1,5 @@
 // Owns the readable rendering of a conversation's history (`print`).
-import type { ChalkInstance } from "chalk";
+import type { Palette } from "./palette.js";
 import {
   isJsonObject,
   isKind,
@@ -28,7 +28,7 @@ import { visible } from "./visible.js";
 import { assertNever } from "../errors.js";
 
 export interface HistoryOptions {
-  color: ChalkInstance;
+  color: Palette;
   /** Tool names by call id, for results shown without their request (a dropped-text file of stripped results). */
   toolNames?: ReadonlyMap<string, string>;
 }
@@ -46,20 +46,20 @@ function time(event: Event): string {
 }
 
 /** A response block: reasoning (or that it was redacted), text, a refusal, a provider's own block, data. */
-function renderResponse(e: ChatResponse, c: ChalkInstance): string {
+function renderResponse(e: ChatResponse, c: Palette): string {
   const metadata = isJsonObject(e.metadata) ? e.metadata : {};
   if (e.reasoning !== undefined) {
     if (typeof metadata[REDACTED_REASONING_KEY] === "string")
-      return c.dim.italic("reasoning (redacted by the provider; kept to be sent back)");
-    return `${c.dim.italic("reasoning")}\n${c.dim(indent(e.reasoning))}`;
+      return c.dim(c.italic("reasoning (redacted by the provider; kept to be sent back)"));
+    return `${c.dim(c.italic("reasoning"))}\n${c.dim(indent(e.reasoning))}`;
   }
   if (e.message !== undefined) {
     const label = metadata[REFUSAL_KEY] === true ? "assistant (refusal)" : "assistant";
-    return `${c.bold.blue(label)}\n${indent(e.message)}`;
+    return `${c.bold(c.blue(label))}\n${indent(e.message)}`;
   }
   if (metadata[PROVIDER_BLOCK_KEY] === true && isJsonObject(e.data))
-    return `${c.bold.blue(`assistant (${visible(String(e.data.type))})`)}\n${indent(JSON.stringify(e.data, null, 2))}`;
-  return `${c.bold.blue("assistant (data)")}\n${indent(JSON.stringify(e.data, null, 2))}`;
+    return `${c.bold(c.blue(`assistant (${visible(String(e.data.type))})`))}\n${indent(JSON.stringify(e.data, null, 2))}`;
+  return `${c.bold(c.blue("assistant (data)"))}\n${indent(JSON.stringify(e.data, null, 2))}`;
 }
 
 /** The size of `bytes` for people: 512 B, 1.2 KB, 3.4 MB. */
@@ -70,7 +70,7 @@ function size(bytes: number): string {
 }
 
 /** A question's attachments, one line each: where it came from, its type and size (the log holds it whole). */
-function attachmentLines(e: ChatRequest, c: ChalkInstance): string {
+function attachmentLines(e: ChatRequest, c: Palette): string {
   const lines = (e.attachments ?? []).map((a) => {
     const bytes = "text" in a ? Buffer.byteLength(a.text) : Math.floor((a.data.length * 3) / 4);
     return c.dim(`  attached: ${visible(a.source)} (${visible(a.media_type)}, ${size(bytes)})`);
@@ -86,11 +86,7 @@ function editOf(e: ToolCallRequest): { proposed: unknown; by: string } | undefin
 }
 
 /** One event as a few readable lines. */
-export function renderEvent(
-  event: Event,
-  c: ChalkInstance,
-  toolNames: Map<string, string>,
-): string | undefined {
+export function renderEvent(event: Event, c: Palette, toolNames: Map<string, string>): string | undefined {
   // A kind this version does not know is shown by name; its content is kept in the log.
   if (!isKnown(event)) return c.dim(visible(`· ${event.kind} event`));
   const e = event;
@@ -102,13 +98,13 @@ export function renderEvent(
       const retryOf = retryOfRequest(e);
       const again =
         retryOf !== undefined ? ` ${c.dim(`(asks turn ${retryOf + 1}'s failed question again)`)}` : "";
-      return `${c.bold.green(who)}${again}\n${indent(e.content)}${attachmentLines(e, c)}`;
+      return `${c.bold(c.green(who))}${again}\n${indent(e.content)}${attachmentLines(e, c)}`;
     }
     case "chat_response":
       return renderResponse(e, c);
     case "tool_call_request": {
       toolNames.set(e.id, e.name);
-      const call = `${c.bold.yellow("tool call")} ${c.yellow(visible(e.name))} ${c.dim(visible(e.id))}`;
+      const call = `${c.bold(c.yellow("tool call"))} ${c.yellow(visible(e.name))} ${c.dim(visible(e.id))}`;
       const args = indent(JSON.stringify(e.arguments, null, 2));
       const edit = editOf(e);
       if (!edit) return `${call}\n${args}`;
@@ -117,7 +113,7 @@ export function renderEvent(
     }
     case "tool_call_response": {
       const status = e.is_error ? c.red("error") : c.green("ok");
-      return `${c.bold.yellow("tool result")} ${c.yellow(visible(toolNames.get(e.id) ?? "unknown"))} ${c.dim(visible(e.id))} ${status}\n${indent(e.content)}`;
+      return `${c.bold(c.yellow("tool result"))} ${c.yellow(visible(toolNames.get(e.id) ?? "unknown"))} ${c.dim(visible(e.id))} ${status}\n${indent(e.content)}`;
     }
     case "inquiry_request":
     case "inquiry_response":
@@ -191,7 +187,7 @@ export function fateOf(q: FailedQuestion): string {
 }
 
 /** What came of each failed question: asked again in a later turn, or never answered. */
-export function renderFailures(failures: readonly FailedQuestion[], c: ChalkInstance): string {
+export function renderFailures(failures: readonly FailedQuestion[], c: Palette): string {
   const lines = failures.map((q) => `  turn ${q.turn + 1}: ${visible(q.reason)} — ${fateOf(q)}`);
   return c.yellow(
     [`${counted(failures.length, "failed question")}, not sent to the model:`, ...lines].join("\n"),
@@ -237,8 +233,8 @@ export function renderCompacted(
         ? `${info.supplied ? `written by ${info.author ?? "user"}${info.editedBy ? `, edited by ${info.editedBy}` : ""}` : `generated${info.model ? ` by ${info.model}` : ""}`}, ${info.source} compaction`
         : "";
       blocks.push(
-        c.bold.magenta(
-          `── turns ${o.from + 1}–${o.to + 1} (summary${who ? `, ${who}` : ""}) ${"─".repeat(20)}`,
+        c.bold(
+          c.magenta(`── turns ${o.from + 1}–${o.to + 1} (summary${who ? `, ${who}` : ""}) ${"─".repeat(20)}`),
         ),
       );
       if (info?.note) blocks.push(c.dim(`note: ${info.note}`));

@@ -2,7 +2,7 @@
 // hidden, a spinner while waiting for the first token, tool calls and retries.
 import { startToolRunView } from "./tool-run.js";
 import { visible } from "./visible.js";
-import type { ChalkInstance } from "chalk";
+import type { Palette } from "./palette.js";
 import type { ToolCallRequest } from "../events/index.js";
 import type { ProviderError } from "../llm/errors.js";
 
@@ -11,7 +11,7 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
 export interface StreamRendererOptions {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  color: ChalkInstance;
+  color: Palette;
   reasoning: "dim" | "hidden";
   /** Tool calls, their progress and results shown (the default), or not. */
   toolCalls?: "shown" | "hidden";
@@ -89,7 +89,7 @@ export function createStreamRenderer(options: StreamRendererOptions) {
           options.stdout.write(options.markdown ? "\n" : "\n\n");
         }
         // Labelled, not only dimmed: with NO_COLOR it must still not read as the answer.
-        reasoningOut.write(`${c.dim.italic(`${REASONING_GUTTER}reasoning`)}\n${c.dim(REASONING_GUTTER)}`);
+        reasoningOut.write(`${c.dim(c.italic(`${REASONING_GUTTER}reasoning`))}\n${c.dim(REASONING_GUTTER)}`);
       }
       mode = "reasoning";
       reasoningOut.write(c.dim(visible(delta).replace(/\n/g, `\n${REASONING_GUTTER}`)));

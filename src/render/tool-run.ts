@@ -1,7 +1,7 @@
 // Owns the terminal's view of a local tool while it runs: one line with its
 // elapsed time and, under it, the last lines of its output as they come,
 // redrawn in place in a bounded area and erased when the tool ends.
-import type { ChalkInstance } from "chalk";
+import type { Palette } from "./palette.js";
 import { visible } from "./visible.js";
 
 /** Lines of output shown under the elapsed time. */
@@ -41,7 +41,7 @@ function elapsed(ms: number): string {
 export function startToolRunView(
   name: string,
   stderr: NodeJS.WritableStream & { columns?: number },
-  c: ChalkInstance,
+  c: Palette,
   now: () => number = Date.now,
 ): ToolRunView {
   const started = now();

@@ -1,20 +1,23 @@
 // Owns the rows `conversation ls` lists: each conversation's title, labels,
 // archive mark and counts. They are kept in .jp/cache/listing.json with what
-// each folder and log looked like when it was read, so a listing of a
-// thousand conversations reads one file and looks at each folder (and jp's
-// log in it) without opening anything; a conversation that changed is read again.
+// each conversation's folder looked like when it was read, so a listing of a
+// thousand conversations reads one file and looks at each folder without
+// opening anything; a conversation whose folder changed is read again.
 //
-// A folder's time changes whenever a file in it is made, removed or replaced,
-// and jp and JP replace their metadata and JP its events.json, never writing
-// them in place (JP's jp_storage writes each through a temporary file). jp's
-// own log is appended to, so its size and time are looked at too.
+// A folder's time changes whenever a file in it is made, removed or
+// replaced. jp and JP replace their metadata, and JP its events.json, never
+// writing them in place (JP's jp_storage writes each through a temporary
+// file). jp writes its log only under the log's lock (store/log.ts), a file
+// made in the folder and removed once the write is done: every write to a log
+// changes its folder's time after it. What is missed is a file another
+// program edits in place (a title edited by hand): it shows once jp next
+// writes to that conversation.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fromSystemError } from "../errors.js";
 import type { ConversationRef, ConversationStore } from "./conversations.js";
 import { makeDirWithin, readJsonFile, writeFileAtomic } from "./files.js";
 import { normalizeJpTimestamp } from "./import-jp.js";
-import { LOG_FILE } from "./log.js";
 
 export interface ListingRow {
   ref: ConversationRef;
@@ -32,13 +35,13 @@ export interface ListingRow {
 
 type KeptRow = Omit<ListingRow, "ref" | "error">;
 
-/**
- * A row as kept, as an array (a thousand of them parse faster than objects):
- * what its folder and log looked like ("-" for no log), then the row's fields.
- */
+/** What a folder looked like: its time and inode. */
+type Looks = [mtimeMs: number, ino: number];
+
+/** A row as kept, as an array (a thousand of them parse faster than objects): its Looks, then its fields. */
 type KeptEntry = [
-  folder: string,
-  log: string,
+  mtimeMs: number,
+  ino: number,
   title: string | null,
   created_at: string,
   labels: string[],
@@ -49,7 +52,7 @@ type KeptEntry = [
 ];
 
 /** Raised when what a row holds, or how it is read, changes: a listing kept by another version is read again. */
-const LISTING_VERSION = 1;
+const LISTING_VERSION = 3;
 
 /**
  * A file changed this recently may change again within its time's
@@ -64,8 +67,8 @@ function isKeptEntry(value: unknown): value is KeptEntry {
   return (
     Array.isArray(value) &&
     value.length === 9 &&
-    typeof value[0] === "string" &&
-    typeof value[1] === "string" &&
+    typeof value[0] === "number" &&
+    typeof value[1] === "number" &&
     isStringOrNull(value[2]) &&
     typeof value[3] === "string" &&
     Array.isArray(value[4]) &&
@@ -77,32 +80,17 @@ function isKeptEntry(value: unknown): value is KeptEntry {
   );
 }
 
-function toKeptEntry(folder: string, log: string, row: KeptRow): KeptEntry {
-  return [
-    folder,
-    log,
-    row.title,
-    row.created_at,
-    row.labels,
-    row.archived_at,
-    row.turns,
-    row.events,
-    row.last_event_at,
-  ];
+function toKeptEntry(looks: Looks, row: KeptRow): KeptEntry {
+  const { title, created_at, labels, archived_at, turns, events, last_event_at } = row;
+  return [...looks, title, created_at, labels, archived_at, turns, events, last_event_at];
 }
 
 function rowOf(ref: ConversationRef, e: KeptEntry): ListingRow {
-  return {
-    ref,
-    title: e[2],
-    created_at: e[3],
-    labels: e[4],
-    archived_at: e[5],
-    turns: e[6],
-    events: e[7],
-    last_event_at: e[8],
-  };
+  const [, , title, created_at, labels, archived_at, turns, events, last_event_at] = e;
+  return { ref, title, created_at, labels, archived_at, turns, events, last_event_at };
 }
+
+const sameLooks = (kept: KeptEntry, now: Looks) => kept[0] === now[0] && kept[1] === now[1];
 
 /** The rows kept by the last listing, by folder; none when there is no such file or it cannot be read. */
 function readKept(file: string): Partial<Record<string, unknown>> | undefined {
@@ -115,22 +103,11 @@ function readKept(file: string): Partial<Record<string, unknown>> | undefined {
   }
 }
 
-const looks = (stat: fs.Stats) => `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-
-/**
- * What `ref`'s folder and log look like now, and whether both are settled;
- * none when the folder is gone. The log is looked at only when it may have
- * changed: a folder that looks as it did still holds no log if it held none.
- */
-function lookAt(ref: ConversationRef, previous: KeptEntry | undefined, now: number) {
+/** What `ref`'s folder looks like now, and whether it is settled; none when it is gone. */
+function lookAt(ref: ConversationRef, now: number): { looks: Looks; settled: boolean } | undefined {
   const folder = fs.statSync(ref.dir, { throwIfNoEntry: false });
   if (!folder) return undefined;
-  const folderLooks = looks(folder);
-  if (previous?.[0] === folderLooks && previous[1] === "-")
-    return { folder: folderLooks, log: "-", settled: now - folder.mtimeMs > SETTLE_MS };
-  const log = fs.statSync(`${ref.dir}${path.sep}${LOG_FILE}`, { throwIfNoEntry: false });
-  const newest = Math.max(folder.mtimeMs, log?.mtimeMs ?? 0);
-  return { folder: folderLooks, log: log ? looks(log) : "-", settled: now - newest > SETTLE_MS };
+  return { looks: [folder.mtimeMs, folder.ino], settled: now - folder.mtimeMs > SETTLE_MS };
 }
 
 /** A conversation's row as its files say now, or with why they cannot be read. */
@@ -168,7 +145,7 @@ function readRow(store: ConversationStore, ref: ConversationRef): ListingRow {
 
 /**
  * Every conversation's row, oldest first, archived ones included. Rows whose
- * folder and log look as they did when kept are not read again; the rest
+ * folder looks as it did when kept are not read again; the rest
  * are, and kept for the next listing (a workspace whose cache cannot be
  * written still lists).
  */
@@ -186,8 +163,8 @@ export function listConversations(store: ConversationStore, now = Date.now()): L
     const entry = kept && Object.hasOwn(kept, name) ? kept[name] : undefined;
     const previous = isKeptEntry(entry) ? entry : undefined;
     // Looked at before the files are read: a change made while they are read shows next time.
-    const look = lookAt(ref, previous, now);
-    if (previous && look && previous[0] === look.folder && previous[1] === look.log) {
+    const look = lookAt(ref, now);
+    if (previous && look && sameLooks(previous, look.looks)) {
       rows[name] = previous;
       listed.push(rowOf(ref, previous));
       continue;
@@ -197,7 +174,7 @@ export function listConversations(store: ConversationStore, now = Date.now()): L
     changed = true;
     if (read.error !== undefined || !look?.settled) continue;
     const { ref: _ref, error: _error, ...row } = read;
-    rows[name] = toKeptEntry(look.folder, look.log, row);
+    rows[name] = toKeptEntry(look.looks, row);
   }
   // A conversation gone since the last listing takes its row with it.
   if (changed || Object.keys(kept ?? {}).length !== Object.keys(rows).length)

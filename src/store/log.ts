@@ -319,7 +319,9 @@ export interface AppendOptions extends LockOptions {
 /**
  * The log of one conversation folder. All writes go through `withLock`, which
  * first moves any torn tail into the quarantine file so appends always start
- * on a line boundary.
+ * on a line boundary. Its lock is a file in the folder, made before the write
+ * and removed after it, so the folder's time tells that the log changed
+ * (`ls` relies on it: store/listing.ts).
  */
 export class EventLog {
   readonly file: string;

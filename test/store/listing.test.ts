@@ -90,7 +90,7 @@ describe("listConversations", () => {
     const kept = JSON.parse(fs.readFileSync(listingFile(workspace), "utf8")) as { rows: object };
     expect(Object.keys(kept.rows)).toEqual([refs[0]!.folder]);
 
-    fs.writeFileSync(listingFile(workspace), '{"version":1,"rows":{"' + refs[0]!.folder + '":["x"]}}');
+    fs.writeFileSync(listingFile(workspace), '{"version":3,"rows":{"' + refs[0]!.folder + '":["x"]}}');
     const store = new CountingStore(workspace);
     expect(listConversations(store, later()).map((r) => r.title)).toEqual(["one"]);
     expect(store.read).toEqual([refs[0]!.id]);

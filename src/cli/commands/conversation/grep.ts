@@ -59,7 +59,7 @@ function* compactedPieces(ctx: Context, ref: ConversationRef): Generator<Piece &
 function show(ctx: Context, match: GrepMatch, pattern: RegExp): string {
   const c = ctx.color;
   const line = visible(match.line.length > 400 ? `${match.line.slice(0, 399)}…` : match.line);
-  const marked = line.replace(new RegExp(pattern.source, `${pattern.flags}g`), (m) => c.bold.red(m));
+  const marked = line.replace(new RegExp(pattern.source, `${pattern.flags}g`), (m) => c.bold(c.red(m)));
   return `${c.magenta(match.id)} ${c.dim(`turn ${match.turn}`)} ${c.cyan(visible(match.where))}: ${marked}`;
 }
 
