@@ -1,5 +1,6 @@
 // Owns the one context every command receives: where it runs, how it writes,
 // and lazily built services (workspace, store). No module singletons.
+import * as fs from "node:fs";
 import type { Writable } from "node:stream";
 import { errnoCode, type ExitCode } from "../errors.js";
 import { createPalette, type Palette } from "../render/palette.js";
@@ -21,6 +22,10 @@ export interface Context {
   stdout: Writable & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: Writable & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Whether stdin is a terminal, told without making process.stdin (a stream that costs a command some 5 ms). */
+  stdinIsTTY(): Promise<boolean>;
+  /** All of stdin: a file (or /dev/null) read at once, without making process.stdin; a pipe to its end. */
+  readStdin(): Promise<string>;
   clock: Clock;
   /** Set by the global `--workspace` option. */
   workspaceOption?: string;
@@ -197,6 +202,16 @@ async function counterFor(config: Config) {
   );
 }
 
+/** Whether `fd` is a file or a device other than a terminal (/dev/null): read whole, it never waits on a writer. */
+function readsAtOnce(fd: number): boolean {
+  try {
+    const stat = fs.fstatSync(fd);
+    return stat.isFile() || stat.isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
 export function createContext(options: ContextOptions = {}): Context {
   const env = options.env ?? process.env;
   const stdout = options.stdout ?? process.stdout;
@@ -218,6 +233,17 @@ export function createContext(options: ContextOptions = {}): Context {
     // process.stdin builds its stream on first use: only commands that read it pay for that.
     get stdin() {
       return options.stdin ?? process.stdin;
+    },
+    async stdinIsTTY() {
+      if (options.stdin) return options.stdin.isTTY === true;
+      const { isatty } = await import("node:tty");
+      return isatty(0);
+    },
+    async readStdin() {
+      if (!options.stdin && readsAtOnce(0)) return fs.readFileSync(0, "utf8");
+      let text = "";
+      for await (const chunk of ctx.stdin) text += String(chunk);
+      return text;
     },
     clock: options.clock ?? systemClock,
     cfg: [],

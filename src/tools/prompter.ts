@@ -57,7 +57,9 @@ function terminalAvailable(): boolean {
 }
 
 export function createTerminalPrompter(options: {
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** stdin, made only when a question is asked on it (process.stdin costs a command some 5 ms to make). */
+  stdin: () => NodeJS.ReadableStream;
+  stdinIsTTY: boolean;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   /** Makes text from outside jp (a model's arguments, a preview's excerpts) safe to print. */
@@ -67,11 +69,11 @@ export function createTerminalPrompter(options: {
 }): Prompter {
   // With stdin piped (`git diff | jp q "review this"`) the person still sits at the
   // terminal: questions are read from it (/dev/tty), opened only while one is asked.
-  const fromTerminal = options.stdin.isTTY !== true && options.stderr.isTTY === true && terminalAvailable();
-  const interactive = options.stderr.isTTY === true && (options.stdin.isTTY === true || fromTerminal);
+  const fromTerminal = !options.stdinIsTTY && options.stderr.isTTY === true && terminalAvailable();
+  const interactive = options.stderr.isTTY === true && (options.stdinIsTTY || fromTerminal);
   const withStreams = async <T>(ask: (streams: PromptStreams) => Promise<T>): Promise<T> => {
     const signal = options.signal ? { signal: options.signal } : {};
-    if (!fromTerminal) return ask({ input: options.stdin, output: options.stderr, ...signal });
+    if (!fromTerminal) return ask({ input: options.stdin(), output: options.stderr, ...signal });
     const tty = await import("node:tty");
     const input = new tty.ReadStream(fs.openSync("/dev/tty", "r"));
     try {

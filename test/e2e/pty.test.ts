@@ -239,6 +239,23 @@ describe.skipIf(!PTY_AVAILABLE)("piped input", () => {
       arrayContaining([objectContaining({ text: stringContaining("the diff") })]),
     );
   });
+
+  it("reads a file given as stdin whole, and asks the words alone with stdin from /dev/null", async () => {
+    w = await qWorkspace({ script: [{ text: "first" }, { text: "second" }] });
+    const file = path.join(tempDir(), "question.txt");
+    fs.writeFileSync(file, "the file's text\n");
+    for (const from of [file, "/dev/null"]) {
+      const session = runInPty(["sh", "-c", `"${JP}" q 'read this' < "${from}"`], {
+        cwd: w.root,
+        env: w.env,
+      });
+      expect(await session.exit).toBe(0);
+    }
+    expect(w.events().filter((e) => e.type === "chat_request")).toMatchObject([
+      { content: "read this\n\nthe file's text\n" },
+      { content: "read this" },
+    ]);
+  });
 });
 
 describe.skipIf(!PTY_AVAILABLE)("leaving the editor without an edit", () => {

@@ -91,12 +91,6 @@ interface QOptions extends SpecOptions {
   attachment?: string[];
 }
 
-async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
-  let text = "";
-  for await (const chunk of stdin) text += chunk.toString();
-  return text;
-}
-
 export function register(program: Command, ctx: Context): void {
   addSpecOptions(defineCommand(program)).action((words: string[], opts: QOptions) => ask(ctx, words, opts));
 }
@@ -340,7 +334,7 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
       tools,
       forcedTool: opts.toolUse,
       ...(await turnSettings(ctx, config, tools, ref, capabilities)),
-      ...turnIo(ctx, config, opts, interrupt.signal, await answerMarkdown(ctx, opts)),
+      ...(await turnIo(ctx, config, opts, interrupt.signal, await answerMarkdown(ctx, opts))),
     });
     reportUsage(ctx, memory.slice(turnStart), config);
     // A title given with --title, or refused with --no-title, is not generated over.
@@ -430,7 +424,7 @@ async function answerMarkdown(ctx: Context, opts: QOptions) {
   return createMarkdownStream(ctx.stdout, Math.min(columns ?? 100, 120), ctx.color.level > 0);
 }
 
-function turnIo(
+async function turnIo(
   ctx: Context,
   config: Config,
   opts: QOptions,
@@ -439,7 +433,8 @@ function turnIo(
 ) {
   return {
     prompter: createTerminalPrompter({
-      stdin: ctx.stdin,
+      stdin: () => ctx.stdin,
+      stdinIsTTY: await ctx.stdinIsTTY(),
       stderr: ctx.stderr,
       env: ctx.env,
       safe: visible,
@@ -514,14 +509,16 @@ function failedQuery(
 /** The query; undefined when the person cancelled writing it in $EDITOR. */
 async function readQuery(ctx: Context, words: string[], opts: QOptions): Promise<string | undefined> {
   let query = words.join(" ");
-  if (!ctx.stdin.isTTY) {
-    const piped = await readStdin(ctx.stdin);
+  const stdinIsTTY = await ctx.stdinIsTTY();
+  if (!stdinIsTTY) {
+    const piped = await ctx.readStdin();
     if (piped.trim()) query = query ? `${query}\n\n${piped}` : piped;
   }
   // No words and a terminal: the question is written in $EDITOR, as with -e (JP does the same).
-  if (opts.edit || (!query.trim() && ctx.stdin.isTTY)) {
+  if (opts.edit || (!query.trim() && stdinIsTTY)) {
     const prompter = createTerminalPrompter({
-      stdin: ctx.stdin,
+      stdin: () => ctx.stdin,
+      stdinIsTTY,
       stderr: ctx.stderr,
       env: ctx.env,
       safe: visible,
