@@ -9,12 +9,12 @@
 // against its cached code, so a folder is made per build of the bundle (the
 // bundle's package.json names its build) and per Node version.
 //
-// Loaded by bin/jp before the bundle; it imports only Node's built-ins.
+// Loaded by bin/jp before the bundle; it imports only Node's built-ins and user-cache.ts.
 import * as fs from "node:fs";
 import Module from "node:module";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as vm from "node:vm";
+import { userCacheDir } from "../user-cache.js";
 
 interface CommonJsModule {
   exports: unknown;
@@ -27,12 +27,6 @@ function isCompile(value: unknown): value is Compile {
 
 /** Folders of builds not used for this long are removed when a new build's folder is made. */
 const UNUSED_BUILD_MS = 30 * 24 * 3600 * 1000;
-
-/** The folder of the compile caches: `$XDG_CACHE_HOME/jp/compile-cache`, else `~/.cache/jp/compile-cache`. */
-export function compileCacheRoot(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), ".cache");
-  return path.join(base, "jp", "compile-cache");
-}
 
 /** The build the bundle's package.json names; none when it names none. */
 function buildOf(bundleDir: string): string | undefined {
@@ -109,7 +103,7 @@ function writeCaches(made: { script: vm.Script; file: string }[]): void {
  */
 export function enableCompileCache(bundleDir: string, env: NodeJS.ProcessEnv = process.env): void {
   if (env.NODE_DISABLE_COMPILE_CACHE === "1" || env.JP_DEBUG === "1") return;
-  const root = compileCacheRoot(env);
+  const root = path.join(userCacheDir(env), "compile-cache");
   // Node 22 keeps every module's compiled code, checked against its content.
   const nodeCache: unknown = Reflect.get(Module, "enableCompileCache");
   if (typeof nodeCache === "function") {

@@ -1,7 +1,7 @@
 // Owns finding out what a model is before a request is built: the config's
 // figures, the provider's model API answer (kept in a cache with its age, so
 // a later `jp q` does not wait on it), and the built-in table, merged.
-import * as os from "node:os";
+import { userCacheDir } from "../user-cache.js";
 import * as path from "node:path";
 import { splitModelId } from "../config/models.js";
 import type { Config, ModelOverride, Price } from "../config/schema.js";
@@ -30,8 +30,7 @@ interface CacheFile {
 /** Where answers are kept: the workspace's `.jp/cache/models`, else the user's cache folder. */
 export function modelCacheDir(workspaceRoot: string | undefined, env: NodeJS.ProcessEnv): string {
   if (workspaceRoot) return path.join(workspaceRoot, ".jp", "cache", "models");
-  const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), ".cache");
-  return path.join(base, "jp", "models");
+  return path.join(userCacheDir(env), "models");
 }
 
 export interface ModelLookup {

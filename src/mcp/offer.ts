@@ -1,7 +1,7 @@
 // Owns turning the config's MCP tools into tools a request offers: the
 // servers of the config, every tool of an `all_tools` server, and each
 // selected MCP tool described by its server (from the cache when it can be).
-import * as os from "node:os";
+import { userCacheDir } from "../user-cache.js";
 import * as path from "node:path";
 import { mcpServers } from "../config/providers.js";
 import { providerKeyEnvs } from "../llm/providers.js";
@@ -28,8 +28,7 @@ export interface McpSetup {
 /** Where tool lists are cached: the workspace's `.jp/cache/mcp`, else the user's cache folder. */
 function cacheDir(setup: McpSetup): string {
   if (setup.workspaceRoot) return path.join(setup.workspaceRoot, ".jp", "cache", "mcp");
-  const base = setup.env.XDG_CACHE_HOME || path.join(setup.env.HOME || os.homedir(), ".cache");
-  return path.join(base, "jp", "mcp");
+  return path.join(userCacheDir(setup.env), "mcp");
 }
 
 /** The servers the config defines, none started yet. */

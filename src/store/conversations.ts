@@ -85,7 +85,7 @@ function finishCount(stats: LogStats, counter: TurnCounter): void {
 
 /** JP's events.json of a folder jp has written no log into: JP's conversation, read in place. */
 function jpLogOf(ref: ConversationRef): string | undefined {
-  const json = inFolder(ref, "events.json");
+  const json = inFolder(ref, JP_LOG_FILE);
   return !fs.existsSync(inFolder(ref, LOG_FILE)) && fs.existsSync(json) ? json : undefined;
 }
 
@@ -97,7 +97,7 @@ function* jpEvents(ref: ConversationRef): Generator<Event> {
 
 /** A folder JP wrote (its events.json): JP's files in it are only read, jp's own sit beside them. */
 function isJpFolder(ref: ConversationRef): boolean {
-  return fs.existsSync(inFolder(ref, "events.json"));
+  return fs.existsSync(inFolder(ref, JP_LOG_FILE));
 }
 
 /** 2: attempts that retries threw away are counted, and hour-long cache writes apart. */
@@ -125,6 +125,8 @@ export interface ConversationRef {
 }
 
 const METADATA_FILE = "metadata.json";
+/** The log JP writes, read in place; jp never writes it. */
+const JP_LOG_FILE = "events.json";
 /** Where JP moves the conversations it archives. */
 const JP_ARCHIVE_DIR = ".archive";
 /** jp's metadata of a conversation JP wrote, whose metadata.json is JP's. */
@@ -417,7 +419,7 @@ export class ConversationStore {
    */
   private continueJp(ref: ConversationRef): void {
     if (isSymlink(ref.dir)) throw new SymlinkRefusedError(ref.dir);
-    const { size, mtimeMs } = fs.statSync(inFolder(ref, "events.json"));
+    const { size, mtimeMs } = fs.statSync(inFolder(ref, JP_LOG_FILE));
     const written = writeFileAtomic(inFolder(ref, LOG_FILE), serializedPieces(jpEvents(ref)), {
       exclusive: true,
     });
@@ -434,7 +436,7 @@ export class ConversationStore {
     if (!isJsonObject(recorded)) return;
     let stat: fs.Stats;
     try {
-      stat = fs.statSync(inFolder(ref, "events.json"));
+      stat = fs.statSync(inFolder(ref, JP_LOG_FILE));
     } catch {
       return;
     }
@@ -506,7 +508,7 @@ export class ConversationStore {
     }
     if (!stat) {
       // A folder without jp's log: JP's conversation, read in place, or none.
-      const json = inFolder(ref, "events.json");
+      const json = inFolder(ref, JP_LOG_FILE);
       if (fs.existsSync(json)) return this.jpStats(ref, json);
     }
     const size = stat?.size ?? 0;

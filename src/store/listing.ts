@@ -171,12 +171,12 @@ export function listConversations(store: ConversationStore, now = Date.now()): L
     }
     const read = readRow(store, ref);
     listed.push(read);
-    changed = true;
     if (read.error !== undefined || !look?.settled) continue;
     const { ref: _ref, error: _error, ...row } = read;
     rows[name] = toKeptEntry(look.looks, row);
+    changed = true;
   }
-  // A conversation gone since the last listing takes its row with it.
+  // A row not kept any more (its conversation gone, unreadable or changing) is dropped from the file.
   if (changed || Object.keys(kept ?? {}).length !== Object.keys(rows).length)
     keepRows(store.workspace.dir, file, rows);
   return listed;
