@@ -22,7 +22,7 @@ export type { SchemaIssue } from "../events/schema-issues.js";
 
 const KEYS0 = new Set(["id", "context_window"]);
 const KEYS1 = new Set(["max_retries", "max_tokens", "timeout_secs", "idle_timeout_secs", "backoff_ms"]);
-const KEYS2 = new Set(["budget_tokens", "effort", "display"]);
+const KEYS2 = new Set(["budget_tokens", "effort", "display", "prefix_mismatch"]);
 const KEYS3 = new Set(["estimate"]);
 const KEYS4 = new Set(["model", "system_prompt", "cache", "cache_ttl", "request", "reasoning", "tokens"]);
 const KEYS5 = new Set(["policy", "request", "response"]);
@@ -80,6 +80,7 @@ const KEYS23 = new Set([
   "efforts",
   "forced_tool_use",
   "reasoning",
+  "preserved_thinking",
   "lifecycle",
   "retires_at",
   "replacement",
@@ -209,6 +210,25 @@ function check7(v: unknown): SchemaIssue[] | undefined {
                 path: [],
                 code: "invalid_value",
                 message: 'Invalid option: expected one of "dim"|"hidden"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
+  {
+    const x = v.prefix_mismatch;
+    out = merge(
+      out,
+      "prefix_mismatch",
+      x === undefined
+        ? undefined
+        : x !== "drop" && x !== "error"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message: 'Invalid option: expected one of "drop"|"error"',
                 abort: true,
               },
             ]
@@ -979,6 +999,14 @@ function check51(v: unknown): SchemaIssue[] | undefined {
     );
   }
   {
+    const x = v.preserved_thinking;
+    out = merge(
+      out,
+      "preserved_thinking",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  {
     const x = v.lifecycle;
     out = merge(
       out,
@@ -1071,6 +1099,7 @@ export const CONFIG_SCALAR_PATHS: readonly { path: readonly string[]; type: stri
   { path: ["assistant", "reasoning", "budget_tokens"], type: "number" },
   { path: ["assistant", "reasoning", "effort"], type: "enum" },
   { path: ["assistant", "reasoning", "display"], type: "enum" },
+  { path: ["assistant", "reasoning", "prefix_mismatch"], type: "enum" },
   { path: ["assistant", "tokens", "estimate"], type: "enum" },
   { path: ["conversation", "compaction", "rules"], type: "union" },
   { path: ["conversation", "compaction", "auto", "enabled"], type: "boolean" },

@@ -241,6 +241,12 @@ export const ModelOverride = z.strictObject({
     .boolean()
     .optional()
     .describe("whether it is a reasoning model whose thinking counts against the output cap (OpenAI)"),
+  preserved_thinking: z
+    .boolean()
+    .optional()
+    .describe(
+      "whether the model binds each thinking block to the request it was written in (Anthropic's preserved thinking)",
+    ),
   lifecycle: z
     .enum(["active", "deprecated", "retired"])
     .optional()
@@ -323,6 +329,12 @@ export const Config = z.strictObject({
             "how much the model thinks (low … max); on models with manual budgets it becomes one",
           ),
           display: z.enum(["dim", "hidden"]).optional().describe("how reasoning is shown while it streams"),
+          prefix_mismatch: z
+            .enum(["drop", "error"])
+            .optional()
+            .describe(
+              "what a model with preserved thinking does with a thinking block whose history changed: drop it (default) or refuse the request",
+            ),
         })
         .optional(),
       tokens: z

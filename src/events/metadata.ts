@@ -37,3 +37,17 @@ export const DISCARDED_ATTEMPTS_KEY = "discarded_attempts";
 export const EDITED_ARGUMENTS_KEY = "edited_arguments";
 /** On a tool response: images the result held besides its text (an MCP tool's), as `{media_type, data}`. */
 export const TOOL_IMAGES_KEY = "tool_images";
+/**
+ * On a reasoning response written by a model that binds reasoning to the
+ * request it was written in (Anthropic's preserved thinking): digests of that
+ * request's `header` (system prompt and tools) and of its `history` (every
+ * sent event before the block, as sent). The block goes back only while both
+ * are unchanged (`llm/reasoning-binding.ts`).
+ */
+export const REASONING_BINDING_KEY = "bound_to";
+/** On a response's last event: the earlier reasoning jp left out of its request, by raw turn and why. */
+export const REASONING_LEFT_OUT_KEY = "reasoning_left_out";
+/** On a response's last event: the provider's `input_transformations` (blocks it dropped), verbatim. */
+export const INPUT_TRANSFORMATIONS_KEY = "input_transformations";
+/** On a question asked with `-u NAME` of a model that cannot be forced: the tool asked for in words with it. */
+export const ASKED_FOR_TOOL_KEY = "asked_for_tool";

@@ -108,14 +108,8 @@ export const ANTHROPIC_ACCEPTS: AcceptedFields = {
   attachments: ["image", "pdf"],
 };
 
-/**
- * The tool choice, and the instruction that asks for the tool on a model
- * that refuses forced tool use (Sonnet 5.5 and always-thinking models).
- */
-export function anthropicToolChoice(request: ModelRequest): { choice: ToolChoice; instruction?: string } {
-  const { forced, instruction } = toolChoiceOf(request, ANTHROPIC_ACCEPTS);
-  return {
-    choice: forced ? { type: "tool", name: forced } : { type: "auto" },
-    ...(instruction ? { instruction } : {}),
-  };
+/** The tool choice: a named tool where the model takes forcing (not Sonnet 5.5, nor always-thinking models). */
+export function anthropicToolChoice(request: ModelRequest): ToolChoice {
+  const { forced } = toolChoiceOf(request, ANTHROPIC_ACCEPTS);
+  return forced ? { type: "tool", name: forced } : { type: "auto" };
 }

@@ -184,7 +184,7 @@ export function anthropicBody(request: ModelRequest): MessageCreateParamsStreami
     (request.settled ?? []).slice(-2),
     request.model,
   );
-  const { choice, instruction } = anthropicToolChoice(request);
+  const choice = anthropicToolChoice(request);
   const tools: AnthropicTool[] = request.tools.map((t) => ({
     name: t.name,
     description: t.description,
@@ -212,12 +212,6 @@ export function anthropicBody(request: ModelRequest): MessageCreateParamsStreami
   };
   if (request.system)
     body.system = control ? [{ type: "text", text: request.system, cache_control: control }] : request.system;
-  // The instruction that asks for a tool comes after the cached system prompt, which stays as it was.
-  if (instruction) {
-    const prompt =
-      typeof body.system === "string" ? [{ type: "text" as const, text: body.system }] : body.system;
-    body.system = [...(prompt ?? []), { type: "text", text: instruction }];
-  }
   if (tools.length) {
     body.tools = tools;
     body.tool_choice = choice;
@@ -226,7 +220,26 @@ export function anthropicBody(request: ModelRequest): MessageCreateParamsStreami
   const { thinking, effort } = anthropicThinking(request);
   if (thinking) body.thinking = thinking;
   if (effort) body.output_config = { effort };
+  if (request.reasoningBinding === "drop") {
+    // A model with preserved thinking thinks adaptively when nothing is said, so saying it changes nothing else.
+    const current = body.thinking ?? { type: "adaptive" };
+    body.thinking = { ...current, ...DROP_CHANGED_BLOCKS };
+  }
   return body;
+}
+
+/**
+ * Preserved thinking's safety net: a thinking block whose prefix changed is
+ * dropped (and listed in the answer's `input_transformations`) instead of
+ * failing the request. jp leaves such blocks out itself; this catches what it
+ * could not know (a change made on the way, an older log). Needs its beta header.
+ */
+const DROP_CHANGED_BLOCKS = { block_binding: { prefix_mismatch_behavior: "drop_block" } } as const;
+export const THINKING_BINDING_BETA = "thinking-binding-controls-2026-08-01";
+
+/** The beta features a request's body needs besides the configured ones. */
+function betasOf(body: MessageCreateParamsStreaming): string[] {
+  return body.thinking && "block_binding" in body.thinking ? [THINKING_BINDING_BETA] : [];
 }
 
 /**
@@ -322,6 +335,15 @@ function usagePart(raw: RawUsage, write1h: number): StreamPart {
   };
 }
 
+/**
+ * The message's `input_transformations`: the thinking blocks the API dropped
+ * from the request (preserved thinking's `drop_block`), kept as it sent them.
+ */
+function inputTransformations(message: object): JsonObject[] {
+  const list: unknown = (message as { input_transformations?: unknown }).input_transformations;
+  return Array.isArray(list) ? list.filter(isJsonObject) : [];
+}
+
 /** A block in progress, by its stream index. */
 type OpenBlock =
   | { kind: "text" | "thinking" }
@@ -405,11 +427,14 @@ export async function* anthropicParts(
   let unparsed: (OpenBlock & { kind: "tool" }) | undefined;
   for await (const ev of events) {
     switch (ev.type) {
-      case "message_start":
+      case "message_start": {
         mergeUsage(ev.message.usage);
         // Counted now: an answer cut off or retried was still billed for its input.
         yield usagePart(usage, write1h);
+        const changed = inputTransformations(ev.message);
+        if (changed.length) yield { type: "input_transformations", items: changed };
         break;
+      }
       case "content_block_start": {
         const { open, parts } = openBlock(ev.content_block);
         blocks.set(ev.index, open);
@@ -481,7 +506,8 @@ async function* messageEvents(
   body: MessageCreateParamsStreaming,
   signal: AbortSignal,
 ): AsyncGenerator<RawMessageStreamEvent> {
-  const headers = apiHeaders(options);
+  const beta = [...new Set([...(options.beta ?? []), ...betasOf(body)])];
+  const headers = apiHeaders({ ...options, beta });
   for await (const event of postForEvents({ url, headers, body, signal, ...transportOptions(options) })) {
     // eslint-disable-next-line @typescript-eslint/switch-exhaustiveness-check -- ping, and events a newer API may add, fall to the default
     switch (event.event) {

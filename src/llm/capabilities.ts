@@ -35,6 +35,12 @@ export interface ModelFacts {
   forcedToolUse?: boolean;
   /** An OpenAI reasoning model: reasoning tokens count against the output cap. */
   reasons?: boolean;
+  /**
+   * The model binds each reasoning block to the request it was written in
+   * (Anthropic's preserved thinking): a block whose system prompt, tools or
+   * earlier messages changed since is refused, or dropped.
+   */
+  preservedThinking?: boolean;
   lifecycle?: Lifecycle;
   /** RFC 3339: when a deprecated model is to be retired. */
   retiresAt?: string;
@@ -63,6 +69,7 @@ const FACT_NAMES = [
   "efforts",
   "forcedToolUse",
   "reasons",
+  "preservedThinking",
   "lifecycle",
   "retiresAt",
   "replacement",

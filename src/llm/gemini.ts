@@ -36,7 +36,7 @@ import {
 } from "./http.js";
 import { generatedCallId } from "./tool-arguments.js";
 import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart, Usage } from "./types.js";
-import { toolChoiceOf, withInstruction } from "./tool-choice.js";
+import { toolChoiceOf } from "./tool-choice.js";
 
 // Gemini's usage report, as its SDK declares it (types only: no code loads).
 import type { GenerateContentResponseUsageMetadata } from "@google/genai";
@@ -199,9 +199,8 @@ export function geminiBody(request: ModelRequest): GeminiBody {
     contents: toGeminiContents(request.events, request.model),
     generationConfig: { maxOutputTokens: request.maxTokens },
   };
-  const { forced, instruction } = toolChoiceOf(request, GEMINI_ACCEPTS);
-  const system = withInstruction(request.system, instruction);
-  if (system) body.systemInstruction = { parts: [{ text: system }] };
+  const { forced } = toolChoiceOf(request, GEMINI_ACCEPTS);
+  if (request.system) body.systemInstruction = { parts: [{ text: request.system }] };
   const thinking = geminiThinking(request);
   if (thinking) body.generationConfig.thinkingConfig = thinking;
   if (request.tools.length) {

@@ -122,6 +122,7 @@ export function configFacts(modelId: string, config: Config): ModelFacts {
   if (override?.efforts !== undefined) facts.efforts = override.efforts;
   if (override?.forced_tool_use !== undefined) facts.forcedToolUse = override.forced_tool_use;
   if (override?.reasoning !== undefined) facts.reasons = override.reasoning;
+  if (override?.preserved_thinking !== undefined) facts.preservedThinking = override.preserved_thinking;
   if (override?.lifecycle !== undefined) facts.lifecycle = override.lifecycle;
   if (override?.retires_at !== undefined) facts.retiresAt = override.retires_at;
   if (override?.replacement !== undefined) facts.replacement = override.replacement;

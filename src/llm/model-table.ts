@@ -47,22 +47,29 @@ const adaptive = (price: Price, extra: ModelFacts = {}): ModelFacts => ({
 });
 
 /** Models whose thinking is always on: no off switch, so no forced tool call either. */
-const alwaysThinking = (price: Price): ModelFacts =>
-  adaptive(price, { thinking: modes("adaptive"), forcedToolUse: false });
+const alwaysThinking = (price: Price, extra: ModelFacts = {}): ModelFacts =>
+  adaptive(price, { thinking: modes("adaptive"), forcedToolUse: false, ...extra });
+
+/** From Claude Fable 5.1 on, a thinking block is bound to its prefix (platform docs, "Preserved thinking"). */
+const PRESERVED: ModelFacts = { preservedThinking: true };
 
 const retired = (replacement: string): ModelFacts => ({ lifecycle: "retired", replacement });
 
 const ANTHROPIC: Readonly<Record<string, ModelFacts>> = {
-  "claude-fable-5-2": alwaysThinking(anthropicPrice(8, 40)),
-  "claude-fable-5-1": alwaysThinking(anthropicPrice(10, 50)),
+  "claude-fable-5-2": alwaysThinking(anthropicPrice(8, 40), PRESERVED),
+  "claude-fable-5-1": alwaysThinking(anthropicPrice(10, 50), PRESERVED),
   "claude-fable-5": alwaysThinking(anthropicPrice(10, 50)),
-  "claude-opus-5-5": alwaysThinking(anthropicPrice(4, 20)),
+  "claude-opus-5-5": alwaysThinking(anthropicPrice(4, 20), PRESERVED),
   // Sonnet 5.5 refuses forced tool use and `disabled`; its "off" is between_tools.
   "claude-sonnet-5-5": adaptive(anthropicPrice(2, 10), {
     thinking: modes("adaptive", "between_tools"),
     forcedToolUse: false,
+    ...PRESERVED,
   }),
-  "claude-haiku-5-5": adaptive(anthropicPrice(0.1, 0.5), { efforts: ["low", "medium", "high"] }),
+  "claude-haiku-5-5": adaptive(anthropicPrice(0.1, 0.5), {
+    efforts: ["low", "medium", "high"],
+    ...PRESERVED,
+  }),
   "claude-opus-5": adaptive(anthropicPrice(5, 25)),
   "claude-sonnet-5": adaptive(anthropicPrice(2, 10)),
   "claude-opus-4-8": adaptive(anthropicPrice(5, 25)),

@@ -27,7 +27,6 @@ import {
 } from "./http.js";
 import { generatedCallId, resultText } from "./tool-arguments.js";
 import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
-import { toolChoiceOf, withInstruction } from "./tool-choice.js";
 
 export const OLLAMA_BASE_URL = "http://127.0.0.1:11434";
 
@@ -177,12 +176,11 @@ export const OLLAMA_ACCEPTS: AcceptedFields = {
 };
 
 export function ollamaBody(request: ModelRequest, keepAlive?: string): OllamaBody {
-  const { instruction } = toolChoiceOf(request, OLLAMA_ACCEPTS);
   const wanted = request.toolChoice === "auto" ? undefined : request.toolChoice.name;
   const offered = wanted ? request.tools.filter((t) => t.name === wanted) : request.tools;
   const partial = {
     model: request.model,
-    messages: toOllamaMessages(withInstruction(request.system, instruction), request.events, request.model),
+    messages: toOllamaMessages(request.system, request.events, request.model),
     stream: true as const,
     ...(offered.length
       ? {

@@ -26,7 +26,7 @@ import {
 } from "./http.js";
 import { malformedArguments, tryToolArguments, resultText } from "./tool-arguments.js";
 import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
-import { toolChoiceOf, withInstruction } from "./tool-choice.js";
+import { toolChoiceOf } from "./tool-choice.js";
 
 // The Responses API's own shapes, as the SDK declares them (types only: no code loads).
 import type {
@@ -158,9 +158,8 @@ export function responsesBody(request: ModelRequest): ResponseCreateParamsStream
     store: false,
     max_output_tokens: request.maxTokens,
   };
-  const { forced, instruction } = toolChoiceOf(request, RESPONSES_ACCEPTS);
-  const system = withInstruction(request.system, instruction);
-  if (system) body.instructions = system;
+  const { forced } = toolChoiceOf(request, RESPONSES_ACCEPTS);
+  if (request.system) body.instructions = request.system;
   if (request.cache) body.prompt_cache_key = request.cache.key;
   const { effort } = responsesEffort(request);
   if (effort) {

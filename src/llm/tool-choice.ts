@@ -18,22 +18,24 @@ export function toolIsAskedFor(accepts: AcceptedFields, facts: ModelFacts | unde
   return accepts.toolChoice === "none" || (facts !== undefined && !acceptsForcedTool(facts));
 }
 
-/** The request's tool choice: the tool to force, or the instruction that asks for it; neither when the model chooses. */
-export function toolChoiceOf(
-  request: ModelRequest,
-  accepts: AcceptedFields,
-): { forced?: string; instruction?: string } {
+/**
+ * The tool to force, when the request forces one the provider and the model
+ * can force; a tool only asked for is asked for in the question itself
+ * (`questionAskingFor`), never here.
+ */
+export function toolChoiceOf(request: ModelRequest, accepts: AcceptedFields): { forced?: string } {
   const wanted = request.toolChoice;
-  if (wanted === "auto") return {};
-  if (!toolIsAskedFor(accepts, request.facts)) return { forced: wanted.name };
-  return { instruction: wanted.insist ? ASK_FIRMLY(wanted.name) : ASK_GENTLY(wanted.name) };
+  if (wanted === "auto" || toolIsAskedFor(accepts, request.facts)) return {};
+  return { forced: wanted.name };
 }
 
-/** A system prompt with the instruction that asks for a tool after it, where there is one. */
-export function withInstruction(
-  system: string | undefined,
-  instruction: string | undefined,
-): string | undefined {
-  if (!instruction) return system;
-  return system ? `${system}\n\n${instruction}` : instruction;
+/**
+ * A question that asks for `tool` in words, as it is sent. The words go with
+ * the question, not the system prompt, and stay with it in every later
+ * request: a request only appends to the one before, so the reasoning a
+ * model bound to it (preserved thinking) stays valid. `insist`: the firmer
+ * words of the one request that asks again.
+ */
+export function questionAskingFor(question: string, tool: string, insist = false): string {
+  return `${question}\n\n${insist ? ASK_FIRMLY(tool) : ASK_GENTLY(tool)}`;
 }

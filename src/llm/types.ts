@@ -34,6 +34,12 @@ export interface ModelRequest {
    * prefixes that the next compaction reaching forward keeps, worth a cache breakpoint.
    */
   settled?: readonly number[];
+  /**
+   * The model binds thinking to its prefix (preserved thinking) and the
+   * events hold only the blocks whose prefix is unchanged: what the provider
+   * is to do with one it finds changed all the same, drop it or refuse.
+   */
+  reasoningBinding?: "drop" | "error";
 }
 
 /** How much to think: an effort, a manual budget, or both (each provider takes what its model accepts). */
@@ -98,6 +104,8 @@ export type StreamPart =
   /** A tool call whose arguments were cut off before they were complete (the output limit). */
   | { type: "cut_tool_call"; id: string; name: string; partialArguments: string }
   | ({ type: "usage" } & Usage)
+  /** What the provider changed in the request before the model read it (thinking blocks it dropped), verbatim. */
+  | { type: "input_transformations"; items: JsonObject[] }
   /** `detail`: what the provider said of it (a refusal's explanation). */
   | { type: "stop"; reason: StopReason; detail?: string };
 

@@ -10,12 +10,16 @@ export const RECALL_TOOL = "recall";
 /**
  * The tools a request offers: `recall` only while the view has something it
  * can read back (a compaction in effect, or a tool output cut by the view).
+ * `stable`: the model binds its reasoning to the tools offered (preserved
+ * thinking), so `recall` is offered from the first request on: its
+ * appearing with the first compaction would change the tools, and with them
+ * the prefix of every earlier thinking block.
  */
 export function withRecallWhenUseful<T extends { name: string }>(
   tools: readonly T[],
-  view: { activeCompactions: number; cutOutputs: number },
+  view: { activeCompactions: number; cutOutputs: number; stable?: boolean },
 ): T[] {
-  const useful = view.activeCompactions > 0 || view.cutOutputs > 0;
+  const useful = view.stable === true || view.activeCompactions > 0 || view.cutOutputs > 0;
   return useful ? [...tools] : tools.filter((t) => t.name !== RECALL_TOOL);
 }
 

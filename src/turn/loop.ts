@@ -12,18 +12,22 @@ import {
 import { withRecallWhenUseful } from "../tools/recall.js";
 import {
   healProviderView,
+  ASKED_FOR_TOOL_KEY,
   type Attachment,
   type ChatResponse,
+  INPUT_TRANSFORMATIONS_KEY,
   CITATIONS_KEY,
   CUT_ARGUMENTS_KEY,
   DISCARDED_ATTEMPTS_KEY,
   type Event,
   isJsonObject,
+  isKnown,
   type JsonObject,
   type KnownEvent,
   OPENAI_REASONING_ITEM_KEY,
   PROVIDER_BLOCK_KEY,
   REASONING_FIELD_KEY,
+  REASONING_LEFT_OUT_KEY,
   REASONING_SIGNATURE_KEY,
   REDACTED_REASONING_KEY,
   REFUSAL_KEY,
@@ -39,7 +43,15 @@ import { AbortedError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
 import { usageRecord } from "../llm/usage.js";
 import type { ModelFacts } from "../llm/capabilities.js";
-import { toolIsAskedFor } from "../llm/tool-choice.js";
+import { questionAskingFor, toolIsAskedFor } from "../llm/tool-choice.js";
+import {
+  bindReasoning,
+  boundReasoning,
+  headerDigest,
+  type LeftOutReason,
+  type LeftOutReasoning,
+} from "../llm/reasoning-binding.js";
+import { BadRequestError } from "../llm/errors.js";
 import type {
   ModelRequest,
   Provider,
@@ -78,6 +90,12 @@ export interface TurnOptions {
   maxTokens: number;
   /** Thinking asked for by the config; absent is off. */
   reasoning?: ReasoningRequest;
+  /**
+   * On a model with preserved thinking, what the provider is asked to do with
+   * a thinking block whose prefix changed all the same: drop it (default) or
+   * refuse the request.
+   */
+  prefixMismatch?: "drop" | "error";
   /** What the model accepts (its capabilities), when known. */
   facts?: ModelFacts;
   /** Prompt caching, when on: the key is the conversation's id. */
@@ -127,6 +145,8 @@ interface Collected {
   stop?: StopReason;
   /** What the provider said of the stop (a refusal's explanation). */
   stopDetail?: string;
+  /** What the provider changed in the request before the model saw it (thinking blocks it dropped). */
+  inputTransformations?: JsonObject[];
 }
 
 const emptyCollected = (): Collected => ({ blocks: [], calls: [] });
@@ -298,6 +318,9 @@ function collect(collected: Collected, part: StreamPart, options: TurnOptions): 
     case "usage":
       collected.usage = usageRecord(part);
       break;
+    case "input_transformations":
+      collected.inputTransformations = [...(collected.inputTransformations ?? []), ...part.items];
+      break;
     case "stop":
       collected.stop = part.reason;
       if (part.detail) collected.stopDetail = part.detail;
@@ -392,17 +415,91 @@ function overWindow(
   });
 }
 
+/** Whether the provider refused earlier reasoning in this conversation: then what jp cannot judge stays out. */
+function refusedBefore(events: readonly Event[]): boolean {
+  return events.some((e) => {
+    if (!isKnown(e) || !isJsonObject(e.metadata)) return false;
+    const leftOut = e.metadata[REASONING_LEFT_OUT_KEY];
+    return Array.isArray(leftOut) && leftOut.some((l) => isJsonObject(l) && l.reason === "refused");
+  });
+}
+
+/** A request, and on a model with preserved thinking the digest of its header and the reasoning it leaves out. */
+interface BuiltRequest {
+  request: ModelRequest;
+  header?: string;
+  /** The reasoning left out, by raw turn (0-based) and why. */
+  leftOut: ReasoningLeftOut[];
+}
+
+/** Reasoning blocks of one raw turn that a request left out, for one reason. */
+interface ReasoningLeftOut {
+  turn: number;
+  blocks: number;
+  reason: LeftOutReason;
+}
+
+/**
+ * The questions that asked for a tool in words (`-u` on a model that cannot
+ * be forced) as they are sent: with the words, in every request, so the
+ * request only appends. The request that asks again says it firmly, and
+ * records so in the copy it sends (its reasoning is bound to those words).
+ */
+function withAskedTools(view: readonly Event[], insist: boolean): readonly Event[] {
+  const last = view.findLastIndex((e) => e.type === "chat_request");
+  let changed = false;
+  const out = view.map((e, i) => {
+    if (e.type !== "chat_request" || !isJsonObject(e.metadata)) return e;
+    const tool = e.metadata[ASKED_FOR_TOOL_KEY];
+    if (typeof tool !== "string") return e;
+    changed = true;
+    const firmly = insist && i === last;
+    return {
+      ...e,
+      content: questionAskingFor(e.content, tool, firmly),
+      ...(firmly ? { metadata: { ...e.metadata, [ASKED_FOR_TOOL_KEY]: { tool, firmly } } } : {}),
+    };
+  });
+  return changed ? out : view;
+}
+
+/** The raw turn of each event of the view that kept its turn (summaries have none). */
+function rawTurns(turns: ReturnType<typeof project>["turns"]): Map<Event, number> {
+  const turnOf = new Map<Event, number>();
+  for (const t of turns) if (t.origin.kind === "kept") for (const e of t.events) turnOf.set(e, t.origin.turn);
+  return turnOf;
+}
+
+/** Left-out reasoning grouped by raw turn and reason, in order. */
+function leftOutByTurn(
+  view: readonly Event[],
+  leftOut: readonly LeftOutReasoning[],
+  turnOf: Map<Event, number>,
+): ReasoningLeftOut[] {
+  const groups: ReasoningLeftOut[] = [];
+  for (const { index, reason } of leftOut) {
+    const turn = turnOf.get(view[index]!);
+    if (turn === undefined) continue;
+    const last = groups.at(-1);
+    if (last && last.turn === turn && last.reason === reason) last.blocks += 1;
+    else groups.push({ turn, blocks: 1, reason });
+  }
+  return groups;
+}
+
 /**
  * Build the request from the projection, asserting the provider view is
  * valid. `forced`: the forced tool is asked for (firmly, with `insist`).
+ * `refuseReasoning`: no earlier reasoning goes back (the provider refused it).
  */
 export function buildRequest(
   events: readonly Event[],
   options: TurnOptions,
   forced: boolean,
   insist = false,
-): ModelRequest {
-  const { events: view, settled, stats } = project(events);
+  refuseReasoning = false,
+): BuiltRequest {
+  const { events: view, settled, stats, turns } = project(events);
   let projected: readonly Event[] = view;
   let problems = checkProviderView(projected, { lastTurnFinished: true });
   // Only a log that lost a line to doctor's quarantine is healed: a sound one pays nothing more.
@@ -423,15 +520,19 @@ export function buildRequest(
   const shown = options.outputCap
     ? capToolOutputs(projected, options.outputCap)
     : { events: projected, cut: 0 };
-  const tools = withRecallWhenUseful(options.tools, {
-    activeCompactions: stats.activeCompactions,
-    cutOutputs: shown.cut,
-  });
-  return {
+  const tools = toolDefinitions(
+    withRecallWhenUseful(options.tools, {
+      activeCompactions: stats.activeCompactions,
+      cutOutputs: shown.cut,
+      stable: options.facts?.preservedThinking === true,
+    }),
+  );
+  const asked = withAskedTools(shown.events, forced && insist);
+  const request: ModelRequest = {
     model: options.modelName,
     ...(options.system ? { system: options.system } : {}),
-    events: shown.events,
-    tools: toolDefinitions(tools),
+    events: asked,
+    tools,
     toolChoice:
       forced && options.forcedTool
         ? { name: options.forcedTool, ...(insist ? { insist: true } : {}) }
@@ -441,6 +542,18 @@ export function buildRequest(
     ...(options.facts ? { facts: options.facts } : {}),
     ...(options.cache ? { cache: options.cache, settled } : {}),
   };
+  if (!options.facts?.preservedThinking) return { request, leftOut: [] };
+  // The model checks each thinking block's prefix: only those whose prefix is unchanged go back.
+  const header = headerDigest(options.system, tools);
+  const bound = boundReasoning(asked, header, {
+    // Reasoning with no record of its prefix is trusted only where nothing can have changed it.
+    trustUnbound: stats.activeCompactions === 0 && shown.cut === 0 && !refusedBefore(events),
+    refuseAll: refuseReasoning,
+  });
+  request.events = bound.events;
+  if (request.settled) request.settled = request.settled.map(bound.position);
+  request.reasoningBinding = options.prefixMismatch ?? "drop";
+  return { request, header, leftOut: leftOutByTurn(asked, bound.leftOut, rawTurns(turns)) };
 }
 
 /** What streaming one response came to; `discarded` holds the usage of attempts a retry threw away (they were billed). */
@@ -513,6 +626,9 @@ export function responseEvents(
       ...discardedMetadata(discarded),
       ...(collected.stop ? { stop_reason: collected.stop } : {}),
       ...(collected.stopDetail ? { stop_detail: collected.stopDetail } : {}),
+      ...(collected.inputTransformations?.length
+        ? { [INPUT_TRANSFORMATIONS_KEY]: collected.inputTransformations }
+        : {}),
       ...(interrupted ? { interrupted: true } : {}),
     };
   }
@@ -662,7 +778,14 @@ function recordQuestion(query: string, options: TurnOptions): void {
       timestamp: start,
       content: query,
       ...(options.attachments?.length ? { attachments: [...options.attachments] } : {}),
-      ...(options.retryOf !== undefined ? { metadata: { retry_of: options.retryOf } } : {}),
+      ...(options.retryOf !== undefined || asksForTool(options)
+        ? {
+            metadata: {
+              ...(options.retryOf !== undefined ? { retry_of: options.retryOf } : {}),
+              ...(asksForTool(options) ? { [ASKED_FOR_TOOL_KEY]: options.forcedTool } : {}),
+            },
+          }
+        : {}),
     },
   ]);
   const configured = options.reasoning?.budgetTokens || options.reasoning?.effort;
@@ -706,6 +829,62 @@ function missedTool(
   return insisted ? "kept" : "again";
 }
 
+/** Whether a provider refused a request for a thinking block bound to another prefix (Anthropic's 400). */
+function boundElsewhere(error: unknown): boolean {
+  return error instanceof BadRequestError && /bound to a different conversation/i.test(error.message);
+}
+
+const REASONS: Record<LeftOutReason, string> = {
+  history: "what came before it changed (a compaction)",
+  header: "the system prompt or the tools changed since",
+  unbound: "it predates jp's record of what it is bound to, and a compaction is in force",
+  refused: "the provider refused it",
+};
+
+/** "turns 1–3", "turn 2": 1-based, runs joined. */
+function turnList(turns: readonly number[]): string {
+  const runs: [number, number][] = [];
+  for (const t of [...new Set(turns)].sort((a, b) => a - b)) {
+    const last = runs.at(-1);
+    if (last && last[1] === t - 1) last[1] = t;
+    else runs.push([t, t]);
+  }
+  const text = runs.map(([a, b]) => (a === b ? `${a + 1}` : `${a + 1}–${b + 1}`)).join(", ");
+  return `${runs.length === 1 && runs[0]![0] === runs[0]![1] ? "turn" : "turns"} ${text}`;
+}
+
+/**
+ * Say which turns' reasoning this request leaves out, when that changed since
+ * the last response recorded it: the model will not see it, and the user
+ * should know why.
+ */
+function tellLeftOut(leftOut: readonly ReasoningLeftOut[], options: TurnOptions): void {
+  if (leftOut.length === 0) return;
+  const events = options.log.events();
+  const last = events.findLast((e) => e.type === "chat_response" || e.type === "tool_call_request");
+  const before =
+    last && isKnown(last) && isJsonObject(last.metadata) ? last.metadata[REASONING_LEFT_OUT_KEY] : undefined;
+  if (JSON.stringify(before) === JSON.stringify(leftOut)) return;
+  const byReason = new Map<LeftOutReason, number[]>();
+  for (const l of leftOut) byReason.set(l.reason, [...(byReason.get(l.reason) ?? []), l.turn]);
+  for (const [reason, turns] of byReason)
+    options.output.notice(
+      `the reasoning of ${turnList(turns)} is not sent back to ${options.modelId}: ${REASONS[reason]} (the log keeps it)`,
+    );
+}
+
+/** On a model with preserved thinking: what each new reasoning block is bound to, and what the request left out. */
+function recordBinding(built: BuiltRequest, responses: readonly Event[]): void {
+  if (built.header === undefined) return;
+  bindReasoning(built.request.events, built.header, responses);
+  const last = responses.at(-1);
+  if (last && isKnown(last) && built.leftOut.length)
+    last.metadata = {
+      ...(isJsonObject(last.metadata) ? last.metadata : {}),
+      [REASONING_LEFT_OUT_KEY]: built.leftOut.map((l) => ({ ...l })),
+    };
+}
+
 /** Run one turn for `query`. */
 export async function runTurn(query: string, options: TurnOptions): Promise<TurnResult> {
   recordQuestion(query, options);
@@ -723,17 +902,29 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
     const extra = await options.beforeRequest?.(options.log.events());
     if (extra?.length) options.log.append(extra);
     const forcing = requests === 0 || insisting;
-    const request = buildRequest(options.log.events(), options, forcing, insisting);
+    let built = buildRequest(options.log.events(), options, forcing, insisting);
+    tellLeftOut(built.leftOut, options);
     requests += 1;
-    const sent = await sendRequest(request, options, requests === 1, warned);
+    let sent = await sendRequest(built.request, options, requests === 1, warned);
+    let refusedUsage: UsageRecord[] = [];
+    if (!sent.streamed.ok && boundElsewhere(sent.streamed.error) && built.header) {
+      // A block jp took for valid was refused: ask once more with no earlier reasoning.
+      options.output.notice(
+        `${options.modelId} refused earlier reasoning as bound to a different conversation; asking again without it`,
+      );
+      refusedUsage = sent.streamed.discarded;
+      built = buildRequest(options.log.events(), options, forcing, insisting, true);
+      sent = await sendRequest(built.request, options, false, warned);
+    }
     warned = sent.warned;
     const streamed = sent.streamed;
     if (!streamed.ok) {
-      if (!answered) markFailed(options, streamed.error, [...unrecorded, ...streamed.discarded]);
+      if (!answered)
+        markFailed(options, streamed.error, [...unrecorded, ...refusedUsage, ...streamed.discarded]);
       throw streamed.error;
     }
     const { collected, interrupted } = streamed;
-    const discarded = [...unrecorded, ...streamed.discarded];
+    const discarded = [...unrecorded, ...refusedUsage, ...streamed.discarded];
     unrecorded = [];
     if (forcing && !interrupted && missedTool(collected, options, insisting) === "again") {
       // Not recorded: the firmer request replaces it (its usage is counted with the next answer).
@@ -743,6 +934,7 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
     }
     insisting = false;
     const responses = responseEvents(collected, options, interrupted, discarded);
+    recordBinding(built, responses);
     answered = true;
     if (recordResponse(collected, responses, interrupted, options)) return { interrupted: true, requests };
     if (collected.stop === "pause" && collected.calls.length === 0) {

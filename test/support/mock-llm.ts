@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
+import { checkPrefixes, PRESERVED_THINKING_MODELS, type Dropped } from "./preserved-thinking.js";
 
 export interface ScriptedToolCall {
   id: string;
@@ -60,6 +61,13 @@ export interface MockLlm {
   /** Other GET answers, by path (llama.cpp's `/props`, OpenRouter's `/api/v1/models`). */
   gets: Map<string, object>;
   modelRequests: RecordedRequest[];
+  /**
+   * Thinking blocks a model with preserved thinking dropped, by request
+   * (1-based): another model's, or (with drop_block) one whose prefix changed.
+   */
+  dropped: (Dropped & { request: number })[];
+  /** Requests refused with a 400 for a thinking block bound to another prefix. */
+  refusedForBinding: number;
   /** TCP connections accepted so far. */
   connections(): number;
   /** Responses not played yet. */
@@ -153,11 +161,27 @@ export function anthropicMessageStart(model: string, input: number, cache = { re
   ];
 }
 
-function anthropicEvents(r: ScriptedResponse, model: string, cache: CacheUsage): SseEvent[] {
+/** What a model with preserved thinking adds to its answer: the signature it binds, what it dropped. */
+interface Preserved {
+  signature: string;
+  transformations: Record<string, unknown>[];
+}
+
+function anthropicEvents(
+  r: ScriptedResponse,
+  model: string,
+  cache: CacheUsage,
+  preserved?: Preserved,
+): SseEvent[] {
   // A scripted usage stands as given, uncached.
   if (r.usage) cache = { read: 0, write: 0 };
   const usage = r.usage ?? { input: cache.total ?? 100, output: 20 };
   const start = anthropicMessageStart(model, usage.input, cache);
+  if (preserved) {
+    if (r.signature === undefined) r = { ...r, signature: preserved.signature };
+    if (preserved.transformations.length)
+      (start[1].message as Record<string, unknown>).input_transformations = preserved.transformations;
+  }
   const stop = r.stop ?? (r.tool_calls?.length ? "tool_use" : "end_turn");
   return [
     start,
@@ -534,6 +558,7 @@ function streamLines(
   anthropic: boolean,
   cached: CacheUsage,
   dialect?: "responses" | "google" | "ollama",
+  preserved?: Preserved,
 ): string[] {
   const model = typeof body.model === "string" ? body.model : "mock";
   if (dialect === "ollama") return ollamaLines(script, model);
@@ -544,7 +569,7 @@ function streamLines(
       (data) => `event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`,
     );
   return anthropic
-    ? anthropicEvents(script, model, cached).map(
+    ? anthropicEvents(script, model, cached, preserved).map(
         ([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
       )
     : [
@@ -589,6 +614,8 @@ class MockState {
   readonly models = new Map<string, object>();
   readonly gets = new Map<string, object>();
   readonly modelRequests: RecordedRequest[] = [];
+  readonly dropped: (Dropped & { request: number })[] = [];
+  refusedForBinding = 0;
   readonly waiters: { n: number; resolve: () => void }[] = [];
   started = 0;
   constructor(
@@ -645,6 +672,17 @@ class MockState {
       writeFault(res, { status: 401, message: "x-api-key header is required" }, true);
       return;
     }
+    let preserved: Preserved | undefined;
+    if (anthropic && PRESERVED_THINKING_MODELS.has(String(body.model))) {
+      const check = checkPrefixes(body, req.headers);
+      if (!check.ok) {
+        this.refusedForBinding += 1;
+        writeFault(res, { status: check.status, message: check.message }, true);
+        return;
+      }
+      for (const d of check.dropped) this.dropped.push({ ...d, request: this.requests.length });
+      preserved = { signature: check.sign(), transformations: check.transformations };
+    }
     const script = this.route?.(body) ?? this.queue.shift();
     if (!script) {
       res.writeHead(500, { "content-type": "application/json" });
@@ -682,7 +720,7 @@ class MockState {
         : url === "/api/chat"
           ? "ollama"
           : undefined;
-    await writeStream(res, streamLines(script, body, anthropic, cached, dialect), script);
+    await writeStream(res, streamLines(script, body, anthropic, cached, dialect, preserved), script);
   }
 }
 
@@ -707,6 +745,10 @@ export async function startMockLlm(
     models: state.models,
     gets: state.gets,
     modelRequests: state.modelRequests,
+    dropped: state.dropped,
+    get refusedForBinding() {
+      return state.refusedForBinding;
+    },
     connections: () => connections,
     queue: state.queue,
     push: (...responses) => state.queue.push(...responses),

@@ -31,19 +31,23 @@ export async function qWorkspace(
     route?: MockRoute;
     /** Lines added to the [assistant.request] table. */
     request?: string;
+    /** The model (provider/name) instead of the provider's mock model. */
+    model?: string;
   } = {},
 ): Promise<QWorkspace> {
   const ws = tempWorkspace();
   const mock = await startMockLlm(options.script ?? [], options.route);
   const provider = options.provider ?? "anthropic";
-  const model = {
-    anthropic: "anthropic/claude-mock",
-    openai: "openai/gpt-mock",
-    google: "google/gemini-mock",
-    ollama: "ollama/qwen-mock",
-    llamacpp: "llamacpp/qwen-mock",
-    openrouter: "openrouter/anthropic/claude-mock",
-  }[provider];
+  const model =
+    options.model ??
+    {
+      anthropic: "anthropic/claude-mock",
+      openai: "openai/gpt-mock",
+      google: "google/gemini-mock",
+      ollama: "ollama/qwen-mock",
+      llamacpp: "llamacpp/qwen-mock",
+      openrouter: "openrouter/anthropic/claude-mock",
+    }[provider];
   /** Where each provider's API sits at the mock: OpenAI-compatible ones under /v1 (OpenRouter's /api/v1). */
   const baseUrl = { openai: "/v1", llamacpp: "/v1", openrouter: "/api/v1" }[provider as string] ?? "";
   const example = fs

@@ -403,6 +403,7 @@ async function turnSettings(
       ...(reasoning?.effort ? { effort: reasoning.effort } : {}),
       ...(reasoning?.budget_tokens ? { budgetTokens: reasoning.budget_tokens } : {}),
     },
+    ...(reasoning?.prefix_mismatch ? { prefixMismatch: reasoning.prefix_mismatch } : {}),
     ...(Object.keys(facts).length ? { facts } : {}),
     ...(config.assistant?.cache === false
       ? {}

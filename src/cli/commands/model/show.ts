@@ -78,6 +78,15 @@ function rows(facts: ModelFacts, id: string): [string, FactName | undefined, str
       "forcedToolUse",
       acceptsForcedTool(facts) ? "yes" : "no: -u asks for the tool instead",
     ],
+    [
+      "reasoning bound",
+      "preservedThinking",
+      facts.preservedThinking
+        ? "yes: reasoning goes back only while what came before it is unchanged"
+        : facts.preservedThinking === false
+          ? "no"
+          : "unknown",
+    ],
     ["lifecycle", "lifecycle", describeLifecycle(facts)],
     ["price", "price", facts.price ? priceLine(facts.price) : 'unknown (set [models."ID"] price)'],
   ];

@@ -1,0 +1,204 @@
+// Owns which earlier reasoning goes back to a model that binds each reasoning
+// block to the request it was written in (Anthropic's preserved thinking,
+// from Claude Fable 5.1 on). Such a block is valid only while everything
+// before it is as it was sent then: the system prompt, the tools and every
+// earlier message. A compaction, a changed prompt or a tool offered for one
+// question changes that prefix; the provider then refuses the request, or
+// drops the block. So each block records digests of its prefix when it is
+// written (`bindReasoning`), and every request leaves out the blocks whose
+// prefix changed (`boundReasoning`). The log keeps them all. Every provider's
+// request is built from what this leaves in: one decision for all of them.
+import { createHash, type Hash } from "node:crypto";
+import {
+  type ChatResponse,
+  type Event,
+  isJsonObject,
+  isKnown,
+  isSent,
+  type JsonObject,
+  OPENAI_REASONING_ITEM_KEY,
+  REASONING_BINDING_KEY,
+  REASONING_SIGNATURE_KEY,
+  REDACTED_REASONING_KEY,
+  TOOL_IMAGES_KEY,
+  CITATIONS_KEY,
+  GEMINI_SIGNATURE_KEY,
+  REASONING_DETAILS_KEY,
+} from "../events/index.js";
+import type { ToolDefinition } from "./types.js";
+
+/**
+ * Why a reasoning block is not sent back: `history`, what came before it
+ * changed (a compaction); `header`, the system prompt or the tools changed;
+ * `unbound`, it has no record of its prefix (an older log) and something may
+ * have changed it (a compaction in force, an earlier refusal); `refused`, the
+ * provider refused the request it was in.
+ */
+export type LeftOutReason = "history" | "header" | "unbound" | "refused";
+
+/** The digests a reasoning block records of the request it was written in. */
+export interface ReasoningBinding {
+  header: string;
+  history: string;
+}
+
+const isReasoning = (e: Event): e is ChatResponse =>
+  e.type === "chat_response" && typeof e.reasoning === "string";
+
+const metadataOf = (e: Event): JsonObject => (isKnown(e) && isJsonObject(e.metadata) ? e.metadata : {});
+
+/**
+ * What of an event reaches the model, as one line: its text, calls and
+ * results, and the signatures and encrypted content a provider checks, in
+ * every provider's terms (a provider maps it the same way each time, so a
+ * change here is a change there). Timestamps, usage and jp's own notes are
+ * left out: they are never sent.
+ */
+function sentForm(e: Event): string | undefined {
+  if (!isSent(e)) return undefined;
+  const m = metadataOf(e);
+  switch (e.type) {
+    case "chat_request":
+      return JSON.stringify(["q", e.content, e.attachments ?? [], m.asked_for_tool ?? null]);
+    case "chat_response":
+      if (typeof e.reasoning === "string")
+        return JSON.stringify([
+          "r",
+          e.reasoning,
+          m[REASONING_SIGNATURE_KEY] ?? null,
+          m[REDACTED_REASONING_KEY] ?? null,
+          m[OPENAI_REASONING_ITEM_KEY] ?? null,
+          m[GEMINI_SIGNATURE_KEY] ?? null,
+        ]);
+      if (typeof e.message === "string")
+        return JSON.stringify([
+          "m",
+          e.message,
+          m[CITATIONS_KEY] ?? null,
+          m[GEMINI_SIGNATURE_KEY] ?? null,
+          m[REASONING_DETAILS_KEY] ?? null,
+        ]);
+      return JSON.stringify(["d", e.data ?? null]);
+    case "tool_call_request":
+      return JSON.stringify(["c", e.id, e.name, e.arguments, m[GEMINI_SIGNATURE_KEY] ?? null]);
+    case "tool_call_response":
+      return JSON.stringify(["t", e.id, e.content, e.is_error, m[TOOL_IMAGES_KEY] ?? null]);
+  }
+}
+
+const digestOf = (hash: Hash): string => hash.copy().digest("base64url").slice(0, 22);
+
+/** The digest of a request's header: its system prompt and its tools, in order. */
+export function headerDigest(system: string | undefined, tools: readonly ToolDefinition[]): string {
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify([system ?? "", tools.map((t) => [t.name, t.description, t.parameters])]));
+  return digestOf(hash);
+}
+
+function bindingOf(e: Event): ReasoningBinding | undefined {
+  const b = metadataOf(e)[REASONING_BINDING_KEY];
+  if (!isJsonObject(b) || typeof b.header !== "string" || typeof b.history !== "string") return undefined;
+  return { header: b.header, history: b.history };
+}
+
+export interface LeftOutReasoning {
+  /** Its position in the view it was left out of. */
+  index: number;
+  reason: LeftOutReason;
+}
+
+export interface BoundReasoning {
+  /** The view without the reasoning left out. */
+  events: Event[];
+  leftOut: LeftOutReasoning[];
+  /** Where position `i` of the view is in `events` (the count of kept events before it). */
+  position: (i: number) => number;
+}
+
+/**
+ * The view as a model with preserved thinking accepts it: each reasoning
+ * block goes back only if the header and every sent event before it (the
+ * reasoning left out excluded, as in the request) digest as they did when it
+ * was written. A block with no record of that (an older log, a JP import) goes
+ * back only with `trustUnbound` (nothing can have changed it). `refuseAll`:
+ * every block is left out (the provider refused them).
+ */
+export function boundReasoning(
+  view: readonly Event[],
+  header: string,
+  options: { trustUnbound: boolean; refuseAll?: boolean },
+): BoundReasoning {
+  const hash = createHash("sha256");
+  const events: Event[] = [];
+  const leftOut: LeftOutReasoning[] = [];
+  const kept: number[] = [];
+  view.forEach((e, index) => {
+    kept.push(events.length);
+    if (isReasoning(e)) {
+      const reason = options.refuseAll ? "refused" : unchanged(e, header, () => digestOf(hash), options);
+      if (reason !== undefined) {
+        leftOut.push({ index, reason });
+        return;
+      }
+    }
+    const form = sentForm(e);
+    if (form !== undefined) hash.update(`${form}\n`);
+    events.push(e);
+  });
+  return { events, leftOut, position: (i) => (i < kept.length ? kept[i]! : events.length) };
+}
+
+/** Why a block is left out, or undefined when its prefix is as it was. */
+function unchanged(
+  e: Event,
+  header: string,
+  history: () => string,
+  options: { trustUnbound: boolean },
+): LeftOutReason | undefined {
+  const binding = bindingOf(e);
+  if (!binding) return options.trustUnbound ? undefined : "unbound";
+  if (binding.header !== header) return "header";
+  return binding.history === history() ? undefined : "history";
+}
+
+/**
+ * Record on each reasoning block of `responses` the digests of its prefix:
+ * the request's header, its events as sent, and the blocks of the same
+ * response before it.
+ */
+export function bindReasoning(sent: readonly Event[], header: string, responses: readonly Event[]): void {
+  if (!responses.some(isReasoning)) return;
+  const hash = createHash("sha256");
+  for (const e of sent) {
+    const form = sentForm(e);
+    if (form !== undefined) hash.update(`${form}\n`);
+  }
+  for (const e of responses) {
+    if (isReasoning(e)) {
+      const binding: ReasoningBinding = { header, history: digestOf(hash) };
+      e.metadata = { ...metadataOf(e), [REASONING_BINDING_KEY]: { ...binding } };
+    }
+    // Its own form is taken after the binding is recorded: the binding is never sent.
+    const form = sentForm(e);
+    if (form !== undefined) hash.update(`${form}\n`);
+  }
+}
+
+/**
+ * Where two views first differ in what they send, as a position in `before`
+ * (its length when `after` only appends to it). Every bound reasoning block
+ * of `before` from there on stops going back once `after` is what is sent.
+ */
+export function firstChange(before: readonly Event[], after: readonly Event[]): number {
+  const a = before.filter(isSent);
+  const b = after.filter(isSent);
+  let k = 0;
+  while (k < a.length && k < b.length && sentForm(a[k]!) === sentForm(b[k]!)) k++;
+  if (k === a.length) return before.length;
+  return before.indexOf(a[k]!);
+}
+
+/** Whether a reasoning event recorded the prefix it is bound to (a model with preserved thinking wrote it). */
+export function isBoundReasoning(e: Event): boolean {
+  return isReasoning(e) && bindingOf(e) !== undefined;
+}

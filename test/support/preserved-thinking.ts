@@ -1,0 +1,124 @@
+// Anthropic's preserved thinking, as the platform docs state the rule
+// ("Preserved thinking", "Prefix checks on thinking blocks", "Fix a thinking
+// block bound to a different conversation"), played by the mock server:
+// - a thinking block is signed with the model that wrote it and a digest of
+//   its prefix: the top-level system prompt, the tools not marked
+//   `defer_loading`, and every message block before it, `cache_control`
+//   markers left out of the comparison;
+// - a block another model wrote is dropped without an error;
+// - a block whose prefix differs from the one it was written in is refused
+//   with a 400 naming it, or, with `thinking.block_binding
+//   .prefix_mismatch_behavior: "drop_block"` and the beta header, dropped and
+//   listed in the answer's `input_transformations` (`thinking_dropped`).
+// The digest is the server's own, over the wire format: it knows nothing of
+// how jp decides what to send.
+import { createHash } from "node:crypto";
+import type * as http from "node:http";
+
+/** The models that check a block's prefix (the docs' supported models). */
+export const PRESERVED_THINKING_MODELS: ReadonlySet<string> = new Set([
+  "claude-fable-5-2",
+  "claude-mythos-5-2",
+  "claude-fable-5-1",
+  "claude-mythos-5-1",
+  "claude-opus-5-5",
+  "claude-sonnet-5-5",
+  "claude-haiku-5-5",
+]);
+
+export const BINDING_BETA = "thinking-binding-controls-2026-08-01";
+
+type Block = Record<string, unknown>;
+
+/** A block as the prefix check compares it: its cache marker left out. */
+function compared(block: Block): Block {
+  const { cache_control: _marker, ...rest } = block;
+  return rest;
+}
+
+/** The blocks of the request in order, with their role and path (`messages.i.content.j`). */
+function messageBlocks(body: Record<string, unknown>): { role: string; block: Block; path: string }[] {
+  const out: { role: string; block: Block; path: string }[] = [];
+  const messages = (body.messages as { role: string; content: unknown }[] | undefined) ?? [];
+  messages.forEach((m, i) => {
+    if (typeof m.content === "string")
+      out.push({ role: m.role, block: { type: "text", text: m.content }, path: `messages.${i}.content` });
+    else
+      (m.content as Block[]).forEach((b, j) =>
+        out.push({ role: m.role, block: compared(b), path: `messages.${i}.content.${j}` }),
+      );
+  });
+  return out;
+}
+
+/** The header of the prefix: the system prompt's text and the tools loaded up front. */
+function header(body: Record<string, unknown>): unknown {
+  const system = body.system;
+  const texts =
+    typeof system === "string"
+      ? [system]
+      : ((system as Block[] | undefined) ?? []).map((b) => (typeof b.text === "string" ? b.text : ""));
+  const tools = ((body.tools as Block[] | undefined) ?? []).filter((t) => t.defer_loading !== true);
+  return [texts.join(""), tools.map(compared)];
+}
+
+function digest(value: unknown): string {
+  return createHash("sha256").update(JSON.stringify(value)).digest("base64url").slice(0, 16);
+}
+
+/** The signature of a block written by `model` after `prefix` (the request's blocks, then the answer's). */
+function signature(model: string, body: Record<string, unknown>, before: { role: string; block: Block }[]) {
+  return `bound.${model}.${digest([header(body), before.map((b) => [b.role, b.block])])}`;
+}
+
+export interface Dropped {
+  path: string;
+  reason: "prefix_mismatch" | "model_mismatch";
+}
+
+export type PrefixCheck =
+  | { ok: true; dropped: Dropped[]; transformations: Block[]; sign: () => string }
+  | { ok: false; status: number; message: string };
+
+/**
+ * Check a Messages API request to a model with preserved thinking. On
+ * success, what was dropped and how to sign the thinking the answer opens
+ * with (its prefix is the whole request).
+ */
+export function checkPrefixes(body: Record<string, unknown>, headers: http.IncomingHttpHeaders): PrefixCheck {
+  const model = String(body.model);
+  const thinking = body.thinking as Block | undefined;
+  const binding = thinking?.block_binding as Block | undefined;
+  const betas = String(headers["anthropic-beta"] ?? "").split(",");
+  if (binding && !betas.includes(BINDING_BETA))
+    return {
+      ok: false,
+      status: 400,
+      message: `thinking.block_binding: this field requires the beta header anthropic-beta: ${BINDING_BETA}`,
+    };
+  const drop = binding?.prefix_mismatch_behavior === "drop_block";
+  const blocks = messageBlocks(body);
+  const dropped: Dropped[] = [];
+  for (const [k, { block, path }] of blocks.entries()) {
+    if (block.type !== "thinking" && block.type !== "redacted_thinking") continue;
+    const sig = String(block.type === "thinking" ? block.signature : block.data);
+    const [tag, writer] = sig.split(".");
+    if (tag !== "bound" || writer !== model) {
+      // A block the model cannot read is dropped without an error.
+      dropped.push({ path, reason: "model_mismatch" });
+      continue;
+    }
+    if (sig === signature(writer, body, blocks.slice(0, k))) continue;
+    if (!drop)
+      return {
+        ok: false,
+        status: 400,
+        message: `${path}: Invalid \`signature\` in \`thinking\` block. The block is bound to a different conversation. Remove the block, or set \`thinking.block_binding.prefix_mismatch_behavior\` to "drop_block".`,
+      };
+    dropped.push({ path, reason: "prefix_mismatch" });
+  }
+  const transformations = dropped
+    .filter((d) => d.reason === "prefix_mismatch")
+    .map((d) => ({ type: "thinking_dropped", path: d.path, reason: d.reason }));
+  return { ok: true, dropped, transformations, sign: () => signature(model, body, blocks) };
+}
