@@ -9,6 +9,7 @@ export * from "./plan.js";
 export * from "./policy.js";
 export * from "./positions.js";
 export * from "./project.js";
+export * from "./reasoning-report.js";
 export * from "./recall.js";
 export * from "./tool-output.js";
 export * from "./spec.js";

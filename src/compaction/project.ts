@@ -9,6 +9,7 @@ import type {
   ToolCallResponse,
   ToolPolicy,
 } from "../events/index.js";
+import { ReasoningReporter, type ReasoningReport } from "./reasoning-report.js";
 import { isGlobal, isJsonObject, isKind, isSent, NO_TURN, TurnCounter } from "../events/index.js";
 import { CompactionIndexer, newestFirst, type CompactionEntry } from "./activation.js";
 
@@ -108,6 +109,8 @@ export interface StreamShape {
   pinned: Set<number>;
   /** The failed questions among `failed`, in turn order, each with why and what came of it. */
   failures: FailedQuestion[];
+  /** The reasoning the newest request left out, and what providers dropped. */
+  reasoning: ReasoningReport;
 }
 
 /** A question whose request failed and that holds no answer: not sent to the model. */
@@ -164,12 +167,14 @@ export function streamShape(events: Iterable<Event>): StreamShape {
   const compactions = new CompactionIndexer();
   const pins = new Map<number, boolean>();
   const questions = new FailedQuestions();
+  const reasoning = new ReasoningReporter();
   let position = -1;
   for (const e of events) {
     position++;
     const t = counter.next(e);
     compactions.add(e, position, counter.count);
     questions.add(e, t);
+    reasoning.add(e, t);
     if (isKind(e, "pin")) pins.set(e.turn, e.pinned);
     if (t === NO_TURN) continue;
     if (isSent(e)) seen[t] = true;
@@ -188,6 +193,7 @@ export function streamShape(events: Iterable<Event>): StreamShape {
     callPositions,
     pinned,
     failures,
+    reasoning: reasoning.finish(),
   };
 }
 

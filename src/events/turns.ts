@@ -81,3 +81,15 @@ export function groupTurns(events: readonly Event[]): Turn[] {
 export function turnsLabel(from: number, to: number): string {
   return from === to ? `turn ${from + 1}` : `turns ${from + 1}–${to + 1}`;
 }
+
+/** Turns (0-based, any order) as a person reads them: "turn 2", "turns 1–3, 5". */
+export function turnList(turns: readonly number[]): string {
+  const runs: [number, number][] = [];
+  for (const t of [...new Set(turns)].sort((a, b) => a - b)) {
+    const last = runs.at(-1);
+    if (last && last[1] === t - 1) last[1] = t;
+    else runs.push([t, t]);
+  }
+  if (runs.length === 1) return turnsLabel(runs[0]![0], runs[0]![1]);
+  return `turns ${runs.map(([a, b]) => (a === b ? `${a + 1}` : `${a + 1}–${b + 1}`)).join(", ")}`;
+}

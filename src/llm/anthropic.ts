@@ -220,11 +220,11 @@ export function anthropicBody(request: ModelRequest): MessageCreateParamsStreami
   const { thinking, effort } = anthropicThinking(request);
   if (thinking) body.thinking = thinking;
   if (effort) body.output_config = { effort };
-  if (request.reasoningBinding === "drop") {
-    // A model with preserved thinking thinks adaptively when nothing is said, so saying it changes nothing else.
-    const current = body.thinking ?? { type: "adaptive" };
+  // Only adaptive and manual thinking take block_binding (the beta SDK's types); a model with preserved
+  // thinking thinks adaptively when nothing is said, so saying it changes nothing else.
+  const current = body.thinking ?? { type: "adaptive" };
+  if (request.reasoningBinding === "drop" && (current.type === "adaptive" || current.type === "enabled"))
     body.thinking = { ...current, ...DROP_CHANGED_BLOCKS };
-  }
   return body;
 }
 

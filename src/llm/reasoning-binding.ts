@@ -25,6 +25,8 @@ import {
   GEMINI_SIGNATURE_KEY,
   REASONING_DETAILS_KEY,
 } from "../events/index.js";
+import type { Projection } from "../compaction/index.js";
+import type { TokenCounter } from "../tokens/count.js";
 import type { ToolDefinition } from "./types.js";
 
 /**
@@ -201,4 +203,46 @@ export function firstChange(before: readonly Event[], after: readonly Event[]): 
 /** Whether a reasoning event recorded the prefix it is bound to (a model with preserved thinking wrote it). */
 export function isBoundReasoning(e: Event): boolean {
   return isReasoning(e) && bindingOf(e) !== undefined;
+}
+
+/**
+ * The bound reasoning that goes back while `before` is what is sent and stops
+ * going back once `after` is: every block from the first change on (its prefix
+ * is no longer what it was written in). Blocks already left out are not
+ * counted; the header is taken as unchanged (a compaction does not touch it).
+ */
+export function reasoningLost(before: readonly Event[], after: readonly Event[]): ChatResponse[] {
+  const change = firstChange(before, after);
+  const lost: ChatResponse[] = [];
+  const hash = createHash("sha256");
+  before.forEach((e, i) => {
+    let sent = true;
+    if (isReasoning(e)) {
+      const binding = bindingOf(e);
+      sent = binding !== undefined && binding.history === digestOf(hash);
+      if (sent && i >= change) lost.push(e);
+    }
+    const form = sentForm(e);
+    if (sent && form !== undefined) hash.update(`${form}\n`);
+  });
+  return lost;
+}
+
+/** Reasoning a compaction takes from what goes back: the raw turns (0-based) it was in, and its tokens. */
+export interface LostReasoning {
+  turns: number[];
+  tokens: number;
+}
+
+/**
+ * The reasoning that stops going back when the view `before` becomes
+ * `after`: a model with preserved thinking reads a block only while all
+ * before it is unchanged, so every one from the first change on is lost to it.
+ */
+export function lostReasoning(before: Projection, after: Projection, counter: TokenCounter): LostReasoning {
+  const lost = new Set<Event>(reasoningLost(before.events, after.events));
+  const turns: number[] = [];
+  for (const { origin, events } of before.turns)
+    if (origin.kind === "kept" && events.some((e) => lost.has(e))) turns.push(origin.turn);
+  return { turns, tokens: counter.events([...lost]) };
 }

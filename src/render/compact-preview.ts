@@ -7,7 +7,7 @@ import type { Compaction, Event } from "../events/index.js";
 import { groupTurns, turnsLabel, isKind } from "../events/index.js";
 import { PLAIN } from "./palette.js";
 import { renderHistory } from "./history.js";
-import { atRiskLine, policyNames } from "./compactions.js";
+import { atRiskLine, policyNames, reasoningLostLine } from "./compactions.js";
 import { counted } from "./words.js";
 
 export interface PreviewRule {
@@ -16,6 +16,8 @@ export interface PreviewRule {
   tokensAfter: number;
   /** Tokens the provider writes to its prompt cache again, once, when the rule takes effect. */
   cacheRewrite?: number;
+  /** The bound reasoning (preserved thinking) that stops going back when the rule takes effect. */
+  reasoningLost?: { turns: readonly number[]; tokens: number };
   approximate: boolean;
   spillFile?: string;
   /** The facts that leave the model's view with this rule and stay nowhere in it. */
@@ -125,6 +127,9 @@ export function renderCompactPreview(
         ? [
             `     cache    ${fmt(r.cacheRewrite, r.approximate)} tokens written to the prompt cache again, once`,
           ]
+        : []),
+      ...(r.reasoningLost?.turns.length
+        ? [`     thinking ${reasoningLostLine(r.reasoningLost, (n) => fmt(n, r.approximate))}`]
         : []),
     );
     if (first) lines.push(`     from     "${first}"`);

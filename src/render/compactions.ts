@@ -1,7 +1,7 @@
 // Owns how compactions read in output: policies, ranges, states, timelines.
 import type { CompactionEntry, Fact, TurnRange } from "../compaction/index.js";
 import { describeToolPolicy } from "../compaction/index.js";
-import { turnsLabel, type Compaction } from "../events/index.js";
+import { turnList, turnsLabel, type Compaction } from "../events/index.js";
 import { formatTokens } from "../tokens/count.js";
 import { counted } from "./words.js";
 import { visible } from "./visible.js";
@@ -59,6 +59,7 @@ export interface TimelineOutcome {
   tokens: { before: number; after: number };
   cacheRewrite: number;
   atRisk: readonly Fact[];
+  reasoningLost?: { turns: readonly number[]; tokens: number };
 }
 
 type PlannedItem = TimelineOutcome["planned"][number];
@@ -178,7 +179,20 @@ export function renderTimeline(
     lines.push(
       `Cache: the request changes from the first compacted turn on, so ${fmt(outcome.cacheRewrite)} tokens are written to the provider's prompt cache again, once (at 1.25× the input price on Anthropic).`,
     );
+  const lost = outcome.reasoningLost;
+  if (lost?.turns.length) lines.push(`Reasoning: ${reasoningLostLine(lost, fmt)}.`);
   return lines;
+}
+
+/**
+ * What a compaction costs in reasoning: on a model with preserved thinking,
+ * the thinking of the turns after the first change stops going back.
+ */
+export function reasoningLostLine(
+  lost: { turns: readonly number[]; tokens: number },
+  fmt: (n: number) => string,
+): string {
+  return `the thinking of ${turnList(lost.turns)} (${fmt(lost.tokens)} tokens) stops going back to the model, which reads it only while all before it is unchanged; the log keeps it`;
 }
 
 /** How many facts leave the view and stay nowhere, and the first of them (the summary can name them). */

@@ -16,6 +16,7 @@ import {
 } from "../compaction/index.js";
 import type { ResolvedRule } from "../config/compaction-rules.js";
 import type { Compaction, CompactionSource, Event } from "../events/index.js";
+import { lostReasoning, type LostReasoning } from "../llm/reasoning-binding.js";
 import { summaryBilling, type Summarizer } from "../llm/summarize.js";
 import { cacheRewriteTokens } from "../tokens/cache-rewrite.js";
 import type { TokenCounter } from "../tokens/count.js";
@@ -50,6 +51,8 @@ export interface CompactionOutcome {
   cacheRewrite: number;
   /** The facts that leave the model's view and stay nowhere in it (the loss report). */
   atRisk: Fact[];
+  /** The bound reasoning (preserved thinking) that stops going back to the model, by raw turn, and its tokens. */
+  reasoningLost: LostReasoning;
 }
 
 export interface CompactionInput {
@@ -191,5 +194,6 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     tokens: { before: input.counter.events(before.events), after: input.counter.events(current.events) },
     cacheRewrite: cacheRewriteTokens(input.counter, before.events, current.events),
     atRisk: factsAtRisk(before.events, current.events),
+    reasoningLost: lostReasoning(before, current, input.counter),
   };
 }

@@ -5,6 +5,7 @@ import { messageOf } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { cacheRewriteTokens } from "../tokens/cache-rewrite.js";
+import { lostReasoning } from "../llm/reasoning-binding.js";
 import { checkCompactArgs, COMPACT_PARAMETERS, isCompactArgs, RULE_FIELDS } from "./compact-args.check.js";
 import {
   factsAtRisk,
@@ -125,23 +126,25 @@ class CompactProposals {
     };
     const pinned = [...streamShape(events).pinned].sort((a, b) => a - b);
     let current = [...events];
-    let previous = project(current).events;
-    let before = counter.events(previous);
+    let previousView = project(current);
+    let before = counter.events(previousView.events);
     return compactions.map((c) => {
       current = [...current, active(c)];
-      const projected = project(current).events;
+      const view = project(current);
+      const [previous, projected] = [previousView.events, view.events];
       const after = counter.events(projected);
       const figures = {
         compaction: c,
         tokensBefore: before,
         tokensAfter: after,
         cacheRewrite: cacheRewriteTokens(counter, previous, projected),
+        reasoningLost: lostReasoning(previousView, view, counter),
         approximate: counter.approximate,
         atRisk: factsAtRisk(previous, projected),
         pinned: pinned.filter((t) => t >= c.from_turn && t <= c.to_turn),
       };
       before = after;
-      previous = projected;
+      previousView = view;
       return figures;
     });
   }

@@ -52,6 +52,7 @@ import {
   type LeftOutReasoning,
 } from "../llm/reasoning-binding.js";
 import { BadRequestError } from "../llm/errors.js";
+import { leftOutLines } from "../render/reasoning.js";
 import type {
   ModelRequest,
   Provider,
@@ -834,25 +835,6 @@ function boundElsewhere(error: unknown): boolean {
   return error instanceof BadRequestError && /bound to a different conversation/i.test(error.message);
 }
 
-const REASONS: Record<LeftOutReason, string> = {
-  history: "what came before it changed (a compaction)",
-  header: "the system prompt or the tools changed since",
-  unbound: "it predates jp's record of what it is bound to, and a compaction is in force",
-  refused: "the provider refused it",
-};
-
-/** "turns 1–3", "turn 2": 1-based, runs joined. */
-function turnList(turns: readonly number[]): string {
-  const runs: [number, number][] = [];
-  for (const t of [...new Set(turns)].sort((a, b) => a - b)) {
-    const last = runs.at(-1);
-    if (last && last[1] === t - 1) last[1] = t;
-    else runs.push([t, t]);
-  }
-  const text = runs.map(([a, b]) => (a === b ? `${a + 1}` : `${a + 1}–${b + 1}`)).join(", ");
-  return `${runs.length === 1 && runs[0]![0] === runs[0]![1] ? "turn" : "turns"} ${text}`;
-}
-
 /**
  * Say which turns' reasoning this request leaves out, when that changed since
  * the last response recorded it: the model will not see it, and the user
@@ -865,12 +847,7 @@ function tellLeftOut(leftOut: readonly ReasoningLeftOut[], options: TurnOptions)
   const before =
     last && isKnown(last) && isJsonObject(last.metadata) ? last.metadata[REASONING_LEFT_OUT_KEY] : undefined;
   if (JSON.stringify(before) === JSON.stringify(leftOut)) return;
-  const byReason = new Map<LeftOutReason, number[]>();
-  for (const l of leftOut) byReason.set(l.reason, [...(byReason.get(l.reason) ?? []), l.turn]);
-  for (const [reason, turns] of byReason)
-    options.output.notice(
-      `the reasoning of ${turnList(turns)} is not sent back to ${options.modelId}: ${REASONS[reason]} (the log keeps it)`,
-    );
+  for (const line of leftOutLines(leftOut, options.modelId)) options.output.notice(line);
 }
 
 /** On a model with preserved thinking: what each new reasoning block is bound to, and what the request left out. */

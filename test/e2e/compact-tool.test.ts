@@ -219,11 +219,23 @@ describe("jp q -u compact on a model that refuses forced tool use", () => {
       );
       session.type("y");
       expect(await session.exit).toBe(0);
-      const [gentle, firm] = w!.mock.requests.map((r) => withoutCacheMarkers(r.body));
-      // Sonnet 5.5 returns an error for a forced tool_choice: the tool is offered and asked for in the system prompt.
+      const [gentle, firm, after] = w!.mock.requests.map((r) => withoutCacheMarkers(r.body));
+      // Sonnet 5.5 returns an error for a forced tool_choice: the tool is offered and asked for with the
+      // question, never in the system prompt, which stays as every earlier thinking block saw it.
       for (const body of [gentle!, firm!]) expect(body.tool_choice).toEqual({ type: "auto" });
-      expect(JSON.stringify(gentle!.system)).toContain("Call `compact` now");
-      expect(JSON.stringify(firm!.system)).toContain("you MUST call the tool `compact`");
+      const question = (body: Record<string, unknown>) => {
+        const messages = body.messages as { role: string; content: { type: string; text?: string }[] }[];
+        return JSON.stringify(messages.findLast((m) => m.content.some((b) => b.type === "text"))!.content);
+      };
+      expect(question(gentle!)).toContain("summarize everything except the current task");
+      expect(question(gentle!)).toContain("Call `compact` now");
+      expect(question(firm!)).toContain("you MUST call the tool `compact`");
+      for (const body of [gentle!, firm!]) expect(JSON.stringify(body.system)).not.toContain("compact` now");
+      // The question goes on as it was first asked: the next request only appends to it.
+      const messages = (after!.messages as { content: { type: string; text?: string }[] }[]).map((m) =>
+        JSON.stringify(m.content),
+      );
+      expect(messages.some((m) => m.includes("Call `compact` now"))).toBe(true);
       // The answer that did not call it was not recorded: the log holds the call and the compaction.
       const events = fs.readFileSync(
         path.join(w!.root, ".jp/conversations", path.basename(SAMPLE), "events.jsonl"),

@@ -15,6 +15,7 @@ import {
 } from "../../src/events/index.js";
 import type { ScriptedResponse } from "../support/mock-llm.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { sdkTypeErrors } from "../support/sdk-types.js";
 
 let w: QWorkspace | undefined;
 afterEach(async () => {
@@ -88,6 +89,12 @@ describe("preserved thinking", () => {
     const last = ws.mock.requests.at(-1)!;
     expect(last.headers["anthropic-beta"]).toContain("thinking-binding-controls-2026-08-01");
     expect(last.body.thinking).toMatchObject({ block_binding: { prefix_mismatch_behavior: "drop_block" } });
+    expect(
+      sdkTypeErrors(
+        "anthropic-beta",
+        ws.mock.requests.map((r) => r.body),
+      ),
+    ).toEqual([]);
   });
 
   it("a summary of turn 1 leaves its later reasoning out; two more questions go through untouched", async () => {
@@ -139,11 +146,11 @@ describe("preserved thinking", () => {
     const r = await ws.jp("q", "question 3");
     expect(r.code).toBe(0);
     expect(ws.mock.dropped).toEqual([
-      { path: "messages.3.content.0", reason: "prefix_mismatch", request: 3 },
+      { path: "messages.3.content.0", reason: "prefix_binding_mismatch", request: 3 },
     ]);
     const last = ws.events().findLast((e) => e.type === "chat_response")!;
     expect(metadataOf(last)[INPUT_TRANSFORMATIONS_KEY]).toEqual([
-      { type: "thinking_dropped", path: "messages.3.content.0", reason: "prefix_mismatch" },
+      { type: "thinking_dropped", path: "messages.3.content.0", reason: "prefix_binding_mismatch" },
     ]);
   });
 });

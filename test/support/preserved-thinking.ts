@@ -9,7 +9,8 @@
 // - a block whose prefix differs from the one it was written in is refused
 //   with a 400 naming it, or, with `thinking.block_binding
 //   .prefix_mismatch_behavior: "drop_block"` and the beta header, dropped and
-//   listed in the answer's `input_transformations` (`thinking_dropped`).
+//   listed in the answer's `input_transformations` (`thinking_dropped`, as
+//   the beta SDK's types name it; another model's blocks are listed too).
 // The digest is the server's own, over the wire format: it knows nothing of
 // how jp decides what to send.
 import { createHash } from "node:crypto";
@@ -73,7 +74,8 @@ function signature(model: string, body: Record<string, unknown>, before: { role:
 
 export interface Dropped {
   path: string;
-  reason: "prefix_mismatch" | "model_mismatch";
+  /** As the beta SDK's BetaThinkingDroppedInputTransformation names them. */
+  reason: "prefix_binding_mismatch" | "model_binding_mismatch";
 }
 
 export type PrefixCheck =
@@ -105,7 +107,7 @@ export function checkPrefixes(body: Record<string, unknown>, headers: http.Incom
     const [tag, writer] = sig.split(".");
     if (tag !== "bound" || writer !== model) {
       // A block the model cannot read is dropped without an error.
-      dropped.push({ path, reason: "model_mismatch" });
+      dropped.push({ path, reason: "model_binding_mismatch" });
       continue;
     }
     if (sig === signature(writer, body, blocks.slice(0, k))) continue;
@@ -115,10 +117,8 @@ export function checkPrefixes(body: Record<string, unknown>, headers: http.Incom
         status: 400,
         message: `${path}: Invalid \`signature\` in \`thinking\` block. The block is bound to a different conversation. Remove the block, or set \`thinking.block_binding.prefix_mismatch_behavior\` to "drop_block".`,
       };
-    dropped.push({ path, reason: "prefix_mismatch" });
+    dropped.push({ path, reason: "prefix_binding_mismatch" });
   }
-  const transformations = dropped
-    .filter((d) => d.reason === "prefix_mismatch")
-    .map((d) => ({ type: "thinking_dropped", path: d.path, reason: d.reason }));
+  const transformations = dropped.map((d) => ({ type: "thinking_dropped", path: d.path, reason: d.reason }));
   return { ok: true, dropped, transformations, sign: () => signature(model, body, blocks) };
 }

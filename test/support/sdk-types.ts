@@ -9,6 +9,10 @@ const TYPES = {
   anthropic: [
     'import type { MessageCreateParamsStreaming as Body } from "@anthropic-ai/sdk/resources/messages";',
   ],
+  // Requests that use a beta feature (preserved thinking's block_binding) are the beta API's.
+  "anthropic-beta": [
+    'import type { MessageCreateParamsStreaming as Body } from "@anthropic-ai/sdk/resources/beta/messages/messages";',
+  ],
   responses: [
     'import type { ResponseCreateParamsStreaming as Body } from "openai/resources/responses/responses";',
   ],

@@ -394,6 +394,10 @@ function compactJson(
     skipped: outcome.skipped,
     tokens: { ...outcome.tokens, approximate: counter.approximate, method: counter.method },
     cache_rewrite_tokens: outcome.cacheRewrite,
+    reasoning_lost: {
+      turns: outcome.reasoningLost.turns.map((t) => t + 1),
+      tokens: outcome.reasoningLost.tokens,
+    },
     facts_at_risk: outcome.atRisk,
     timeline,
   };

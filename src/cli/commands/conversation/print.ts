@@ -1,4 +1,5 @@
 // `jp conversation print [ID]`: the full history, or with --compacted exactly what the model sees.
+import { droppedLine, leftOutLines } from "../../../render/reasoning.js";
 import { Option, type Command } from "commander";
 import type { Context } from "../../context.js";
 import { conversationOrPick } from "../../pick.js";
@@ -103,10 +104,19 @@ function compactedHeader(ctx: Context, shape: StreamShape): string {
       `Deferred: #${e.number} ${c.id} by ${c.source}, ${turnsLabel(c.from_turn, c.to_turn)}, takes effect at turn ${e.state.untilTurn + 1}${note}`,
     ];
   });
-  const pending = [...deferred, ...notSent(shape)].map((l) => `\n${l}`).join("");
+  const pending = [...deferred, ...notSent(shape), ...reasoningNotSent(shape)].map((l) => `\n${l}`).join("");
   return ctx.color.dim(
     `What the model sees: ${counted(outline.activeCompactions, "active compaction")}; ${counted(shape.turnCount, "raw turn")} → ${counted(outline.turns, "projected turn")}.${pending}`,
   );
+}
+
+/** The reasoning the newest request left out, and what providers dropped (preserved thinking). */
+function reasoningNotSent(shape: StreamShape): string[] {
+  const dropped = droppedLine(shape.reasoning.dropped);
+  return [
+    ...leftOutLines(shape.reasoning.leftOut).map((l) => `Not sent: ${l}`),
+    ...(dropped ? [`Dropped: ${dropped}`] : []),
+  ];
 }
 
 /** The raw turns the view leaves out whole, each with why. */

@@ -1,10 +1,13 @@
 // `jp conversation show [ID]`: one conversation's details.
 import { leftOutByReason } from "../../../render/left-out.js";
 import type { Command } from "commander";
+import { droppedLine, leftOutLines } from "../../../render/reasoning.js";
 import type { Context } from "../../context.js";
 import { conversationOrPick } from "../../pick.js";
 import { indexCompactions, streamShape } from "../../../compaction/index.js";
 import { priceOf } from "../../../llm/model-info.js";
+import { builtInFacts } from "../../../llm/model-table.js";
+import { splitModelId } from "../../../config/models.js";
 import { compactionItems, renderCompactionItems } from "../../../render/compaction-list.js";
 import { sumUsage } from "../../../events/index.js";
 import { fateOf } from "../../../render/history.js";
@@ -12,6 +15,12 @@ import { visible } from "../../../render/visible.js";
 import { estimateTotalCost } from "../../../llm/pricing.js";
 import { usageLine } from "../../../render/usage.js";
 import { counted } from "../../../render/words.js";
+
+/** Whether a model (provider/name) binds its reasoning to its prefix: then the log says what was left out. */
+function bindsReasoning(model: string): boolean {
+  const ref = splitModelId(model);
+  return ref !== undefined && builtInFacts(ref.provider, ref.name)?.preservedThinking === true;
+}
 
 export function register(parent: Command, ctx: Context): void {
   parent
@@ -44,10 +53,15 @@ export function register(parent: Command, ctx: Context): void {
         stats.kinds.config_delta ? { conversation: ref } : {},
       );
       const cost = estimateTotalCost(stats.usage, (model) => priceOf(model, config));
-      // The log is read only when it holds compactions or failed requests; a large one is otherwise not.
-      const events = stats.kinds.compaction || stats.kinds.request_failed ? store.readEvents(ref) : [];
+      // The log is read only when it holds compactions, failed requests or a model's reasoning; a large one is otherwise not.
+      const events =
+        stats.kinds.compaction || stats.kinds.request_failed || Object.keys(stats.usage).some(bindsReasoning)
+          ? store.readEvents(ref)
+          : [];
       const compactions = stats.kinds.compaction ? compactionItems(indexCompactions(events).entries) : [];
-      const failures = streamShape(events).failures;
+      const shape = streamShape(events);
+      const failures = shape.failures;
+      const reasoning = shape.reasoning;
       const failedQuestions = failures.map((q) => ({
         turn: q.turn + 1,
         reason: q.reason,
@@ -68,6 +82,10 @@ export function register(parent: Command, ctx: Context): void {
         compactions,
         failed_questions: failedQuestions,
         left_out_tools: leftOutTools,
+        reasoning: {
+          left_out: reasoning.leftOut.map((l) => ({ ...l, turn: l.turn + 1 })),
+          dropped_by_provider: reasoning.dropped.map((d) => ({ ...d, turn: d.turn + 1 })),
+        },
       };
       if (opts.json) {
         ctx.out(JSON.stringify(details, null, 2));
@@ -94,6 +112,8 @@ export function register(parent: Command, ctx: Context): void {
                 ...leftOutByReason(leftOutTools).map(([why, names]) => `    ${names.join(", ")}: ${why}`),
               ]
             : []),
+          ...leftOutLines(reasoning.leftOut).map((l) => `  reasoning:   ${l}`),
+          ...[droppedLine(reasoning.dropped)].flatMap((l) => (l ? [`  dropped:     ${l}`] : [])),
           ...failures.map(
             (q) =>
               `  failed:      turn ${q.turn + 1}, ${visible(q.reason)}; ${fateOf(q)} (not sent to the model)`,
