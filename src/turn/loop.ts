@@ -448,12 +448,10 @@ interface ReasoningLeftOut {
  */
 function withAskedTools(view: readonly Event[], insist: boolean): readonly Event[] {
   const last = view.findLastIndex((e) => e.type === "chat_request");
-  let changed = false;
   const out = view.map((e, i) => {
     if (e.type !== "chat_request" || !isJsonObject(e.metadata)) return e;
     const tool = e.metadata[ASKED_FOR_TOOL_KEY];
     if (typeof tool !== "string") return e;
-    changed = true;
     const firmly = insist && i === last;
     return {
       ...e,
@@ -461,7 +459,7 @@ function withAskedTools(view: readonly Event[], insist: boolean): readonly Event
       ...(firmly ? { metadata: { ...e.metadata, [ASKED_FOR_TOOL_KEY]: { tool, firmly } } } : {}),
     };
   });
-  return changed ? out : view;
+  return out.some((e, i) => e !== view[i]) ? out : view;
 }
 
 /** The raw turn of each event of the view that kept its turn (summaries have none). */

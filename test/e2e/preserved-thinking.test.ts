@@ -70,7 +70,10 @@ function changeBehindJp(ws: QWorkspace): void {
     .map((l) => JSON.parse(l) as { message?: string; metadata?: Record<string, unknown> });
   for (const e of events) {
     if (e.message === "answer 1") e.message = "answer one";
-    if (e.metadata) delete e.metadata[REASONING_BINDING_KEY];
+    if (e.metadata) {
+      const { [REASONING_BINDING_KEY]: _forgotten, ...rest } = e.metadata;
+      e.metadata = rest;
+    }
   }
   fs.writeFileSync(log, events.map((e) => JSON.stringify(e)).join("\n") + "\n");
 }
