@@ -24,6 +24,13 @@ afterEach(async () => {
 });
 
 const MODEL = "anthropic/claude-sonnet-5-5";
+
+const BIG_TOOL = `[conversation.tools.big]
+source = "local"
+summary = "Print about 5 KB of data"
+command = ["node", "-e", "process.stdout.write('x '.repeat(2500))"]
+run = "unattended"
+`;
 const THINKING = '[assistant.reasoning]\neffort = "medium"\n';
 
 /** An answer that thinks first. */
@@ -53,6 +60,25 @@ function thinkingSent(ws: QWorkspace, request = -1): string[] {
     m.content.filter((b) => b.type === "thinking").map((b) => b.thinking ?? ""),
   );
 }
+
+/** Nothing jp sent was refused or dropped by the server. */
+function expectAccepted(ws: QWorkspace): void {
+  expect(ws.mock.refusedForBinding).toBe(0);
+  expect(ws.mock.dropped).toEqual([]);
+}
+
+/** Compact with these arguments, then ask two more questions: every request must be accepted whole. */
+async function compactThenAsk(ws: QWorkspace, args: string[], next: number): Promise<void> {
+  const compact = await ws.jp("c", "compact", ...args);
+  expect(compact.stderr).not.toMatch(/error/);
+  expect(compact.code).toBe(0);
+  await ask(ws, 2, next);
+  expectAccepted(ws);
+}
+
+/** The last request's tool names. */
+const toolNames = (ws: QWorkspace, request = -1) =>
+  ((ws.mock.requests.at(request)!.body.tools as { name: string }[] | undefined) ?? []).map((t) => t.name);
 
 const metadataOf = (e: Event) =>
   "metadata" in e && e.metadata ? (e.metadata as Record<string, unknown>) : {};
@@ -121,6 +147,108 @@ describe("preserved thinking", () => {
       { turn: 1, blocks: 1, reason: "history" },
       { turn: 2, blocks: 1, reason: "history" },
     ]);
+  });
+
+  it("stripping turn 1's reasoning, then two more questions", async () => {
+    const ws = await workspace();
+    await ask(ws, 3);
+    await compactThenAsk(ws, ["--turn", "1", "-r"], 4);
+    // Turn 4 was written after the strip: its thinking goes back with the fifth question.
+    expect(thinkingSent(ws)).toEqual(["thinking 4"]);
+  });
+
+  it("stripping turn 1's tool calls, then two more questions", async () => {
+    const ws = await workspace(BIG_TOOL, [
+      { reasoning: "a job for the tool", tool_calls: [{ id: "toolu_1", name: "big", arguments: {} }] },
+      { reasoning: "that is a lot", text: "Plenty of data." },
+    ]);
+    const first = await ws.jp("q", "-t=big", "how much data is there?");
+    expect(first.code).toBe(0);
+    // Within the turn, the first thinking went back with the tool result.
+    expect(thinkingSent(ws)).toEqual(["a job for the tool"]);
+    await ask(ws, 1, 2);
+    await compactThenAsk(ws, ["--turn", "1", "-t"], 3);
+    // The thinking before the call saw nothing that changed; the rest came after the stripped result.
+    expect(thinkingSent(ws)).toEqual(["a job for the tool", "thinking 3"]);
+  });
+
+  it("a generated summary keeping the last turn, then two more questions", async () => {
+    const ws = await workspace();
+    await ask(ws, 3);
+    ws.mock.push({ text: "Questions 1 and 2 were asked and answered." });
+    await compactThenAsk(ws, ["--keep-last", "1", "--summarize"], 4);
+    // Turn 1 is kept (keep_first = 1) and nothing before it changed; turn 3 is kept, but what came
+    // before it changed: its thinking stays out; turn 4's goes back.
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 4"]);
+  });
+
+  it("a pinned turn inside a summarised range, then two more questions", async () => {
+    const ws = await workspace();
+    await ask(ws, 4);
+    expect((await ws.jp("c", "pin", "--turn", "2")).code).toBe(0);
+    await compactThenAsk(ws, ["--turn", "1..3", "--summary", "Questions 1 to 3."], 5);
+    expect(thinkingSent(ws)).toEqual(["thinking 5"]);
+  });
+
+  it("--reset after a compaction brings back the reasoning written before it, then two more questions", async () => {
+    const ws = await workspace();
+    await ask(ws, 2);
+    await compactThenAsk(ws, ["--turn", "1", "--summary", "Question 1."], 3);
+    expect(thinkingSent(ws)).toEqual(["thinking 3"]);
+    await compactThenAsk(ws, ["--reset"], 5);
+    // The reset view is the one turns 1 and 2 were written in; turns 3 and 4 were written under the
+    // summary; turn 5 after the reset, without them.
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 5"]);
+  });
+
+  it("a tool offered for one question leaves the earlier reasoning out for that question only", async () => {
+    const ws = await workspace(
+      '[conversation.tools.extra]\nsource = "local"\nsummary = "Another tool"\ncommand = ["true"]\nenable = false\n',
+    );
+    await ask(ws, 2);
+    ws.mock.push(answer(3));
+    const once = await ws.jp("q", "-t", "extra", "question 3");
+    expect(once.code).toBe(0);
+    expect(toolNames(ws)).toContain("extra");
+    expect(once.stderr).toContain(
+      "the reasoning of turns 1–2 is not sent back to anthropic/claude-sonnet-5-5: the system prompt or the tools changed since it was written",
+    );
+    expect(thinkingSent(ws)).toEqual([]);
+    await ask(ws, 1, 4);
+    // Back to the usual tools: turns 1–2 go back again; turn 3 was written with the other tools.
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2"]);
+    await ask(ws, 1, 5);
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 4"]);
+    expectAccepted(ws);
+  });
+
+  it("recall is offered from the first request, so the first compaction does not change the tools", async () => {
+    const ws = await workspace();
+    await ask(ws, 2);
+    const before = toolNames(ws);
+    expect(before).toContain("recall");
+    await compactThenAsk(ws, ["--turn", "2", "-r"], 3);
+    expect(toolNames(ws)).toEqual(before);
+    // Turn 1 comes before the change: its thinking still goes back.
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 3"]);
+  });
+
+  it("automatic compaction inside a long tool turn, then two more questions", async () => {
+    const steps: ScriptedResponse[] = [];
+    for (let i = 0; i < 30; i++)
+      steps.push({ reasoning: `step ${i}`, tool_calls: [{ id: `toolu_${i}`, name: "big", arguments: {} }] });
+    steps.push({ reasoning: "all done", text: "Done with all the data." });
+    const ws = await workspace(
+      `${BIG_TOOL}\n[conversation.compaction.auto]\nenabled = true\nmax_tokens = 20000\n`,
+      steps,
+    );
+    const result = await ws.jp("q", "-t=big", "process all the data");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/context compacted/);
+    expect(ws.events().some((e) => e.type === "compaction")).toBe(true);
+    expectAccepted(ws);
+    await ask(ws, 2, 1);
+    expectAccepted(ws);
   });
 
   it("refused: with prefix_mismatch = error, a block jp could not judge is refused, and jp asks again without it", async () => {
