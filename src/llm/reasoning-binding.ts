@@ -207,12 +207,15 @@ export function isBoundReasoning(e: Event): boolean {
 
 /**
  * The bound reasoning that goes back while `before` is what is sent and stops
- * going back once `after` is: every block from the first change on (its prefix
- * is no longer what it was written in). Blocks already left out are not
- * counted; the header is taken as unchanged (a compaction does not touch it).
+ * going back once `after` is, though `after` still shows it: every block from
+ * the first change on (its prefix is no longer what it was written in). What
+ * the compaction itself removes (a summarised turn's thinking) is its range's
+ * loss, not this; blocks already left out are not counted; the header is
+ * taken as unchanged (a compaction does not touch it).
  */
 export function reasoningLost(before: readonly Event[], after: readonly Event[]): ChatResponse[] {
   const change = firstChange(before, after);
+  const shown = new Set(after);
   const lost: ChatResponse[] = [];
   const hash = createHash("sha256");
   before.forEach((e, i) => {
@@ -220,7 +223,7 @@ export function reasoningLost(before: readonly Event[], after: readonly Event[])
     if (isReasoning(e)) {
       const binding = bindingOf(e);
       sent = binding !== undefined && binding.history === digestOf(hash);
-      if (sent && i >= change) lost.push(e);
+      if (sent && i >= change && shown.has(e)) lost.push(e);
     }
     const form = sentForm(e);
     if (sent && form !== undefined) hash.update(`${form}\n`);

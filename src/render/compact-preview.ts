@@ -129,7 +129,7 @@ export function renderCompactPreview(
           ]
         : []),
       ...(r.reasoningLost?.turns.length
-        ? [`     thinking ${reasoningLostLine(r.reasoningLost, (n) => fmt(n, r.approximate))}`]
+        ? [`     thinking of ${reasoningLostLine(r.reasoningLost, (n) => fmt(n, r.approximate))}`]
         : []),
     );
     if (first) lines.push(`     from     "${first}"`);

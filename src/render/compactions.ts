@@ -180,19 +180,19 @@ export function renderTimeline(
       `Cache: the request changes from the first compacted turn on, so ${fmt(outcome.cacheRewrite)} tokens are written to the provider's prompt cache again, once (at 1.25× the input price on Anthropic).`,
     );
   const lost = outcome.reasoningLost;
-  if (lost?.turns.length) lines.push(`Reasoning: ${reasoningLostLine(lost, fmt)}.`);
+  if (lost?.turns.length) lines.push(`Reasoning: the thinking of ${reasoningLostLine(lost, fmt)}.`);
   return lines;
 }
 
 /**
- * What a compaction costs in reasoning: on a model with preserved thinking,
- * the thinking of the turns after the first change stops going back.
+ * What a compaction costs in reasoning, after "the thinking of": on a model
+ * with preserved thinking, that of the turns after the first change stops going back.
  */
 export function reasoningLostLine(
   lost: { turns: readonly number[]; tokens: number },
   fmt: (n: number) => string,
 ): string {
-  return `the thinking of ${turnList(lost.turns)} (${fmt(lost.tokens)} tokens) stops going back to the model, which reads it only while all before it is unchanged; the log keeps it`;
+  return `${turnList(lost.turns)} (${fmt(lost.tokens)} tokens) stops going back to the model, which reads it only while all before it is unchanged; the log keeps it`;
 }
 
 /** How many facts leave the view and stay nowhere, and the first of them (the summary can name them). */

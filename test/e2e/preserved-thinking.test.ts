@@ -251,6 +251,41 @@ describe("preserved thinking", () => {
     expectAccepted(ws);
   });
 
+  it("compact --dry-run names the thinking a compaction stops sending back; print and show name what jp left out", async () => {
+    const ws = await workspace();
+    await ask(ws, 3);
+    const dry = await ws.jp("c", "compact", "--turn", "1", "--summary", "Question 1.", "--dry-run");
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(
+      /Reasoning: the thinking of turns 2–3 \(≈\d+ tokens\) stops going back to the model, which reads it only while all before it is unchanged; the log keeps it\./,
+    );
+    const json = JSON.parse(
+      (await ws.jp("c", "compact", "--turn", "1", "--summary", "Question 1.", "--dry-run", "--json")).stdout,
+    ) as { reasoning_lost: { turns: number[]; tokens: number } };
+    expect(json.reasoning_lost.turns).toEqual([2, 3]);
+    expect(json.reasoning_lost.tokens).toBeGreaterThan(0);
+    // Stripping the last turn's reasoning changes nothing before any other block.
+    const last = await ws.jp("c", "compact", "--turn", "3", "-r", "--dry-run");
+    expect(last.stdout).not.toContain("Reasoning:");
+    await compactThenAsk(ws, ["--turn", "1", "--summary", "Question 1."], 4);
+    const print = await ws.jp("c", "print", "--compacted");
+    expect(print.stdout).toContain(
+      "Not sent: the reasoning of turns 2–3 is not sent back: what came before it changed (a compaction) (the log keeps it)",
+    );
+    const show = await ws.jp("c", "show");
+    expect(show.stdout).toContain(
+      "  reasoning:   the reasoning of turns 2–3 is not sent back: what came before it changed (a compaction) (the log keeps it)",
+    );
+    const shown = JSON.parse((await ws.jp("c", "show", "--json")).stdout) as { reasoning: unknown };
+    expect(shown.reasoning).toEqual({
+      left_out: [
+        { turn: 2, blocks: 1, reason: "history" },
+        { turn: 3, blocks: 1, reason: "history" },
+      ],
+      dropped_by_provider: [],
+    });
+  });
+
   it("refused: with prefix_mismatch = error, a block jp could not judge is refused, and jp asks again without it", async () => {
     const ws = await workspace('prefix_mismatch = "error"\n');
     await ask(ws, 2);
@@ -283,5 +318,13 @@ describe("preserved thinking", () => {
     expect(metadataOf(last)[INPUT_TRANSFORMATIONS_KEY]).toEqual([
       { type: "thinking_dropped", path: "messages.3.content.0", reason: "prefix_binding_mismatch" },
     ]);
+    const show = await ws.jp("c", "show");
+    expect(show.stdout).toContain(
+      "  dropped:     the provider dropped 1 thinking block from the requests of turn 3 (prefix_binding_mismatch)",
+    );
+    const print = await ws.jp("c", "print", "--compacted");
+    expect(print.stdout).toContain(
+      "Dropped: the provider dropped 1 thinking block from the requests of turn 3 (prefix_binding_mismatch)",
+    );
   });
 });
