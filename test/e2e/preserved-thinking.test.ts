@@ -16,6 +16,8 @@ import {
 import type { ScriptedResponse } from "../support/mock-llm.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { sdkTypeErrors } from "../support/sdk-types.js";
+import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
+import { REPO_ROOT } from "../support/workspace.js";
 
 let w: QWorkspace | undefined;
 afterEach(async () => {
@@ -24,6 +26,7 @@ afterEach(async () => {
 });
 
 const MODEL = "anthropic/claude-sonnet-5-5";
+const JP = path.join(REPO_ROOT, "bin/jp");
 
 const BIG_TOOL = `[conversation.tools.big]
 source = "local"
@@ -285,6 +288,45 @@ describe("preserved thinking", () => {
       dropped_by_provider: [],
     });
   });
+
+  it.skipIf(!PTY_AVAILABLE)(
+    "the compact tool's preview names the thinking it costs; its compaction is followed by two more questions",
+    async () => {
+      const ws = await workspace();
+      await ask(ws, 3);
+      ws.mock.push(
+        {
+          reasoning: "time to tidy",
+          tool_calls: [
+            {
+              id: "toolu_compact",
+              name: "compact",
+              arguments: {
+                rules: [{ before_quote: "question 3", summary: "Questions 1 and 2.", note: "Tidy up." }],
+              },
+            },
+          ],
+        },
+        { text: "Recorded." },
+      );
+      const session = runInPty([JP, "q", "-u", "compact", "tidy up"], {
+        cwd: ws.root,
+        env: { ...ws.env, NO_COLOR: "1" },
+      });
+      await session.waitFor("Run compact? [y,n,r,e,?]");
+      expect(session.output().replace(/\r/g, "")).toMatch(
+        /thinking of turn 3 \(≈\d+ tokens\) stops going back to the model, which reads it only while all\s+before it is unchanged/,
+      );
+      session.type("y");
+      expect(await session.exit).toBe(0);
+      expect(ws.events().some((e) => e.type === "compaction")).toBe(true);
+      expectAccepted(ws);
+      await ask(ws, 2, 5);
+      expectAccepted(ws);
+      // Turn 5 was written with the summary in force: its thinking goes back.
+      expect(thinkingSent(ws)).toEqual(["thinking 5"]);
+    },
+  );
 
   it("refused: with prefix_mismatch = error, a block jp could not judge is refused, and jp asks again without it", async () => {
     const ws = await workspace('prefix_mismatch = "error"\n');

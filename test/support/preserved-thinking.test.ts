@@ -1,0 +1,130 @@
+// The local server's preserved thinking, held to what the platform docs and
+// the beta SDK's types say the real API does: it must refuse what the real
+// API refuses, or the tests that use it prove nothing.
+import { afterEach, describe, expect, it } from "vitest";
+import { startMockLlm, type MockLlm } from "./mock-llm.js";
+import { BINDING_BETA } from "./preserved-thinking.js";
+
+let mock: MockLlm | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+const MODEL = "claude-sonnet-5-5";
+
+type Block = Record<string, unknown>;
+type Message = { role: string; content: Block[] };
+
+async function post(body: Record<string, unknown>, beta?: string) {
+  const response = await fetch(`${mock!.url}/v1/messages`, {
+    method: "POST",
+    headers: {
+      "x-api-key": "k",
+      "content-type": "application/json",
+      ...(beta ? { "anthropic-beta": beta } : {}),
+    },
+    body: JSON.stringify({ model: MODEL, max_tokens: 100, stream: true, ...body }),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+/** The signature of the answer's thinking block, from its stream. */
+const signatureOf = (stream: string) => /"signature":"(bound\.[^"]+)"/.exec(stream)![1]!;
+
+/** A first exchange: the question, and the answer's thinking block as it must go back. */
+async function firstAnswer(system = "Be brief.") {
+  mock!.push({ reasoning: "hmm", text: "hello" });
+  const question: Message = { role: "user", content: [{ type: "text", text: "hi" }] };
+  const first = await post({ system, messages: [question] });
+  expect(first.status).toBe(200);
+  const answer: Message = {
+    role: "assistant",
+    content: [
+      { type: "thinking", thinking: "hmm", signature: signatureOf(first.text) },
+      { type: "text", text: "hello" },
+    ],
+  };
+  return { question, answer };
+}
+
+const next: Message = { role: "user", content: [{ type: "text", text: "and then?" }] };
+
+describe("the mock's preserved thinking", () => {
+  it("accepts a block whose prefix is unchanged, wherever cache_control markers sit", async () => {
+    mock = await startMockLlm();
+    const { question, answer } = await firstAnswer();
+    mock.push({ text: "ok" });
+    const marked = {
+      ...question,
+      content: [{ ...question.content[0], cache_control: { type: "ephemeral" } }],
+    };
+    const again = await post({ system: "Be brief.", messages: [marked, answer, next] });
+    expect(again.status).toBe(200);
+    expect(mock.dropped).toEqual([]);
+  });
+
+  it("refuses a block whose prefix changed, naming it as the API does", async () => {
+    mock = await startMockLlm();
+    const { question, answer } = await firstAnswer();
+    for (const changed of [
+      { system: "Be very brief.", messages: [question, answer, next] },
+      {
+        system: "Be brief.",
+        messages: [{ ...question, content: [{ type: "text", text: "hi!" }] }, answer, next],
+      },
+      {
+        system: "Be brief.",
+        messages: [question, answer, next],
+        tools: [{ name: "t", description: "d", input_schema: { type: "object" } }],
+      },
+    ]) {
+      const refused = await post(changed);
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain(
+        "messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation.",
+      );
+    }
+    expect(mock.refusedForBinding).toBe(3);
+  });
+
+  it("a tool marked defer_loading is no part of the prefix", async () => {
+    mock = await startMockLlm();
+    const { question, answer } = await firstAnswer();
+    mock.push({ text: "ok" });
+    const deferred = [{ name: "t", description: "d", input_schema: { type: "object" }, defer_loading: true }];
+    const again = await post({ system: "Be brief.", messages: [question, answer, next], tools: deferred });
+    expect(again.status).toBe(200);
+  });
+
+  it("drops it instead with drop_block and its beta header, listing it in input_transformations", async () => {
+    mock = await startMockLlm();
+    const { question, answer } = await firstAnswer();
+    const thinking = { type: "adaptive", block_binding: { prefix_mismatch_behavior: "drop_block" } };
+    const body = { system: "Be very brief.", messages: [question, answer, next], thinking };
+    const withoutBeta = await post(body);
+    expect(withoutBeta.status).toBe(400);
+    expect(withoutBeta.text).toContain(BINDING_BETA);
+    mock.push({ text: "ok" });
+    const dropped = await post(body, BINDING_BETA);
+    expect(dropped.status).toBe(200);
+    expect(dropped.text).toContain(
+      '"input_transformations":[{"type":"thinking_dropped","path":"messages.1.content.0","reason":"prefix_binding_mismatch"}]',
+    );
+  });
+
+  it("drops a block another model wrote without an error", async () => {
+    mock = await startMockLlm();
+    const { question, answer } = await firstAnswer();
+    mock.push({ text: "ok" });
+    const other = await post({
+      model: "claude-opus-5-5",
+      system: "Be brief.",
+      messages: [question, answer, next],
+    });
+    expect(other.status).toBe(200);
+    expect(mock.dropped).toEqual([
+      { path: "messages.1.content.0", reason: "model_binding_mismatch", request: 2 },
+    ]);
+  });
+});
