@@ -214,6 +214,8 @@ export function isBoundReasoning(e: Event): boolean {
  * taken as unchanged (a compaction does not touch it).
  */
 export function reasoningLost(before: readonly Event[], after: readonly Event[]): ChatResponse[] {
+  // Most conversations hold no bound reasoning: they pay for nothing more.
+  if (!before.some(isBoundReasoning)) return [];
   const change = firstChange(before, after);
   const shown = new Set(after);
   const lost: ChatResponse[] = [];
