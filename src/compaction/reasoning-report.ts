@@ -18,6 +18,13 @@ export interface ReasoningReport {
   dropped: { turn: number; path: string; reason: string }[];
 }
 
+/**
+ * Whether an `input_transformations` entry took something out of the request:
+ * Anthropic's `thinking_dropped` (not `thinking_mismatch_allowed`, which was
+ * shown all the same) or OpenAI's reasoning item with `action: "removed"`.
+ */
+const isDropped = (c: Record<string, unknown>) => c.type === "thinking_dropped" || c.action === "removed";
+
 const isResponse = (e: Event) => e.type === "chat_response" || e.type === "tool_call_request";
 
 /** Collects the report from a stream read once, event by event. */
@@ -41,13 +48,12 @@ export class ReasoningReporter {
       : [];
     const changed = metadata[INPUT_TRANSFORMATIONS_KEY];
     if (Array.isArray(changed))
-      for (const c of changed)
-        if (isJsonObject(c) && typeof c.type === "string" && c.type.includes("dropped"))
-          this.dropped.push({
-            turn,
-            path: typeof c.path === "string" ? c.path : "?",
-            reason: typeof c.reason === "string" ? c.reason : c.type,
-          });
+      for (const c of changed) {
+        if (!isJsonObject(c) || !isDropped(c)) continue;
+        // Anthropic names where the block was (`path`), OpenAI the reasoning item (`id`).
+        const where = typeof c.path === "string" ? c.path : typeof c.id === "string" ? c.id : "?";
+        this.dropped.push({ turn, path: where, reason: typeof c.reason === "string" ? c.reason : "?" });
+      }
   }
 
   finish(): ReasoningReport {

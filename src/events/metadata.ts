@@ -2,6 +2,8 @@
 // their body: what the next request must hand back for the provider to accept
 // the turn exactly as it was answered, and what a response cost. The first is
 // the name JP's own logs use, so imports keep their signatures.
+import { isKnown, type Event } from "./kinds.js";
+import { isJsonObject } from "./json.js";
 
 /** A reasoning block's signature. */
 export const REASONING_SIGNATURE_KEY = "anthropic_thinking_signature";
@@ -51,3 +53,11 @@ export const REASONING_LEFT_OUT_KEY = "reasoning_left_out";
 export const INPUT_TRANSFORMATIONS_KEY = "input_transformations";
 /** On a question asked with `-u NAME` of a model that cannot be forced: the tool asked for in words with it. */
 export const ASKED_FOR_TOOL_KEY = "asked_for_tool";
+
+/** Whether an event records reasoning its request left out or a provider dropped. */
+export function reportsReasoning(e: Event): boolean {
+  if (!isKnown(e) || !isJsonObject(e.metadata)) return false;
+  return (
+    e.metadata[REASONING_LEFT_OUT_KEY] !== undefined || e.metadata[INPUT_TRANSFORMATIONS_KEY] !== undefined
+  );
+}

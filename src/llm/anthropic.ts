@@ -21,6 +21,7 @@ import { binaryKind, isBinaryAttachment, isTextAttachment } from "./attachments.
 import { malformedArguments, tryToolArguments } from "./tool-arguments.js";
 import { ANTHROPIC_ACCEPTS, anthropicThinking, anthropicToolChoice } from "./anthropic-choices.js";
 import { reasoningGoesBack } from "./capabilities.js";
+import { inputTransformationsOf } from "./reasoning-binding.js";
 import { fetchAnthropicModel } from "./anthropic-models.js";
 import {
   classifiedProvider,
@@ -335,15 +336,6 @@ function usagePart(raw: RawUsage, write1h: number): StreamPart {
   };
 }
 
-/**
- * The message's `input_transformations`: the thinking blocks the API dropped
- * from the request (preserved thinking's `drop_block`), kept as it sent them.
- */
-function inputTransformations(message: object): JsonObject[] {
-  const list: unknown = (message as { input_transformations?: unknown }).input_transformations;
-  return Array.isArray(list) ? list.filter(isJsonObject) : [];
-}
-
 /** A block in progress, by its stream index. */
 type OpenBlock =
   | { kind: "text" | "thinking" }
@@ -431,7 +423,7 @@ export async function* anthropicParts(
         mergeUsage(ev.message.usage);
         // Counted now: an answer cut off or retried was still billed for its input.
         yield usagePart(usage, write1h);
-        const changed = inputTransformations(ev.message);
+        const changed = inputTransformationsOf(ev.message);
         if (changed.length) yield { type: "input_transformations", items: changed };
         break;
       }

@@ -27,6 +27,7 @@ import {
 import { malformedArguments, tryToolArguments, resultText } from "./tool-arguments.js";
 import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 import { toolChoiceOf } from "./tool-choice.js";
+import { inputTransformationsOf } from "./reasoning-binding.js";
 
 // The Responses API's own shapes, as the SDK declares them (types only: no code loads).
 import type {
@@ -179,6 +180,12 @@ export function responsesBody(request: ModelRequest): ResponseCreateParamsStream
   return body;
 }
 
+/** The reasoning items a newer model's API removed for a changed prefix (`input_transformations`), when any. */
+function* transformations(response: object): Generator<StreamPart> {
+  const items = inputTransformationsOf(response);
+  if (items.length) yield { type: "input_transformations", items };
+}
+
 function usagePart(usage: ResponseUsage): StreamPart {
   const cached = usage.input_tokens_details.cached_tokens;
   const reasoning = usage.output_tokens_details.reasoning_tokens;
@@ -280,6 +287,7 @@ export async function* responsesParts(
             yield* itemDone(item, false);
           }
         if (ev.response.usage) yield usagePart(ev.response.usage);
+        yield* transformations(ev.response);
         yield { type: "stop", reason: calls ? "tool_use" : "end" };
         return;
       case "response.incomplete": {
@@ -289,6 +297,7 @@ export async function* responsesParts(
           if (item.type === "function_call")
             yield* itemDone({ ...item, arguments: args.get(index) ?? item.arguments }, stop === "max_tokens");
         if (ev.response.usage) yield usagePart(ev.response.usage);
+        yield* transformations(ev.response);
         yield { type: "stop", reason: stop };
         return;
       }

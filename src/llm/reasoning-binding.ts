@@ -251,3 +251,13 @@ export function lostReasoning(before: Projection, after: Projection, counter: To
     if (origin.kind === "kept" && events.some((e) => lost.has(e))) turns.push(origin.turn);
   return { turns, tokens: counter.events([...lost]) };
 }
+
+/**
+ * A response's `input_transformations`, kept as the provider sent them: what
+ * it changed in the request before the model read it (Anthropic's dropped
+ * thinking blocks, OpenAI's removed reasoning items).
+ */
+export function inputTransformationsOf(response: object): JsonObject[] {
+  const list: unknown = (response as { input_transformations?: unknown }).input_transformations;
+  return Array.isArray(list) ? list.filter(isJsonObject) : [];
+}

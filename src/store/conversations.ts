@@ -14,6 +14,7 @@ import {
   TurnCounter,
   type Event,
   type UsageTotals,
+  reportsReasoning,
 } from "../events/index.js";
 import {
   AmbiguousConversationError,
@@ -48,6 +49,11 @@ export interface LogStats {
   kinds: Record<string, number>;
   /** Token usage the responses recorded, per model. */
   usage: Record<string, UsageTotals>;
+  /**
+   * Answers that record reasoning their request left out or a provider
+   * dropped: `show` reads the log for them only when there are any.
+   */
+  reasoning_reports?: number;
   /** How usage was counted (USAGE_COUNTING): a cache counted another way is counted again. */
   usage_counting?: number;
   /** For a JP conversation read in place: the events.json these counts are of. */
@@ -75,6 +81,7 @@ function countEvent(stats: LogStats, event: Event, counter: TurnCounter): void {
   if (typeof event.timestamp === "string") stats.last_event_at = event.timestamp;
   for (const { model, usage } of recordedUsages(event))
     addUsage((stats.usage[model] ??= emptyUsage()), usage);
+  if (reportsReasoning(event)) stats.reasoning_reports = (stats.reasoning_reports ?? 0) + 1;
 }
 
 function finishCount(stats: LogStats, counter: TurnCounter): void {
@@ -100,8 +107,11 @@ function isJpFolder(ref: ConversationRef): boolean {
   return fs.existsSync(inFolder(ref, JP_LOG_FILE));
 }
 
-/** 2: attempts that retries threw away are counted, and hour-long cache writes apart. */
-const USAGE_COUNTING = 2;
+/**
+ * 2: attempts that retries threw away are counted, and hour-long cache writes
+ * apart; 3: answers that record reasoning not sent (`reasoning_reports`).
+ */
+const USAGE_COUNTING = 3;
 
 export interface ConversationMetadata {
   title?: string;

@@ -370,3 +370,21 @@ describe("preserved thinking", () => {
     );
   });
 });
+
+describe("preserved reasoning on the Responses API", () => {
+  it("records the reasoning items OpenAI removed for a changed prefix, and show names them", async () => {
+    const ws = await qWorkspace({ provider: "openai", api: "responses" });
+    w = ws;
+    ws.mock.push({ reasoning: "first thoughts", text: "one" });
+    expect((await ws.jp("q", "question 1")).code).toBe(0);
+    const removed = { type: "reasoning", action: "removed", id: "rs_mock_0", reason: "prefix_mismatch" };
+    ws.mock.push({ text: "two", input_transformations: [removed] });
+    expect((await ws.jp("q", "question 2")).code).toBe(0);
+    const last = ws.events().findLast((e) => e.type === "chat_response")!;
+    expect(metadataOf(last)[INPUT_TRANSFORMATIONS_KEY]).toEqual([removed]);
+    const show = await ws.jp("c", "show");
+    expect(show.stdout).toContain(
+      "  dropped:     the provider dropped 1 thinking block from the requests of turn 2 (prefix_mismatch)",
+    );
+  });
+});

@@ -32,6 +32,8 @@ export interface ScriptedResponse {
   fault?: { status?: number; retry_after?: number; message?: string; cut_after_events?: number };
   /** A recorded answer replayed byte for byte instead of one made from the fields above. */
   raw?: RawResponse;
+  /** Responses API: what the API removed from the request (a newer model's reasoning items after a changed prefix). */
+  input_transformations?: Record<string, unknown>[];
 }
 
 export interface RawResponse {
@@ -331,6 +333,7 @@ function responsesEvents(r: ScriptedResponse, model: string, cache: CacheUsage):
       status: cut ? "incomplete" : "completed",
       incomplete_details: cut ? { reason: "max_output_tokens" } : null,
       output,
+      ...(r.input_transformations ? { input_transformations: r.input_transformations } : {}),
       usage: {
         input_tokens: usage.input,
         input_tokens_details: { cached_tokens: cache.read },

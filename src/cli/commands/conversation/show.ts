@@ -6,8 +6,6 @@ import type { Context } from "../../context.js";
 import { conversationOrPick } from "../../pick.js";
 import { indexCompactions, streamShape } from "../../../compaction/index.js";
 import { priceOf } from "../../../llm/model-info.js";
-import { builtInFacts } from "../../../llm/model-table.js";
-import { splitModelId } from "../../../config/models.js";
 import { compactionItems, renderCompactionItems } from "../../../render/compaction-list.js";
 import { sumUsage } from "../../../events/index.js";
 import { fateOf } from "../../../render/history.js";
@@ -15,12 +13,6 @@ import { visible } from "../../../render/visible.js";
 import { estimateTotalCost } from "../../../llm/pricing.js";
 import { usageLine } from "../../../render/usage.js";
 import { counted } from "../../../render/words.js";
-
-/** Whether a model (provider/name) binds its reasoning to its prefix: then the log says what was left out. */
-function bindsReasoning(model: string): boolean {
-  const ref = splitModelId(model);
-  return ref !== undefined && builtInFacts(ref.provider, ref.name)?.preservedThinking === true;
-}
 
 export function register(parent: Command, ctx: Context): void {
   parent
@@ -53,9 +45,9 @@ export function register(parent: Command, ctx: Context): void {
         stats.kinds.config_delta ? { conversation: ref } : {},
       );
       const cost = estimateTotalCost(stats.usage, (model) => priceOf(model, config));
-      // The log is read only when it holds compactions, failed requests or a model's reasoning; a large one is otherwise not.
+      // The log is read only when it holds compactions, failed requests or reasoning not sent; a large one is otherwise not.
       const events =
-        stats.kinds.compaction || stats.kinds.request_failed || Object.keys(stats.usage).some(bindsReasoning)
+        stats.kinds.compaction || stats.kinds.request_failed || stats.reasoning_reports
           ? store.readEvents(ref)
           : [];
       const compactions = stats.kinds.compaction ? compactionItems(indexCompactions(events).entries) : [];
