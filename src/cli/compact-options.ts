@@ -1,5 +1,6 @@
 // Owns turning compaction flags (`-k`, `-r`, `-t`, `-s`, `--summary`, range
 // and keep flags) into rules, for `compact`, `fork -k` and `q -k`.
+import { providerSummaries } from "./provider-summaries.js";
 import type { Command } from "commander";
 import {
   firstTurns,
@@ -228,6 +229,7 @@ export async function compactWithSpecs(
 ): Promise<PlannedCompaction[]> {
   if (!opts.compact && !opts.compactSpec?.length) return [];
   const store = ctx.store();
+  const providers = await providerSummaries(ctx, config, ref);
   const outcome = await compactConversation({
     events: store.readEvents(ref),
     rules: rulesFromSpecs(opts, config),
@@ -239,6 +241,7 @@ export async function compactWithSpecs(
     summarizer: ctx.summarizer,
     defaultModel: config.assistant?.model?.id ?? "",
     dryRun: false,
+    ...(providers ? { providerSummaries: providers } : {}),
   });
   if (outcome.planned.length && persist)
     store.append(

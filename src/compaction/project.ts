@@ -10,7 +10,15 @@ import type {
   ToolPolicy,
 } from "../events/index.js";
 import { ReasoningReporter, type ReasoningReport } from "./reasoning-report.js";
-import { isGlobal, isJsonObject, isKind, isSent, NO_TURN, TurnCounter } from "../events/index.js";
+import {
+  isGlobal,
+  isJsonObject,
+  isKind,
+  isSent,
+  NO_TURN,
+  PROVIDER_SUMMARY_KEY,
+  TurnCounter,
+} from "../events/index.js";
 import { CompactionIndexer, newestFirst, type CompactionEntry } from "./activation.js";
 
 export const SUMMARY_REQUEST = "[Summary of previous conversation]";
@@ -212,6 +220,24 @@ export function project(events: readonly Event[]): Projection {
   return { events: out, turns, stats, settled };
 }
 
+/**
+ * A summary turn's answer: its text, and for a summary the provider wrote, its
+ * block and writer (that provider sends the block back in place of the text).
+ */
+function summaryResponse(summary: Summary, timestamp: string): ChatResponse {
+  const provider = summary.provider;
+  if (!provider) return { type: "chat_response", timestamp, message: summary.text };
+  return {
+    type: "chat_response",
+    timestamp,
+    message: summary.text,
+    metadata: {
+      [PROVIDER_SUMMARY_KEY]: { block: provider.block, continues: provider.continues },
+      ...(summary.model ? { model: summary.model } : {}),
+    },
+  };
+}
+
 /** A compaction entry that carries a summary: the one that wins the turns it covers. */
 type SummaryEntry = CompactionEntry & { event: Compaction & { summary: Summary } };
 
@@ -397,7 +423,7 @@ class StreamProjector {
         timestamp,
         content: summaryRequest(summary.event, this.shape.turnCount),
       });
-      this.emit({ type: "chat_response", timestamp, message: summary.event.summary.text });
+      this.emit(summaryResponse(summary.event.summary, timestamp));
       this.settle(t, i, summarizes);
     } else {
       this.openSummary.to = t;

@@ -41,7 +41,7 @@ const KEYS11 = new Set([
   "min_turns",
   "rule",
 ]);
-const KEYS12 = new Set(["rules", "auto"]);
+const KEYS12 = new Set(["rules", "auto", "provider_summaries"]);
 const KEYS13 = new Set([
   "compaction",
   "source",
@@ -553,6 +553,14 @@ function check24(v: unknown): SchemaIssue[] | undefined {
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "rules", optional(check21, v.rules));
   out = merge(out, "auto", optional(check23, v.auto));
+  {
+    const x = v.provider_summaries;
+    out = merge(
+      out,
+      "provider_summaries",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
   const unknown = Object.keys(v).filter((k) => !KEYS12.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
@@ -1116,5 +1124,6 @@ export const CONFIG_SCALAR_PATHS: readonly { path: readonly string[]; type: stri
   { path: ["conversation", "compaction", "auto", "rule", "summary", "instructions"], type: "string" },
   { path: ["conversation", "compaction", "auto", "rule", "summary", "context"], type: "string" },
   { path: ["conversation", "compaction", "auto", "rule", "summary", "model", "id"], type: "string" },
+  { path: ["conversation", "compaction", "provider_summaries"], type: "boolean" },
   { path: ["conversation", "title", "generate", "model", "id"], type: "string" },
 ];

@@ -353,6 +353,12 @@ export const Config = z.strictObject({
         .strictObject({
           rules: RulesValue.optional().describe("compaction rules, applied in order"),
           auto: AutoCompactionConfig.optional(),
+          provider_summaries: z
+            .boolean()
+            .optional()
+            .describe(
+              "have the conversation's provider write generated summaries where it can keep later reasoning valid (Anthropic's compaction; default true)",
+            ),
         })
         .optional(),
       tools: z.record(z.string(), ToolConfig).optional().describe("tools, by name; '*' holds defaults"),

@@ -51,6 +51,12 @@ export const REASONING_BINDING_KEY = "bound_to";
 export const REASONING_LEFT_OUT_KEY = "reasoning_left_out";
 /** On a response's last event: the provider's `input_transformations` (blocks it dropped), verbatim. */
 export const INPUT_TRANSFORMATIONS_KEY = "input_transformations";
+/**
+ * On the response of a summary turn the provider wrote (a compaction block):
+ * `{block, continues}` as the compaction recorded them (`Summary.provider`),
+ * with the writer in `model`.
+ */
+export const PROVIDER_SUMMARY_KEY = "provider_summary";
 /** On a question asked with `-u NAME` of a model that cannot be forced: the tool asked for in words with it. */
 export const ASKED_FOR_TOOL_KEY = "asked_for_tool";
 

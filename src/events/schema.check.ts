@@ -488,6 +488,17 @@ function check20(v: unknown): SchemaIssue[] | undefined {
 function check21(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "block", check0(v.block));
+  {
+    const x = v.continues;
+    out = merge(out, "continues", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  return out;
+}
+
+function check22(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
   {
     const x = v.text;
     out = merge(out, "text", typeof x === "string" ? undefined : [invalidType("string", x)]);
@@ -548,10 +559,11 @@ function check21(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
+  out = merge(out, "provider", optional(check21, v.provider));
   return out;
 }
 
-function check22(v: unknown): SchemaIssue[] | undefined {
+function check23(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -575,7 +587,7 @@ function check22(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check23(v: unknown): SchemaIssue[] | undefined {
+function check24(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -591,20 +603,20 @@ function check23(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check24(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  out = pickBranch([check22(v), () => check23(v)]);
-  return out;
-}
-
 function check25(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check24(v[key]));
+  out = pickBranch([check23(v), () => check24(v)]);
   return out;
 }
 
 function check26(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check25(v[key]));
+  return out;
+}
+
+function check27(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "string") return [invalidType("string", v)];
   if (v.length > 200)
@@ -616,21 +628,21 @@ function check26(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check27(v: unknown): SchemaIssue[] | undefined {
+function check28(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   return out;
 }
 
-function check28(v: unknown): SchemaIssue[] | undefined {
+function check29(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "tokens_before", optional(check27, v.tokens_before));
-  out = merge(out, "tokens_after", optional(check27, v.tokens_after));
+  out = merge(out, "tokens_before", optional(check28, v.tokens_before));
+  out = merge(out, "tokens_after", optional(check28, v.tokens_after));
   return out;
 }
 
-function check29(v: unknown): SchemaIssue[] | undefined {
+function check30(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -659,7 +671,7 @@ function check29(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "summary", optional(check21, v.summary));
+  out = merge(out, "summary", optional(check22, v.summary));
   {
     const x = v.reasoning;
     out = merge(
@@ -672,8 +684,8 @@ function check29(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "tool_calls", optional(check24, v.tool_calls));
-  out = merge(out, "tool_overrides", optional(check25, v.tool_overrides));
+  out = merge(out, "tool_calls", optional(check25, v.tool_calls));
+  out = merge(out, "tool_overrides", optional(check26, v.tool_overrides));
   out = merge(out, "deferred_until_turn", optional(check20, v.deferred_until_turn));
   {
     const x = v.source;
@@ -692,25 +704,25 @@ function check29(v: unknown): SchemaIssue[] | undefined {
         : undefined,
     );
   }
-  out = merge(out, "note", optional(check26, v.note));
-  out = merge(out, "stats", optional(check28, v.stats));
-  return out;
-}
-
-function check30(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (typeof v !== "string") return [invalidType("string", v)];
+  out = merge(out, "note", optional(check27, v.note));
+  out = merge(out, "stats", optional(check29, v.stats));
   return out;
 }
 
 function check31(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check30(v[i]));
+  if (typeof v !== "string") return [invalidType("string", v)];
   return out;
 }
 
 function check32(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check31(v[i]));
+  return out;
+}
+
+function check33(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -735,11 +747,11 @@ function check32(v: unknown): SchemaIssue[] | undefined {
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
   out = merge(out, "metadata", optional(check0, v.metadata));
-  out = merge(out, "ids", optional(check31, v.ids));
+  out = merge(out, "ids", optional(check32, v.ids));
   return out;
 }
 
-function check33(v: unknown): SchemaIssue[] | undefined {
+function check34(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -772,7 +784,7 @@ function check33(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check34(v: unknown): SchemaIssue[] | undefined {
+function check35(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -814,7 +826,7 @@ function check34(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "note", optional(check26, v.note));
+  out = merge(out, "note", optional(check27, v.note));
   return out;
 }
 
@@ -829,8 +841,8 @@ export const KNOWN_EVENT_CHECKERS: Readonly<Record<EventKind, (value: unknown) =
     inquiry_request: firstIssue(check16),
     inquiry_response: firstIssue(check17),
     config_delta: firstIssue(check18),
-    compaction: firstIssue(check29),
-    compaction_reset: firstIssue(check32),
-    request_failed: firstIssue(check33),
-    pin: firstIssue(check34),
+    compaction: firstIssue(check30),
+    compaction_reset: firstIssue(check33),
+    request_failed: firstIssue(check34),
+    pin: firstIssue(check35),
   };

@@ -133,6 +133,14 @@ export const Summary = z.object({
   /** The user changed the author's text before it was recorded (the compact tool's `e`). */
   edited_by: z.enum(["user"]).optional(),
   model: z.string().optional(),
+  /**
+   * Written by the provider's own compaction (Anthropic's `compaction`
+   * block): the block as it came, sent back verbatim in place of the turns it
+   * summarises to the model that wrote it, while `text` (its readable
+   * content) goes to any other. `continues`: the digest of the history the
+   * block stands for, from which the reasoning of later turns stays bound.
+   */
+  provider: z.object({ block: JsonObjectSchema, continues: z.string() }).optional(),
 });
 export type Summary = z.infer<typeof Summary>;
 

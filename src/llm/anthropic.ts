@@ -9,6 +9,7 @@ import {
   isJsonObject,
   type JsonObject,
   PROVIDER_BLOCK_KEY,
+  PROVIDER_SUMMARY_KEY,
   REASONING_SIGNATURE_KEY,
   REDACTED_REASONING_KEY,
   responseModels,
@@ -45,6 +46,7 @@ import type {
   Tool as AnthropicTool,
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
+import type { BetaCompactionConfig } from "@anthropic-ai/sdk/resources/beta/messages/messages";
 
 interface Message {
   role: "user" | "assistant";
@@ -78,16 +80,34 @@ export function mapMessages(
   };
   // -1 until the mark is passed: a mark at or beyond the end counts every block.
   const pushedBefore: number[] = marks.map((mark) => (mark <= 0 ? 0 : -1));
+  /**
+   * The compaction block the provider wrote, when event `i` is its summary
+   * turn's answer and it goes back: to the model that wrote it, first in the
+   * request, in place of the summary turn (its question included).
+   */
+  const compactionAt = (i: number): ContentBlockParam | undefined => {
+    const e = events[i];
+    if (model === undefined || blocks > 0 || e?.type !== "chat_response") return undefined;
+    const summary = isJsonObject(e.metadata) ? e.metadata[PROVIDER_SUMMARY_KEY] : undefined;
+    if (!isJsonObject(summary) || !isJsonObject(summary.block) || writers[i] === undefined) return undefined;
+    return reasoningGoesBack(writers[i], model) ? verbatim(summary.block) : undefined;
+  };
   for (let i = 0; i < events.length; i++) {
     for (let m = 0; m < marks.length; m++) if (marks[m] === i) pushedBefore[m] = blocks;
     const e = events[i]!;
     if (!isSent(e)) continue;
     switch (e.type) {
       case "chat_request":
+        if (compactionAt(i + 1)) break;
         for (const block of attachmentBlocks(e.attachments ?? [])) push("user", block);
         push("user", { type: "text", text: e.content });
         break;
       case "chat_response": {
+        const compaction = compactionAt(i);
+        if (compaction) {
+          push("assistant", compaction);
+          break;
+        }
         const block = responseBlock(e);
         const foreign =
           model !== undefined &&
@@ -111,7 +131,9 @@ export function mapMessages(
         assertNever(e, "sent event kind");
     }
   }
-  const opensWithAssistant = messages[0]?.role === "assistant";
+  // A compaction block opens the request as it is: in place of the conversation it summarises.
+  const first: { type: string } | undefined = messages[0]?.content[0];
+  const opensWithAssistant = messages[0]?.role === "assistant" && first?.type !== "compaction";
   if (opensWithAssistant)
     messages.unshift({ role: "user", content: [{ type: "text", text: "(conversation continues)" }] });
   // A prefix that maps to any block opens as the whole does, so it gets the same first user block.
@@ -178,7 +200,10 @@ function responseBlock(e: ChatResponse): ContentBlockParam | undefined {
   return { type: "text", text: JSON.stringify(e.data) };
 }
 
-export function anthropicBody(request: ModelRequest): MessageCreateParamsStreaming {
+/** A Messages request, with the beta API's on-demand compaction where it is asked for. */
+export type AnthropicBody = MessageCreateParamsStreaming & { compaction?: BetaCompactionConfig };
+
+export function anthropicBody(request: ModelRequest): AnthropicBody {
   // Blocks are mapped in event order, so a settled prefix's blocks lead the request's.
   const { messages, blocksBefore: settledBlocks } = mapMessages(
     request.events,
@@ -226,6 +251,10 @@ export function anthropicBody(request: ModelRequest): MessageCreateParamsStreami
   const current = body.thinking ?? { type: "adaptive" };
   if (request.reasoningBinding === "drop" && (current.type === "adaptive" || current.type === "enabled"))
     body.thinking = { ...current, ...DROP_CHANGED_BLOCKS };
+  if (request.compaction) {
+    const { instructions } = request.compaction;
+    return { ...body, compaction: { type: "summarize", ...(instructions ? { instructions } : {}) } };
+  }
   return body;
 }
 
@@ -238,9 +267,15 @@ export function anthropicBody(request: ModelRequest): MessageCreateParamsStreami
 const DROP_CHANGED_BLOCKS = { block_binding: { prefix_mismatch_behavior: "drop_block" } } as const;
 export const THINKING_BINDING_BETA = "thinking-binding-controls-2026-08-01";
 
+/** On-demand compaction: the provider writes a summary block that keeps later thinking valid. */
+export const COMPACTION_BETA = "compact-2026-09-04";
+
 /** The beta features a request's body needs besides the configured ones. */
-function betasOf(body: MessageCreateParamsStreaming): string[] {
-  return body.thinking && "block_binding" in body.thinking ? [THINKING_BINDING_BETA] : [];
+function betasOf(body: AnthropicBody): string[] {
+  return [
+    ...(body.thinking && "block_binding" in body.thinking ? [THINKING_BINDING_BETA] : []),
+    ...(body.compaction ? [COMPACTION_BETA] : []),
+  ];
 }
 
 /**
@@ -302,6 +337,7 @@ const STOP: Record<string, StopReason> = {
   refusal: "refusal",
   pause_turn: "pause",
   model_context_window_exceeded: "context_exceeded",
+  compaction: "compaction",
 };
 
 /** Stops that cut the answer off where it was: a call in progress then is cut, not malformed. */
@@ -374,6 +410,30 @@ function openBlock(block: ContentBlock): { open: OpenBlock; parts: StreamPart[] 
   }
 }
 
+/**
+ * A delta of a block jp keeps whole, merged into it: a compaction block's
+ * summary and sealed history (`compaction_delta`), its signature. False for a
+ * delta that is not of this kind (a server tool's input JSON, gathered apart).
+ */
+function mergeWhole(block: JsonObject, delta: object): boolean {
+  if (!isJsonObject(delta)) return false;
+  const grow = (key: string, piece: unknown) => {
+    if (typeof piece !== "string") return;
+    const before = block[key];
+    block[key] = `${typeof before === "string" ? before : ""}${piece}`;
+  };
+  if (delta.type === "compaction_delta") {
+    grow("content", delta.content);
+    grow("encrypted_content", delta.encrypted_content);
+    return true;
+  }
+  if (delta.type === "signature_delta") {
+    grow("signature", delta.signature);
+    return true;
+  }
+  return false;
+}
+
 /** The parts that close a block: its end, the call it made, or the block itself. */
 function closeBlock(open: OpenBlock, cut: (call: OpenBlock & { kind: "tool" }) => void): StreamPart[] {
   switch (open.kind) {
@@ -436,6 +496,7 @@ export async function* anthropicParts(
       case "content_block_delta": {
         const d = ev.delta;
         const open = blocks.get(ev.index);
+        if (open?.kind === "other" && mergeWhole(open.block, d)) break;
         if (d.type === "text_delta" && d.text) yield { type: "text", text: d.text };
         else if (d.type === "thinking_delta" && d.thinking) yield { type: "reasoning", text: d.thinking };
         else if (d.type === "signature_delta" && d.signature)
@@ -495,7 +556,7 @@ export const ANTHROPIC_VERSION = "2026-10-21";
 async function* messageEvents(
   url: string,
   options: AnthropicOptions,
-  body: MessageCreateParamsStreaming,
+  body: AnthropicBody,
   signal: AbortSignal,
 ): AsyncGenerator<RawMessageStreamEvent> {
   const beta = [...new Set([...(options.beta ?? []), ...betasOf(body)])];

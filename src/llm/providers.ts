@@ -117,6 +117,15 @@ function keyOf(
   return env[found];
 }
 
+/** The API `modelId`'s provider speaks, from its config or the built-in list; undefined for an unknown provider. */
+export function providerApi(modelId: string, config: Config): Api | undefined {
+  const model = parseModelId(modelId);
+  const settings = llmProvider(config, model.provider);
+  const known = builtIn(model.provider);
+  if (!known && !settings.base_url) return undefined;
+  return settings.api ?? known?.api ?? "chat";
+}
+
 /** Build the provider for `modelId`. A missing key fails here, before anything is sent. */
 export function createProvider(
   modelId: string,

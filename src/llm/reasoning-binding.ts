@@ -8,7 +8,7 @@
 // written (`bindReasoning`), and every request leaves out the blocks whose
 // prefix changed (`boundReasoning`). The log keeps them all. Every provider's
 // request is built from what this leaves in: one decision for all of them.
-import { createHash, type Hash } from "node:crypto";
+import { createHash } from "node:crypto";
 import {
   type ChatResponse,
   type Event,
@@ -17,7 +17,9 @@ import {
   isSent,
   type JsonObject,
   OPENAI_REASONING_ITEM_KEY,
+  PROVIDER_SUMMARY_KEY,
   REASONING_BINDING_KEY,
+  REASONING_LEFT_OUT_KEY,
   REASONING_SIGNATURE_KEY,
   REDACTED_REASONING_KEY,
   TOOL_IMAGES_KEY,
@@ -79,6 +81,7 @@ function sentForm(e: Event): string | undefined {
           m[CITATIONS_KEY] ?? null,
           m[GEMINI_SIGNATURE_KEY] ?? null,
           m[REASONING_DETAILS_KEY] ?? null,
+          m[PROVIDER_SUMMARY_KEY] ?? null,
         ]);
       return JSON.stringify(["d", e.data ?? null]);
     case "tool_call_request":
@@ -88,13 +91,36 @@ function sentForm(e: Event): string | undefined {
   }
 }
 
-const digestOf = (hash: Hash): string => hash.copy().digest("base64url").slice(0, 22);
+const digestOf = (text: string): string => createHash("sha256").update(text).digest("base64url").slice(0, 22);
 
 /** The digest of a request's header: its system prompt and its tools, in order. */
 export function headerDigest(system: string | undefined, tools: readonly ToolDefinition[]): string {
-  const hash = createHash("sha256");
-  hash.update(JSON.stringify([system ?? "", tools.map((t) => [t.name, t.description, t.parameters])]));
-  return digestOf(hash);
+  return digestOf(JSON.stringify([system ?? "", tools.map((t) => [t.name, t.description, t.parameters])]));
+}
+
+/**
+ * The digest of a history, event by event, as a chain (each link the digest
+ * of the one before and the event as sent), so that it can go on from a
+ * recorded point: after a summary the provider wrote, from the history the
+ * summary stands for, as the provider itself goes on from it.
+ */
+class HistoryChain {
+  value = "";
+
+  add(e: Event): void {
+    const form = sentForm(e);
+    if (form === undefined) return;
+    this.value = digestOf(`${this.value}\n${form}`);
+    const provider = metadataOf(e)[PROVIDER_SUMMARY_KEY];
+    if (isJsonObject(provider) && typeof provider.continues === "string") this.value = provider.continues;
+  }
+}
+
+/** The digest of a history as sent (what a summary the provider writes of it stands for). */
+export function historyDigest(events: readonly Event[]): string {
+  const chain = new HistoryChain();
+  for (const e of events) chain.add(e);
+  return chain.value;
 }
 
 function bindingOf(e: Event): ReasoningBinding | undefined {
@@ -121,30 +147,30 @@ export interface BoundReasoning {
  * The view as a model with preserved thinking accepts it: each reasoning
  * block goes back only if the header and every sent event before it (the
  * reasoning left out excluded, as in the request) digest as they did when it
- * was written. A block with no record of that (an older log, a JP import) goes
- * back only with `trustUnbound` (nothing can have changed it). `refuseAll`:
- * every block is left out (the provider refused them).
+ * was written (the header is not compared when `header` is undefined). A
+ * block with no record of that (an older log, a JP import) goes back only
+ * with `trustUnbound` (nothing can have changed it). `refuseAll`: every block
+ * is left out (the provider refused them).
  */
 export function boundReasoning(
   view: readonly Event[],
-  header: string,
+  header: string | undefined,
   options: { trustUnbound: boolean; refuseAll?: boolean },
 ): BoundReasoning {
-  const hash = createHash("sha256");
+  const chain = new HistoryChain();
   const events: Event[] = [];
   const leftOut: LeftOutReasoning[] = [];
   const kept: number[] = [];
   view.forEach((e, index) => {
     kept.push(events.length);
     if (isReasoning(e)) {
-      const reason = options.refuseAll ? "refused" : unchanged(e, header, () => digestOf(hash), options);
+      const reason = options.refuseAll ? "refused" : unchanged(e, header, chain.value, options);
       if (reason !== undefined) {
         leftOut.push({ index, reason });
         return;
       }
     }
-    const form = sentForm(e);
-    if (form !== undefined) hash.update(`${form}\n`);
+    chain.add(e);
     events.push(e);
   });
   return { events, leftOut, position: (i) => (i < kept.length ? kept[i]! : events.length) };
@@ -153,14 +179,14 @@ export function boundReasoning(
 /** Why a block is left out, or undefined when its prefix is as it was. */
 function unchanged(
   e: Event,
-  header: string,
-  history: () => string,
+  header: string | undefined,
+  history: string,
   options: { trustUnbound: boolean },
 ): LeftOutReason | undefined {
   const binding = bindingOf(e);
   if (!binding) return options.trustUnbound ? undefined : "unbound";
-  if (binding.header !== header) return "header";
-  return binding.history === history() ? undefined : "history";
+  if (header !== undefined && binding.header !== header) return "header";
+  return binding.history === history ? undefined : "history";
 }
 
 /**
@@ -170,19 +196,15 @@ function unchanged(
  */
 export function bindReasoning(sent: readonly Event[], header: string, responses: readonly Event[]): void {
   if (!responses.some(isReasoning)) return;
-  const hash = createHash("sha256");
-  for (const e of sent) {
-    const form = sentForm(e);
-    if (form !== undefined) hash.update(`${form}\n`);
-  }
+  const chain = new HistoryChain();
+  for (const e of sent) chain.add(e);
   for (const e of responses) {
     if (isReasoning(e)) {
-      const binding: ReasoningBinding = { header, history: digestOf(hash) };
+      const binding: ReasoningBinding = { header, history: chain.value };
       e.metadata = { ...metadataOf(e), [REASONING_BINDING_KEY]: { ...binding } };
     }
     // Its own form is taken after the binding is recorded: the binding is never sent.
-    const form = sentForm(e);
-    if (form !== undefined) hash.update(`${form}\n`);
+    chain.add(e);
   }
 }
 
@@ -219,16 +241,15 @@ export function reasoningLost(before: readonly Event[], after: readonly Event[])
   const change = firstChange(before, after);
   const shown = new Set(after);
   const lost: ChatResponse[] = [];
-  const hash = createHash("sha256");
+  const chain = new HistoryChain();
   before.forEach((e, i) => {
     let sent = true;
     if (isReasoning(e)) {
       const binding = bindingOf(e);
-      sent = binding !== undefined && binding.history === digestOf(hash);
+      sent = binding !== undefined && binding.history === chain.value;
       if (sent && i >= change && shown.has(e)) lost.push(e);
     }
-    const form = sentForm(e);
-    if (sent && form !== undefined) hash.update(`${form}\n`);
+    if (sent) chain.add(e);
   });
   return lost;
 }
@@ -260,4 +281,25 @@ export function lostReasoning(before: Projection, after: Projection, counter: To
 export function inputTransformationsOf(response: object): JsonObject[] {
   const list: unknown = (response as { input_transformations?: unknown }).input_transformations;
   return Array.isArray(list) ? list.filter(isJsonObject) : [];
+}
+
+/** Whether the provider refused earlier reasoning in this conversation (recorded as left out, `refused`). */
+export function refusedBefore(events: readonly Event[]): boolean {
+  return events.some((e) => {
+    const leftOut = metadataOf(e)[REASONING_LEFT_OUT_KEY];
+    return Array.isArray(leftOut) && leftOut.some((l) => isJsonObject(l) && l.reason === "refused");
+  });
+}
+
+/**
+ * Whether reasoning with no record of its prefix (an older log) may go back:
+ * only where nothing can have changed what came before it (no compaction in
+ * force, no output cut by the view, no refusal since).
+ */
+export function trustsUnbound(
+  events: readonly Event[],
+  activeCompactions: number,
+  cutOutputs: number,
+): boolean {
+  return activeCompactions === 0 && cutOutputs === 0 && !refusedBefore(events);
 }

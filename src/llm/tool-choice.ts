@@ -3,6 +3,7 @@
 // words (the turn asks once more, firmly, when the answer has no call).
 import { acceptsForcedTool, type ModelFacts } from "./capabilities.js";
 import type { AcceptedFields, ModelRequest } from "./types.js";
+import { ASKED_FOR_TOOL_KEY, isJsonObject, type Event } from "../events/index.js";
 
 const ASK_GENTLY = (name: string) =>
   `The user asked for the tool \`${name}\` to be called in this answer (jp q -u ${name}). Call \`${name}\` now.`;
@@ -38,4 +39,26 @@ export function toolChoiceOf(request: ModelRequest, accepts: AcceptedFields): { 
  */
 export function questionAskingFor(question: string, tool: string, insist = false): string {
   return `${question}\n\n${insist ? ASK_FIRMLY(tool) : ASK_GENTLY(tool)}`;
+}
+
+/**
+ * The questions that asked for a tool in words (`-u` on a model that cannot
+ * be forced) as they are sent: with the words, in every request, so the
+ * request only appends. The request that asks again says it firmly, and
+ * records so in the copy it sends (its reasoning is bound to those words).
+ */
+export function withAskedTools(view: readonly Event[], insist: boolean): readonly Event[] {
+  const last = view.findLastIndex((e) => e.type === "chat_request");
+  const out = view.map((e, i) => {
+    if (e.type !== "chat_request" || !isJsonObject(e.metadata)) return e;
+    const tool = e.metadata[ASKED_FOR_TOOL_KEY];
+    if (typeof tool !== "string") return e;
+    const firmly = insist && i === last;
+    return {
+      ...e,
+      content: questionAskingFor(e.content, tool, firmly),
+      ...(firmly ? { metadata: { ...e.metadata, [ASKED_FOR_TOOL_KEY]: { tool, firmly } } } : {}),
+    };
+  });
+  return out.some((e, i) => e !== view[i]) ? out : view;
 }

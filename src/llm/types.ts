@@ -40,6 +40,11 @@ export interface ModelRequest {
    * is to do with one it finds changed all the same, drop it or refuse.
    */
   reasoningBinding?: "drop" | "error";
+  /**
+   * Ask the provider to summarise the request's events instead of answering
+   * (Anthropic's on-demand compaction): the answer is one `compaction` block.
+   */
+  compaction?: { instructions?: string };
 }
 
 /** How much to think: an effort, a manual budget, or both (each provider takes what its model accepts). */
@@ -72,7 +77,15 @@ export interface Usage {
  * next request continues; `context_exceeded`: the model's window filled up.
  */
 export type StopReason =
-  "end" | "tool_use" | "max_tokens" | "refusal" | "pause" | "context_exceeded" | "other";
+  | "end"
+  | "tool_use"
+  | "max_tokens"
+  | "refusal"
+  | "pause"
+  | "context_exceeded"
+  /** The provider wrote a summary of the request (on-demand compaction) and nothing after it. */
+  | "compaction"
+  | "other";
 
 /**
  * What a response streams, in the order of its content blocks. Text and

@@ -207,6 +207,8 @@ export interface SummaryInfo {
   /** Who changed the author's text before it was recorded. */
   editedBy?: string;
   model?: string;
+  /** Written by the provider's own compaction: its block goes to the model that wrote it. */
+  byProvider?: boolean;
 }
 
 /**
@@ -230,7 +232,7 @@ export function renderCompacted(
     } else {
       const info = summaries.get(o.compaction);
       const who = info
-        ? `${info.supplied ? `written by ${info.author ?? "user"}${info.editedBy ? `, edited by ${info.editedBy}` : ""}` : `generated${info.model ? ` by ${info.model}` : ""}`}, ${info.source} compaction`
+        ? `${info.supplied ? `written by ${info.author ?? "user"}${info.editedBy ? `, edited by ${info.editedBy}` : ""}` : `generated${info.model ? ` by ${info.model}` : ""}${info.byProvider ? " as its own compaction block" : ""}`}, ${info.source} compaction`
         : "";
       blocks.push(
         c.bold(

@@ -43,13 +43,14 @@ import { AbortedError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
 import { usageRecord } from "../llm/usage.js";
 import type { ModelFacts } from "../llm/capabilities.js";
-import { questionAskingFor, toolIsAskedFor } from "../llm/tool-choice.js";
+import { toolIsAskedFor, withAskedTools } from "../llm/tool-choice.js";
 import {
   bindReasoning,
   boundReasoning,
   headerDigest,
   type LeftOutReason,
   type LeftOutReasoning,
+  trustsUnbound,
 } from "../llm/reasoning-binding.js";
 import { BadRequestError } from "../llm/errors.js";
 import { leftOutLines } from "../render/reasoning.js";
@@ -416,15 +417,6 @@ function overWindow(
   });
 }
 
-/** Whether the provider refused earlier reasoning in this conversation: then what jp cannot judge stays out. */
-function refusedBefore(events: readonly Event[]): boolean {
-  return events.some((e) => {
-    if (!isKnown(e) || !isJsonObject(e.metadata)) return false;
-    const leftOut = e.metadata[REASONING_LEFT_OUT_KEY];
-    return Array.isArray(leftOut) && leftOut.some((l) => isJsonObject(l) && l.reason === "refused");
-  });
-}
-
 /** A request, and on a model with preserved thinking the digest of its header and the reasoning it leaves out. */
 interface BuiltRequest {
   request: ModelRequest;
@@ -438,28 +430,6 @@ interface ReasoningLeftOut {
   turn: number;
   blocks: number;
   reason: LeftOutReason;
-}
-
-/**
- * The questions that asked for a tool in words (`-u` on a model that cannot
- * be forced) as they are sent: with the words, in every request, so the
- * request only appends. The request that asks again says it firmly, and
- * records so in the copy it sends (its reasoning is bound to those words).
- */
-function withAskedTools(view: readonly Event[], insist: boolean): readonly Event[] {
-  const last = view.findLastIndex((e) => e.type === "chat_request");
-  const out = view.map((e, i) => {
-    if (e.type !== "chat_request" || !isJsonObject(e.metadata)) return e;
-    const tool = e.metadata[ASKED_FOR_TOOL_KEY];
-    if (typeof tool !== "string") return e;
-    const firmly = insist && i === last;
-    return {
-      ...e,
-      content: questionAskingFor(e.content, tool, firmly),
-      ...(firmly ? { metadata: { ...e.metadata, [ASKED_FOR_TOOL_KEY]: { tool, firmly } } } : {}),
-    };
-  });
-  return out.some((e, i) => e !== view[i]) ? out : view;
 }
 
 /** The raw turn of each event of the view that kept its turn (summaries have none). */
@@ -545,8 +515,7 @@ export function buildRequest(
   // The model checks each thinking block's prefix: only those whose prefix is unchanged go back.
   const header = headerDigest(options.system, tools);
   const bound = boundReasoning(asked, header, {
-    // Reasoning with no record of its prefix is trusted only where nothing can have changed it.
-    trustUnbound: stats.activeCompactions === 0 && shown.cut === 0 && !refusedBefore(events),
+    trustUnbound: trustsUnbound(events, stats.activeCompactions, shown.cut),
     refuseAll: refuseReasoning,
   });
   request.events = bound.events;

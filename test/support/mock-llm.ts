@@ -7,7 +7,12 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import { checkPrefixes, PRESERVED_THINKING_MODELS, type Dropped } from "./preserved-thinking.js";
+import {
+  checkPrefixes,
+  compactionBlock,
+  PRESERVED_THINKING_MODELS,
+  type Dropped,
+} from "./preserved-thinking.js";
 
 export interface ScriptedToolCall {
   id: string;
@@ -554,6 +559,29 @@ function geminiEvents(r: ScriptedResponse, model: string, cache: CacheUsage): Re
   return events;
 }
 
+/** An on-demand compaction's answer as the Messages API streams it: one `compaction` block, then stop_reason "compaction". */
+function compactionLines(body: Record<string, unknown>, summary: string): string[] {
+  const block = compactionBlock(body, summary);
+  const events: SseEvent[] = [
+    anthropicMessageStart(String(body.model), 100),
+    ...anthropicBlock(
+      0,
+      { type: "compaction", content: null, encrypted_content: null, signature: block.signature },
+      [{ type: "compaction_delta", content: block.content, encrypted_content: block.encrypted_content }],
+    ),
+    [
+      "message_delta",
+      {
+        type: "message_delta",
+        delta: { stop_reason: "compaction", stop_sequence: null },
+        usage: { output_tokens: 30 },
+      },
+    ],
+    ["message_stop", { type: "message_stop" }],
+  ];
+  return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
 /** The stream's lines for a scripted response, in the provider's format. */
 function streamLines(
   script: ScriptedResponse,
@@ -695,6 +723,13 @@ class MockState {
       return;
     }
     if (script.delay_first_byte_ms) await sleep(script.delay_first_byte_ms);
+    if (anthropic && body.compaction !== undefined) {
+      // On-demand compaction: the summary comes back as one sealed block, and nothing is sampled after it.
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      this.begin();
+      await writeStream(res, compactionLines(body, script.text ?? ""), script);
+      return;
+    }
     if (script.raw) {
       this.begin();
       await replay(res, script.raw);

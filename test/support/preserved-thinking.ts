@@ -10,7 +10,11 @@
 //   with a 400 naming it, or, with `thinking.block_binding
 //   .prefix_mismatch_behavior: "drop_block"` and the beta header, dropped and
 //   listed in the answer's `input_transformations` (`thinking_dropped`, as
-//   the beta SDK's types name it; another model's blocks are listed too).
+//   the beta SDK's types name it; another model's blocks are listed too);
+// - a summary the server writes (on-demand compaction) is a `compaction`
+//   block that goes first in later requests in place of the messages it
+//   summarised, and the thinking of the turns kept after it stays valid: the
+//   block stands for those messages in every later block's prefix.
 // The digest is the server's own, over the wire format: it knows nothing of
 // how jp decides what to send.
 import { createHash } from "node:crypto";
@@ -67,9 +71,45 @@ function digest(value: unknown): string {
   return createHash("sha256").update(JSON.stringify(value)).digest("base64url").slice(0, 16);
 }
 
-/** The signature of a block written by `model` after `prefix` (the request's blocks, then the answer's). */
-function signature(model: string, body: Record<string, unknown>, before: { role: string; block: Block }[]) {
-  return `bound.${model}.${digest([header(body), before.map((b) => [b.role, b.block])])}`;
+/**
+ * The digest of the messages before each block, as a chain: each link the
+ * digest of the one before and the block. A compaction block the server wrote
+ * stands for the messages it summarised: the chain goes on from theirs.
+ */
+function messageChain(blocks: { role: string; block: Block }[]): string[] {
+  const chain: string[] = [];
+  let value = "";
+  for (const { role, block } of blocks) {
+    chain.push(value);
+    const stands = block.type === "compaction" ? compactedChain(block) : undefined;
+    value = stands ?? digest([value, role, block]);
+  }
+  chain.push(value);
+  return chain;
+}
+
+/** What a compaction block this server wrote stands for (its encrypted content names it). */
+function compactedChain(block: Block): string | undefined {
+  const sealed = typeof block.encrypted_content === "string" ? block.encrypted_content : "";
+  return sealed.startsWith("compacted.") ? sealed.slice("compacted.".length) : undefined;
+}
+
+/** The signature of a block written by `model` after the header and a history whose chain is `chain`. */
+function signature(model: string, body: Record<string, unknown>, chain: string) {
+  return `bound.${model}.${digest([header(body), chain])}`;
+}
+
+/** On-demand compaction (`compaction: {type: "summarize"}`, beta compact-2026-09-04): the block, sealed with what it stands for. */
+export const COMPACTION_BETA = "compact-2026-09-04";
+
+export function compactionBlock(body: Record<string, unknown>, summary: string): Block {
+  const chain = messageChain(messageBlocks(body)).at(-1)!;
+  return {
+    type: "compaction",
+    content: summary,
+    encrypted_content: `compacted.${chain}`,
+    signature: `compaction.${digest([summary, chain])}`,
+  };
 }
 
 export interface Dropped {
@@ -100,6 +140,20 @@ export function checkPrefixes(body: Record<string, unknown>, headers: http.Incom
     };
   const drop = binding?.prefix_mismatch_behavior === "drop_block";
   const blocks = messageBlocks(body);
+  const compaction = blocks.findIndex((b) => b.block.type === "compaction");
+  if (compaction > 0 || (compaction === 0 && !compactedChain(blocks[0]!.block)))
+    return {
+      ok: false,
+      status: 400,
+      message: `${blocks[compaction]!.path}: a compaction block goes first in messages, as the server returned it`,
+    };
+  if (body.compaction !== undefined && !betas.includes(COMPACTION_BETA))
+    return {
+      ok: false,
+      status: 400,
+      message: `compaction: this field requires the beta header anthropic-beta: ${COMPACTION_BETA}`,
+    };
+  const chain = messageChain(blocks);
   const dropped: Dropped[] = [];
   for (const [k, { block, path }] of blocks.entries()) {
     if (block.type !== "thinking" && block.type !== "redacted_thinking") continue;
@@ -110,7 +164,7 @@ export function checkPrefixes(body: Record<string, unknown>, headers: http.Incom
       dropped.push({ path, reason: "model_binding_mismatch" });
       continue;
     }
-    if (sig === signature(writer, body, blocks.slice(0, k))) continue;
+    if (sig === signature(writer, body, chain[k]!)) continue;
     if (!drop)
       return {
         ok: false,
@@ -120,5 +174,5 @@ export function checkPrefixes(body: Record<string, unknown>, headers: http.Incom
     dropped.push({ path, reason: "prefix_binding_mismatch" });
   }
   const transformations = dropped.map((d) => ({ type: "thinking_dropped", path: d.path, reason: d.reason }));
-  return { ok: true, dropped, transformations, sign: () => signature(model, body, blocks) };
+  return { ok: true, dropped, transformations, sign: () => signature(model, body, chain.at(-1)!) };
 }

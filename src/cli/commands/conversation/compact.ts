@@ -1,6 +1,7 @@
 // `jp conversation compact [ID…]`: append compactions (or a reset) and show the timeline.
 import { Option, type Command } from "commander";
 import type { Context } from "../../context.js";
+import { providerSummaries } from "../../provider-summaries.js";
 import type { OptionalValueFlag } from "../../argv.js";
 import {
   addSpecOptions,
@@ -38,6 +39,7 @@ import {
   rangeTokens,
   type CompactionInput,
   type CompactionOutcome,
+  type ProviderSummaries,
 } from "../../../service/compact.js";
 import type { Config } from "../../../config/schema.js";
 import type { TokenCounter } from "../../../tokens/count.js";
@@ -290,6 +292,7 @@ async function planned(
   ctx: Context,
   input: Omit<CompactionInput, "counter" | "now" | "newId" | "summarizer">,
   counter: TokenCounter,
+  providers: ProviderSummaries | undefined,
 ): Promise<CompactionOutcome> {
   const long = input.events.length > LONG_CONVERSATION_EVENTS;
   // Planning and counting a long conversation takes seconds: say how far it is while it runs.
@@ -307,6 +310,7 @@ async function planned(
     newId: ctx.newId,
     counter: long ? countingWithProgress(counter, counting) : counter,
     summarizer: ctx.summarizer,
+    ...(providers ? { providerSummaries: providers } : {}),
   }).finally(() => {
     counting(1, 1);
     clear();
@@ -339,6 +343,8 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
       dryRun: !!opts.dryRun,
     },
     counter,
+    // A dry run writes no summary: it needs no provider.
+    opts.dryRun ? undefined : await providerSummaries(ctx, config, ref),
   );
   // A turn in progress is waited for: a compaction lands between turns, not inside one.
   if (!opts.dryRun && outcome.planned.length) {

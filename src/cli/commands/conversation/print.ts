@@ -88,6 +88,7 @@ function summaryInfos(entries: readonly CompactionEntry[]): Map<string, SummaryI
         author: c.summary.author,
         editedBy: c.summary.edited_by,
         model: c.summary.model,
+        ...(c.summary.provider ? { byProvider: true } : {}),
       });
   return summaries;
 }

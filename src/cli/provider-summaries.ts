@@ -1,0 +1,65 @@
+// Owns how `jp conversation compact` (and `q -k`, `fork -k`) has a summary
+// written by the conversation's own provider where that keeps later reasoning
+// valid (`llm/provider-summary.ts`): the compaction request goes with the
+// header `jp q` would send, its system prompt and the tools it offers without
+// naming any, so the turns it summarises are read as they were answered.
+import type { Config } from "../config/schema.js";
+import { summarizeThroughProvider, writesOwnSummaries } from "../llm/provider-summary.js";
+import { droppedText, renderCompactPreview } from "../render/compact-preview.js";
+import type { ProviderSummaries } from "../service/compact.js";
+import type { ConversationRef } from "../store/conversations.js";
+import { builtinTools } from "../tools/builtins.js";
+import { outputCapOf } from "../tools/local.js";
+import { withAcceptedNames } from "../tools/names.js";
+import { withRecallWhenUseful } from "../tools/recall.js";
+import { buildRegistry, isMcpToolSpec, selectTools } from "../tools/registry.js";
+import type { Tool } from "../tools/types.js";
+import type { Context } from "./context.js";
+
+/** The tools `jp q` offers by default, as definitions; MCP servers are not started, so theirs are left out. */
+async function offeredByDefault(ctx: Context, config: Config, ref: ConversationRef) {
+  const builtins = builtinTools(
+    {
+      now: () => ctx.clock.now(),
+      newId: ctx.newId,
+      counter: () => ctx.tokenCounter(config),
+      preview: { render: renderCompactPreview, dropped: droppedText },
+    },
+    config,
+    ref.id,
+  );
+  const registry = await buildRegistry(config, builtins, {
+    env: ctx.env,
+    workspace: ctx.maybeWorkspace()?.root ?? ctx.cwd,
+  });
+  const local = selectTools(registry, []).filter((t): t is Tool => !isMcpToolSpec(t));
+  const offered = withRecallWhenUseful(
+    withAcceptedNames(local, () => undefined),
+    { activeCompactions: 0, cutOutputs: 0, stable: true },
+  );
+  return offered.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+}
+
+/** Provider-written summaries for the conversation's model, or undefined where its provider writes none. */
+export async function providerSummaries(
+  ctx: Context,
+  config: Config,
+  ref: ConversationRef,
+): Promise<ProviderSummaries | undefined> {
+  const model = config.assistant?.model?.id;
+  if (!model || !writesOwnSummaries(model, config)) return undefined;
+  const tools = await offeredByDefault(ctx, config, ref);
+  const system = config.assistant?.system_prompt;
+  return {
+    model,
+    outputCap: outputCapOf(config),
+    summarize: (events, instructions) => {
+      const clear = ctx.status(`${model} is writing the summary…`);
+      return summarizeThroughProvider(
+        { model, ...(system ? { system } : {}), tools, events, ...(instructions ? { instructions } : {}) },
+        config,
+        ctx.env,
+      ).finally(clear);
+    },
+  };
+}

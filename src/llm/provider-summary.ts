@@ -1,0 +1,109 @@
+// Owns summaries the provider writes itself (Anthropic's on-demand
+// compaction, beta compact-2026-09-04): the conversation's own model is sent
+// the turns to summarise exactly as `jp q` sends them, and answers with one
+// sealed `compaction` block. Sent back first, in place of those turns, to the
+// model that wrote it, the block stands for them in every later thinking
+// block's prefix: the reasoning of the turns kept after it stays valid, which
+// no summary jp writes can do for a model with preserved thinking.
+import type { Config } from "../config/schema.js";
+import { isJsonObject, type Event, type JsonObject, type UsageRecord } from "../events/index.js";
+import { knownFacts } from "./model-info.js";
+import { createProvider, providerApi, requestSettings } from "./providers.js";
+import { historyDigest } from "./reasoning-binding.js";
+import { streamWithRetries } from "./retry.js";
+import { SummaryFailedError, type Summary } from "./summarize.js";
+import type { ReasoningRequest, ToolDefinition } from "./types.js";
+import { usageRecord } from "./usage.js";
+
+export interface ProviderSummaryRequest {
+  /** provider/name: the conversation's model, which writes it. */
+  model: string;
+  /** The header `jp q` sends: the system prompt and the tools. */
+  system?: string;
+  tools: readonly ToolDefinition[];
+  /** The turns to summarise, from the conversation's first, as `jp q` sends them. */
+  events: readonly Event[];
+  instructions?: string;
+  signal?: AbortSignal;
+}
+
+export interface ProviderSummary extends Summary {
+  /** The compaction block as it came, sent back verbatim. */
+  block: JsonObject;
+  /** The digest of the history it stands for (`llm/reasoning-binding.ts`). */
+  continues: string;
+}
+
+/**
+ * Whether summaries of `model`'s conversations are written by its provider:
+ * it speaks the Messages API (on-demand compaction) and the model binds its reasoning to its
+ * prefix (elsewhere a summary of jp's own loses nothing more), unless the
+ * config turns it off (`conversation.compaction.provider_summaries`).
+ */
+export function writesOwnSummaries(model: string, config: Config): boolean {
+  if (config.conversation?.compaction?.provider_summaries === false) return false;
+  // On-demand compaction is the Messages API's; a model id jp cannot parse writes nothing.
+  try {
+    return providerApi(model, config) === "anthropic" && knownFacts(model, config).preservedThinking === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Thinking that takes `block_binding`, whatever the conversation's setting: nothing is sampled after the block. */
+const COMPACTION_THINKING: ReasoningRequest = { effort: "low" };
+
+export async function summarizeThroughProvider(
+  request: ProviderSummaryRequest,
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): Promise<ProviderSummary> {
+  const { provider, model } = createProvider(request.model, config, env);
+  const settings = requestSettings(config);
+  const facts = knownFacts(request.model, config);
+  let block: JsonObject | undefined;
+  let usage: UsageRecord | undefined;
+  const discarded: UsageRecord[] = [];
+  for await (const part of streamWithRetries(
+    provider,
+    {
+      model: model.name,
+      ...(request.system ? { system: request.system } : {}),
+      events: request.events,
+      tools: request.tools,
+      toolChoice: "auto",
+      maxTokens: Math.min(settings.maxTokens, facts.maxOutputTokens ?? Infinity),
+      reasoning: COMPACTION_THINKING,
+      facts,
+      // Thinking a different header would refuse is dropped, never a reason to fail the summary.
+      reasoningBinding: "drop",
+      compaction: request.instructions ? { instructions: request.instructions } : {},
+    },
+    {
+      maxRetries: settings.maxRetries,
+      backoffMs: settings.backoffMs,
+      signal: request.signal ?? new AbortController().signal,
+    },
+  )) {
+    if (part.type === "restart") {
+      block = undefined;
+      if (usage) discarded.push(usage);
+      usage = undefined;
+    } else if (part.type === "provider_block" && part.block.type === "compaction") block = part.block;
+    else if (part.type === "usage") usage = usageRecord(part);
+  }
+  const text = block && typeof block.content === "string" ? block.content.trim() : "";
+  if (!block || !text || !isJsonObject(block))
+    throw new SummaryFailedError(
+      `${request.model} wrote no summary of its own (its compaction block was missing or empty); nothing was recorded`,
+      "set conversation.compaction.provider_summaries = false to have jp write the summary",
+    );
+  return {
+    text,
+    model: request.model,
+    block,
+    continues: historyDigest(request.events),
+    ...(usage ? { usage } : {}),
+    ...(discarded.length ? { discarded } : {}),
+  };
+}
