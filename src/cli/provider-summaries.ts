@@ -6,7 +6,7 @@
 import type { Config } from "../config/schema.js";
 import { summarizeThroughProvider, writesOwnSummaries } from "../llm/provider-summary.js";
 import { droppedText, renderCompactPreview } from "../render/compact-preview.js";
-import type { ProviderSummaries } from "../service/compact.js";
+import type { ProviderSummaries } from "../llm/provider-summary.js";
 import type { ConversationRef } from "../store/conversations.js";
 import { builtinTools } from "../tools/builtins.js";
 import { outputCapOf } from "../tools/local.js";
@@ -14,6 +14,7 @@ import { withAcceptedNames } from "../tools/names.js";
 import { withRecallWhenUseful } from "../tools/recall.js";
 import { buildRegistry, isMcpToolSpec, selectTools } from "../tools/registry.js";
 import type { Tool } from "../tools/types.js";
+import type { ToolDefinition } from "../llm/types.js";
 import type { Context } from "./context.js";
 
 /** The tools `jp q` offers by default, as definitions; MCP servers are not started, so theirs are left out. */
@@ -40,15 +41,20 @@ async function offeredByDefault(ctx: Context, config: Config, ref: ConversationR
   return offered.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
 }
 
-/** Provider-written summaries for the conversation's model, or undefined where its provider writes none. */
+/**
+ * Provider-written summaries for the conversation's model, or undefined where
+ * its provider writes none. `tools`: the definitions the turn offers (`jp q`
+ * knows them); else those `jp q` offers by default.
+ */
 export async function providerSummaries(
   ctx: Context,
   config: Config,
   ref: ConversationRef,
+  offered?: readonly ToolDefinition[],
 ): Promise<ProviderSummaries | undefined> {
   const model = config.assistant?.model?.id;
   if (!model || !writesOwnSummaries(model, config)) return undefined;
-  const tools = await offeredByDefault(ctx, config, ref);
+  const tools = offered ?? (await offeredByDefault(ctx, config, ref));
   const system = config.assistant?.system_prompt;
   return {
     model,

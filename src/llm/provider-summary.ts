@@ -6,12 +6,20 @@
 // block's prefix: the reasoning of the turns kept after it stays valid, which
 // no summary jp writes can do for a model with preserved thinking.
 import type { Config } from "../config/schema.js";
-import { isJsonObject, type Event, type JsonObject, type UsageRecord } from "../events/index.js";
+import { capToolOutputs, project, streamShape, type OutputCap, type TurnRange } from "../compaction/index.js";
+import {
+  isJsonObject,
+  type Compaction,
+  type Event,
+  type JsonObject,
+  type UsageRecord,
+} from "../events/index.js";
 import { knownFacts } from "./model-info.js";
 import { createProvider, providerApi, requestSettings } from "./providers.js";
-import { historyDigest } from "./reasoning-binding.js";
+import { boundReasoning, historyDigest, trustsUnbound } from "./reasoning-binding.js";
 import { streamWithRetries } from "./retry.js";
-import { SummaryFailedError, type Summary } from "./summarize.js";
+import { summaryBilling, SummaryFailedError, type Summary } from "./summarize.js";
+import { withAskedTools } from "./tool-choice.js";
 import type { ReasoningRequest, ToolDefinition } from "./types.js";
 import { usageRecord } from "./usage.js";
 
@@ -105,5 +113,74 @@ export async function summarizeThroughProvider(
     continues: historyDigest(request.events),
     ...(usage ? { usage } : {}),
     ...(discarded.length ? { discarded } : {}),
+  };
+}
+
+/**
+ * Summaries the conversation's provider writes itself: generated summaries by
+ * `model` (the conversation's) of a range from the first turn go through it.
+ */
+export interface ProviderSummaries {
+  /** The conversation's model, which writes them. */
+  model: string;
+  /** The view's cap of each tool's output, as `jp q` applies it. */
+  outputCap: OutputCap;
+  /** The provider's summary of `events`: the turns to summarise as `jp q` sends them. */
+  summarize(events: readonly Event[], instructions?: string): Promise<ProviderSummary>;
+}
+
+/**
+ * Whether the provider can write the summary of `range`: its block goes first
+ * in place of the turns it summarises, so the range starts at the first turn
+ * and no pinned turn inside it stays in view.
+ */
+function writtenWhole(events: readonly Event[], range: TurnRange): boolean {
+  if (range.from !== 0) return false;
+  return ![...streamShape(events).pinned].some((t) => t <= range.to);
+}
+
+/**
+ * The turns up to the end of `range` exactly as `jp q` sends them: projected,
+ * long outputs cut, questions with the words that asked for a tool, and only
+ * the reasoning whose history is unchanged. The provider's summary stands for
+ * this history: the same events, so later reasoning stays bound to it.
+ */
+function sentHistory(events: readonly Event[], range: TurnRange, outputCap: OutputCap): Event[] {
+  const projection = project(events);
+  const shown = capToolOutputs(projection.events, outputCap);
+  const bound = boundReasoning(withAskedTools(shown.events, false), undefined, {
+    trustUnbound: trustsUnbound(events, projection.stats.activeCompactions, shown.cut),
+  });
+  const beyond = projection.turns.find(
+    (t) => (t.origin.kind === "kept" ? t.origin.turn : t.origin.from) > range.to,
+  );
+  const end = beyond?.events[0] ? projection.events.indexOf(beyond.events[0]) : -1;
+  return bound.events.slice(0, end === -1 ? bound.events.length : bound.position(end));
+}
+
+/**
+ * The compaction a plan that needs a summary makes with the provider's own,
+ * when the provider writes summaries by `model` and can write this one;
+ * undefined where jp's summariser is to write it.
+ */
+export async function providerCompaction(
+  events: readonly Event[],
+  plan: { range: TurnRange; complete: (text: string, model: string) => Compaction },
+  model: string,
+  providers: ProviderSummaries | undefined,
+  summary: { instructions?: string } | undefined,
+): Promise<Compaction | undefined> {
+  if (!providers || providers.model !== model || !writtenWhole(events, plan.range)) return undefined;
+  const result = await providers.summarize(
+    sentHistory(events, plan.range, providers.outputCap),
+    summary?.instructions,
+  );
+  const compaction = plan.complete(result.text, result.model);
+  return {
+    ...compaction,
+    ...(compaction.summary
+      ? { summary: { ...compaction.summary, provider: { block: result.block, continues: result.continues } } }
+      : {}),
+    metadata: summaryBilling(result),
   };
 }

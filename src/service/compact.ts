@@ -4,12 +4,9 @@
 // summaries, and measuring tokens before and after. It appends nothing; the
 // caller writes the result as one group.
 import {
-  capToolOutputs,
   factsAtRisk,
-  type OutputCap,
   planRule,
   project,
-  streamShape,
   type Fact,
   rawEventsOfTurns,
   SummaryOverlapError,
@@ -19,14 +16,8 @@ import {
 } from "../compaction/index.js";
 import type { ResolvedRule } from "../config/compaction-rules.js";
 import type { Compaction, CompactionSource, Event } from "../events/index.js";
-import {
-  boundReasoning,
-  lostReasoning,
-  trustsUnbound,
-  type LostReasoning,
-} from "../llm/reasoning-binding.js";
-import type { ProviderSummary } from "../llm/provider-summary.js";
-import { withAskedTools } from "../llm/tool-choice.js";
+import { lostReasoning, type LostReasoning } from "../llm/reasoning-binding.js";
+import { providerCompaction, type ProviderSummaries } from "../llm/provider-summary.js";
 import { summaryBilling, type Summarizer } from "../llm/summarize.js";
 import { cacheRewriteTokens } from "../tokens/cache-rewrite.js";
 import type { TokenCounter } from "../tokens/count.js";
@@ -65,19 +56,6 @@ export interface CompactionOutcome {
   reasoningLost: LostReasoning;
 }
 
-/**
- * Summaries the conversation's provider writes itself (`llm/provider-summary.ts`):
- * generated summaries by `model` of a range from the first turn go through it.
- */
-export interface ProviderSummaries {
-  /** The conversation's model, which writes them. */
-  model: string;
-  /** The view's cap of each tool's output, as `jp q` applies it. */
-  outputCap: OutputCap;
-  /** The provider's summary of `events`: the turns to summarise as `jp q` sends them. */
-  summarize(events: readonly Event[], instructions?: string): Promise<ProviderSummary>;
-}
-
 export interface CompactionInput {
   events: readonly Event[];
   rules: readonly ResolvedRule[];
@@ -109,35 +87,6 @@ export function rangeTokens(projection: Projection, counter: TokenCounter, range
 }
 
 const extended = (range: TurnRange | undefined) => (range ? { extendedFrom: range } : {});
-
-/**
- * Whether the provider can write the summary of `range`: its block goes first
- * in place of the turns it summarises, so the range starts at the first turn
- * and no pinned turn inside it stays in view.
- */
-function writtenWhole(events: readonly Event[], range: TurnRange): boolean {
-  if (range.from !== 0) return false;
-  return ![...streamShape(events).pinned].some((t) => t <= range.to);
-}
-
-/**
- * The turns up to the end of `range` exactly as `jp q` sends them: projected,
- * long outputs cut, questions with the words that asked for a tool, and only
- * the reasoning whose history is unchanged. The provider's summary stands for
- * this history: the same events, so later reasoning stays bound to it.
- */
-function sentHistory(events: readonly Event[], range: TurnRange, outputCap: OutputCap): Event[] {
-  const projection = project(events);
-  const shown = capToolOutputs(projection.events, outputCap);
-  const bound = boundReasoning(withAskedTools(shown.events, false), undefined, {
-    trustUnbound: trustsUnbound(events, projection.stats.activeCompactions, shown.cut),
-  });
-  const beyond = projection.turns.find(
-    (t) => (t.origin.kind === "kept" ? t.origin.turn : t.origin.from) > range.to,
-  );
-  const end = beyond?.events[0] ? projection.events.indexOf(beyond.events[0]) : -1;
-  return bound.events.slice(0, end === -1 ? bound.events.length : bound.position(end));
-}
 
 /**
  * One rule's compaction on `events`, complete (a derived summary generated
@@ -182,25 +131,14 @@ async function compactionOf(
           summaryNotGenerated: { model },
           ...extended(plan.extendedFrom),
         };
-      const provider = input.providerSummaries;
-      if (provider && provider.model === model && writtenWhole(events, plan.range)) {
-        const result = await provider.summarize(
-          sentHistory(events, plan.range, provider.outputCap),
-          resolved.summary?.instructions,
-        );
-        const compaction = plan.complete(result.text, result.model);
-        return {
-          compaction: {
-            ...compaction,
-            summary: {
-              ...compaction.summary!,
-              provider: { block: result.block, continues: result.continues },
-            },
-            metadata: summaryBilling(result),
-          },
-          ...extended(plan.extendedFrom),
-        };
-      }
+      const byProvider = await providerCompaction(
+        events,
+        plan,
+        model,
+        input.providerSummaries,
+        resolved.summary,
+      );
+      if (byProvider) return { compaction: byProvider, ...extended(plan.extendedFrom) };
       const result = await input.summarizer.summarize({
         events: rawEventsOfTurns(events, plan.range),
         instructions: resolved.summary?.instructions,

@@ -2,6 +2,7 @@
 // measure the projected request and, over budget, record `auto` compactions
 // (active at once) that bring it under — whole earlier turns by the configured
 // rule, then the oldest tool results of the turn in progress.
+import { providerCompaction, type ProviderSummaries } from "../llm/provider-summary.js";
 import {
   earlierTurnsRange,
   planCurrentTurnStrip,
@@ -24,6 +25,8 @@ export interface AutoCompactionDeps {
   config: Config;
   counter: TokenCounter;
   summarizer: Summarizer;
+  /** Summaries the conversation's provider writes itself, where it can (`llm/provider-summary.ts`). */
+  providerSummaries?: ProviderSummaries;
   /** Tokens every request carries besides the conversation (system prompt, tool definitions). */
   overhead: number;
   /** The model's context window, when known: the budget is a share of it unless max_tokens is set. */
@@ -182,6 +185,20 @@ class AutoCompactor {
     if (plan.kind === "needs_summary") {
       const model = base.summary?.model ?? this.deps.config.assistant?.model?.id ?? "";
       try {
+        const byProvider = await providerCompaction(
+          batch.current,
+          plan,
+          model,
+          this.deps.providerSummaries,
+          base.summary,
+        );
+        if (byProvider) {
+          batch.record(
+            byProvider,
+            () => `turns ${byProvider.from_turn + 1}–${byProvider.to_turn + 1} summarized`,
+          );
+          return;
+        }
         const result = await this.deps.summarizer.summarize({
           events: rawEventsOfTurns(batch.current, plan.range),
           instructions: base.summary?.instructions,

@@ -13,7 +13,7 @@ import {
   REASONING_LEFT_OUT_KEY,
   type Event,
 } from "../../src/events/index.js";
-import type { ScriptedResponse } from "../support/mock-llm.js";
+import type { MockRoute, ScriptedResponse } from "../support/mock-llm.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { sdkTypeErrors } from "../support/sdk-types.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
@@ -39,8 +39,17 @@ const THINKING = '[assistant.reasoning]\neffort = "medium"\n';
 /** An answer that thinks first. */
 const answer = (n: number): ScriptedResponse => ({ reasoning: `thinking ${n}`, text: `answer ${n}` });
 
-async function workspace(extraConfig = "", script: ScriptedResponse[] = []): Promise<QWorkspace> {
-  w = await qWorkspace({ model: MODEL, extraConfig: THINKING + extraConfig, script });
+async function workspace(
+  extraConfig = "",
+  script: ScriptedResponse[] = [],
+  route?: MockRoute,
+): Promise<QWorkspace> {
+  w = await qWorkspace({
+    model: MODEL,
+    extraConfig: THINKING + extraConfig,
+    script,
+    ...(route ? { route } : {}),
+  });
   return w;
 }
 
@@ -366,6 +375,38 @@ describe("preserved thinking", () => {
     await compactThenAsk(ws, ["--keep-first", "0", "--keep-last", "1", "--summarize"], 4);
     expect(ws.mock.requests[3]!.body).not.toHaveProperty("compaction");
     expect(thinkingSent(ws, 4)).toEqual([]);
+  });
+
+  it("automatic compaction has the provider write its summary of earlier turns", async () => {
+    const steps = (n: number, tag: string): ScriptedResponse[] => [
+      ...Array.from({ length: n }, (_, i) => ({
+        reasoning: `${tag} step ${i}`,
+        tool_calls: [{ id: `toolu_${tag}_${i}`, name: "big", arguments: {} }],
+      })),
+      { reasoning: `${tag} done`, text: `Done with ${tag}.` },
+    ];
+    const ws = await workspace(
+      `${BIG_TOOL}\n[conversation.compaction.auto]\nenabled = true\nmax_tokens = 20000\n\n[conversation.compaction.auto.rule.summary]\ninstructions = "Summarise the earlier turns."\n`,
+      [...steps(4, "first"), ...steps(30, "second")],
+      // The summary request is the provider's on-demand compaction.
+      (body) => (body.compaction ? { text: "Earlier, the first batch was processed." } : undefined),
+    );
+    expect((await ws.jp("q", "-t=big", "first batch")).code).toBe(0);
+    const second = await ws.jp("q", "-t=big", "second batch");
+    expect(second.code).toBe(0);
+    expect(second.stderr).toMatch(/context compacted: .*turns 1–1 summarized/);
+    const summary = ws.events().find((e) => e.type === "compaction" && e.summary);
+    expect(summary).toMatchObject({
+      source: "auto",
+      summary: {
+        text: "Earlier, the first batch was processed.",
+        provider: { block: { type: "compaction" } },
+      },
+    });
+    expect(ws.mock.requests.some((r) => r.body.compaction !== undefined)).toBe(true);
+    expectAccepted(ws);
+    await ask(ws, 2, 1);
+    expectAccepted(ws);
   });
 
   it("refused: with prefix_mismatch = error, a block jp could not judge is refused, and jp asks again without it", async () => {

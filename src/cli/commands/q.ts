@@ -30,6 +30,7 @@ import { usageLine } from "../../render/usage.js";
 import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/conversations.js";
 import { acquireLock } from "../../store/lock.js";
 import { builtinTools } from "../../tools/builtins.js";
+import { providerSummaries } from "../provider-summaries.js";
 import { outputCapOf } from "../../tools/local.js";
 import { forkConversation } from "../../service/fork.js";
 import { toolNameProblem, withAcceptedNames } from "../../tools/names.js";
@@ -391,7 +392,7 @@ async function turnSettings(
 ) {
   const { facts } = capabilities;
   const window = facts.contextWindow;
-  const beforeRequest = await autoCompactionHook(ctx, config, tools, capabilities);
+  const beforeRequest = await autoCompactionHook(ctx, config, tools, capabilities, ref);
   const settings = requestSettings(config);
   const reasoning = config.assistant?.reasoning;
   return {
@@ -607,6 +608,7 @@ async function autoCompactionHook(
   config: Config,
   tools: readonly Tool[],
   capabilities: ModelCapabilities,
+  ref: ConversationRef,
 ) {
   const auto = config.conversation?.compaction?.auto;
   if (!auto?.enabled) return undefined;
@@ -623,10 +625,12 @@ async function autoCompactionHook(
     description: t.description,
     parameters: t.parameters,
   }));
+  const providers = await providerSummaries(ctx, config, ref, definitions);
   return createAutoCompaction({
     config,
     counter,
     summarizer: ctx.summarizer,
+    ...(providers ? { providerSummaries: providers } : {}),
     overhead: counter.text(config.assistant?.system_prompt ?? "") + counter.text(JSON.stringify(definitions)),
     ...(window !== undefined ? { contextWindow: window } : {}),
     now: () => ctx.clock.now(),

@@ -39,8 +39,8 @@ import {
   rangeTokens,
   type CompactionInput,
   type CompactionOutcome,
-  type ProviderSummaries,
 } from "../../../service/compact.js";
+import type { ProviderSummaries } from "../../../llm/provider-summary.js";
 import type { Config } from "../../../config/schema.js";
 import type { TokenCounter } from "../../../tokens/count.js";
 import { progressLine, type ProgressCallback } from "../../../render/progress.js";
