@@ -5,34 +5,20 @@
 // naming any, so the turns it summarises are read as they were answered.
 import type { Config } from "../config/schema.js";
 import { summarizeThroughProvider, writesOwnSummaries } from "../llm/provider-summary.js";
-import { droppedText, renderCompactPreview } from "../render/compact-preview.js";
 import type { ProviderSummaries } from "../llm/provider-summary.js";
 import type { ConversationRef } from "../store/conversations.js";
-import { builtinTools } from "../tools/builtins.js";
 import { outputCapOf } from "../tools/local.js";
 import { withAcceptedNames } from "../tools/names.js";
 import { withRecallWhenUseful } from "../tools/recall.js";
-import { buildRegistry, isMcpToolSpec, selectTools } from "../tools/registry.js";
+import { isMcpToolSpec, selectTools } from "../tools/registry.js";
+import { conversationRegistry } from "./tool-registry.js";
 import type { Tool } from "../tools/types.js";
 import type { ToolDefinition } from "../llm/types.js";
 import type { Context } from "./context.js";
 
 /** The tools `jp q` offers by default, as definitions; MCP servers are not started, so theirs are left out. */
 async function offeredByDefault(ctx: Context, config: Config, ref: ConversationRef) {
-  const builtins = builtinTools(
-    {
-      now: () => ctx.clock.now(),
-      newId: ctx.newId,
-      counter: () => ctx.tokenCounter(config),
-      preview: { render: renderCompactPreview, dropped: droppedText },
-    },
-    config,
-    ref.id,
-  );
-  const registry = await buildRegistry(config, builtins, {
-    env: ctx.env,
-    workspace: ctx.maybeWorkspace()?.root ?? ctx.cwd,
-  });
+  const registry = await conversationRegistry(ctx, config, ref);
   const local = selectTools(registry, []).filter((t): t is Tool => !isMcpToolSpec(t));
   const offered = withRecallWhenUseful(
     withAcceptedNames(local, () => undefined),

@@ -6,7 +6,7 @@ import type { UsageRecord } from "../events/index.js";
 import { knownFacts } from "./model-info.js";
 import { createProvider, requestSettings } from "./providers.js";
 import { streamWithRetries } from "./retry.js";
-import type { StopReason } from "./types.js";
+import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 import { usageRecord } from "./usage.js";
 
 /** Output tokens added for a reasoning model's least reasoning, so a short answer is not eaten by it. */
@@ -46,9 +46,7 @@ export async function askOnce(
   );
   let text = "";
   let stop: StopReason | undefined;
-  let usage: UsageRecord | undefined;
-  const discarded: UsageRecord[] = [];
-  for await (const part of streamWithRetries(
+  const billed = await streamOnce(
     provider,
     {
       model: model.name,
@@ -59,20 +57,46 @@ export async function askOnce(
       maxTokens,
       ...(Object.keys(facts).length ? { facts } : {}),
     },
-    {
-      maxRetries: settings.maxRetries,
-      backoffMs: settings.backoffMs,
-      signal: request.signal ?? new AbortController().signal,
-      onRetry: (error, attempt) => request.onRetry?.(`${error.message}; retry ${attempt}`),
+    config,
+    request,
+    (part) => {
+      if (part === "restart") text = "";
+      else if (part.type === "text") text += part.text;
+      else if (part.type === "stop") stop = part.reason;
     },
-  )) {
+  );
+  return { text, stop, ...billed };
+}
+
+/**
+ * Stream one request that is not a turn with the provider's retries, handing
+ * each part to `onPart` ("restart" when a retry throws away what came), and
+ * return what it used: the answer's usage and that of discarded attempts.
+ */
+export async function streamOnce(
+  provider: Provider,
+  request: ModelRequest,
+  config: Config,
+  control: { signal?: AbortSignal; onRetry?: (text: string) => void },
+  onPart: (part: StreamPart | "restart") => void,
+): Promise<{ usage?: UsageRecord; discarded: UsageRecord[] }> {
+  const settings = requestSettings(config);
+  let usage: UsageRecord | undefined;
+  const discarded: UsageRecord[] = [];
+  for await (const part of streamWithRetries(provider, request, {
+    maxRetries: settings.maxRetries,
+    backoffMs: settings.backoffMs,
+    signal: control.signal ?? new AbortController().signal,
+    onRetry: (error, attempt) => control.onRetry?.(`${error.message}; retry ${attempt}`),
+  })) {
     if (part.type === "restart") {
-      text = "";
       if (usage) discarded.push(usage);
       usage = undefined;
-    } else if (part.type === "text") text += part.text;
-    else if (part.type === "usage") usage = usageRecord(part);
-    else if (part.type === "stop") stop = part.reason;
+      onPart("restart");
+      continue;
+    }
+    if (part.type === "usage") usage = usageRecord(part);
+    onPart(part);
   }
-  return { text, stop, ...(usage ? { usage } : {}), discarded };
+  return { ...(usage ? { usage } : {}), discarded };
 }

@@ -7,21 +7,14 @@
 // no summary jp writes can do for a model with preserved thinking.
 import type { Config } from "../config/schema.js";
 import { capToolOutputs, project, streamShape, type OutputCap, type TurnRange } from "../compaction/index.js";
-import {
-  isJsonObject,
-  type Compaction,
-  type Event,
-  type JsonObject,
-  type UsageRecord,
-} from "../events/index.js";
+import { isJsonObject, type Compaction, type Event, type JsonObject } from "../events/index.js";
 import { knownFacts } from "./model-info.js";
+import { streamOnce } from "./one-shot.js";
 import { createProvider, providerApi, requestSettings } from "./providers.js";
 import { boundReasoning, historyDigest, trustsUnbound } from "./reasoning-binding.js";
-import { streamWithRetries } from "./retry.js";
 import { summaryBilling, SummaryFailedError, type Summary } from "./summarize.js";
 import { withAskedTools } from "./tool-choice.js";
 import type { ReasoningRequest, ToolDefinition } from "./types.js";
-import { usageRecord } from "./usage.js";
 
 export interface ProviderSummaryRequest {
   /** provider/name: the conversation's model, which writes it. */
@@ -70,9 +63,7 @@ export async function summarizeThroughProvider(
   const settings = requestSettings(config);
   const facts = knownFacts(request.model, config);
   let block: JsonObject | undefined;
-  let usage: UsageRecord | undefined;
-  const discarded: UsageRecord[] = [];
-  for await (const part of streamWithRetries(
+  const { usage, discarded } = await streamOnce(
     provider,
     {
       model: model.name,
@@ -87,19 +78,13 @@ export async function summarizeThroughProvider(
       reasoningBinding: "drop",
       compaction: request.instructions ? { instructions: request.instructions } : {},
     },
-    {
-      maxRetries: settings.maxRetries,
-      backoffMs: settings.backoffMs,
-      signal: request.signal ?? new AbortController().signal,
+    config,
+    request,
+    (part) => {
+      if (part === "restart") block = undefined;
+      else if (part.type === "provider_block" && part.block.type === "compaction") block = part.block;
     },
-  )) {
-    if (part.type === "restart") {
-      block = undefined;
-      if (usage) discarded.push(usage);
-      usage = undefined;
-    } else if (part.type === "provider_block" && part.block.type === "compaction") block = part.block;
-    else if (part.type === "usage") usage = usageRecord(part);
-  }
+  );
   const text = block && typeof block.content === "string" ? block.content.trim() : "";
   if (!block || !text || !isJsonObject(block))
     throw new SummaryFailedError(

@@ -24,18 +24,17 @@ import { lifecycleNotice, type ModelCapabilities } from "../../llm/capabilities.
 import { modelCacheDir, modelCapabilities, priceOf } from "../../llm/model-info.js";
 import { estimateTotalCost } from "../../llm/pricing.js";
 import { createProvider, requestSettings } from "../../llm/providers.js";
-import { droppedText, renderCompactPreview } from "../../render/compact-preview.js";
 import { createStreamRenderer } from "../../render/stream.js";
 import { usageLine } from "../../render/usage.js";
 import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/conversations.js";
 import { acquireLock } from "../../store/lock.js";
-import { builtinTools } from "../../tools/builtins.js";
 import { providerSummaries } from "../provider-summaries.js";
+import { conversationRegistry } from "../tool-registry.js";
 import { outputCapOf } from "../../tools/local.js";
 import { forkConversation } from "../../service/fork.js";
 import { toolNameProblem, withAcceptedNames } from "../../tools/names.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
-import { buildRegistry, isMcpToolSpec, selectTools, usesMcp } from "../../tools/registry.js";
+import { isMcpToolSpec, selectTools, usesMcp } from "../../tools/registry.js";
 import type { McpServers } from "../../mcp/servers.js";
 import { loadMcp } from "../mcp-servers.js";
 import { createAutoCompaction } from "../../turn/auto-compaction.js";
@@ -551,21 +550,7 @@ async function offeredTools(
   opts: QOptions,
   trust: { commands: ReadonlySet<string>; mcpSources: ReadonlySet<string> },
 ): Promise<{ tools: Tool[]; servers?: McpServers }> {
-  const builtins = builtinTools(
-    {
-      now: () => ctx.clock.now(),
-      newId: ctx.newId,
-      counter: () => ctx.tokenCounter(config),
-      preview: { render: renderCompactPreview, dropped: droppedText },
-    },
-    config,
-    ref.id,
-  );
-  const registry = await buildRegistry(config, builtins, {
-    env: ctx.env,
-    workspace: ctx.maybeWorkspace()?.root ?? ctx.cwd,
-    fromConversation: trust.commands,
-  });
+  const registry = await conversationRegistry(ctx, config, ref, trust.commands);
   // The MCP layer loads only for a config that offers MCP tools.
   const mcp = usesMcp(config, registry) ? await loadMcp(ctx, config) : undefined;
   const servers = mcp?.servers;

@@ -1,0 +1,33 @@
+// Owns the registry of the tools `jp q` can offer in a conversation: the
+// built-ins (with what their previews need) and the config's tools, as `jp q`
+// and a summary the provider writes (its request's header) both build it.
+import type { Config } from "../config/schema.js";
+import { droppedText, renderCompactPreview } from "../render/compact-preview.js";
+import type { ConversationRef } from "../store/conversations.js";
+import { builtinTools } from "../tools/builtins.js";
+import { buildRegistry } from "../tools/registry.js";
+import type { Context } from "./context.js";
+
+/** `fromConversation`: the tools whose command the conversation's recorded config set (always asked for). */
+export async function conversationRegistry(
+  ctx: Context,
+  config: Config,
+  ref: ConversationRef,
+  fromConversation?: ReadonlySet<string>,
+) {
+  const builtins = builtinTools(
+    {
+      now: () => ctx.clock.now(),
+      newId: ctx.newId,
+      counter: () => ctx.tokenCounter(config),
+      preview: { render: renderCompactPreview, dropped: droppedText },
+    },
+    config,
+    ref.id,
+  );
+  return buildRegistry(config, builtins, {
+    env: ctx.env,
+    workspace: ctx.maybeWorkspace()?.root ?? ctx.cwd,
+    ...(fromConversation ? { fromConversation } : {}),
+  });
+}
