@@ -156,7 +156,7 @@ describe("config errors name the file, line and column, or key path", () => {
     );
     const without = await setup({ ".jp/config.toml": `[conversation.compaction]\nxyzzy = 1\n` }).error();
     expect(without.message).toBe(
-      ".jp/config.toml: unknown key conversation.compaction.xyzzy (keys accepted here: rules, auto)",
+      ".jp/config.toml: unknown key conversation.compaction.xyzzy (keys accepted here: rules, auto, provider_summaries)",
     );
   });
 
