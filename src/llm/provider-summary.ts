@@ -11,7 +11,7 @@ import { isJsonObject, type Compaction, type Event, type JsonObject } from "../e
 import { knownFacts } from "./model-info.js";
 import { streamOnce } from "./one-shot.js";
 import { createProvider, providerApi, requestSettings } from "./providers.js";
-import { boundReasoning, historyDigest, trustsUnbound } from "./reasoning-binding.js";
+import { boundReasoning, historyDigest, unboundUntil } from "./reasoning-binding.js";
 import { summaryBilling, SummaryFailedError, type Summary } from "./summarize.js";
 import { withAskedTools } from "./tool-choice.js";
 import type { ReasoningRequest, ToolDefinition } from "./types.js";
@@ -134,7 +134,7 @@ function sentHistory(events: readonly Event[], range: TurnRange, outputCap: Outp
   const projection = project(events);
   const shown = capToolOutputs(projection.events, outputCap);
   const bound = boundReasoning(withAskedTools(shown.events, false), undefined, {
-    trustUnbound: trustsUnbound(events, projection.stats.activeCompactions, shown.cut),
+    unboundUntil: unboundUntil(events, shown.events, outputCap),
   });
   const beyond = projection.turns.find(
     (t) => (t.origin.kind === "kept" ? t.origin.turn : t.origin.from) > range.to,

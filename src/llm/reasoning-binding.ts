@@ -27,7 +27,7 @@ import {
   GEMINI_SIGNATURE_KEY,
   REASONING_DETAILS_KEY,
 } from "../events/index.js";
-import type { Projection } from "../compaction/index.js";
+import { capToolOutputs, project, type OutputCap, type Projection } from "../compaction/index.js";
 import type { TokenCounter } from "../tokens/count.js";
 import type { ToolDefinition } from "./types.js";
 
@@ -149,13 +149,13 @@ export interface BoundReasoning {
  * reasoning left out excluded, as in the request) digest as they did when it
  * was written (the header is not compared when `header` is undefined). A
  * block with no record of that (an older log, a JP import) goes back only
- * with `trustUnbound` (nothing can have changed it). `refuseAll`: every block
- * is left out (the provider refused them).
+ * before `unboundUntil` (a position of the view before which nothing can have
+ * changed). `refuseAll`: every block is left out (the provider refused them).
  */
 export function boundReasoning(
   view: readonly Event[],
   header: string | undefined,
-  options: { trustUnbound: boolean; refuseAll?: boolean },
+  options: { unboundUntil: number; refuseAll?: boolean },
 ): BoundReasoning {
   const chain = new HistoryChain();
   const events: Event[] = [];
@@ -164,7 +164,9 @@ export function boundReasoning(
   view.forEach((e, index) => {
     kept.push(events.length);
     if (isReasoning(e)) {
-      const reason = options.refuseAll ? "refused" : unchanged(e, header, chain.value, options);
+      const reason = options.refuseAll
+        ? "refused"
+        : unchanged(e, header, chain.value, index < options.unboundUntil);
       if (reason !== undefined) {
         leftOut.push({ index, reason });
         return;
@@ -181,10 +183,10 @@ function unchanged(
   e: Event,
   header: string | undefined,
   history: string,
-  options: { trustUnbound: boolean },
+  trustUnbound: boolean,
 ): LeftOutReason | undefined {
   const binding = bindingOf(e);
-  if (!binding) return options.trustUnbound ? undefined : "unbound";
+  if (!binding) return trustUnbound ? undefined : "unbound";
   if (header !== undefined && binding.header !== header) return "header";
   return binding.history === history ? undefined : "history";
 }
@@ -292,14 +294,19 @@ export function refusedBefore(events: readonly Event[]): boolean {
 }
 
 /**
- * Whether reasoning with no record of its prefix (an older log) may go back:
- * only where nothing can have changed what came before it (no compaction in
- * force, no output cut by the view, no refusal since).
+ * Where reasoning with no record of its prefix (an older log, a JP import)
+ * stops going back: the first position of `view` (as shown, long outputs cut)
+ * that differs from the log as it was before any compaction, or the start
+ * after a refusal; it goes back only before it, where nothing can have changed.
  */
-export function trustsUnbound(
+export function unboundUntil(
   events: readonly Event[],
-  activeCompactions: number,
-  cutOutputs: number,
-): boolean {
-  return activeCompactions === 0 && cutOutputs === 0 && !refusedBefore(events);
+  view: readonly Event[],
+  outputCap?: OutputCap,
+): number {
+  // A log all of whose reasoning is bound (any jp's since) pays for nothing more.
+  if (!view.some((e) => isReasoning(e) && bindingOf(e) === undefined)) return view.length;
+  if (refusedBefore(events)) return 0;
+  const raw = project(events.filter((e) => e.type !== "compaction")).events;
+  return firstChange(view, outputCap ? capToolOutputs(raw, outputCap).events : raw);
 }

@@ -50,7 +50,7 @@ import {
   headerDigest,
   type LeftOutReason,
   type LeftOutReasoning,
-  trustsUnbound,
+  unboundUntil,
 } from "../llm/reasoning-binding.js";
 import { BadRequestError } from "../llm/errors.js";
 import { leftOutLines } from "../render/reasoning.js";
@@ -515,7 +515,7 @@ export function buildRequest(
   // The model checks each thinking block's prefix: only those whose prefix is unchanged go back.
   const header = headerDigest(options.system, tools);
   const bound = boundReasoning(asked, header, {
-    trustUnbound: trustsUnbound(events, stats.activeCompactions, shown.cut),
+    unboundUntil: unboundUntil(events, shown.events, options.outputCap),
     refuseAll: refuseReasoning,
   });
   request.events = bound.events;

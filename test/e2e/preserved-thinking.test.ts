@@ -14,7 +14,7 @@ import {
   type Event,
 } from "../../src/events/index.js";
 import type { MockRoute, ScriptedResponse } from "../support/mock-llm.js";
-import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { qWorkspace, sampleWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { sdkTypeErrors } from "../support/sdk-types.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { REPO_ROOT } from "../support/workspace.js";
@@ -467,5 +467,30 @@ describe("preserved reasoning on the Responses API", () => {
     expect(show.stdout).toContain(
       "  dropped:     the provider dropped 1 thinking block from the requests of turn 2 (prefix_mismatch)",
     );
+  });
+});
+
+describe("conversations written before jp recorded what reasoning is bound to", () => {
+  it("the bundled sample (a JP-style log) continues on a model with preserved thinking, with or without a compaction", async () => {
+    const ws = await sampleWorkspace({ model: MODEL, extraConfig: THINKING });
+    w = ws;
+    ws.mock.push(answer(5));
+    const first = await ws.jp("q", "and now?");
+    expect(first.code).toBe(0);
+    expect(ws.mock.refusedForBinding).toBe(0);
+    expect((await ws.jp("c", "compact")).code).toBe(0);
+    ws.mock.push(answer(6));
+    const second = await ws.jp("q", "and then?");
+    expect(second.code).toBe(0);
+    expect(ws.mock.refusedForBinding).toBe(0);
+    // Turn 5's thinking came after the turns the default rule stripped: it stays out, and that is said.
+    // The sample's own thinking (turn 1, kept whole, before any change) has no record of what it is
+    // bound to, but nothing before it changed: it goes back.
+    expect(second.stderr).toContain(
+      "the reasoning of turn 5 is not sent back to anthropic/claude-sonnet-5-5: what came before it changed (a compaction)",
+    );
+    expect(second.stderr).not.toContain("jp has no record");
+    expect(thinkingSent(ws).length).toBeGreaterThan(0);
+    expect(thinkingSent(ws)).not.toContain("thinking 5");
   });
 });
