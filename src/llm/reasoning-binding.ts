@@ -10,6 +10,7 @@
 // request is built from what this leaves in: one decision for all of them.
 import { createHash } from "node:crypto";
 import {
+  ASKED_FOR_TOOL_KEY,
   type ChatResponse,
   type Event,
   isJsonObject,
@@ -34,8 +35,9 @@ import type { ToolDefinition } from "./types.js";
 /**
  * Why a reasoning block is not sent back: `history`, what came before it
  * changed (a compaction); `header`, the system prompt or the tools changed;
- * `unbound`, it has no record of its prefix (an older log) and something may
- * have changed it (a compaction in force, an earlier refusal); `refused`, the
+ * `unbound`, it has no record of its prefix (an older log) and something
+ * before it may have changed (it comes after where the view differs from the
+ * log as it was, or the provider refused such reasoning); `refused`, the
  * provider refused the request it was in.
  */
 export type LeftOutReason = "history" | "header" | "unbound" | "refused";
@@ -63,7 +65,7 @@ function sentForm(e: Event): string | undefined {
   const m = metadataOf(e);
   switch (e.type) {
     case "chat_request":
-      return JSON.stringify(["q", e.content, e.attachments ?? [], m.asked_for_tool ?? null]);
+      return JSON.stringify(["q", e.content, e.attachments ?? [], m[ASKED_FOR_TOOL_KEY] ?? null]);
     case "chat_response":
       if (typeof e.reasoning === "string")
         return JSON.stringify([
