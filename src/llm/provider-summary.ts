@@ -134,7 +134,7 @@ function sentHistory(events: readonly Event[], range: TurnRange, outputCap: Outp
   const projection = project(events);
   const shown = capToolOutputs(projection.events, outputCap);
   const bound = boundReasoning(withAskedTools(shown.events, false), undefined, {
-    unboundUntil: unboundUntil(events, shown.events, outputCap),
+    unboundUntil: unboundUntil(events, shown.events, shown.cut, outputCap),
   });
   const beyond = projection.turns.find(
     (t) => (t.origin.kind === "kept" ? t.origin.turn : t.origin.from) > range.to,

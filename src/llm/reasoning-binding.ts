@@ -304,11 +304,14 @@ export function refusedBefore(events: readonly Event[]): boolean {
 export function unboundUntil(
   events: readonly Event[],
   view: readonly Event[],
+  cutOutputs: number,
   outputCap?: OutputCap,
 ): number {
   // A log all of whose reasoning is bound (any jp's since) pays for nothing more.
   if (!view.some((e) => isReasoning(e) && bindingOf(e) === undefined)) return view.length;
   if (refusedBefore(events)) return 0;
+  // Nothing compacted and no output cut: the view is the log as it was.
+  if (cutOutputs === 0 && !events.some((e) => e.type === "compaction")) return view.length;
   const raw = project(events.filter((e) => e.type !== "compaction")).events;
   return firstChange(view, outputCap ? capToolOutputs(raw, outputCap).events : raw);
 }

@@ -515,7 +515,7 @@ export function buildRequest(
   // The model checks each thinking block's prefix: only those whose prefix is unchanged go back.
   const header = headerDigest(options.system, tools);
   const bound = boundReasoning(asked, header, {
-    unboundUntil: unboundUntil(events, shown.events, options.outputCap),
+    unboundUntil: unboundUntil(events, shown.events, shown.cut, options.outputCap),
     refuseAll: refuseReasoning,
   });
   request.events = bound.events;
