@@ -204,6 +204,13 @@ function fixtures(mockUrl) {
     withMcp: qWorkspace("ws-q2-mcp", mockUrl, twoTurnLog, MCP_CONFIG),
     bigLog,
     big: qWorkspace("ws-q100", mockUrl, bigLog),
+    // The same conversation to a model that binds reasoning to its prefix: every request digests its history.
+    bound: qWorkspace(
+      "ws-q100-bound",
+      mockUrl,
+      bigLog,
+      '[models."anthropic/claude-bench"]\npreserved_thinking = true\n',
+    ),
     many: manyConversations(1000),
     manyJp: manyJpConversations(1000),
     printWs,
@@ -226,6 +233,7 @@ async function warm(f, env) {
   if (!fs.existsSync(path.join(models, "anthropic.json")))
     throw new Error("the provider's answer about the model was not cached");
   fs.cpSync(models, path.join(f.big.root, ".jp/cache/models"), { recursive: true });
+  fs.cpSync(models, path.join(f.bound.root, ".jp/cache/models"), { recursive: true });
   await timeRun(JP, ["conversation", "ls"], { cwd: f.many, env });
   await timeRun(JP, ["conversation", "ls"], { cwd: f.manyJp, env });
 }
@@ -261,6 +269,7 @@ export async function cliBench() {
         { name: "sendFloor", run: () => floor("send", f.bigLog) },
         { name: "readFloor", run: () => floor("read", f.printLog) },
         jp("q100", ["q", "again"], f.big.root, { before: f.big.restore }),
+        jp("q100bound", ["q", "again"], f.bound.root, { before: f.bound.restore }),
         { name: "project", run: async () => time(() => project(readLog(f.printLog).events)) },
         jp("print", ["conversation", "print", CONVERSATION_ID, "--compacted"], f.printWs, {
           opts: { stdout: f.printOut },
@@ -306,6 +315,13 @@ function results(startup, large) {
       large.sendFloor,
       1.3,
       `jp q on a 100 MB conversation vs a bare node process reading the log and serialising it as a request (${large.sendFloor.toFixed(0)} ms); the warm in-process read+parse + the 2-turn jp q: ${(large.read + startup.q).toFixed(0)} ms`,
+    ),
+    result(
+      "cli q100b",
+      large.q100bound,
+      large.q100,
+      1.3,
+      "jp q on the 100 MB conversation to a model with preserved thinking (its history digested, every reasoning block checked) vs the same jp q to one without",
     ),
     result(
       "cli print",

@@ -8,7 +8,7 @@
 // written (`bindReasoning`), and every request leaves out the blocks whose
 // prefix changed (`boundReasoning`). The log keeps them all. Every provider's
 // request is built from what this leaves in: one decision for all of them.
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import {
   ASKED_FOR_TOOL_KEY,
   type ChatResponse,
@@ -54,67 +54,113 @@ const isReasoning = (e: Event): e is ChatResponse =>
 const metadataOf = (e: Event): JsonObject => (isKnown(e) && isJsonObject(e.metadata) ? e.metadata : {});
 
 /**
- * What of an event reaches the model, as one line: its text, calls and
+ * What of an event reaches the model, as tagged texts: its text, calls and
  * results, and the signatures and encrypted content a provider checks, in
  * every provider's terms (a provider maps it the same way each time, so a
  * change here is a change there). Timestamps, usage and jp's own notes are
- * left out: they are never sent.
+ * left out: they are never sent. Long texts stand as they are, so hashing
+ * them costs no copy.
  */
-function sentForm(e: Event): string | undefined {
+function sentParts(e: Event): [string, string][] | undefined {
   if (!isSent(e)) return undefined;
   const m = metadataOf(e);
+  const json = (value: unknown[]) => JSON.stringify(value);
   switch (e.type) {
     case "chat_request":
-      return JSON.stringify(["q", e.content, e.attachments ?? [], m[ASKED_FOR_TOOL_KEY] ?? null]);
+      return [
+        ["q", e.content],
+        ["a", json([e.attachments ?? [], m[ASKED_FOR_TOOL_KEY] ?? null])],
+      ];
     case "chat_response":
       if (typeof e.reasoning === "string")
-        return JSON.stringify([
-          "r",
-          e.reasoning,
-          m[REASONING_SIGNATURE_KEY] ?? null,
-          m[REDACTED_REASONING_KEY] ?? null,
-          m[OPENAI_REASONING_ITEM_KEY] ?? null,
-          m[GEMINI_SIGNATURE_KEY] ?? null,
-        ]);
+        return [
+          ["r", e.reasoning],
+          [
+            "s",
+            json([
+              m[REASONING_SIGNATURE_KEY] ?? null,
+              m[REDACTED_REASONING_KEY] ?? null,
+              m[OPENAI_REASONING_ITEM_KEY] ?? null,
+              m[GEMINI_SIGNATURE_KEY] ?? null,
+            ]),
+          ],
+        ];
       if (typeof e.message === "string")
-        return JSON.stringify([
-          "m",
-          e.message,
-          m[CITATIONS_KEY] ?? null,
-          m[GEMINI_SIGNATURE_KEY] ?? null,
-          m[REASONING_DETAILS_KEY] ?? null,
-          m[PROVIDER_SUMMARY_KEY] ?? null,
-        ]);
-      return JSON.stringify(["d", e.data ?? null]);
+        return [
+          ["m", e.message],
+          [
+            "x",
+            json([
+              m[CITATIONS_KEY] ?? null,
+              m[GEMINI_SIGNATURE_KEY] ?? null,
+              m[REASONING_DETAILS_KEY] ?? null,
+              m[PROVIDER_SUMMARY_KEY] ?? null,
+            ]),
+          ],
+        ];
+      return [["d", json([e.data ?? null])]];
     case "tool_call_request":
-      return JSON.stringify(["c", e.id, e.name, e.arguments, m[GEMINI_SIGNATURE_KEY] ?? null]);
+      return [["c", json([e.id, e.name, e.arguments, m[GEMINI_SIGNATURE_KEY] ?? null])]];
     case "tool_call_response":
-      return JSON.stringify(["t", e.id, e.content, e.is_error, m[TOOL_IMAGES_KEY] ?? null]);
+      return [
+        ["t", e.id],
+        ["o", e.content],
+        ["e", json([e.is_error, m[TOOL_IMAGES_KEY] ?? null])],
+      ];
   }
 }
 
-const digestOf = (text: string): string => createHash("sha256").update(text).digest("base64url").slice(0, 22);
+/** The parts as one line, to compare two events by what they send. */
+function sentForm(e: Event): string | undefined {
+  const parts = sentParts(e);
+  return parts && JSON.stringify(parts);
+}
+
+const short = (hash: Hash): string => hash.digest("base64url").slice(0, 22);
 
 /** The digest of a request's header: its system prompt and its tools, in order. */
 export function headerDigest(system: string | undefined, tools: readonly ToolDefinition[]): string {
-  return digestOf(JSON.stringify([system ?? "", tools.map((t) => [t.name, t.description, t.parameters])]));
+  return short(
+    createHash("sha256").update(
+      JSON.stringify([system ?? "", tools.map((t) => [t.name, t.description, t.parameters])]),
+    ),
+  );
 }
 
 /**
- * The digest of a history, event by event, as a chain (each link the digest
- * of the one before and the event as sent), so that it can go on from a
- * recorded point: after a summary the provider wrote, from the history the
- * summary stands for, as the provider itself goes on from it.
+ * The digest of a history as sent, event by event. Turn by turn it is a
+ * chain (each turn's link the digest of the one before and the turn's events),
+ * so it can go on from a recorded point: after a summary the provider wrote,
+ * from the history the summary stands for, as the provider itself goes on
+ * from it. Within a turn one hash runs on (read at any point without a
+ * boundary), so reading it where a block is checked changes nothing.
  */
 class HistoryChain {
-  value = "";
+  /** The digest at the end of the last turn. */
+  private before = "";
+  /** The turn in progress: the hash of `before` and its events so far; none while it has none. */
+  private turn: Hash | undefined;
+
+  get value(): string {
+    return this.turn ? short(this.turn.copy()) : this.before;
+  }
 
   add(e: Event): void {
-    const form = sentForm(e);
-    if (form === undefined) return;
-    this.value = digestOf(`${this.value}\n${form}`);
+    if (e.type === "turn_start") {
+      if (this.turn) this.before = short(this.turn);
+      this.turn = undefined;
+      return;
+    }
+    const parts = sentParts(e);
+    if (!parts) return;
+    const hash = (this.turn ??= createHash("sha256").update(this.before));
+    // Each text with its tag and length: no two histories read alike.
+    for (const [tag, text] of parts) hash.update(`${tag}${text.length}:`).update(text);
     const provider = metadataOf(e)[PROVIDER_SUMMARY_KEY];
-    if (isJsonObject(provider) && typeof provider.continues === "string") this.value = provider.continues;
+    if (isJsonObject(provider) && typeof provider.continues === "string") {
+      this.before = provider.continues;
+      this.turn = undefined;
+    }
   }
 }
 
