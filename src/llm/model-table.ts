@@ -121,6 +121,8 @@ const GPT55_EFFORTS: readonly Effort[] = ["none", "low", "medium", "high", "xhig
 
 const OPENAI: Readonly<Record<string, ModelFacts>> = {
   "gpt-5.6-sol": reasoning(1_050_000, 128_000, openaiPrice(8, 40, 0.8), [...GPT55_EFFORTS, "max"]),
+  // OpenAI serves the bare name as gpt-5.6-sol (JP's recordings ask for `gpt-5.6`).
+  "gpt-5.6": reasoning(1_050_000, 128_000, openaiPrice(8, 40, 0.8), [...GPT55_EFFORTS, "max"]),
   "gpt-5.6-terra": reasoning(1_050_000, 128_000, openaiPrice(3, 18, 0.3), GPT55_EFFORTS),
   "gpt-5.6-luna": reasoning(400_000, 128_000, openaiPrice(0.5, 3, 0.05), GPT55_EFFORTS),
   "gpt-5.5": reasoning(1_050_000, 128_000, openaiPrice(5, 30, 0.5), GPT55_EFFORTS),

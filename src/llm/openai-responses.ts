@@ -49,6 +49,9 @@ function reasoningItem(e: ChatResponse, item: JsonObject): ResponseInputItem | u
   if (typeof item.id !== "string") return undefined;
   const text = e.reasoning ?? "";
   const raw = item.text === "content";
+  // Nothing is stored at OpenAI (store: false): an item that is only an id names nothing it can find,
+  // and the request fails ("Item with id 'rs_…' not found"). Raw reasoning text stands by itself.
+  if (typeof item.encrypted_content !== "string" && !(raw && text)) return undefined;
   return {
     type: "reasoning",
     id: item.id,
@@ -163,10 +166,10 @@ export function responsesBody(request: ModelRequest): ResponseCreateParamsStream
   if (request.system) body.instructions = request.system;
   if (request.cache) body.prompt_cache_key = request.cache.key;
   const { effort } = responsesEffort(request);
-  if (effort) {
-    body.reasoning = { effort, summary: "auto" };
-    body.include = ["reasoning.encrypted_content"];
-  }
+  if (effort) body.reasoning = { effort, summary: "auto" };
+  // Whenever the model may reason, its reasoning comes back encrypted: nothing is stored at OpenAI, so
+  // an item without it could not go back. A model jp does not know may be a reasoning model too.
+  if (request.facts?.reasons !== false && effort !== "none") body.include = ["reasoning.encrypted_content"];
   if (request.tools.length) {
     body.tools = request.tools.map((t) => ({
       type: "function" as const,

@@ -84,9 +84,15 @@ describe("responsesBody", () => {
       request([], { facts: { reasons: true, efforts: ["none", "low", "high"] } }),
     );
     expect(reasoner.reasoning).toEqual({ effort: "none", summary: "auto" });
-    expect(reasoner.include).toEqual(["reasoning.encrypted_content"]);
+    // With effort none nothing is reasoned: there is nothing encrypted to ask for (as JP's recordings send it).
+    expect(reasoner.include).toBeUndefined();
+    const low = responsesBody(request([], { facts: { reasons: true }, reasoning: { effort: "low" } }));
+    expect(low.include).toEqual(["reasoning.encrypted_content"]);
     const plain = responsesBody(request([], { facts: { reasons: false }, reasoning: { effort: "high" } }));
     expect(plain.reasoning).toBeUndefined();
+    expect(plain.include).toBeUndefined();
+    // A model jp knows nothing of may reason: what it reasons comes back encrypted, so it can go back.
+    expect(body.include).toEqual(["reasoning.encrypted_content"]);
     // A model jp knows only some figures of is sent the effort asked for.
     const partly = responsesBody(
       request([], { facts: { contextWindow: 1000 }, reasoning: { effort: "high" } }),

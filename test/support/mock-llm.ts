@@ -559,6 +559,21 @@ function geminiEvents(r: ScriptedResponse, model: string, cache: CacheUsage): Re
   return events;
 }
 
+/**
+ * The id of a Responses input reasoning item that is only an id (no
+ * encrypted content, no text of its own) in a request that stores nothing:
+ * the API would have to find it stored, and cannot.
+ */
+function unstoredItem(body: Record<string, unknown>): string | undefined {
+  if (body.store !== false || !Array.isArray(body.input)) return undefined;
+  for (const item of body.input as Record<string, unknown>[]) {
+    if (item.type !== "reasoning" || typeof item.encrypted_content === "string") continue;
+    if (Array.isArray(item.content) && item.content.length) continue;
+    return String(item.id);
+  }
+  return undefined;
+}
+
 /** An on-demand compaction's answer as the Messages API streams it: one `compaction` block, then stop_reason "compaction". */
 function compactionLines(body: Record<string, unknown>, summary: string): string[] {
   const block = compactionBlock(body, summary);
@@ -701,6 +716,19 @@ class MockState {
     if (anthropic && !req.headers["x-api-key"]) {
       // As the real API answers a request without its key header (a Bearer token is not one).
       writeFault(res, { status: 401, message: "x-api-key header is required" }, true);
+      return;
+    }
+    const unstored = url.endsWith("/responses") ? unstoredItem(body) : undefined;
+    if (unstored) {
+      // As the real API answers a reasoning item it would have to look up, when nothing is stored.
+      writeFault(
+        res,
+        {
+          status: 404,
+          message: `Item with id '${unstored}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`,
+        },
+        false,
+      );
       return;
     }
     let preserved: Preserved | undefined;

@@ -1,0 +1,66 @@
+// jp against the real traffic JP recorded with each provider (fixtures/jp-cassettes):
+// the recorded answers replayed to `jp q`, and what jp sends next held to what
+// the real API accepts.
+import { afterEach, describe, expect, it } from "vitest";
+import { OPENAI_REASONING_ITEM_KEY, type Event } from "../../src/events/index.js";
+import { cassette, replayed } from "../support/cassette.js";
+import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+
+let w: QWorkspace | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+const metadataOf = (e: Event) =>
+  "metadata" in e && e.metadata ? (e.metadata as Record<string, unknown>) : {};
+
+describe("OpenAI Responses, recorded", () => {
+  it("a reasoning item that came without encrypted content never goes back (nothing is stored at OpenAI)", async () => {
+    // gpt-5-mini at effort minimal: its reasoning item is only an id.
+    const [first] = cassette("openai/test_multi_turn_conversation");
+    w = await qWorkspace({ provider: "openai", api: "responses", script: [replayed(first!)] });
+    expect((await w.jp("q", "Test message")).code).toBe(0);
+    const item = w
+      .events()
+      .map(metadataOf)
+      .find((m) => m[OPENAI_REASONING_ITEM_KEY]);
+    expect(item?.[OPENAI_REASONING_ITEM_KEY]).toEqual({
+      id: "rs_041d39a5f38ada5b016995b6b7492c8193adbb610aed291ea9",
+    });
+    // The next question: the server refuses an id-only item under store: false, as OpenAI does.
+    w.mock.push({ text: "again" });
+    const next = await w.jp("q", "And again");
+    expect(next.stderr).not.toContain("not found");
+    expect(next.code).toBe(0);
+    const input = w.mock.requests[1]!.body.input as { type?: string }[];
+    expect(input.some((i) => i.type === "reasoning")).toBe(false);
+  });
+
+  it("asks a model jp does not know for its reasoning encrypted, as JP's recorded requests to reasoning models do", async () => {
+    w = await qWorkspace({ provider: "openai", api: "responses", script: [{ text: "hello" }] });
+    expect((await w.jp("q", "hi")).code).toBe(0);
+    expect(w.mock.requests[0]!.body.include).toEqual(["reasoning.encrypted_content"]);
+  });
+
+  it("knows gpt-5.6, the name JP's recordings ask for, as the reasoning model it is", async () => {
+    const recorded = cassette("openai/test_gpt_5_6_cache_off_sends_explicit_optout")[0]!;
+    expect(recorded.request).toMatchObject({ model: "gpt-5.6", include: ["reasoning.encrypted_content"] });
+    w = await qWorkspace({
+      provider: "openai",
+      api: "responses",
+      model: "openai/gpt-5.6",
+      extraConfig: '[assistant.reasoning]\neffort = "low"\n',
+      script: [replayed(recorded)],
+    });
+    const result = await w.jp("q", "Test message");
+    expect(result.code).toBe(0);
+    const shown = await w.jp("model", "show", "openai/gpt-5.6");
+    expect(shown.stdout).toContain("1,050,000 tokens");
+    expect(w.mock.requests[0]!.body).toMatchObject({
+      model: "gpt-5.6",
+      reasoning: { effort: "low", summary: "auto" },
+      include: ["reasoning.encrypted_content"],
+    });
+  });
+});
