@@ -1,40 +1,45 @@
 // Owns asking Anthropic's Models API what a model is: `GET /v1/models/{id}`
 // gives its window, output cap, the thinking types and effort levels it
 // accepts, and its lifecycle; mapped here to jp's model facts.
-import type { CapabilitySupport, ModelInfo } from "@anthropic-ai/sdk/resources/models";
+import type { ModelInfo } from "@anthropic-ai/sdk/resources/models";
 import type { Effort, ModelFacts } from "./capabilities.js";
 import { askModelApi, endpoint, type ProviderOptions } from "./http.js";
 import { isJsonObject } from "../events/index.js";
 
-/** Facts of a Models API answer; figures it leaves null stay unknown. */
+/**
+ * Whether the answer says a capability (`thinking`, `effort.high`…) is
+ * supported; undefined where it says nothing. The real API lists only the
+ * capabilities a model has (a thinking type it lacks is not there at all),
+ * whatever the SDK's types promise.
+ */
+function supported(capabilities: unknown, ...path: string[]): boolean | undefined {
+  let at: unknown = capabilities;
+  for (const key of path) at = isJsonObject(at) ? at[key] : undefined;
+  return isJsonObject(at) && typeof at.supported === "boolean" ? at.supported : undefined;
+}
+
+const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const satisfies readonly Effort[];
+
+/** Facts of a Models API answer; figures it leaves out or null stay unknown. */
 export function factsOfModelInfo(info: ModelInfo): ModelFacts {
-  const facts: ModelFacts = { lifecycle: info.lifecycle };
+  const facts: ModelFacts = {};
+  if (info.lifecycle) facts.lifecycle = info.lifecycle;
   if (info.max_input_tokens) facts.contextWindow = info.max_input_tokens;
   if (info.max_tokens) facts.maxOutputTokens = info.max_tokens;
   if (info.retires_at) facts.retiresAt = info.retires_at;
-  const capabilities = info.capabilities;
-  if (!capabilities) return facts;
-  const thinking = capabilities.thinking;
-  if (thinking.supported) {
-    const types = thinking.types;
+  const capabilities: unknown = info.capabilities;
+  if (supported(capabilities, "thinking")) {
+    // A type the answer does not list is one the model does not take.
+    const takes = (type: string) => supported(capabilities, "thinking", "types", type) === true;
     facts.thinking = {
-      adaptive: types.adaptive.supported,
-      enabled: types.enabled.supported,
-      disabled: types.disabled.supported,
-      between_tools: types.between_tools.supported,
+      adaptive: takes("adaptive"),
+      enabled: takes("enabled"),
+      disabled: takes("disabled"),
+      between_tools: takes("between_tools"),
     };
   }
-  const effort = capabilities.effort;
-  if (effort.supported) {
-    const levels: [Effort, CapabilitySupport | null][] = [
-      ["low", effort.low],
-      ["medium", effort.medium],
-      ["high", effort.high],
-      ["xhigh", effort.xhigh],
-      ["max", effort.max],
-    ];
-    facts.efforts = levels.filter(([, support]) => support?.supported === true).map(([level]) => level);
-  }
+  if (supported(capabilities, "effort"))
+    facts.efforts = EFFORT_LEVELS.filter((level) => supported(capabilities, "effort", level) === true);
   return facts;
 }
 

@@ -64,3 +64,22 @@ describe("OpenAI Responses, recorded", () => {
     });
   });
 });
+
+describe("Anthropic's Models API, recorded", () => {
+  it("reads a ModelInfo that lists only the capabilities the model has, once per cache period", async () => {
+    // claude-haiku-4-5's answer: thinking types enabled and adaptive only; no lifecycle field.
+    const [recorded] = cassette("anthropic/test_model_details");
+    expect(recorded!.path).toBe("/v1/models/claude-haiku-4-5");
+    w = await qWorkspace();
+    w.mock.models.set("claude-haiku-4-5", JSON.parse(recorded!.body) as object);
+    const shown = await w.jp("model", "show", "anthropic/claude-haiku-4-5");
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/context window +200,000 tokens {2}\(provider, /);
+    expect(shown.stdout).toMatch(/max output +64,000 tokens {2}\(provider, /);
+    expect(shown.stdout).toMatch(/thinking +enabled {2}\(provider, /);
+    expect(w.mock.modelRequests).toHaveLength(1);
+    // The answer is kept: the next look asks nothing.
+    await w.jp("model", "show", "anthropic/claude-haiku-4-5");
+    expect(w.mock.modelRequests).toHaveLength(1);
+  });
+});

@@ -15,13 +15,18 @@ export interface Interaction {
   request: Record<string, unknown> | undefined;
   status: number;
   headers: Record<string, string>;
-  /** The answer's bytes, as recorded. */
+  /** The answer's bytes, as recorded (a stream, or a JSON body). */
   body: string;
 }
 
 interface Recorded {
   when: { path: string; json_body_str?: string };
-  then: { status: number; header?: { name: string; value: string }[]; body?: string };
+  then: {
+    status: number;
+    header?: { name: string; value: string }[];
+    body?: string;
+    json_body_str?: string;
+  };
 }
 
 /** Every interaction of a cassette (`provider/test_name`, without `.yml`), in order. */
@@ -36,7 +41,7 @@ export function cassette(name: string): Interaction[] {
         : undefined,
       status: r.then.status,
       headers: Object.fromEntries((r.then.header ?? []).map((h) => [h.name, h.value])),
-      body: r.then.body ?? "",
+      body: r.then.body ?? r.then.json_body_str ?? "",
     };
   });
 }
