@@ -23,7 +23,9 @@ const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const satisfi
 /** Facts of a Models API answer; figures it leaves out or null stay unknown. */
 export function factsOfModelInfo(info: ModelInfo): ModelFacts {
   const facts: ModelFacts = {};
-  if (info.lifecycle) facts.lifecycle = info.lifecycle;
+  // Read as it comes: recorded answers carry no lifecycle at all.
+  const answer: Partial<ModelInfo> = info;
+  if (answer.lifecycle) facts.lifecycle = answer.lifecycle;
   if (info.max_input_tokens) facts.contextWindow = info.max_input_tokens;
   if (info.max_tokens) facts.maxOutputTokens = info.max_tokens;
   if (info.retires_at) facts.retiresAt = info.retires_at;
