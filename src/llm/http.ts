@@ -88,6 +88,28 @@ async function shortBody(message: http.IncomingMessage): Promise<string> {
   return Buffer.concat(pieces).toString("utf8").slice(0, MAX_ERROR_BODY);
 }
 
+/**
+ * The most a JSON answer (a model API's) may hold: OpenRouter's list of every
+ * model is 829 KB in JP's recording, and grows; an answer cut short would not
+ * parse, so one over this is refused whole.
+ */
+const MAX_JSON_BODY = 32 * 1024 * 1024;
+
+/** A whole JSON answer's text, decoded; refused past MAX_JSON_BODY. */
+async function jsonBody(message: http.IncomingMessage): Promise<string> {
+  const pieces: Buffer[] = [];
+  let size = 0;
+  for await (const piece of bytesOf(await decoded(message))) {
+    size += piece.length;
+    if (size > MAX_JSON_BODY) {
+      message.destroy();
+      throw new StreamErrorEvent(`the answer is larger than ${MAX_JSON_BODY / 1024 / 1024} MB`);
+    }
+    pieces.push(piece);
+  }
+  return Buffer.concat(pieces).toString("utf8");
+}
+
 async function failure(message: http.IncomingMessage, status: number): Promise<HttpStatusError> {
   const text = await shortBody(message);
   return new HttpStatusError(
@@ -340,7 +362,7 @@ export async function fetchJson(request: SentRequest & { url: string; body?: unk
   const message = await send(new URL(request.url), body, request);
   const status = message.statusCode ?? 0;
   if (status < 200 || status >= 300) throw await failure(message, status);
-  const text = await shortBody(message);
+  const text = await jsonBody(message);
   const value = parseJson(text);
   if (value === undefined) throw new StreamErrorEvent(`the answer is not JSON: ${text.slice(0, 100)}`);
   return value;

@@ -83,3 +83,22 @@ describe("Anthropic's Models API, recorded", () => {
     expect(w.mock.modelRequests).toHaveLength(1);
   });
 });
+
+describe("OpenRouter's model list, recorded", () => {
+  it("reads the whole 829 KB list (345 models): a model's window, output cap and price, asked once", async () => {
+    const [recorded] = cassette("openrouter/test_models");
+    expect(recorded!.path).toBe("/api/v1/models");
+    expect(recorded!.body.length).toBeGreaterThan(800_000);
+    w = await qWorkspace({ provider: "openrouter" });
+    w.mock.gets.set("/api/v1/models", JSON.parse(recorded!.body) as object);
+    const shown = await w.jp("model", "show", "openrouter/anthropic/claude-opus-5-fast");
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/context window +1,000,000 tokens {2}\(provider, /);
+    expect(shown.stdout).toMatch(/max output +128,000 tokens {2}\(provider, /);
+    expect(shown.stdout).toMatch(/price +\$10\.00 in \/ \$50\.00 out per million.*\(provider, /);
+    const asked = w.mock.modelRequests.length;
+    expect(asked).toBe(1);
+    await w.jp("model", "show", "openrouter/anthropic/claude-opus-5-fast");
+    expect(w.mock.modelRequests).toHaveLength(asked);
+  });
+});
