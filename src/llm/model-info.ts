@@ -15,10 +15,15 @@ import type { Provider } from "./types.js";
 /** A provider's answer is asked again after a day: limits and lifecycles change rarely. */
 export const MODEL_CACHE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
+/** After a failed lookup the API is not asked again for this long: each start would wait on it again. */
+export const MODEL_FAILURE_RETRY_MS = 10 * 60 * 1000;
+
 interface CachedModel {
   fetched_at: string;
   /** What the provider said; null when it did not know the model. */
   facts: ModelFacts | null;
+  /** When asking last failed (offline, a key without access, an answer jp could not read). */
+  failed_at?: string;
 }
 
 interface CacheFile {
@@ -74,8 +79,9 @@ function writeCache(dir: string, file: string, cache: CacheFile): void {
 
 /**
  * The provider's facts of `name`: the cached answer while it is fresh, else
- * asked (and kept). An API that cannot be reached leaves the facts unknown,
- * and nothing is kept, so the next start asks again.
+ * asked (and kept). An API that cannot be reached leaves the facts unknown
+ * (or as last known), and the failure is kept for MODEL_FAILURE_RETRY_MS, so
+ * the starts meanwhile do not wait on it again.
  */
 async function providerFacts(
   name: string,
@@ -87,14 +93,23 @@ async function providerFacts(
   const cache = readCache(file, lookup.provider.baseUrl);
   const entry = Object.hasOwn(cache.models, name) ? cache.models[name] : undefined;
   const age = entry ? lookup.now().getTime() - Date.parse(entry.fetched_at) : Infinity;
-  if (entry && !lookup.refresh && age >= 0 && age < MODEL_CACHE_MAX_AGE_MS)
-    return { ...(entry.facts ? { facts: entry.facts } : {}), fetchedAt: entry.fetched_at };
+  const known = () => (entry?.facts ? { facts: entry.facts, fetchedAt: entry.fetched_at } : {});
+  const fresh = entry?.failed_at === undefined && age >= 0 && age < MODEL_CACHE_MAX_AGE_MS;
+  if (entry && !lookup.refresh && fresh) return known();
+  const failedAge = entry?.failed_at ? lookup.now().getTime() - Date.parse(entry.failed_at) : Infinity;
+  if (!lookup.refresh && failedAge >= 0 && failedAge < MODEL_FAILURE_RETRY_MS) return known();
   let facts: ModelFacts | undefined;
   try {
     facts = await provider.modelFacts(name, lookup.signal ?? new AbortController().signal);
   } catch {
     // Offline, or a key without access: what is cached, however old, or the table.
-    return entry?.facts ? { facts: entry.facts, fetchedAt: entry.fetched_at } : {};
+    cache.models[name] = {
+      fetched_at: entry?.fetched_at ?? lookup.now().toISOString(),
+      facts: entry?.facts ?? null,
+      failed_at: lookup.now().toISOString(),
+    };
+    writeCache(lookup.cacheDir, file, cache);
+    return known();
   }
   const fetchedAt = lookup.now().toISOString();
   cache.models[name] = { fetched_at: fetchedAt, facts: facts ?? null };

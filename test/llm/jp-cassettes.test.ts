@@ -84,6 +84,17 @@ describe("Anthropic's Models API, recorded", () => {
   });
 });
 
+describe("a Models API that fails", () => {
+  it("is not asked again before every turn: a failed lookup is kept for a while", async () => {
+    w = await qWorkspace({ script: [{ text: "one" }, { text: "two" }] });
+    w.mock.models.set("claude-mock", "<html>a proxy's page</html>");
+    expect((await w.jp("q", "one")).code).toBe(0);
+    expect(w.mock.modelRequests).toHaveLength(1);
+    expect((await w.jp("q", "two")).code).toBe(0);
+    expect(w.mock.modelRequests).toHaveLength(1);
+  });
+});
+
 describe("OpenRouter's model list, recorded", () => {
   it("reads the whole 829 KB list (345 models): a model's window, output cap and price, asked once", async () => {
     const [recorded] = cassette("openrouter/test_models");

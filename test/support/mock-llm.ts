@@ -63,8 +63,8 @@ export interface MockLlm {
   url: string;
   /** Model requests (POST), in order; the Models API's GETs are in `modelRequests`. */
   requests: RecordedRequest[];
-  /** What the Models API (`GET /v1/models/{id}`) answers, by id; any other id is a 404. */
-  models: Map<string, object>;
+  /** What the Models API (`GET /v1/models/{id}`) answers, by id (a string: that text, not JSON); any other id is a 404. */
+  models: Map<string, object | string>;
   /** Other GET answers, by path (llama.cpp's `/props`, OpenRouter's `/api/v1/models`). */
   gets: Map<string, object>;
   modelRequests: RecordedRequest[];
@@ -657,7 +657,7 @@ async function writeStream(
 class MockState {
   readonly promptCache = new PromptCache();
   readonly requests: RecordedRequest[] = [];
-  readonly models = new Map<string, object>();
+  readonly models = new Map<string, object | string>();
   readonly gets = new Map<string, object>();
   readonly modelRequests: RecordedRequest[] = [];
   readonly dropped: (Dropped & { request: number })[] = [];
@@ -683,6 +683,12 @@ class MockState {
     const info = this.models.get(id);
     if (!info) {
       writeFault(res, { status: 404, message: `model: ${id}` }, true);
+      return;
+    }
+    if (typeof info === "string") {
+      // Not an answer of the API's (a proxy's page): what a lookup cannot read.
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(info);
       return;
     }
     res.writeHead(200, { "content-type": "application/json" });
