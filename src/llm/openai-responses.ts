@@ -190,7 +190,10 @@ function* transformations(response: object): Generator<StreamPart> {
 }
 
 function usagePart(usage: ResponseUsage): StreamPart {
-  const cached = usage.input_tokens_details.cached_tokens;
+  // From GPT-5.6 on, what was written to the cache too (not in the SDK's type yet): read as it came.
+  const input: { cached_tokens: number; cache_write_tokens?: number } = usage.input_tokens_details;
+  const cached = input.cached_tokens;
+  const written = input.cache_write_tokens;
   const reasoning = usage.output_tokens_details.reasoning_tokens;
   return {
     type: "usage",
@@ -198,6 +201,7 @@ function usagePart(usage: ResponseUsage): StreamPart {
     inputTokens: usage.input_tokens,
     outputTokens: usage.output_tokens,
     ...(cached ? { cacheReadTokens: cached } : {}),
+    ...(written ? { cacheWriteTokens: written } : {}),
     ...(reasoning ? { reasoningTokens: reasoning } : {}),
   };
 }

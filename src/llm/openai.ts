@@ -390,15 +390,24 @@ export async function* openaiParts(chunks: AsyncIterable<Chunk | typeof DONE>): 
   yield { type: "stop", reason: stop };
 }
 
+/**
+ * A chunk's usage. prompt_tokens already includes the cached ones; OpenRouter
+ * and OpenAI's newer models also say what was written to the cache
+ * (`prompt_tokens_details.cache_write_tokens`), and reasoning models how much
+ * of the output was reasoning (`completion_tokens_details.reasoning_tokens`).
+ */
 function usagePart(usage: NonNullable<ChatCompletionChunk["usage"]>): StreamPart {
+  // cache_write_tokens is not in the SDK's type (yet): read from the answer as it came.
+  const prompt: { cached_tokens?: number; cache_write_tokens?: number } | undefined =
+    usage.prompt_tokens_details;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
   return {
     type: "usage",
     inputTokens: usage.prompt_tokens,
     outputTokens: usage.completion_tokens,
-    // prompt_tokens already includes the cached ones.
-    ...(usage.prompt_tokens_details?.cached_tokens
-      ? { cacheReadTokens: usage.prompt_tokens_details.cached_tokens }
-      : {}),
+    ...(prompt?.cached_tokens ? { cacheReadTokens: prompt.cached_tokens } : {}),
+    ...(prompt?.cache_write_tokens ? { cacheWriteTokens: prompt.cache_write_tokens } : {}),
+    ...(reasoning ? { reasoningTokens: reasoning } : {}),
   };
 }
 

@@ -84,6 +84,44 @@ describe("Anthropic's Models API, recorded", () => {
   });
 });
 
+describe("Chat Completions usage, recorded", () => {
+  it("keeps the reasoning tokens OpenRouter reports (completion_tokens_details)", async () => {
+    const [recorded] = cassette("openrouter/test_chat_completion_stream");
+    const reported = /"completion_tokens":(\d+).*?"reasoning_tokens":(\d+)/.exec(recorded!.body)!;
+    w = await qWorkspace({ provider: "openrouter", script: [replayed(recorded!)] });
+    expect((await w.jp("q", "Test message")).code).toBe(0);
+    const usage = w
+      .events()
+      .map(metadataOf)
+      .find((m) => m.usage)?.usage;
+    expect(usage).toMatchObject({
+      output_tokens: Number(reported[1]),
+      reasoning_tokens: Number(reported[2]),
+    });
+    expect(Number(reported[2])).toBeGreaterThan(0);
+  });
+});
+
+describe("Responses usage, recorded", () => {
+  it("keeps the cache writes GPT-5.6 reports (input_tokens_details.cache_write_tokens)", async () => {
+    const [written] = cassette("openai/test_gpt_5_6_prompt_cache_read_after_write");
+    const reported = /"input_tokens_details":\{[^}]*"cache_write_tokens":(\d+)/.exec(written!.body)!;
+    expect(Number(reported[1])).toBeGreaterThan(0);
+    w = await qWorkspace({
+      provider: "openai",
+      api: "responses",
+      model: "openai/gpt-5.6",
+      script: [replayed(written!)],
+    });
+    expect((await w.jp("q", "Test message")).code).toBe(0);
+    const usage = w
+      .events()
+      .map(metadataOf)
+      .find((m) => m.usage)?.usage;
+    expect(usage).toMatchObject({ cache_write_tokens: Number(reported[1]) });
+  });
+});
+
 describe("a Models API that fails", () => {
   it("is not asked again before every turn: a failed lookup is kept for a while", async () => {
     w = await qWorkspace({ script: [{ text: "one" }, { text: "two" }] });
