@@ -161,7 +161,8 @@ export interface ChatDialect extends AcceptedFields {
 
 /** A body with the fields compatible servers add to OpenAI's. */
 export type ChatBody = ChatCompletionCreateParamsStreaming & {
-  reasoning?: { effort: string } | { max_tokens: number };
+  /** OpenRouter's unified field; `exclude`: reason (or not) without sending the reasoning back. */
+  reasoning?: { effort: string; exclude?: boolean } | { max_tokens: number };
   chat_template_kwargs?: { enable_thinking: boolean };
   reasoning_format?: "deepseek";
 };
@@ -198,7 +199,8 @@ function reasoningFields(request: ModelRequest, dialect: ChatDialect): Partial<C
       return effort ? { reasoning_effort: effort } : {};
     }
     case "reasoning":
-      if (!on) return {};
+      // Off is said, as JP's recorded requests say it: unsaid, the model reasons at its default and bills for it.
+      if (!on) return { reasoning: { effort: "minimal", exclude: true } };
       return {
         reasoning: asked?.effort ? { effort: asked.effort } : { max_tokens: asked?.budgetTokens ?? 0 },
       };

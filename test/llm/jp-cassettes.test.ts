@@ -122,6 +122,16 @@ describe("Responses usage, recorded", () => {
   });
 });
 
+describe("OpenRouter's requests, recorded", () => {
+  it("says reasoning is off, as JP's accepted requests do (unsaid, the model reasons at its default and bills for it)", async () => {
+    const [recorded] = cassette("openrouter/test_multi_turn_conversation");
+    expect(recorded!.request?.reasoning).toEqual({ exclude: true, effort: "minimal" });
+    w = await qWorkspace({ provider: "openrouter", script: [replayed(recorded!)] });
+    expect((await w.jp("q", "Test message")).code).toBe(0);
+    expect(w.mock.requests[0]!.body.reasoning).toEqual(recorded!.request?.reasoning);
+  });
+});
+
 describe("a Models API that fails", () => {
   it("is not asked again before every turn: a failed lookup is kept for a while", async () => {
     w = await qWorkspace({ script: [{ text: "one" }, { text: "two" }] });
