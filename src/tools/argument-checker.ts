@@ -11,6 +11,33 @@ function jsonType(value: unknown): string {
   return typeof value;
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The schema without the `enum`s of its properties that hold arrays or
+ * objects (valid JSON Schema that zod's conversion refuses every value of),
+ * and those enums, checked apart by their JSON.
+ */
+function withoutStructuredEnums(schema: Record<string, unknown>): {
+  zodSchema: Record<string, unknown>;
+  enums: [string, unknown[]][];
+} {
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const enums: [string, unknown[]][] = [];
+  const kept: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(properties)) {
+    const structured = (v: unknown) => typeof v === "object" && v !== null;
+    if (isRecord(property) && Array.isArray(property.enum) && property.enum.some(structured)) {
+      const values: unknown[] = property.enum;
+      const { enum: _checkedApart, ...rest } = property;
+      enums.push([name, values]);
+      kept[name] = rest;
+    } else kept[name] = property;
+  }
+  return enums.length ? { zodSchema: { ...schema, properties: kept }, enums } : { zodSchema: schema, enums };
+}
+
 /**
  * A checker of arguments against the tool's declared JSON Schema, compiled
  * once by zod from the schema itself; the first problem comes back in words.
@@ -18,9 +45,19 @@ function jsonType(value: unknown): string {
 export function argumentChecker(
   schema: Record<string, unknown>,
 ): (args: Record<string, unknown>) => string | undefined {
-  const validator = z.fromJSONSchema(schema);
-  const names = Object.keys(schema.properties ?? {});
+  const { zodSchema, enums } = withoutStructuredEnums(schema);
+  const validator = z.fromJSONSchema(zodSchema);
+  const names = Object.keys(isRecord(schema.properties) ? schema.properties : {});
+  const required = Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === "string") : [];
   return (args) => {
+    // Said before anything else, whatever the missing argument's schema (zod says "Invalid input" for a union's).
+    const missing = required.find((name) => args[name] === undefined);
+    if (missing !== undefined) return `missing required argument '${missing}'`;
+    for (const [name, values] of enums) {
+      const value = args[name];
+      if (value !== undefined && !values.some((v) => JSON.stringify(v) === JSON.stringify(value)))
+        return `argument '${name}' must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}`;
+    }
     const result = validator.safeParse(args);
     if (result.success) return undefined;
     const issue = result.error.issues[0]!;
