@@ -208,7 +208,8 @@ export function ollamaBody(request: ModelRequest, keepAlive?: string): OllamaBod
 }
 
 interface Chunk {
-  message?: { content?: string; thinking?: string; tool_calls?: ToolCall[] };
+  /** A call's `id`: Ollama issues one (`call_7bvei3gw` in JP's recordings), though its published schema omits it. */
+  message?: { content?: string; thinking?: string; tool_calls?: (ToolCall & { id?: string })[] };
   done?: boolean;
   done_reason?: string;
   prompt_eval_count?: number;
@@ -233,7 +234,8 @@ export async function* ollamaParts(chunks: AsyncIterable<Chunk>): AsyncGenerator
       calls++;
       yield {
         type: "tool_call",
-        id: generatedCallId(),
+        // The provider's own id where it gives one; a made-up one only where it does not.
+        id: call.id || generatedCallId(),
         name: call.function.name,
         arguments: call.function.arguments,
       };

@@ -132,6 +132,23 @@ describe("OpenRouter's requests, recorded", () => {
   });
 });
 
+describe("Ollama, recorded", () => {
+  it("keeps the id Ollama gave a tool call", async () => {
+    const [call] = cassette("ollama/test_tool_call_auto");
+    const id = /"tool_calls":\[\{"id":"(call_[a-z0-9]+)"/.exec(call!.body)![1]!;
+    w = await qWorkspace({
+      provider: "ollama",
+      script: [replayed(call!), { text: "done" }],
+      extraConfig:
+        '[conversation.tools.run_me]\nsource = "local"\nsummary = "run"\ncommand = ["true"]\nrun = "unattended"\nparameters = { type = "object", properties = { command = { type = "string" } } }\n',
+    });
+    w.mock.gets.set("/api/show", { capabilities: ["completion", "tools"] });
+    expect((await w.jp("q", "Please run the tool")).code).toBe(0);
+    const recorded = w.events().find((e) => e.type === "tool_call_request");
+    expect(recorded).toMatchObject({ id, name: "run_me", arguments: { command: "ls -la /home" } });
+  });
+});
+
 describe("a Models API that fails", () => {
   it("is not asked again before every turn: a failed lookup is kept for a while", async () => {
     w = await qWorkspace({ script: [{ text: "one" }, { text: "two" }] });
