@@ -31,6 +31,12 @@ export interface ModelFacts {
   thinking?: ThinkingModes;
   /** The effort levels it accepts; absent when it takes none. */
   efforts?: readonly Effort[];
+  /**
+   * The thinking budgets it takes (Gemini 2.5): a budget outside is refused;
+   * `min` is also its least thinking, what "off" asks of a model that cannot
+   * turn thinking off (2.5 Pro), and what JP sends for off everywhere.
+   */
+  thinkingBudget?: { min: number; max: number };
   /** False on a model that refuses `tool_choice` naming a tool (Sonnet 5.5, always-thinking models). */
   forcedToolUse?: boolean;
   /** An OpenAI reasoning model: reasoning tokens count against the output cap. */
@@ -67,6 +73,7 @@ const FACT_NAMES = [
   "maxOutputTokens",
   "thinking",
   "efforts",
+  "thinkingBudget",
   "forcedToolUse",
   "reasons",
   "preservedThinking",

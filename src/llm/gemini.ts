@@ -171,18 +171,39 @@ const THINKING_LEVEL: Partial<Record<Effort, ThinkingLevel>> = {
   high: "HIGH",
 };
 
-/** The thinking of a request: a level on models that take levels (Gemini 3), else a budget. */
+/**
+ * The levels of a Gemini model jp does not know, from its name: from Gemini 3
+ * on models take levels, not budgets (as JP infers them); Flash models have
+ * the lower ones too.
+ */
+function inferredLevels(model: string): readonly Effort[] | undefined {
+  const version = /^gemini-(\d+)/.exec(model)?.[1];
+  if (version === undefined || Number(version) < 3) return undefined;
+  return model.includes("flash") ? ["minimal", "low", "medium", "high"] : ["low", "high"];
+}
+
+/**
+ * The thinking of a request: a level on models that take levels (Gemini 3),
+ * else a budget within the model's range. Off is said, as JP says it (the
+ * least level, or the least budget, with no thoughts shown): unsaid, 2.5 Flash
+ * and Pro and Gemini 3 think anyway and bill for it.
+ */
 export function geminiThinking(request: ModelRequest): GeminiBody["generationConfig"]["thinkingConfig"] {
   const asked = request.reasoning;
-  if (!asked || asked.effort === "none" || (!asked.effort && !asked.budgetTokens)) return undefined;
-  const levels = request.facts?.efforts;
+  const off = !asked || asked.effort === "none" || (!asked.effort && !asked.budgetTokens);
+  const levels = request.facts?.efforts ?? inferredLevels(request.model);
+  const range = request.facts?.thinkingBudget;
   if (levels?.length) {
-    const wanted = asked.effort ?? effortOfBudget(asked.budgetTokens ?? 0);
+    const wanted = off ? "minimal" : (asked.effort ?? effortOfBudget(asked.budgetTokens ?? 0));
     const level = nearestEffort(wanted, levels) ?? "high";
-    return { includeThoughts: true, thinkingLevel: THINKING_LEVEL[level] ?? "HIGH" };
+    return { includeThoughts: !off, thinkingLevel: THINKING_LEVEL[level] ?? "HIGH" };
   }
+  if (off) return range ? { includeThoughts: false, thinkingBudget: range.min } : undefined;
   const budget = asked.budgetTokens ?? budgetOfEffort(asked.effort ?? "medium", request.maxTokens);
-  return { includeThoughts: true, thinkingBudget: budget };
+  return {
+    includeThoughts: true,
+    thinkingBudget: range ? Math.min(Math.max(budget, range.min), range.max) : budget,
+  };
 }
 
 /** What generateContent accepts besides contents: Gemini caches prefixes by itself, with no key or marks. */

@@ -154,11 +154,15 @@ const OPENAI: Readonly<Record<string, ModelFacts>> = {
   },
 };
 
-/** Gemini: 3.x takes thinking levels, 2.5 thinking budgets. */
-const gemini = (output: number, price: Price, efforts?: readonly Effort[]): ModelFacts => ({
+/** Gemini: 3.x takes thinking levels, 2.5 thinking budgets within its model's range. */
+const gemini = (
+  output: number,
+  price: Price,
+  thinking: readonly Effort[] | { min: number; max: number },
+): ModelFacts => ({
   contextWindow: 1_048_576,
   maxOutputTokens: output,
-  ...(efforts ? { efforts } : {}),
+  ...("min" in thinking ? { thinkingBudget: thinking } : { efforts: thinking }),
   lifecycle: "active",
   price,
 });
@@ -171,9 +175,14 @@ const GOOGLE: Readonly<Record<string, ModelFacts>> = {
     "medium",
     "high",
   ]),
-  "gemini-2.5-pro": gemini(65_536, { input: 1.25, output: 10, cache_read: 0.125 }),
-  "gemini-2.5-flash": gemini(65_536, { input: 0.3, output: 2.5, cache_read: 0.03 }),
-  "gemini-2.5-flash-lite": gemini(65_536, { input: 0.1, output: 0.4, cache_read: 0.01 }),
+  // Budgets as Google's thinking guide gives them: 2.5 Pro cannot turn thinking off.
+  "gemini-2.5-pro": gemini(65_536, { input: 1.25, output: 10, cache_read: 0.125 }, { min: 128, max: 32_768 }),
+  "gemini-2.5-flash": gemini(65_536, { input: 0.3, output: 2.5, cache_read: 0.03 }, { min: 0, max: 24_576 }),
+  "gemini-2.5-flash-lite": gemini(
+    65_536,
+    { input: 0.1, output: 0.4, cache_read: 0.01 },
+    { min: 512, max: 24_576 },
+  ),
 };
 
 const TABLES: Readonly<Record<string, Readonly<Record<string, ModelFacts>>>> = {

@@ -54,17 +54,37 @@ describe("toGeminiContents", () => {
 });
 
 describe("geminiThinking", () => {
-  it("asks Gemini 3 for a level and 2.5 for a budget, and nothing when thinking is off", () => {
+  it("asks Gemini 3 for a level and 2.5 for a budget, and says off as the least of either", () => {
     const levels = { efforts: ["minimal", "low", "medium", "high"] as const };
     expect(geminiThinking(request([], { facts: levels, reasoning: { effort: "xhigh" } }))).toEqual({
       includeThoughts: true,
       thinkingLevel: "HIGH",
     });
-    expect(geminiThinking(request([], { facts: {}, reasoning: { budgetTokens: 2048 } }))).toEqual({
+    const gemini25 = requestFor("gemini-2.5-flash");
+    expect(geminiThinking(gemini25([], { facts: {}, reasoning: { budgetTokens: 2048 } }))).toEqual({
       includeThoughts: true,
       thinkingBudget: 2048,
     });
-    expect(geminiThinking(request([], { facts: levels }))).toBeUndefined();
+    // A Gemini 3 model jp does not know takes levels, as its name says (JP's recorded gemini-3.5-flash request).
+    expect(
+      geminiThinking(requestFor("gemini-3.5-flash")([], { facts: {}, reasoning: { effort: "high" } })),
+    ).toEqual({ includeThoughts: true, thinkingLevel: "HIGH" });
+    // Off is said, as JP says it: the least level (or budget), no thoughts shown.
+    expect(geminiThinking(request([], { facts: levels }))).toEqual({
+      includeThoughts: false,
+      thinkingLevel: "MINIMAL",
+    });
+    const range = { thinkingBudget: { min: 512, max: 24_576 } };
+    expect(geminiThinking(gemini25([], { facts: range }))).toEqual({
+      includeThoughts: false,
+      thinkingBudget: 512,
+    });
+    expect(geminiThinking(gemini25([], { facts: range, reasoning: { budgetTokens: 64_000 } }))).toEqual({
+      includeThoughts: true,
+      thinkingBudget: 24_576,
+    });
+    // A model jp knows nothing of keeps to what it always did: no thinking unless asked.
+    expect(geminiThinking(gemini25([], { facts: {} }))).toBeUndefined();
   });
 });
 

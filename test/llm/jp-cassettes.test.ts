@@ -149,6 +149,28 @@ describe("Ollama, recorded", () => {
   });
 });
 
+describe("Gemini's requests, recorded", () => {
+  it("says thinking is off as JP's accepted request does, and keeps a budget within the model's range", async () => {
+    const [off] = cassette("google/test_multi_turn_conversation");
+    expect(off!.request?.generationConfig).toMatchObject({
+      thinkingConfig: { includeThoughts: false, thinkingBudget: 512 },
+    });
+    w = await qWorkspace({
+      provider: "google",
+      model: "google/gemini-2.5-flash-lite",
+      request: "max_tokens = 64000",
+      script: [replayed(off!), { text: "thought hard" }],
+    });
+    expect((await w.jp("q", "Test message")).code).toBe(0);
+    const sent = (n: number) =>
+      (w!.mock.requests[n]!.body.generationConfig as { thinkingConfig?: unknown }).thinkingConfig;
+    expect(sent(0)).toEqual({ includeThoughts: false, thinkingBudget: 512 });
+    // Effort medium at 64,000 tokens would be a budget of 32,000: 2.5 Flash-Lite takes at most 24,576.
+    expect((await w.jp("q", "-c", "assistant.reasoning.effort=medium", "Think")).code).toBe(0);
+    expect(sent(1)).toEqual({ includeThoughts: true, thinkingBudget: 24_576 });
+  });
+});
+
 describe("a Models API that fails", () => {
   it("is not asked again before every turn: a failed lookup is kept for a while", async () => {
     w = await qWorkspace({ script: [{ text: "one" }, { text: "two" }] });
