@@ -583,7 +583,8 @@ export function responseEvents(
       message: "",
       metadata: { [REFUSAL_KEY]: true },
     });
-  if (interrupted && events.length === 0)
+  // An answer with nothing in it (Gemini's, with no parts) was still billed: it is recorded, empty, with its usage.
+  if (events.length === 0 && (interrupted || collected.usage || collected.stop))
     events.push({ type: "chat_response", timestamp: options.now().toISOString(), message: "" });
   const last = events.at(-1);
   if (last) {

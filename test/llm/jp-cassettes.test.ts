@@ -171,6 +171,24 @@ describe("Gemini's requests, recorded", () => {
   });
 });
 
+describe("Gemini's answers, recorded", () => {
+  it("records an answer with no parts, with the usage it was billed for", async () => {
+    const [call, empty] = cassette("google/test_tool_call_function");
+    expect(empty!.body).toContain('"promptTokenCount": 264');
+    w = await qWorkspace({
+      provider: "google",
+      model: "google/gemini-2.5-flash-lite",
+      script: [replayed(call!), replayed(empty!)],
+      extraConfig:
+        '[conversation.tools.run_me]\nsource = "local"\nsummary = "run"\ncommand = ["echo", "working!"]\nrun = "unattended"\n',
+    });
+    expect((await w.jp("q", "Please run the tool")).code).toBe(0);
+    const last = w.events().at(-1)!;
+    expect(last).toMatchObject({ type: "chat_response", message: "" });
+    expect(metadataOf(last)).toMatchObject({ usage: { input_tokens: 264 }, stop_reason: "end" });
+  });
+});
+
 describe("a Models API that fails", () => {
   it("is not asked again before every turn: a failed lookup is kept for a while", async () => {
     w = await qWorkspace({ script: [{ text: "one" }, { text: "two" }] });
