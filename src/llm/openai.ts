@@ -157,6 +157,8 @@ export interface ChatDialect extends AcceptedFields {
    * thinking comes back in its own field).
    */
   reasoning: "reasoning_effort" | "reasoning" | "chat_template_kwargs" | "none";
+  /** Sent on every request where the server wants reasoning in a field of its own (Cerebras: "parsed"). */
+  reasoningFormat?: "parsed";
 }
 
 /** A body with the fields compatible servers add to OpenAI's. */
@@ -164,7 +166,7 @@ export type ChatBody = ChatCompletionCreateParamsStreaming & {
   /** OpenRouter's unified field; `exclude`: reason (or not) without sending the reasoning back. */
   reasoning?: { effort: string; exclude?: boolean } | { max_tokens: number };
   chat_template_kwargs?: { enable_thinking: boolean };
-  reasoning_format?: "deepseek";
+  reasoning_format?: "deepseek" | "parsed";
 };
 
 /** A text part with a cache breakpoint, as OpenRouter reads it (the SDK's part type has no such field). */
@@ -247,6 +249,7 @@ export function openaiBody(request: ModelRequest, dialect: ChatDialect = OPENAI_
   // conversation's requests on the same cache.
   if (request.cache && dialect.cacheKey) body.prompt_cache_key = request.cache.key;
   Object.assign(body, reasoningFields(request, dialect));
+  if (dialect.reasoningFormat) body.reasoning_format = dialect.reasoningFormat;
   if (request.cache && dialect.cacheControl) markCacheBreakpoints(body.messages, request.cache.ttl);
   if (request.tools.length) {
     const forced = request.toolChoice === "auto" ? undefined : request.toolChoice.name;

@@ -1,5 +1,6 @@
 // Owns choosing and building the provider for a model id (`provider/name`),
 // with its key from the environment only.
+import { CEREBRAS_BASE_URL, CEREBRAS_DIALECT } from "./cerebras.js";
 import { parseModelId, type ModelRef } from "../config/models.js";
 import { llmProvider, llmProviders, type ProviderSettings } from "../config/providers.js";
 import type { Config } from "../config/schema.js";
@@ -61,6 +62,12 @@ const BUILT_IN: Readonly<Record<string, BuiltInProvider>> = {
     keyEnv: [],
     dialect: () => LLAMACPP_DIALECT,
     modelFacts: (_name, options, signal) => llamacppFacts(options, signal),
+  },
+  cerebras: {
+    api: "chat",
+    baseUrl: CEREBRAS_BASE_URL,
+    keyEnv: ["CEREBRAS_API_KEY"],
+    dialect: () => CEREBRAS_DIALECT,
   },
   openrouter: {
     api: "chat",

@@ -189,6 +189,30 @@ describe("Gemini's answers, recorded", () => {
   });
 });
 
+describe("Cerebras, recorded", () => {
+  it("is a built-in provider: reasoning parsed into its own field, sent back there, and its effort as asked", async () => {
+    const [call, answer] = cassette("cerebras/test_tool_call_reasoning");
+    expect(call!.request).toMatchObject({ reasoning_format: "parsed", reasoning_effort: "low" });
+    w = await qWorkspace({
+      provider: "cerebras",
+      model: "cerebras/gpt-oss-120b",
+      script: [replayed(call!), replayed(answer!)],
+      extraConfig:
+        '[assistant.reasoning]\neffort = "low"\n[conversation.tools.run_me]\nsource = "local"\nsummary = "run"\ncommand = ["echo", "working!"]\nrun = "unattended"\n',
+    });
+    expect((await w.jp("q", "Please run the tool, providing whatever arguments you want.")).code).toBe(0);
+    expect(w.mock.requests[0]!.body).toMatchObject({ reasoning_format: "parsed", reasoning_effort: "low" });
+    const thought = w.events().find((e) => e.type === "chat_response" && e.reasoning !== undefined);
+    expect(thought).toMatchObject({ reasoning: "We need to call run_me with some args." });
+    // It goes back on the assistant message, in the field it came in, as JP's accepted request sends it.
+    const messages = w.mock.requests[1]!.body.messages as { role: string; reasoning?: string }[];
+    const recorded = (answer!.request!.messages as { role: string; reasoning?: string }[]).find(
+      (m) => m.role === "assistant",
+    );
+    expect(messages.find((m) => m.role === "assistant")?.reasoning).toBe(recorded?.reasoning);
+  });
+});
+
 describe("a Models API that fails", () => {
   it("is not asked again before every turn: a failed lookup is kept for a while", async () => {
     w = await qWorkspace({ script: [{ text: "one" }, { text: "two" }] });

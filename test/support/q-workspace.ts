@@ -22,7 +22,7 @@ export interface QWorkspace {
 
 export async function qWorkspace(
   options: {
-    provider?: "anthropic" | "openai" | "google" | "ollama" | "llamacpp" | "openrouter";
+    provider?: "anthropic" | "openai" | "google" | "ollama" | "llamacpp" | "openrouter" | "cerebras";
     /** Which OpenAI API the mock is spoken to with (default: Chat Completions, as compatible servers are). */
     api?: "chat" | "responses";
     script?: ScriptedResponse[];
@@ -47,9 +47,11 @@ export async function qWorkspace(
       ollama: "ollama/qwen-mock",
       llamacpp: "llamacpp/qwen-mock",
       openrouter: "openrouter/anthropic/claude-mock",
+      cerebras: "cerebras/gpt-oss-mock",
     }[provider];
   /** Where each provider's API sits at the mock: OpenAI-compatible ones under /v1 (OpenRouter's /api/v1). */
-  const baseUrl = { openai: "/v1", llamacpp: "/v1", openrouter: "/api/v1" }[provider as string] ?? "";
+  const baseUrl =
+    { openai: "/v1", llamacpp: "/v1", openrouter: "/api/v1", cerebras: "/v1" }[provider as string] ?? "";
   const example = fs
     .readFileSync(path.join(REPO_ROOT, "config/examples/count-words.toml"), "utf8")
     .replace('run = "ask"', `run = "${options.toolRun ?? "unattended"}"`);
