@@ -293,6 +293,16 @@ function* partParts(part: Part, open: { kind?: "text" | "thought" }): Generator<
     return;
   }
   if (part.text === undefined && !part.thoughtSignature) return;
+  if (!part.text && !part.thought && part.thoughtSignature) {
+    // A signature on an empty text part (how Gemini 3 ends an answer) stays on a part of its own, as it
+    // came: merged onto the text before it, it would go back on a part Gemini never signed.
+    if (open.kind) yield { type: "block_end" };
+    yield { type: "text", text: "" };
+    yield* signed();
+    yield { type: "block_end" };
+    open.kind = undefined;
+    return;
+  }
   const kind = part.thought ? "thought" : "text";
   if (open.kind !== kind) {
     if (open.kind) yield { type: "block_end" };

@@ -110,6 +110,9 @@ describe("geminiParts", () => {
       { type: "block_end" },
       { type: "text", text: "" },
       { type: "text", text: "answer" },
+      { type: "block_end" },
+      // The signature came on an empty part of its own, and stays on one (JP's Gemini 3 recordings end so).
+      { type: "text", text: "" },
       { type: "block_metadata", metadata: { google_thought_signature: "S" } },
       { type: "block_end" },
       { type: "usage", inputTokens: 10, outputTokens: 10, cacheReadTokens: 8, reasoningTokens: 6 },

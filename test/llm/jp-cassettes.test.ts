@@ -213,6 +213,29 @@ describe("Cerebras, recorded", () => {
   });
 });
 
+describe("Gemini 3's signatures, recorded", () => {
+  it("keeps a signature that came on an empty text part on a part of its own, and sends it back so", async () => {
+    const [answer] = cassette("google/test_gemini_3_reasoning");
+    const signature = /\{"text": "","thoughtSignature": "([^"]+)"/.exec(answer!.body)![1]!;
+    w = await qWorkspace({
+      provider: "google",
+      model: "google/gemini-3-pro-preview",
+      script: [replayed(answer!), { text: "ok" }],
+    });
+    expect((await w.jp("q", "Test message")).code).toBe(0);
+    const signed = w.events().filter((e) => metadataOf(e).google_thought_signature === signature);
+    expect(signed).toEqual([expect.objectContaining({ type: "chat_response", message: "" })]);
+    expect((await w.jp("q", "again")).code).toBe(0);
+    const contents = w.mock.requests[1]!.body.contents as {
+      role: string;
+      parts: Record<string, unknown>[];
+    }[];
+    const model = contents.find((c) => c.role === "model")!;
+    expect(model.parts.at(-1)).toEqual({ text: "", thoughtSignature: signature });
+    expect(model.parts.slice(0, -1).some((p) => p.thoughtSignature === signature)).toBe(false);
+  });
+});
+
 describe("a Models API that fails", () => {
   it("is not asked again before every turn: a failed lookup is kept for a while", async () => {
     w = await qWorkspace({ script: [{ text: "one" }, { text: "two" }] });

@@ -100,7 +100,7 @@ describe("jp q with google/…", () => {
     expect(sdkTypeErrors("gemini", bodies())).toEqual([]);
   });
 
-  it("keeps a signature that ends a text answer and sends it back on that text, to that model only", async () => {
+  it("keeps a signature that ends a text answer on the empty part it came on, and sends it back so, to that model only", async () => {
     w = await qWorkspace({
       provider: "google",
       script: [
@@ -113,7 +113,8 @@ describe("jp q with google/…", () => {
     expect((await w.jp("q", "two")).code).toBe(0);
     const model = contents(1).find((c) => c.role === "model")!;
     // A thought summary without a signature is for the reader: the signature carries the model's thinking.
-    expect(model.parts).toEqual([{ text: "Done.", thoughtSignature: "SIG_TEXT" }]);
+    // The signature came on an empty part after the text (as Gemini 3 ends an answer): it goes back on one.
+    expect(model.parts).toEqual([{ text: "Done." }, { text: "", thoughtSignature: "SIG_TEXT" }]);
     // On another model, neither the thought nor the signature goes back.
     expect((await w.jp("q", "-m", "google/gemini-other", "three")).code).toBe(0);
     expect(JSON.stringify(contents(2))).not.toContain("SIG_TEXT");
