@@ -1,10 +1,11 @@
 // `jp conversation show --context`: what the next request holds, as `jp q`
 // would build it now (the projection, the view's output caps, the tools offered).
 import type { Context } from "./context.js";
-import { capToolOutputs, project } from "../compaction/index.js";
+import { capToolOutputs, project, streamShape } from "../compaction/index.js";
 import { knownFacts } from "../llm/model-info.js";
 import { contextItems, renderContext, summarizeContext } from "../render/context.js";
 import { counted } from "../render/words.js";
+import { leftOutLines } from "../render/reasoning.js";
 import type { ConversationRef } from "../store/conversations.js";
 import { outputCapOf } from "../tools/local.js";
 import { createRecallTool, withRecallWhenUseful } from "../tools/recall.js";
@@ -66,6 +67,9 @@ export async function showContext(ctx: Context, ref: ConversationRef, json: bool
     approximate: counter.approximate,
     bars: ctx.stdout.isTTY === true,
   });
+  // What the last request left out of the reasoning it could have sent back (preserved thinking).
+  const leftOut = leftOutLines(streamShape(events).reasoning.leftOut);
+  if (leftOut.length) lines.push("", ...leftOut.map((l) => `Not sent: ${l}`));
   if (mcp.length)
     lines.push(
       "",

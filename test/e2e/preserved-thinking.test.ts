@@ -288,6 +288,10 @@ describe("preserved thinking", () => {
     expect(show.stdout).toContain(
       "  reasoning:   the reasoning of turns 2–3 is not sent back: what came before it changed (a compaction) (the log keeps it)",
     );
+    const context = await ws.jp("c", "show", "--context");
+    expect(context.stdout).toContain(
+      "Not sent: the reasoning of turns 2–3 is not sent back: what came before it changed (a compaction) (the log keeps it)",
+    );
     const shown = JSON.parse((await ws.jp("c", "show", "--json")).stdout) as { reasoning: unknown };
     expect(shown.reasoning).toEqual({
       left_out: [
