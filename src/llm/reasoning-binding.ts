@@ -290,18 +290,11 @@ export function reasoningLost(before: readonly Event[], after: readonly Event[])
   if (!before.some(isBoundReasoning)) return [];
   const change = firstChange(before, after);
   const shown = new Set(after);
-  const lost: ChatResponse[] = [];
-  const chain = new HistoryChain();
-  before.forEach((e, i) => {
-    let sent = true;
-    if (isReasoning(e)) {
-      const binding = bindingOf(e);
-      sent = binding !== undefined && binding.history === chain.value;
-      if (sent && i >= change && shown.has(e)) lost.push(e);
-    }
-    if (sent) chain.add(e);
-  });
-  return lost;
+  // What goes back now: the same decision every request makes, its header taken as unchanged.
+  const sent = new Set(boundReasoning(before, undefined, { unboundUntil: 0 }).events);
+  return before.filter(
+    (e, i): e is ChatResponse => i >= change && isBoundReasoning(e) && sent.has(e) && shown.has(e),
+  );
 }
 
 /** Reasoning a compaction takes from what goes back: the raw turns (0-based) it was in, and its tokens. */
