@@ -105,6 +105,7 @@ export const ANTHROPIC_ACCEPTS: AcceptedFields = {
   cacheControl: true,
   reasoning: "thinking",
   toolChoice: "named",
+  thinksWhileForced: false,
   attachments: ["image", "pdf"],
 };
 

@@ -2,7 +2,18 @@
 // recorded requests to it show: `reasoning_format: "parsed"` on every request,
 // so reasoning comes back in its own `reasoning` field (without it, it leaks
 // into the answer as <think> tags) and goes back there; `reasoning_effort` as
-// asked; a named tool choice.
+// asked; a named tool choice. And its public model list, the only place it
+// gives a model's window, output cap and price.
+import { isJsonObject } from "../events/index.js";
+import type { ModelFacts } from "./capabilities.js";
+import {
+  askModelApi,
+  bearerIfKeyed,
+  endpoint,
+  perMillion,
+  positiveNumber,
+  type ProviderOptions,
+} from "./http.js";
 import { COMPATIBLE_DIALECT, type ChatDialect } from "./openai.js";
 
 export const CEREBRAS_BASE_URL = "https://api.cerebras.ai/v1";
@@ -13,3 +24,39 @@ export const CEREBRAS_DIALECT: ChatDialect = {
   reasoningFormat: "parsed",
   toolChoice: "named",
 };
+
+/** One model of Cerebras's public list: window, output cap, price, whether it reasons, whether it is going. */
+function cerebrasEntry(entry: Record<string, unknown>): ModelFacts {
+  const facts: ModelFacts = {};
+  const limits = isJsonObject(entry.limits) ? entry.limits : {};
+  const window = positiveNumber(limits.max_context_length);
+  if (window) facts.contextWindow = window;
+  const output = positiveNumber(limits.max_completion_tokens);
+  if (output) facts.maxOutputTokens = output;
+  const pricing = isJsonObject(entry.pricing) ? entry.pricing : {};
+  const input = perMillion(pricing.prompt);
+  const completion = perMillion(pricing.completion);
+  if (input !== undefined && completion !== undefined) facts.price = { input, output: completion };
+  const capabilities = isJsonObject(entry.capabilities) ? entry.capabilities : {};
+  if (typeof capabilities.reasoning === "boolean") facts.reasons = capabilities.reasoning;
+  if (entry.deprecated === true) facts.lifecycle = "deprecated";
+  return facts;
+}
+
+/**
+ * A model's facts from Cerebras's public list (`GET /public/v1/models`, beside
+ * the API's `/v1`, whose own list holds ids only). It does not give the
+ * efforts a model takes: those are the table's.
+ */
+export async function cerebrasFacts(
+  name: string,
+  options: ProviderOptions & { baseURL: string },
+  signal: AbortSignal,
+): Promise<ModelFacts | undefined> {
+  const root = options.baseURL.replace(/\/v1\/?$/, "");
+  const headers = { accept: "application/json", ...bearerIfKeyed(options) };
+  const list = await askModelApi({ url: endpoint(root, "/public/v1/models"), headers, signal }, options);
+  const data = isJsonObject(list) && Array.isArray(list.data) ? list.data : [];
+  const entry = data.find((m): m is Record<string, unknown> => isJsonObject(m) && m.id === name);
+  return entry ? cerebrasEntry(entry) : undefined;
+}

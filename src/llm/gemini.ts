@@ -212,6 +212,7 @@ export const GEMINI_ACCEPTS: AcceptedFields = {
   cacheControl: false,
   reasoning: "thinkingConfig",
   toolChoice: "named",
+  thinksWhileForced: true,
   attachments: ["image", "pdf"],
 };
 

@@ -185,10 +185,17 @@ const GOOGLE: Readonly<Record<string, ModelFacts>> = {
   ),
 };
 
+/** Cerebras's list gives windows and prices; what it does not say is here. */
+const CEREBRAS: Readonly<Record<string, ModelFacts>> = {
+  // gpt-oss always reasons: low, medium or high (its model card), never "none".
+  "gpt-oss-120b": { reasons: true, efforts: ["low", "medium", "high"] },
+};
+
 const TABLES: Readonly<Record<string, Readonly<Record<string, ModelFacts>>>> = {
   anthropic: ANTHROPIC,
   openai: OPENAI,
   google: GOOGLE,
+  cerebras: CEREBRAS,
 };
 
 /** A dated snapshot of a listed name: `claude-opus-4-5-20251101`, `gpt-4.1-2025-04-14`. */

@@ -14,7 +14,7 @@ import {
 import { assertNever } from "../errors.js";
 import { isBinaryAttachment, questionWithDocuments } from "./attachments.js";
 import { tokensOfChars } from "../compaction/index.js";
-import { reasoningGoesBack, type ModelFacts } from "./capabilities.js";
+import { reasoningGoesBack, type Effort, type ModelFacts } from "./capabilities.js";
 import { BadRequestError, HttpStatusError, StreamCutError, StreamErrorEvent } from "./errors.js";
 import {
   bearerIfKeyed,
@@ -143,13 +143,20 @@ export function contextFor(
   return window === undefined ? size : Math.min(size, window);
 }
 
-/** `think` from jp's reasoning: on or off, or a level where one is asked for. */
+/**
+ * `think` from jp's reasoning. Off is said (as JP says it), else a model that
+ * thinks by default (Qwen 3.5) thinks unasked and hidden; only a model known
+ * not to think is told nothing. A level goes only to a model that takes levels
+ * (gpt-oss); others take `true`, and a level they do not know is silently
+ * their default (Ollama's thinking guide).
+ */
 function thinkOf(request: ModelRequest): OllamaBody["think"] {
   const r = request.reasoning;
   if (!r || r.effort === "none" || (!r.effort && !r.budgetTokens))
-    return request.facts?.thinking ? false : undefined;
+    return request.facts?.reasons === false ? undefined : false;
   const level = r.effort;
-  return level === "low" || level === "medium" || level === "high" ? level : true;
+  const levelled = level === "low" || level === "medium" || level === "high";
+  return levelled && request.facts?.efforts?.includes(level) ? level : true;
 }
 
 /**
@@ -172,6 +179,7 @@ export const OLLAMA_ACCEPTS: AcceptedFields = {
   cacheControl: false,
   reasoning: "think",
   toolChoice: "none",
+  thinksWhileForced: true,
   attachments: ["image"],
 };
 
@@ -284,6 +292,8 @@ function notPulled(error: unknown, model: string): BadRequestError | undefined {
   });
 }
 
+const GPT_OSS_LEVELS: readonly Effort[] = ["low", "medium", "high"];
+
 /** The model's length and whether it thinks, from `POST /api/show`. */
 async function showModel(name: string, options: ProviderOptions & { baseURL: string }, signal: AbortSignal) {
   const info = await askModelApi(
@@ -300,9 +310,13 @@ async function showModel(name: string, options: ProviderOptions & { baseURL: str
   const modelInfo = isJsonObject(info.model_info) ? info.model_info : {};
   for (const [key, value] of Object.entries(modelInfo))
     if (key.endsWith(".context_length") && typeof value === "number") facts.contextWindow = value;
-  const capabilities = Array.isArray(info.capabilities) ? info.capabilities : [];
-  if (capabilities.includes("thinking"))
-    facts.thinking = { adaptive: false, enabled: true, disabled: true, between_tools: false };
+  if (Array.isArray(info.capabilities)) {
+    facts.reasons = info.capabilities.includes("thinking");
+    if (facts.reasons)
+      facts.thinking = { adaptive: false, enabled: true, disabled: true, between_tools: false };
+  }
+  // gpt-oss thinks at a level (low, medium, high) and cannot be turned off; the others on or off.
+  if (facts.reasons && name.startsWith("gpt-oss")) facts.efforts = GPT_OSS_LEVELS;
   return facts;
 }
 

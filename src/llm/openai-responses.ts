@@ -150,6 +150,7 @@ export const RESPONSES_ACCEPTS: AcceptedFields = {
   cacheControl: false,
   reasoning: "reasoning.effort",
   toolChoice: "named",
+  thinksWhileForced: true,
   attachments: ["image", "pdf"],
 };
 

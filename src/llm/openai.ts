@@ -108,6 +108,11 @@ export function toOpenAIMessages(
         assertNever(e, "sent event kind");
     }
   });
+  // OpenRouter's blocks hold the reasoning whole, as its docs have it sent back; its text beside them would be a second copy.
+  for (const m of messages) {
+    const a: AssistantMessage | undefined = m.role === "assistant" ? m : undefined;
+    if (a?.reasoning_details) delete a.reasoning;
+  }
   return messages;
 }
 
@@ -224,6 +229,7 @@ export const OPENAI_DIALECT: ChatDialect = {
   cacheControl: false,
   reasoning: "reasoning_effort",
   toolChoice: "named",
+  thinksWhileForced: true,
   attachments: ["image", "pdf"],
 };
 /** A compatible server jp knows nothing of: the standard fields only. */
@@ -233,6 +239,7 @@ export const COMPATIBLE_DIALECT: ChatDialect = {
   cacheControl: false,
   reasoning: "none",
   toolChoice: "required",
+  thinksWhileForced: true,
   // Images as `image_url` parts are what compatible servers with vision read; a PDF `file` part is OpenAI's own.
   attachments: ["image"],
 };

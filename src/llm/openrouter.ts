@@ -4,7 +4,14 @@
 // `reasoning_details` are kept and sent back by the Chat Completions mapping.
 import { isJsonObject } from "../events/index.js";
 import type { ModelFacts } from "./capabilities.js";
-import { askModelApi, bearerIfKeyed, endpoint, positiveNumber, type ProviderOptions } from "./http.js";
+import {
+  askModelApi,
+  bearerIfKeyed,
+  endpoint,
+  perMillion,
+  positiveNumber,
+  type ProviderOptions,
+} from "./http.js";
 import { COMPATIBLE_DIALECT, type ChatDialect } from "./openai.js";
 
 export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
@@ -14,17 +21,14 @@ export function openrouterDialect(model: string): ChatDialect {
   return {
     ...COMPATIBLE_DIALECT,
     reasoning: "reasoning",
+    // OpenRouter forwards a named choice as its recorded requests send it; Anthropic's models refuse it while thinking.
+    toolChoice: "named",
+    thinksWhileForced: !model.startsWith("anthropic/"),
     cacheControl: /^(anthropic|google)\//.test(model),
     // OpenRouter reads OpenAI's `file` part and parses the PDF for models that cannot.
     attachments: ["image", "pdf"],
   };
 }
-
-/** USD per token as OpenRouter writes it ("0.000003"), per million. */
-const perMillion = (v: unknown): number | undefined => {
-  const n = typeof v === "string" ? Number(v) : NaN;
-  return Number.isFinite(n) && n >= 0 ? Math.round(n * 1e6 * 1e6) / 1e6 : undefined;
-};
 
 /** One model's entry of OpenRouter's list: its window, output cap and prices. */
 function openrouterEntry(entry: Record<string, unknown>): ModelFacts {

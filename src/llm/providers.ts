@@ -1,6 +1,6 @@
 // Owns choosing and building the provider for a model id (`provider/name`),
 // with its key from the environment only.
-import { CEREBRAS_BASE_URL, CEREBRAS_DIALECT } from "./cerebras.js";
+import { CEREBRAS_BASE_URL, CEREBRAS_DIALECT, cerebrasFacts } from "./cerebras.js";
 import { parseModelId, type ModelRef } from "../config/models.js";
 import { llmProvider, llmProviders, type ProviderSettings } from "../config/providers.js";
 import type { Config } from "../config/schema.js";
@@ -68,6 +68,7 @@ const BUILT_IN: Readonly<Record<string, BuiltInProvider>> = {
     baseUrl: CEREBRAS_BASE_URL,
     keyEnv: ["CEREBRAS_API_KEY"],
     dialect: () => CEREBRAS_DIALECT,
+    modelFacts: cerebrasFacts,
   },
   openrouter: {
     api: "chat",

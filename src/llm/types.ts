@@ -140,6 +140,12 @@ export interface AcceptedFields {
    * asked for in words, and the turn asks once more if the model does not call it).
    */
   toolChoice: "named" | "required" | "none";
+  /**
+   * Whether a request that forces a tool may think: Anthropic's Messages API
+   * refuses thinking with a forced `tool_choice` (and so OpenRouter does for
+   * Anthropic's models); OpenAI, Gemini and the local servers take both.
+   */
+  thinksWhileForced: boolean;
   /** The binary attachments its messages can carry (text always goes, as text). */
   attachments: readonly BinaryKind[];
 }

@@ -375,16 +375,25 @@ function asksForTool(options: TurnOptions): boolean {
 }
 
 /**
+ * Whether the turn forces a tool where the provider refuses thinking with a
+ * forced call (Anthropic): then it thinks in none of its requests.
+ */
+function forcingStopsThinking(options: TurnOptions): boolean {
+  return (
+    options.forcedTool !== undefined && !asksForTool(options) && !options.provider.accepts.thinksWhileForced
+  );
+}
+
+/**
  * The thinking of every request of the turn. One setting for the whole
  * turn: a provider that sees thinking on in one request of a tool loop and
- * off in the next refuses it. A forced tool call cannot be combined with
- * thinking (Anthropic refuses it), so a turn that forces one thinks in none
- * of its requests; one that asks for the tool instead thinks as configured.
+ * off in the next refuses it. Off, where forcing stops thinking, is said as
+ * off (effort none), so a model that thinks by default does not think unasked.
  */
 function turnThinking(options: TurnOptions): ReasoningRequest | undefined {
   const reasoning = options.reasoning;
   if (!reasoning || (!reasoning.budgetTokens && !reasoning.effort)) return undefined;
-  return options.forcedTool && !asksForTool(options) ? undefined : reasoning;
+  return forcingStopsThinking(options) ? { effort: "none" } : reasoning;
 }
 
 /**
@@ -757,8 +766,9 @@ function recordQuestion(query: string, options: TurnOptions): void {
         : {}),
     },
   ]);
-  const configured = options.reasoning?.budgetTokens || options.reasoning?.effort;
-  if (options.forcedTool && configured && !asksForTool(options))
+  const asked = options.reasoning?.budgetTokens || options.reasoning?.effort;
+  const configured = asked && options.reasoning?.effort !== "none";
+  if (configured && forcingStopsThinking(options))
     options.output.notice(
       `thinking is off for this turn: a forced tool call (-u ${options.forcedTool}) cannot be combined with it`,
     );

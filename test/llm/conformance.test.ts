@@ -69,7 +69,15 @@ const DIALECTS: Dialect[] = [
     options: { provider: "openrouter" },
     model: "openrouter/anthropic/claude-mock",
     path: "/api/v1/chat/completions",
-    forced: { tool_choice: "required" },
+    // As JP's accepted requests to OpenRouter name it.
+    forced: { tool_choice: { type: "function", function: { name: "count_words" } } },
+  },
+  {
+    name: "Cerebras",
+    options: { provider: "cerebras" },
+    model: "cerebras/gpt-oss-mock",
+    path: "/v1/chat/completions",
+    forced: { tool_choice: { type: "function", function: { name: "count_words" } } },
   },
 ];
 

@@ -17,6 +17,7 @@ export function scriptedProvider(answers: StreamPart[][]): Provider & { requests
       cacheControl: false,
       reasoning: "none",
       toolChoice: "named",
+      thinksWhileForced: true,
       attachments: [],
     },
     requests,

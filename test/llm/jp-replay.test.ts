@@ -1,0 +1,433 @@
+// Every chat cassette JP recorded with the seven providers (fixtures/jp-cassettes),
+// played through `jp q` as JP's test suite played it. Two sides:
+// - the answer: what jp recorded holds everything JP made of the same bytes
+//   (text, reasoning, calls, and every signature, encrypted blob and id);
+// - the request: what jp sent, field by field against what the real API
+//   accepted, every difference accounted for below with why it is right.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { isJsonObject } from "../../src/events/index.js";
+import { CASSETTES } from "../support/cassette.js";
+import {
+  SCENARIOS,
+  answerFacts,
+  differences,
+  jpSnapshotEvents,
+  replayCassette,
+  unexplained,
+  type Difference,
+  type Explained,
+  type Provider,
+} from "../support/jp-replay.js";
+
+const PROVIDERS: Provider[] = [
+  "anthropic",
+  "openai",
+  "google",
+  "ollama",
+  "llamacpp",
+  "openrouter",
+  "cerebras",
+];
+
+/** Ollama's answer to `POST /api/show` for the model JP recorded with (qwen3.5:9b thinks, calls tools, sees). */
+const QWEN_SHOW = {
+  capabilities: ["completion", "vision", "tools", "thinking"],
+  model_info: { "qwen35.context_length": 262_144 },
+};
+
+type Json = Record<string, unknown>;
+
+/** A rewrite of both bodies before they are compared: a difference of form, not of meaning. */
+interface SameMeaning {
+  providers: Provider[];
+  why: string;
+  rewrite: (body: Json, side: "recorded" | "sent") => void;
+}
+
+const SAME_MEANING: SameMeaning[] = [
+  {
+    providers: ["openai"],
+    why: "JP's test has no system prompt and still sends an empty system message first; jp sends none. An empty message says nothing.",
+    rewrite: (body, side) => {
+      const input = body.input as Json[];
+      if (side === "recorded" && input[0]?.role === "system" && JSON.stringify(input[0].content) === "[]")
+        input.shift();
+    },
+  },
+  {
+    providers: ["openai"],
+    why: "A message item in either of the forms the Responses API takes: JP sends an assistant's earlier output as the output item it was (id, status, output_text parts); jp as an input message with its text (EasyInputMessage). Under store: false the id is never looked up.",
+    rewrite: (body) => {
+      body.input = (body.input as Json[]).map((item) => {
+        if (item.type !== undefined && item.type !== "message") return item;
+        const content = Array.isArray(item.content)
+          ? (item.content as Json[]).map((p) =>
+              p.type === "output_text" || p.type === "input_text" ? p.text : p,
+            )
+          : item.content;
+        const text =
+          Array.isArray(content) && content.every((c) => typeof c === "string") ? content.join("") : content;
+        return { role: item.role, content: text };
+      });
+    },
+  },
+  {
+    providers: ["openrouter", "llamacpp", "cerebras"],
+    why: "A message's text as a string or as one text part: the same to Chat Completions.",
+    rewrite: (body) => {
+      for (const m of body.messages as Json[]) {
+        const parts = m.content;
+        if (Array.isArray(parts) && parts.length === 1 && (parts[0] as Json).type === "text")
+          m.content = (parts[0] as Json).text;
+      }
+    },
+  },
+  {
+    providers: ["ollama"],
+    why: "Ollama: an empty `tool_calls` list is no calls, and a message's unset `thinking` (null) is none.",
+    rewrite: (body) => {
+      for (const m of body.messages as Json[]) {
+        if (Array.isArray(m.tool_calls) && m.tool_calls.length === 0) delete m.tool_calls;
+        if (m.thinking === null) delete m.thinking;
+      }
+    },
+  },
+  {
+    providers: ["ollama"],
+    why: "Ollama: JP sends the thinking of an earlier answer as an assistant message of its own with empty content; jp leaves it out (the Qwen template drops earlier turns' thinking) and sends the answer alone. An empty assistant message says nothing.",
+    rewrite: (body, side) => {
+      if (side !== "recorded") return;
+      body.messages = (body.messages as Json[]).filter(
+        (m) => !(m.role === "assistant" && m.content === "" && m.tool_calls === undefined),
+      );
+    },
+  },
+  {
+    providers: ["google"],
+    why: "Gemini: a thought summary (a part marked `thought`) is for the reader; Google's thinking guide has only the signatures carry the model's reasoning into the next request, and jp sends each on the part it came with. JP sends the summaries back too.",
+    rewrite: (body) => {
+      for (const c of body.contents as Json[])
+        c.parts = (c.parts as Json[]).filter((p) => p.thought !== true);
+    },
+  },
+];
+
+/** The cap on the answer's length, in each API's words. */
+const OUTPUT_CAP = /^(max_tokens|max_output_tokens|generationConfig\.maxOutputTokens|options\.num_predict)$/;
+const TOOL_SCHEMA =
+  /^tools\[\d+\]\.(function\.)?(parameters|input_schema|parametersJsonSchema)|^tools\[\d+\]\.functionDeclarations\[\d+\]\.parametersJsonSchema/;
+
+/** Whether a difference sits in a request that carries a tool's result. */
+interface Where {
+  followUp: boolean;
+  scenario: string;
+}
+
+type Explanation = Explained & { providers?: Provider[]; where?: (w: Where) => boolean };
+
+/** A result jp's argument checker wrote: the model's arguments broke the tool's schema. */
+const checkerError = (d: Difference) => /invalid arguments for run_me/.test(JSON.stringify(d.sent));
+
+const EXPLAINED: Explanation[] = [
+  {
+    at: OUTPUT_CAP,
+    why: "jp asks for its configured output cap (assistant.request.max_tokens, 8,192 unless set); JP asks for the model's own (or nothing). Asking for the model's own cap is tracked as work of its own.",
+  },
+  {
+    at: /./,
+    where: (w) => w.followUp,
+    when: (d) => /^(tools|tool_choice|toolConfig)/.test(d.at),
+    why: "JP's harness sends a tool's result in a fresh request with the test's defaults (no tools); jp's turn loop offers the turn's tools on every request of the turn, with the choice left to the model after the first call.",
+  },
+  {
+    at: /^(thinking|reasoning|reasoning_effort|reasoning_format|chat_template_kwargs|think|generationConfig\.thinkingConfig)(\.|$)/,
+    where: (w) => w.followUp,
+    why: "JP's harness sends a tool's result with reasoning off (its test default); jp keeps the turn's reasoning for every request of the turn, as JP itself does in use.",
+  },
+  {
+    at: /description$/,
+    when: (d) =>
+      d.sent === "Run printf" && (d.recorded === undefined || d.recorded === null || d.recorded === ""),
+    why: "jp describes every tool to the model (its summary, else what it runs); JP's test tool has no description.",
+  },
+  {
+    at: /./,
+    when: checkerError,
+    why: 'The model\'s arguments broke the tool\'s schema (`bar` is required and must be "foo" or ["foo", "bar"]); jp answers with its checker\'s error so the model can correct the call, where JP ran the tool anyway.',
+  },
+  {
+    at: /is_error$/,
+    when: (d) => d.recorded === false && d.sent === true,
+    why: "The same checker's answer, marked as an error in Anthropic's way.",
+  },
+  {
+    at: /^contents\[\d+\]\.parts\[\d+\]\.functionResponse\.response\.(content|output|error)$/,
+    providers: ["google"],
+    why: "Gemini: a tool's result under the keys Google's function-calling guide names (`output`, or `error` for a failure); JP puts it under `content`. The response object's keys are free-form.",
+  },
+  {
+    at: /^input\[\d+\]\.summary\[0\]$/,
+    providers: ["openai"],
+    when: (d) => JSON.stringify(d.recorded) === '{"type":"summary_text","text":""}' && d.sent === undefined,
+    why: "A reasoning item whose summary came empty: JP sends one empty summary part, jp an empty summary list. Neither says anything; the encrypted content is what the model reads.",
+  },
+  // The tool as each side describes it.
+  {
+    at: TOOL_SCHEMA,
+    providers: ["openai", "openrouter", "llamacpp"],
+    why: "JP makes a tool strict (every property required, optional ones nullable, an array's enum moved to its items); jp sends the schema as configured, not strict, so a tool whose schema strict mode cannot express still works.",
+  },
+  {
+    at: /^tools\[\d+\]\.(function\.)?strict$/,
+    why: "The same: JP's strict mode, jp's schema as configured.",
+  },
+  {
+    at: TOOL_SCHEMA,
+    providers: ["cerebras"],
+    when: (d) => /additionalProperties$/.test(d.at) || /\.bar\.(enum|items)/.test(d.at),
+    why: "JP rewrites the schema for Cerebras (an array's enum moved to its items, other properties allowed); jp sends it as configured and closed to arguments it does not name.",
+  },
+  {
+    at: /^tools\[\d+\]\.input_schema\.additionalProperties$/,
+    providers: ["anthropic"],
+    why: "jp closes the tool's object to arguments it does not name, as the schema's author meant; JP leaves it open.",
+  },
+  {
+    at: /^tools\[\d+\]\.(type|function\.(parameters(\.\w+)*))$/,
+    providers: ["ollama"],
+    why: "JP sends Ollama the parameters map itself (and `Function` as the type); Ollama's API reads a JSON Schema object and `function`, which jp sends.",
+  },
+  // Defaults said or left unsaid.
+  {
+    at: /^(tool_choice\.disable_parallel_tool_use|tools\[\d+\]\.type)$/,
+    providers: ["anthropic"],
+    when: (d) => d.recorded === false || d.recorded === "custom",
+    why: "Anthropic's defaults, said by JP and left unsaid by jp (parallel calls allowed; a custom tool).",
+  },
+  {
+    at: /^(tool_choice|tools|truncation|include|max_output_tokens)$/,
+    providers: ["openai"],
+    when: (d) =>
+      (d.recorded === "auto" && d.sent === undefined) ||
+      (Array.isArray(d.recorded) && d.recorded.length === 0 && d.sent === undefined),
+    why: "The Responses API's defaults, said by JP (no tools, auto) and left unsaid by jp.",
+  },
+  {
+    at: /^truncation$/,
+    providers: ["openai"],
+    why: "JP lets OpenAI drop items from the middle of a request that outgrows the window (truncation: auto); jp leaves the default (an error), so what the model reads is what jp's compaction decided.",
+  },
+  {
+    at: /^include$/,
+    providers: ["openai"],
+    why: "jp asks for the encrypted reasoning whenever the model may reason, so it can send it back under store: false; JP asks only when reasoning is on.",
+  },
+  {
+    at: /^prompt_cache_key$/,
+    providers: ["openai"],
+    why: "Each names its cache by its conversation: JP by its id, jp by its own.",
+  },
+  {
+    at: /^toolConfig(\.|$)/,
+    providers: ["google"],
+    why: "Gemini: JP asks for VALIDATED calls when tools are offered and says NONE (with an empty list) when none are; jp asks AUTO and, offering no tools, says nothing. Both let the model call only the tools declared.",
+  },
+  {
+    at: /^contents\[\d+\]\.parts\[\d+\]\.(functionCall|functionResponse)\.id$/,
+    providers: ["google"],
+    why: "Gemini 2.5 gave the call no id; JP sends the one it made up, jp none (the API pairs a result with its call by name and order).",
+  },
+  {
+    at: /^options\.num_ctx$/,
+    providers: ["ollama"],
+    why: "jp sizes Ollama's context to the request; unsaid, Ollama's default window silently cuts a long prompt.",
+  },
+  {
+    at: /^messages\[\d+\]\.tool_name$/,
+    providers: ["ollama"],
+    why: "jp names the tool a result came from, as Ollama's API documents (`tool_name`); JP does not.",
+  },
+  {
+    at: /^stream_options$/,
+    providers: ["openrouter", "llamacpp", "cerebras"],
+    why: "jp asks for the usage chunk at the end of the stream, to record what the answer cost.",
+  },
+  {
+    at: /^messages\[\d+\]\.content$/,
+    providers: ["openrouter", "llamacpp", "cerebras"],
+    when: (d) => d.recorded === undefined && d.sent === null,
+    why: "An assistant message of calls only: jp says its content is null, as the OpenAI SDK's type has it; JP leaves it out.",
+  },
+  {
+    at: /^messages\[\d+\]\.tool_calls\[\d+\]\.index$/,
+    providers: ["openrouter"],
+    why: "`index` belongs to a streamed call's pieces, not to a call sent back; JP sends it, jp does not.",
+  },
+  {
+    at: /^messages\[\d+\]\.reasoning_details$/,
+    providers: ["openrouter"],
+    when: (d) => d.recorded === undefined,
+    why: "jp sends an assistant's reasoning_details back to the model that wrote them, as OpenRouter's reasoning guide asks (preserving reasoning blocks: the encrypted reasoning and signatures a tool loop needs); JP sends none.",
+  },
+  {
+    at: /^reasoning\.exclude$/,
+    providers: ["openrouter"],
+    when: (d) => d.recorded === false && d.sent === undefined,
+    why: "OpenRouter's default (reasoning included), said by JP and left unsaid by jp.",
+  },
+  {
+    at: /^reasoning_format$/,
+    providers: ["llamacpp"],
+    when: (d) => d.recorded === "none" && d.sent === undefined,
+    why: "With thinking off (enable_thinking: false) there is nothing to parse; JP says how not to parse it.",
+  },
+  // Reasoning asked for in each side's scale.
+  {
+    at: /^(thinking\.budget_tokens|generationConfig\.thinkingConfig\.thinkingBudget)$/,
+    when: (d) => d.recorded === 12_800 && d.sent === 2048,
+    why: "Effort low as a budget: JP's is 20% of its 64,000-token cap, jp's is its own scale (2,048 for low).",
+  },
+  {
+    at: /^reasoning_effort$/,
+    providers: ["cerebras"],
+    when: (d) => d.recorded === undefined && d.sent === "low",
+    why: 'gpt-oss cannot stop reasoning (it takes low, medium or high, no "none"): for reasoning off jp asks for the least, where JP leaves the model\'s default (medium).',
+  },
+  // Forced tool use.
+  {
+    at: /^tool_choice(\.type|\.name)?$/,
+    where: (w) => /^tool_call_(required|function)|^multi_turn/.test(w.scenario),
+    when: (d) =>
+      d.recorded === "any" ||
+      d.recorded === "required" ||
+      (d.at === "tool_choice.name" && d.sent === "run_me") ||
+      (isJsonObject(d.recorded) && d.sent === "required"),
+    why: 'Forcing a call: jp forces the tool by name (jp q -u run_me); with one tool offered, naming it and "any tool" force the same call. OpenRouter\'s dialect says `required` where JP names the function.',
+  },
+  {
+    at: /^(tool_choice(\.\w+)?|thinking(\.\w+)?|system)$/,
+    providers: ["anthropic"],
+    where: (w) => w.scenario === "tool_call_required_reasoning",
+    why: "Anthropic refuses a forced tool with thinking on: JP keeps thinking and asks for a tool in a system prompt, jp forces the tool and turns thinking off for that request (its reasoning is recorded as off).",
+  },
+  {
+    at: /^(messages\[\d+\](\.\w+)*|tools(\.\w+)*)$/,
+    providers: ["ollama"],
+    where: (w) =>
+      w.scenario === "tool_call_required_reasoning" ||
+      w.scenario.startsWith("tool_call_required") ||
+      w.scenario === "tool_call_function" ||
+      w.scenario === "multi_turn_conversation",
+    when: (d) =>
+      /IMPORTANT: You MUST use|The user asked for the tool `run_me`/.test(
+        JSON.stringify([d.recorded, d.sent]),
+      ),
+    why: "Ollama cannot force a call: JP asks in a system message after the question, jp in words with the question itself (so a later request only appends).",
+  },
+  {
+    at: /^messages\[\d+\]\.thinking$/,
+    providers: ["ollama"],
+    when: (d) => d.recorded === undefined && typeof d.sent === "string",
+    why: "jp sends an answer's thinking back on its assistant message, as Ollama's thinking and tool-calling guides do (appending the response message whole); the model's template decides what of it the model reads. JP drops it.",
+  },
+  {
+    at: /^(messages\[\d+\](\.\w+)*|tool_choice)$/,
+    providers: ["openrouter"],
+    where: (w) => w.scenario === "tool_call_required_reasoning",
+    why: "JP assumes a reasoning model cannot be forced and asks for a tool in a system message with the choice left auto; jp forces the tool by name, which OpenAI's models (gpt-5-mini here) take while reasoning. Only Anthropic's refuse it.",
+  },
+  // Attachments.
+  {
+    at: /^(messages|contents|input)\[\d+\](\.(content|parts)(\[\d+\](\.\w+)*)?|\.images|\.role)?$/,
+    where: (w) => w.scenario === "image_attachment",
+    why: 'An image with the question: JP sends it in a message of its own before the question (with a "[Attached file: …]" label, or as an Anthropic document titled with its name); jp sends one message, the image beside the question\'s text.',
+  },
+  {
+    at: /^cache_control$|\.cache_control(\.ttl)?$/,
+    providers: ["anthropic"],
+    why: "Prompt caching: JP marks the request for automatic caching (top-level cache_control); jp sets its own breakpoints on the tools and the last messages. Both are Anthropic's documented markers.",
+  },
+  // Structured output.
+  {
+    at: /^(output_config|text|response_format|format|generationConfig\.(responseMimeType|_responseJsonSchema|responseJsonSchema))$/,
+    where: (w) => w.scenario === "structured_output",
+    why: "jp has no structured-output option: the question is asked as text and the answer recorded as the text it came as.",
+  },
+];
+
+function explainedFor(provider: Provider, where: Where): Explained[] {
+  return EXPLAINED.filter(
+    (e) => (e.providers === undefined || e.providers.includes(provider)) && (e.where?.(where) ?? true),
+  );
+}
+
+/** Which recorded requests carry a tool's result: a tool turn's second request. */
+function followUps(scenario: string): boolean[] {
+  return SCENARIOS[scenario]!.flatMap((t) => (t.tool ? [false, true] : [false]));
+}
+
+/** A value as a failure shows it: its JSON, cut short. */
+const shown = (v: unknown) => (v === undefined ? "nothing" : JSON.stringify(v).slice(0, 120));
+
+/** Strings that name something rather than hold it (JP's own field names), not opaque values. */
+const isName = (s: string) => /^[a-z_]+$/.test(s);
+
+/** The answer-side exemptions: what JP keeps that jp need not. */
+function keptByJpOnly(provider: Provider, value: string): boolean {
+  // An output message's id: only looked up with store: true, which neither uses.
+  return provider === "openai" && value.startsWith("msg_");
+}
+
+for (const provider of PROVIDERS) {
+  describe(`${provider}, JP's recordings through jp q`, () => {
+    for (const [scenario, turns] of Object.entries(SCENARIOS)) {
+      const file = `test_${scenario}`;
+      if (!fs.existsSync(path.join(CASSETTES, provider, `${file}.yml`))) continue;
+      it(scenario, async () => {
+        const r = await replayCassette(provider, file, turns, (w) => {
+          if (provider === "ollama") w.mock.gets.set("/api/show", QWEN_SHOW);
+        });
+        try {
+          expect(r.failures).toEqual([]);
+          expect(r.w.mock.requests).toHaveLength(r.recorded.length);
+          const follow = followUps(scenario);
+          const left: string[] = [];
+          for (const [i, rec] of r.recorded.entries()) {
+            const recorded = structuredClone(rec.request!);
+            const sent = structuredClone(r.w.mock.requests[i]!.body);
+            for (const s of SAME_MEANING.filter((s) => s.providers.includes(provider))) {
+              s.rewrite(recorded, "recorded");
+              s.rewrite(sent, "sent");
+            }
+            const rules = explainedFor(provider, { followUp: follow[i] ?? false, scenario });
+            for (const d of unexplained(differences(recorded, sent), rules))
+              left.push(`request ${i + 1}: ${d.at}: recorded ${shown(d.recorded)}, jp sent ${shown(d.sent)}`);
+          }
+          expect(left, "request differences no entry explains").toEqual([]);
+
+          const jp = jpSnapshotEvents(provider, file)!;
+          const want = answerFacts(jp);
+          const got = answerFacts(r.w.events());
+          expect(got.text).toBe(want.text);
+          expect(got.reasoning).toBe(want.reasoning);
+          // The calls as the model made them; the id where the provider gave one (JP makes up ids for Gemini's and Ollama's).
+          const calls = (f: typeof want) =>
+            f.calls.map((c) => ({
+              name: c.name,
+              arguments: c.arguments,
+              ...(provider === "google" || provider === "ollama" ? {} : { id: c.id }),
+            }));
+          expect(calls(got)).toEqual(calls(want));
+          const lost = want.opaque.filter(
+            (o) => !isName(o) && !keptByJpOnly(provider, o) && !got.opaque.includes(o),
+          );
+          expect(lost, "signatures, encrypted reasoning and ids JP kept").toEqual([]);
+        } finally {
+          await r.w.close();
+        }
+      });
+    }
+  });
+}
