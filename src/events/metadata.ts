@@ -17,6 +17,8 @@ export const CITATIONS_KEY = "anthropic_citations";
 export const REASONING_FIELD_KEY = "openai_reasoning_field";
 /** On a reasoning response: the OpenAI Responses reasoning item it was (`id`, `encrypted_content`), sent back whole. */
 export const OPENAI_REASONING_ITEM_KEY = "openai_reasoning_item";
+/** An OpenAI output message's phase (`commentary` or `final_answer`), sent back with it as OpenAI asks. */
+export const OPENAI_PHASE_KEY = "openai_phase";
 /** On a Gemini part (text, thought or function call): its thought signature, sent back on the same part. */
 export const GEMINI_SIGNATURE_KEY = "google_thought_signature";
 /** On a Gemini function call that came without an id: jp made its id up, and sends none back. */

@@ -47,6 +47,12 @@ export interface ModelFacts {
    * earlier messages changed since is refused, or dropped.
    */
   preservedThinking?: boolean;
+  /**
+   * OpenAI's explicit prompt caching (GPT-5.6 on): cache writes are billed,
+   * and the only way not to cache is `prompt_cache_options.mode: "explicit"`
+   * with no breakpoint marked. Other models reject that field.
+   */
+  explicitCaching?: boolean;
   lifecycle?: Lifecycle;
   /** RFC 3339: when a deprecated model is to be retired. */
   retiresAt?: string;
@@ -77,6 +83,7 @@ const FACT_NAMES = [
   "forcedToolUse",
   "reasons",
   "preservedThinking",
+  "explicitCaching",
   "lifecycle",
   "retiresAt",
   "replacement",

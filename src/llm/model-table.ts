@@ -119,12 +119,18 @@ const reasoning = (window: number, output: number, price: Price, efforts: readon
 const GPT5_EFFORTS: readonly Effort[] = ["minimal", "low", "medium", "high"];
 const GPT55_EFFORTS: readonly Effort[] = ["none", "low", "medium", "high", "xhigh"];
 
+/** The GPT-5.6 family caches explicitly (writes billed; off is said as explicit mode). */
+const gpt56 = (window: number, price: Price, efforts: readonly Effort[]): ModelFacts => ({
+  ...reasoning(window, 128_000, price, efforts),
+  explicitCaching: true,
+});
+
 const OPENAI: Readonly<Record<string, ModelFacts>> = {
-  "gpt-5.6-sol": reasoning(1_050_000, 128_000, openaiPrice(8, 40, 0.8), [...GPT55_EFFORTS, "max"]),
+  "gpt-5.6-sol": gpt56(1_050_000, openaiPrice(8, 40, 0.8), [...GPT55_EFFORTS, "max"]),
   // OpenAI serves the bare name as gpt-5.6-sol (JP's recordings ask for `gpt-5.6`).
-  "gpt-5.6": reasoning(1_050_000, 128_000, openaiPrice(8, 40, 0.8), [...GPT55_EFFORTS, "max"]),
-  "gpt-5.6-terra": reasoning(1_050_000, 128_000, openaiPrice(3, 18, 0.3), GPT55_EFFORTS),
-  "gpt-5.6-luna": reasoning(400_000, 128_000, openaiPrice(0.5, 3, 0.05), GPT55_EFFORTS),
+  "gpt-5.6": gpt56(1_050_000, openaiPrice(8, 40, 0.8), [...GPT55_EFFORTS, "max"]),
+  "gpt-5.6-terra": gpt56(1_050_000, openaiPrice(3, 18, 0.3), GPT55_EFFORTS),
+  "gpt-5.6-luna": gpt56(400_000, openaiPrice(0.5, 3, 0.05), GPT55_EFFORTS),
   "gpt-5.5": reasoning(1_050_000, 128_000, openaiPrice(5, 30, 0.5), GPT55_EFFORTS),
   "gpt-5": reasoning(400_000, 128_000, openaiPrice(1.25, 10, 0.125), GPT5_EFFORTS),
   "gpt-5-mini": reasoning(400_000, 128_000, openaiPrice(0.25, 2, 0.025), GPT5_EFFORTS),

@@ -8,6 +8,7 @@ import {
   isJsonObject,
   isSent,
   type JsonObject,
+  OPENAI_PHASE_KEY,
   OPENAI_REASONING_ITEM_KEY,
   PROVIDER_BLOCK_KEY,
   responseModels,
@@ -78,7 +79,10 @@ function responseItem(
   if (metadata[PROVIDER_BLOCK_KEY] === true) return undefined;
   const text = typeof e.message === "string" ? e.message : JSON.stringify(e.data);
   if (text === "") return undefined;
-  return { role: "assistant", content: text };
+  const phase = metadata[OPENAI_PHASE_KEY];
+  return phase === "commentary" || phase === "final_answer"
+    ? { role: "assistant", content: text, phase }
+    : { role: "assistant", content: text };
 }
 
 /** The projection as Responses API input items, in order. */
@@ -166,6 +170,8 @@ export function responsesBody(request: ModelRequest): ResponseCreateParamsStream
   const { forced } = toolChoiceOf(request, RESPONSES_ACCEPTS);
   if (request.system) body.instructions = request.system;
   if (request.cache) body.prompt_cache_key = request.cache.key;
+  // Caching off, on a model that caches (and bills writes) unless told: explicit mode with no breakpoint.
+  else if (request.facts?.explicitCaching) body.prompt_cache_options = { mode: "explicit" };
   const { effort } = responsesEffort(request);
   if (effort) body.reasoning = { effort, summary: "auto" };
   // Whenever the model may reason, its reasoning comes back encrypted: nothing is stored at OpenAI, so
@@ -224,8 +230,13 @@ function itemDone(item: ResponseOutputItem, cut: boolean): StreamPart[] {
         },
         { type: "block_end" },
       ];
-    case "message":
-      return [{ type: "block_end" }];
+    case "message": {
+      // From gpt-5.3-codex on, a message's phase goes back with it ("dropping it can degrade performance").
+      const said = item.content.some((c) => c.type === "output_text" && c.text !== "");
+      return item.phase && said
+        ? [{ type: "block_metadata", metadata: { [OPENAI_PHASE_KEY]: item.phase } }, { type: "block_end" }]
+        : [{ type: "block_end" }];
+    }
     case "function_call": {
       const args = tryToolArguments(item.arguments);
       if (args !== undefined)

@@ -265,3 +265,78 @@ describe("OpenRouter's model list, recorded", () => {
     expect(w.mock.modelRequests).toHaveLength(asked);
   });
 });
+
+describe("the other model APIs, recorded", () => {
+  /** A recorded answer's JSON body. */
+  const body = (name: string, index = 0) =>
+    JSON.parse(cassette(name)[index]!.body) as Record<string, unknown>;
+
+  it("Gemini: a model's window and output cap from the Model resource Google lists", async () => {
+    // JP recorded the list (GET /v1beta/models); jp asks for the one model, which answers the same resource.
+    const list = body("google/test_model_details") as { models: { name: string }[] };
+    const entry = list.models.find((m) => m.name === "models/gemini-2.5-flash-lite")!;
+    w = await qWorkspace({ provider: "google" });
+    w.mock.gets.set("/v1beta/models/gemini-2.5-flash-lite", entry);
+    const shown = await w.jp("model", "show", "google/gemini-2.5-flash-lite");
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/context window +1,048,576 tokens {2}\(provider, /);
+    expect(shown.stdout).toMatch(/max output +65,536 tokens {2}\(provider, /);
+    expect(w.mock.modelRequests).toHaveLength(1);
+  });
+
+  it("llama.cpp: the served window from /props", async () => {
+    const [props] = cassette("llamacpp/test_model_details");
+    expect(props!.path).toBe("/props");
+    const n = (JSON.parse(props!.body) as { default_generation_settings: { n_ctx: number } })
+      .default_generation_settings.n_ctx;
+    w = await qWorkspace({ provider: "llamacpp" });
+    w.mock.gets.set("/props", JSON.parse(props!.body) as object);
+    const shown = await w.jp("model", "show", "llamacpp/qwen3.5:9b");
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(
+      new RegExp(`context window +${n.toLocaleString("en-US")} tokens {2}\\(provider, `),
+    );
+  });
+
+  it("Cerebras: window, output cap and price from its public list, and gpt-oss's efforts from the table", async () => {
+    const [ids, listed] = cassette("cerebras/test_model_details");
+    expect([ids!.path, listed!.path]).toEqual(["/v1/models", "/public/v1/models"]);
+    w = await qWorkspace({ provider: "cerebras" });
+    w.mock.gets.set("/public/v1/models", JSON.parse(listed!.body) as object);
+    const shown = await w.jp("model", "show", "cerebras/gpt-oss-120b");
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/context window +131,072 tokens {2}\(provider, /);
+    expect(shown.stdout).toMatch(/max output +40,960 tokens {2}\(provider, /);
+    expect(shown.stdout).toMatch(/price +\$0\.350 in \/ \$0\.750 out per million {2}\(provider, /);
+    expect(shown.stdout).toMatch(/effort +low, medium, high {2}\(built-in\)/);
+    const asked = w.mock.modelRequests.length;
+    await w.jp("model", "show", "cerebras/gpt-oss-120b");
+    expect(w.mock.modelRequests).toHaveLength(asked);
+  });
+
+  it("OpenAI: a model's answer holds nothing jp reads (id, created, owner), so jp does not ask and says what it knows", async () => {
+    expect(Object.keys(body("openai/test_model_details")).sort()).toEqual([
+      "created",
+      "id",
+      "object",
+      "owned_by",
+    ]);
+    w = await qWorkspace({ provider: "openai", api: "responses" });
+    const shown = await w.jp("model", "show", "openai/gpt-5-mini");
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/context window +400,000 tokens {2}\(built-in\)/);
+    expect(w.mock.modelRequests).toHaveLength(0);
+  });
+
+  it("Ollama: the model JP listed (/api/tags) is one that thinks and calls tools, as /api/show tells jp", async () => {
+    // JP recorded the list; jp asks the model's own details (/api/show), which the list's entry agrees with.
+    const tags = body("ollama/test_model_details") as { models: { name: string; capabilities: string[] }[] };
+    const qwen = tags.models.find((m) => m.name === "qwen3.5:9b")!;
+    expect(qwen.capabilities).toEqual(expect.arrayContaining(["thinking", "tools"]));
+    w = await qWorkspace({ provider: "ollama", script: [{ text: "4" }] });
+    w.mock.gets.set("/api/show", { capabilities: qwen.capabilities });
+    expect((await w.jp("q", "-m", "ollama/qwen3.5:9b", "-R", "What is 2 + 2?")).code).toBe(0);
+    // Thinking off is said to a model that thinks, as JP's accepted requests say it.
+    expect(w.mock.requests[0]!.body.think).toBe(false);
+  });
+});

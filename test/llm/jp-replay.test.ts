@@ -19,6 +19,8 @@ import {
   type Difference,
   type Explained,
   type Provider,
+  type Scenario,
+  type Turn,
 } from "../support/jp-replay.js";
 
 const PROVIDERS: Provider[] = [
@@ -58,19 +60,56 @@ const SAME_MEANING: SameMeaning[] = [
   },
   {
     providers: ["openai"],
-    why: "A message item in either of the forms the Responses API takes: JP sends an assistant's earlier output as the output item it was (id, status, output_text parts); jp as an input message with its text (EasyInputMessage). Under store: false the id is never looked up.",
+    why: "Prompt caching on GPT-5.6: JP marks explicit breakpoints (after the system prompt, after the attachments); jp leaves OpenAI's implicit breakpoint (the default mode), which sits at the end of the prompt and so covers all of a conversation that only appends. Both write the prefix and read it back on the next turn (the recording's usage shows the read).",
+    rewrite: (body, side) => {
+      if (side !== "recorded") return;
+      for (const item of body.input as Json[])
+        if (Array.isArray(item.content))
+          for (const part of item.content as Json[]) delete part.prompt_cache_breakpoint;
+    },
+  },
+  {
+    providers: ["openai"],
+    why: "The system prompt as the `instructions` field (jp) or as a system message first (JP): the Responses API reads `instructions` as that message.",
+    rewrite: (body, side) => {
+      const input = body.input as Json[];
+      const first = input[0];
+      if (side !== "recorded" || first?.role !== "system") return;
+      input.shift();
+      body.instructions = textOf(first.content);
+    },
+  },
+  {
+    providers: ["openai"],
+    why: "A message item in either of the forms the Responses API takes: JP sends an assistant's earlier output as the output item it was (id, status, output_text parts), jp as an input message with its text (EasyInputMessage), its phase kept. Under store: false the id is never looked up. Plain text parts read as their text.",
     rewrite: (body) => {
       body.input = (body.input as Json[]).map((item) => {
         if (item.type !== undefined && item.type !== "message") return item;
-        const content = Array.isArray(item.content)
-          ? (item.content as Json[]).map((p) =>
-              p.type === "output_text" || p.type === "input_text" ? p.text : p,
-            )
-          : item.content;
-        const text =
-          Array.isArray(content) && content.every((c) => typeof c === "string") ? content.join("") : content;
-        return { role: item.role, content: text };
+        return {
+          role: item.role,
+          content: textOf(item.content),
+          ...(item.phase ? { phase: item.phase } : {}),
+        };
       });
+    },
+  },
+  {
+    providers: ["openai"],
+    why: "Attached text and the question: JP sends the documents as a user message of their own before the question, jp as the first part of the question's message. The model reads the same user turn.",
+    rewrite: (body) => {
+      const input = body.input as Json[];
+      for (let i = input.length - 1; i > 0; i--) {
+        const [before, item] = [input[i - 1]!, input[i]!];
+        if (
+          before.role === "user" &&
+          item.role === "user" &&
+          typeof before.content === "string" &&
+          typeof item.content === "string"
+        ) {
+          before.content = `${before.content}\n\n${item.content}`;
+          input.splice(i, 1);
+        }
+      }
     },
   },
   {
@@ -113,6 +152,22 @@ const SAME_MEANING: SameMeaning[] = [
     },
   },
 ];
+
+/**
+ * A message's content as text where it is only text: a string, or parts that
+ * are plain text (an output_text's empty annotations included). A part with
+ * anything more (a cache breakpoint) stays as it is, to be compared.
+ */
+function textOf(content: unknown): unknown {
+  if (!Array.isArray(content)) return content;
+  const plain = (p: Json) =>
+    (p.type === "input_text" || p.type === "output_text") &&
+    Object.keys(p).every(
+      (k) => k === "type" || k === "text" || (k === "annotations" && JSON.stringify(p[k]) === "[]"),
+    );
+  const parts = content as Json[];
+  return parts.every(plain) ? parts.map((p) => p.text).join("\n\n") : content;
+}
 
 /** The cap on the answer's length, in each API's words. */
 const OUTPUT_CAP = /^(max_tokens|max_output_tokens|generationConfig\.maxOutputTokens|options\.num_predict)$/;
@@ -364,8 +419,8 @@ function explainedFor(provider: Provider, where: Where): Explained[] {
 }
 
 /** Which recorded requests carry a tool's result: a tool turn's second request. */
-function followUps(scenario: string): boolean[] {
-  return SCENARIOS[scenario]!.flatMap((t) => (t.tool ? [false, true] : [false]));
+function followUps(scenario: Scenario): boolean[] {
+  return scenario.turns.flatMap((t) => (t.tool ? [false, true] : [false]));
 }
 
 /** A value as a failure shows it: its JSON, cut short. */
@@ -380,54 +435,322 @@ function keptByJpOnly(provider: Provider, value: string): boolean {
   return provider === "openai" && value.startsWith("msg_");
 }
 
-for (const provider of PROVIDERS) {
-  describe(`${provider}, JP's recordings through jp q`, () => {
-    for (const [scenario, turns] of Object.entries(SCENARIOS)) {
-      const file = `test_${scenario}`;
-      if (!fs.existsSync(path.join(CASSETTES, provider, `${file}.yml`))) continue;
-      it(scenario, async () => {
-        const r = await replayCassette(provider, file, turns, (w) => {
-          if (provider === "ollama") w.mock.gets.set("/api/show", QWEN_SHOW);
-        });
-        try {
-          expect(r.failures).toEqual([]);
-          expect(r.w.mock.requests).toHaveLength(r.recorded.length);
-          const follow = followUps(scenario);
-          const left: string[] = [];
-          for (const [i, rec] of r.recorded.entries()) {
-            const recorded = structuredClone(rec.request!);
-            const sent = structuredClone(r.w.mock.requests[i]!.body);
-            for (const s of SAME_MEANING.filter((s) => s.providers.includes(provider))) {
-              s.rewrite(recorded, "recorded");
-              s.rewrite(sent, "sent");
-            }
-            const rules = explainedFor(provider, { followUp: follow[i] ?? false, scenario });
-            for (const d of unexplained(differences(recorded, sent), rules))
-              left.push(`request ${i + 1}: ${d.at}: recorded ${shown(d.recorded)}, jp sent ${shown(d.sent)}`);
-          }
-          expect(left, "request differences no entry explains").toEqual([]);
+/** One cassette to replay: JP's scenario, and what is particular to it. */
+interface Case {
+  provider: Provider;
+  file: string;
+  scenario: Scenario;
+  /** Differences particular to this cassette, and why they are right. */
+  explained?: Explanation[];
+  /** Where JP goes on and jp stops: how many of the recorded requests jp makes, and why. */
+  stops?: { requests: number; why: string };
+  /** Rewrites particular to this cassette (after the common ones). */
+  sameMeaning?: SameMeaning[];
+}
 
-          const jp = jpSnapshotEvents(provider, file)!;
-          const want = answerFacts(jp);
-          const got = answerFacts(r.w.events());
-          expect(got.text).toBe(want.text);
-          expect(got.reasoning).toBe(want.reasoning);
-          // The calls as the model made them; the id where the provider gave one (JP makes up ids for Gemini's and Ollama's).
-          const calls = (f: typeof want) =>
-            f.calls.map((c) => ({
-              name: c.name,
-              arguments: c.arguments,
-              ...(provider === "google" || provider === "ollama" ? {} : { id: c.id }),
-            }));
-          expect(calls(got)).toEqual(calls(want));
-          const lost = want.opaque.filter(
-            (o) => !isName(o) && !keptByJpOnly(provider, o) && !got.opaque.includes(o),
-          );
-          expect(lost, "signatures, encrypted reasoning and ids JP kept").toEqual([]);
-        } finally {
-          await r.w.close();
+/** JP names an attached file by its URL, jp by its path in the workspace. */
+const ATTACHMENT_NAMES: Explanation = {
+  at: /^input\[\d+\]\.content$/,
+  when: (d) =>
+    typeof d.recorded === "string" && d.recorded.replaceAll("<source>file:///", "<source>") === d.sent,
+  why: "An attached file is named by its path in the workspace (jp) or by a file URL (JP); its content is the same.",
+};
+
+/** GPT-5.6's reasoning context: JP says the family's default. */
+const ALL_TURNS: Explanation = {
+  at: /^reasoning\.context$/,
+  when: (d) => d.recorded === "all_turns" && d.sent === undefined,
+  why: "`reasoning.context: all_turns` is the GPT-5.6 family's default (the SDK's Reasoning type says so); JP says it, jp leaves it.",
+};
+
+const COMMON: Case[] = PROVIDERS.flatMap((provider) =>
+  Object.entries(SCENARIOS)
+    .map(([name, scenario]) => ({ provider, file: `test_${name}`, scenario }))
+    .filter((c) => fs.existsSync(path.join(CASSETTES, provider, `${c.file}.yml`))),
+);
+
+const RUN_ME_FOO_ONLY = {
+  names: ["run_me"],
+  toml: [
+    "[conversation.tools.run_me]",
+    'source = "local"',
+    'command = ["printf", "%s", "working!"]',
+    'run = "unattended"',
+    "[conversation.tools.run_me.parameters.foo]",
+    'type = "string"',
+    'default = "foo"',
+    "",
+  ].join("\n"),
+};
+
+/** A tool of no parameters that prints `<name> completed`, as JP's parallel-call test answers. */
+const completes = (name: string) =>
+  [
+    `[conversation.tools.${name}]`,
+    'source = "local"',
+    `command = ["printf", "%s", "${name} completed"]`,
+    'run = "unattended"',
+    "",
+  ].join("\n");
+
+/** JP's provider-specific tests (anthropic_tests.rs, openai_tests.rs…), each as `jp q` plays it. */
+const SPECIAL: Case[] = [
+  {
+    provider: "anthropic",
+    file: "test_redacted_thinking",
+    scenario: {
+      turns: [
+        {
+          question:
+            "ANTHROPIC_MAGIC_STRING_TRIGGER_REDACTED_THINKING_46C9A13E193C177646C7398A98432ECCCE4C1253D5E2D82641AC0E52CC2876CB",
+          reasoning: "low",
+        },
+        { question: "Do you have access to your redacted thinking content?", reasoning: "off" },
+      ],
+    },
+  },
+  {
+    provider: "anthropic",
+    file: "test_request_chaining",
+    scenario: {
+      request: "max_tokens = 1152",
+      turns: [
+        {
+          question: "Give me a 2000 word explainer about Kirigami-inspired parachutes",
+          reasoning: { budget: 1024 },
+        },
+      ],
+    },
+    stops: {
+      requests: 1,
+      why: "The answer stops at the output cap; JP asks three times more for the rest, jp records it as cut (stop reason max_tokens). Continuing a cut answer is tracked as work of its own.",
+    },
+  },
+  {
+    provider: "anthropic",
+    file: "test_fable_5_forced_tool_soft_forces",
+    scenario: {
+      tools: RUN_ME_FOO_ONLY,
+      turns: [toolCall("run_me", "low")],
+      beyond: [{ text: "The tool ran." }],
+    },
+    explained: [
+      {
+        at: /^(messages\[0\]\.content\[0\]\.text|system)$/,
+        when: (d) =>
+          /IMPORTANT: You MUST use|The user asked for the tool `run_me`/.test(
+            JSON.stringify([d.recorded, d.sent]),
+          ),
+        why: "Fable 5 always thinks, and Anthropic refuses a forced tool while thinking: both ask for the tool instead, JP in a system prompt, jp in words with the question itself (so a later request only appends, and the reasoning bound to it stays valid).",
+      },
+    ],
+  },
+  {
+    provider: "anthropic",
+    file: "test_opus_4_6_adaptive_thinking",
+    scenario: { turns: [{ question: "What is 2 + 2?", reasoning: "high" }] },
+  },
+  {
+    provider: "anthropic",
+    file: "test_opus_4_6_max_effort",
+    scenario: { turns: [{ question: "What is 2 + 2?", reasoning: "max" }] },
+  },
+  {
+    provider: "openai",
+    file: "test_gpt_5_6_cache_off_sends_explicit_optout",
+    scenario: {
+      system: "You are a concise assistant.",
+      cacheOff: true,
+      files: { "notes.txt": "The magic number is 42." },
+      turns: [{ question: "What is 7 * 191?", reasoning: "low", attach: "notes.txt" }],
+    },
+    explained: [ATTACHMENT_NAMES, ALL_TURNS],
+  },
+  {
+    provider: "openai",
+    file: "test_gpt_5_6_pro_reasoning_and_explicit_caching",
+    scenario: {
+      system: "You are a concise assistant.",
+      files: { "notes.txt": "The magic number is 42." },
+      turns: [
+        {
+          question: "What is 7 * 191? Reason it through step by step.",
+          reasoning: "low",
+          attach: "notes.txt",
+        },
+        { question: "Repeat your previous answer.", reasoning: "low" },
+      ],
+    },
+    explained: [
+      ATTACHMENT_NAMES,
+      ALL_TURNS,
+      {
+        at: /^reasoning\.mode$/,
+        when: (d) => d.recorded === "pro" && d.sent === undefined,
+        why: "JP's test sets GPT-5.6's pro mode through a free-form model parameter (`reasoning_mode`); jp has no such setting, and asks in the standard mode.",
+      },
+    ],
+  },
+  {
+    provider: "openai",
+    file: "test_gpt_5_6_prompt_cache_read_after_write",
+    scenario: {
+      system: "You are a concise assistant.",
+      files: { "novel.txt": "The quick brown fox jumps over the lazy dog. ".repeat(400) },
+      turns: [
+        { question: "What animal jumps over the dog?", reasoning: "off", attach: "novel.txt" },
+        { question: "And what animal gets jumped over?", reasoning: "off" },
+      ],
+    },
+    explained: [ATTACHMENT_NAMES],
+  },
+  {
+    provider: "openai",
+    file: "test_reasoning_history_replayed_to_reasoning_unsupported_model",
+    scenario: {
+      turns: [
+        { question: "What is 7 * 191?", reasoning: "low" },
+        { question: "Repeat your previous answer.", reasoning: "off", model: "openai/gpt-4o" },
+      ],
+    },
+    sameMeaning: [
+      {
+        providers: ["openai"],
+        why: "Reasoning goes back only to the model that wrote it: gpt-5-mini's encrypted reasoning is sent to gpt-4o by JP (the API took it), not by jp, as a model cannot read another's encrypted reasoning. Left out of the comparison here; the rest must agree.",
+        rewrite: (body, side) => {
+          if (side === "recorded" && body.model === "gpt-4o")
+            body.input = (body.input as Json[]).filter((i) => i.type !== "reasoning");
+        },
+      },
+    ],
+  },
+  {
+    provider: "google",
+    file: "test_gemini_3_reasoning",
+    scenario: { turns: [{ question: "Test message", reasoning: "low" }] },
+    explained: [
+      {
+        at: /^generationConfig\.thinkingConfig\.(thinkingBudget|thinkingLevel)$/,
+        when: (d) =>
+          (d.recorded === 12_800 && d.sent === undefined) || (d.recorded === null && d.sent === "LOW"),
+        why: "Gemini 3 thinks by level (Google's thinking guide: thinkingLevel for Gemini 3, budgets kept for compatibility); JP sent this model a budget when it was recorded, jp sends the level.",
+      },
+    ],
+  },
+  {
+    provider: "google",
+    file: "test_unknown_model_inferred_thinking_level",
+    scenario: { turns: [{ question: "What is 2 + 2?", reasoning: "high" }] },
+  },
+  {
+    provider: "cerebras",
+    file: "test_unknown_model_auto_omits_effort",
+    scenario: { turns: [{ question: "What is 2 + 2?", reasoning: "unsaid" }] },
+  },
+  {
+    provider: "cerebras",
+    file: "test_unknown_model_off_sends_none",
+    scenario: { turns: [{ question: "What is 2 + 2?", reasoning: "off" }] },
+  },
+  ...["anthropic", "google", "minimax", "x-ai"].map((sub): Case => ({
+    provider: "openrouter",
+    file: `${sub}_test_sub_provider_event_metadata`,
+    scenario: { turns: [{ question: "Test message", reasoning: "low" }] },
+  })),
+  {
+    provider: "openrouter",
+    file: "test_anthropic_opus_5_parallel_tool_round_trip",
+    scenario: {
+      tools: {
+        names: ["list_items", "search_items"],
+        toml: completes("list_items") + completes("search_items"),
+      },
+      turns: [
+        {
+          question:
+            "Call both list_items and search_items in parallel. Do not answer with text before calling both tools.",
+          reasoning: "low",
+          tool: "auto",
+        },
+      ],
+    },
+  },
+];
+
+/** A tool turn of JP's that forces `name`. */
+function toolCall(name: "run_me", reasoning: Turn["reasoning"]): Turn {
+  return { question: "Please run the tool, providing whatever arguments you want.", reasoning, tool: name };
+}
+
+function replayCase(c: Case): void {
+  it(c.file.replace(/^test_/, ""), async () => {
+    const r = await replayCassette(c.provider, c.file, c.scenario, (w) => {
+      if (c.provider === "ollama") w.mock.gets.set("/api/show", QWEN_SHOW);
+    });
+    try {
+      expect(r.failures).toEqual([]);
+      if (c.stops)
+        expect(r.w.events().findLast((e) => e.type === "chat_response")?.metadata).toMatchObject({
+          stop_reason: "max_tokens",
+        });
+      const recorded = r.recorded.slice(0, c.stops?.requests ?? r.recorded.length);
+      expect(r.w.mock.requests.length).toBeGreaterThanOrEqual(recorded.length);
+      const follow = followUps(c.scenario);
+      const scenario = c.file.replace(/^test_/, "");
+      const left: string[] = [];
+      for (const [i, rec] of recorded.entries()) {
+        const sent = structuredClone(r.w.mock.requests[i]!.body);
+        const accepted = structuredClone(rec.request!);
+        for (const s of [
+          ...SAME_MEANING.filter((s) => s.providers.includes(c.provider)),
+          ...(c.sameMeaning ?? []),
+        ]) {
+          s.rewrite(accepted, "recorded");
+          s.rewrite(sent, "sent");
         }
-      });
+        const rules = [
+          ...explainedFor(c.provider, { followUp: follow[i] ?? false, scenario }),
+          ...(c.explained ?? []),
+        ];
+        for (const d of unexplained(differences(accepted, sent), rules))
+          left.push(`request ${i + 1}: ${d.at}: recorded ${shown(d.recorded)}, jp sent ${shown(d.sent)}`);
+      }
+      expect(left, "request differences no entry explains").toEqual([]);
+
+      const want = answerFacts(jpSnapshotEvents(c.provider, c.file)!);
+      const got = answerFacts(r.w.events());
+      // What jp went on to be answered past the recording is its own, after JP's.
+      const beyond = (c.scenario.beyond ?? []).map((b) => b.text ?? "").join("");
+      if (c.stops === undefined) expect(got.text).toBe(want.text + beyond);
+      else expect(want.text.startsWith(got.text)).toBe(true);
+      expect(want.reasoning.startsWith(got.reasoning)).toBe(true);
+      if (c.stops === undefined) expect(got.reasoning).toBe(want.reasoning);
+      // The calls as the model made them; the id where the provider gave one (JP makes up ids for Gemini's and Ollama's).
+      const madeUp = c.provider === "google" || c.provider === "ollama";
+      const calls = (f: typeof want) =>
+        f.calls.map((call) => ({
+          name: call.name,
+          arguments: call.arguments,
+          ...(madeUp ? {} : { id: call.id }),
+        }));
+      expect(calls(got).slice(0, want.calls.length)).toEqual(calls(want));
+      // Where jp stops before JP, what JP kept of the answers jp never asked for is not jp's to keep.
+      const read = recorded.map((rec) => rec.body);
+      const lost = want.opaque.filter(
+        (o) =>
+          !isName(o) &&
+          !keptByJpOnly(c.provider, o) &&
+          !got.opaque.includes(o) &&
+          (c.stops === undefined || read.some((b) => b.includes(o))),
+      );
+      expect(lost, "signatures, encrypted reasoning and ids JP kept").toEqual([]);
+    } finally {
+      await r.w.close();
     }
   });
 }
+
+for (const provider of PROVIDERS)
+  describe(`${provider}, JP's recordings through jp q`, () => {
+    for (const c of [...COMMON, ...SPECIAL].filter((c) => c.provider === provider)) replayCase(c);
+  });

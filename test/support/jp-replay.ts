@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { isJsonObject, type Event } from "../../src/events/index.js";
 import { convertJpConversation } from "../../src/store/import-jp.js";
 import { CASSETTES, cassette, replayed, type Interaction } from "./cassette.js";
+import type { ScriptedResponse } from "./mock-llm.js";
 import { qWorkspace, type QWorkspace } from "./q-workspace.js";
 import { tempDir } from "./workspace.js";
 
@@ -17,16 +18,36 @@ export type Provider = "anthropic" | "openai" | "google" | "ollama" | "llamacpp"
 /** One `jp q` of a scenario. */
 export interface Turn {
   question: string;
-  /** JP's `enable_reasoning()` (effort low), or reasoning off (JP's test default). */
-  reasoning: "low" | "off";
+  /**
+   * JP's reasoning setting: an effort (`enable_reasoning()` is low), a
+   * thinking budget, off (JP's test default), or unsaid (JP's `auto`).
+   */
+  reasoning: "off" | "unsaid" | "low" | "high" | "max" | { budget: number };
   /** JP's `tool_choice`: none offered, auto, any tool, or `run_me` by name. */
   tool?: "auto" | "required" | "run_me";
-  /** What the tool prints when the model calls it. */
-  toolResult?: string;
-  /** A file from the cassettes' folder attached to the question. */
+  /** The model of this turn, when it is not the cassette's first (`-m`). */
+  model?: string;
+  /** Files of the workspace attached to the question (`-a`), or one from the cassettes' folder. */
   attach?: string;
-  /** JP's structured output: the answer held to this JSON Schema. */
-  schema?: Record<string, unknown>;
+}
+
+/** A scenario: its turns, and what its workspace holds. */
+export interface Scenario {
+  turns: Turn[];
+  /** The tools the scenario offers, by name and as jp configures them (TOML); JP's `run_me` unless said. */
+  tools?: { names: string[]; toml: string };
+  /** What `run_me` prints when the model calls it. */
+  toolResult?: string;
+  /** The system prompt (JP's tests send none unless they say). */
+  system?: string;
+  /** Lines of the [assistant.request] table (an output cap). */
+  request?: string;
+  /** Prompt caching off (`assistant.cache = false`). */
+  cacheOff?: boolean;
+  /** Files written into the workspace before the first turn. */
+  files?: Record<string, string>;
+  /** Answers past the recording: where JP's test stopped at a tool call that jp goes on to answer. */
+  beyond?: ScriptedResponse[];
 }
 
 const TOOL_QUESTION = "Please run the tool, providing whatever arguments you want.";
@@ -34,7 +55,6 @@ const toolTurn = (turn: Partial<Turn>): Turn => ({
   question: TOOL_QUESTION,
   reasoning: "off",
   tool: "auto",
-  toolResult: "working!",
   ...turn,
 });
 
@@ -49,31 +69,34 @@ export const TITLE_SCHEMA = {
   },
 };
 
-/** JP's scenarios (provider_tests.rs), by test name. */
-export const SCENARIOS: Record<string, Turn[]> = {
-  chat_completion_stream: [{ question: "Test message", reasoning: "low" }],
-  tool_call_stream: [toolTurn({})],
-  tool_call_auto: [toolTurn({})],
-  tool_call_function: [toolTurn({ tool: "run_me" })],
-  tool_call_reasoning: [toolTurn({ reasoning: "low" })],
-  tool_call_required_no_reasoning: [toolTurn({ tool: "required" })],
-  tool_call_required_reasoning: [toolTurn({ tool: "required", reasoning: "low" })],
-  image_attachment: [
-    {
-      question: "What fruit is in this image? Answer with just the fruit name, nothing else.",
-      reasoning: "off",
-      attach: "banana.jpg",
-    },
-  ],
-  structured_output: [
-    { question: "Generate a title for this conversation.", reasoning: "off", schema: TITLE_SCHEMA },
-  ],
-  multi_turn_conversation: [
-    { question: "Test message", reasoning: "off" },
-    { question: "Repeat my previous message", reasoning: "low" },
-    toolTurn({ tool: "run_me", toolResult: "The secret code is: 42" }),
-    { question: "What was the result of the previous tool call?", reasoning: "low" },
-  ],
+/** JP's scenarios run against every provider (provider_tests.rs), by test name. */
+export const SCENARIOS: Record<string, Scenario> = {
+  chat_completion_stream: { turns: [{ question: "Test message", reasoning: "low" }] },
+  tool_call_stream: { turns: [toolTurn({})] },
+  tool_call_auto: { turns: [toolTurn({})] },
+  tool_call_function: { turns: [toolTurn({ tool: "run_me" })] },
+  tool_call_reasoning: { turns: [toolTurn({ reasoning: "low" })] },
+  tool_call_required_no_reasoning: { turns: [toolTurn({ tool: "required" })] },
+  tool_call_required_reasoning: { turns: [toolTurn({ tool: "required", reasoning: "low" })] },
+  image_attachment: {
+    turns: [
+      {
+        question: "What fruit is in this image? Answer with just the fruit name, nothing else.",
+        reasoning: "off",
+        attach: path.join(CASSETTES, "banana.jpg"),
+      },
+    ],
+  },
+  structured_output: { turns: [{ question: "Generate a title for this conversation.", reasoning: "off" }] },
+  multi_turn_conversation: {
+    toolResult: "The secret code is: 42",
+    turns: [
+      { question: "Test message", reasoning: "off" },
+      { question: "Repeat my previous message", reasoning: "low" },
+      toolTurn({ tool: "run_me" }),
+      { question: "What was the result of the previous tool call?", reasoning: "low" },
+    ],
+  },
 };
 
 /** The tool JP's scenarios offer (`tool_call_base`), as jp configures it. */
@@ -105,15 +128,25 @@ export function recordedModel(interactions: Interaction[]): string {
   return fromPath;
 }
 
-/** The flags of one turn's `jp q`. */
-function turnArgs(turn: Turn, first: boolean): string[] {
+/** The reasoning flags of a turn. */
+function reasoningArgs(reasoning: Turn["reasoning"]): string[] {
+  if (reasoning === "off") return ["-R"];
+  if (reasoning === "unsaid") return [];
+  if (typeof reasoning === "object")
+    return ["-r", "-c", `assistant.reasoning.budget_tokens=${reasoning.budget}`];
+  return ["-r", "-c", `assistant.reasoning.effort=${reasoning}`];
+}
+
+/** The flags of one turn's `jp q`, offering `tools`. */
+function turnArgs(turn: Turn, first: boolean, tools: string[]): string[] {
   const args = first ? ["q", "-n"] : ["q"];
-  args.push(...(turn.reasoning === "low" ? ["-r", "-c", "assistant.reasoning.effort=low"] : ["-R"]));
-  // Only the scenario's tool is offered, as JP's test offers it alone.
+  args.push(...reasoningArgs(turn.reasoning));
+  if (turn.model) args.push("-m", turn.model);
+  // Only the scenario's tools are offered, as JP's test offers them alone.
   args.push("-T");
   if (turn.tool === "run_me" || turn.tool === "required") args.push("-u", "run_me");
-  else if (turn.tool === "auto") args.push("-t", "run_me");
-  if (turn.attach) args.push("-a", path.join(CASSETTES, turn.attach));
+  else if (turn.tool === "auto") args.push(...tools.map((t) => `-t=${t}`));
+  if (turn.attach) args.push("-a", turn.attach);
   args.push(turn.question);
   return args;
 }
@@ -129,25 +162,28 @@ export interface Replay {
 export async function replayCassette(
   provider: Provider,
   file: string,
-  turns: Turn[],
+  scenario: Scenario,
   /** What the mock must answer besides the recorded requests (a model lookup). */
   setup?: (w: QWorkspace) => void,
-  extraConfig = "",
 ): Promise<Replay> {
   const recorded = cassette(`${provider}/${file}`).filter((i) => i.request !== undefined);
-  const result = turns.find((t) => t.toolResult)?.toolResult ?? "working!";
   const w = await qWorkspace({
     provider,
     ...(provider === "openai" ? { api: "responses" as const } : {}),
     model: `${provider}/${recordedModel(recorded)}`,
-    script: recorded.map(replayed),
-    // JP's test requests carry no system prompt.
-    extraConfig: `[assistant]\nsystem_prompt = ""\n${runMeTool(result)}\n${extraConfig}`,
+    script: [...recorded.map(replayed), ...(scenario.beyond ?? [])],
+    ...(scenario.request ? { request: scenario.request } : {}),
+    extraConfig: [
+      `[assistant]\nsystem_prompt = ${JSON.stringify(scenario.system ?? "")}${scenario.cacheOff ? "\ncache = false" : ""}`,
+      scenario.tools?.toml ?? runMeTool(scenario.toolResult ?? "working!"),
+    ].join("\n"),
   });
+  for (const [name, content] of Object.entries(scenario.files ?? {}))
+    fs.writeFileSync(path.join(w.root, name), content);
   setup?.(w);
   const failures: string[] = [];
-  for (const [i, turn] of turns.entries()) {
-    const out = await w.jp(...turnArgs(turn, i === 0));
+  for (const [i, turn] of scenario.turns.entries()) {
+    const out = await w.jp(...turnArgs(turn, i === 0, scenario.tools?.names ?? ["run_me"]));
     if (out.code !== 0) failures.push(`turn ${i + 1} (exit ${out.code}): ${out.stderr.trim()}`);
   }
   return { w, recorded, failures };
