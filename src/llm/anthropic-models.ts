@@ -18,18 +18,26 @@ function supported(capabilities: unknown, ...path: string[]): boolean | undefine
   return isJsonObject(at) && typeof at.supported === "boolean" ? at.supported : undefined;
 }
 
+/**
+ * A Models API answer as it comes. The SDK's ModelInfo names every key any
+ * model may have; the API sends a model's own (an active model has no
+ * lifecycle fields, and only the thinking types the API lists are there).
+ */
+export type AnsweredModelInfo = Pick<ModelInfo, "type" | "id" | "display_name" | "created_at"> &
+  Partial<Omit<ModelInfo, "type" | "id" | "display_name" | "created_at" | "capabilities">> & {
+    capabilities?: unknown;
+  };
+
 const EFFORT_LEVELS = ["low", "medium", "high", "xhigh", "max"] as const satisfies readonly Effort[];
 
 /** Facts of a Models API answer; figures it leaves out or null stay unknown. */
-export function factsOfModelInfo(info: ModelInfo): ModelFacts {
+export function factsOfModelInfo(info: AnsweredModelInfo): ModelFacts {
   const facts: ModelFacts = {};
-  // Read as it comes: recorded answers carry no lifecycle at all.
-  const answer: Partial<ModelInfo> = info;
-  if (answer.lifecycle) facts.lifecycle = answer.lifecycle;
+  if (info.lifecycle) facts.lifecycle = info.lifecycle;
   if (info.max_input_tokens) facts.contextWindow = info.max_input_tokens;
   if (info.max_tokens) facts.maxOutputTokens = info.max_tokens;
   if (info.retires_at) facts.retiresAt = info.retires_at;
-  const capabilities: unknown = info.capabilities;
+  const capabilities = info.capabilities;
   if (supported(capabilities, "thinking")) {
     // A type the answer does not list is one the model does not take.
     const takes = (type: string) => supported(capabilities, "thinking", "types", type) === true;
@@ -60,6 +68,6 @@ export async function fetchAnthropicModel(
 }
 
 /** The answer has the shape of a model (a proxy's page or another API's answer does not). */
-function isModelInfo(value: unknown): value is ModelInfo {
+function isModelInfo(value: unknown): value is AnsweredModelInfo {
   return isJsonObject(value) && value.type === "model" && typeof value.id === "string";
 }

@@ -50,10 +50,10 @@ describe("the built-in table", () => {
 
 describe("a Models API answer", () => {
   it("gives the window, the output cap, each thinking type, the effort levels and the lifecycle", () => {
+    // An active model's answer has no lifecycle field: its lifecycle stays unknown, not assumed.
     expect(factsOfModelInfo(SONNET_5_5())).toEqual({
       contextWindow: 1_000_000,
       maxOutputTokens: 128_000,
-      lifecycle: "active",
       thinking: { adaptive: true, enabled: false, disabled: false, between_tools: true },
       efforts: ["low", "medium", "high", "xhigh", "max"],
     });

@@ -505,7 +505,9 @@ function writeFault(
       ? "RESOURCE_EXHAUSTED"
       : fault.status === 401
         ? "UNAUTHENTICATED"
-        : "INVALID_ARGUMENT";
+        : fault.status === 403
+          ? "PERMISSION_DENIED"
+          : "INVALID_ARGUMENT";
   res.end(
     JSON.stringify(
       google
@@ -719,9 +721,9 @@ class MockState {
     const url = req.url ?? "";
     const anthropic = url.includes("/messages");
     const google = url.includes(":streamGenerateContent");
-    if (anthropic && !req.headers["x-api-key"]) {
-      // As the real API answers a request without its key header (a Bearer token is not one).
-      writeFault(res, { status: 401, message: "x-api-key header is required" }, true);
+    const refused = missingCredentials(url, req.headers);
+    if (refused) {
+      writeFault(res, refused, anthropic, google);
       return;
     }
     const unstored = url.endsWith("/responses") ? unstoredItem(body) : undefined;
@@ -794,6 +796,36 @@ class MockState {
           : undefined;
     await writeStream(res, streamLines(script, body, anthropic, cached, dialect, preserved), script);
   }
+}
+
+/**
+ * What the real APIs answer a request without the headers they require:
+ * Anthropic its key (a Bearer token is not one) and version, OpenAI's
+ * Responses a Bearer key, Gemini its key. Local servers (Ollama, llama.cpp)
+ * and compatible ones require nothing.
+ */
+function missingCredentials(
+  url: string,
+  headers: http.IncomingHttpHeaders,
+): { status: number; message: string } | undefined {
+  if (url.includes("/messages")) {
+    if (!headers["x-api-key"]) return { status: 401, message: "x-api-key header is required" };
+    if (!headers["anthropic-version"])
+      return { status: 400, message: "anthropic-version: header is required" };
+  }
+  if (url.endsWith("/responses") && !/^Bearer \S+/.test(headers.authorization ?? ""))
+    return {
+      status: 401,
+      message:
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+    };
+  if (url.includes(":streamGenerateContent") && !headers["x-goog-api-key"] && !/[?&]key=/.test(url))
+    return {
+      status: 403,
+      message:
+        "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+    };
+  return undefined;
 }
 
 export async function startMockLlm(

@@ -1,6 +1,7 @@
 // Anthropic Models API answers for the mock server, typed by the SDK's own
 // ModelInfo so they have the shape the API documents.
 import type { ModelInfo } from "@anthropic-ai/sdk/resources/models";
+import type { AnsweredModelInfo } from "../../src/llm/anthropic-models.js";
 
 const yes = { supported: true };
 const no = { supported: false };
@@ -16,19 +17,27 @@ export interface ModelInfoOptions {
   retiresAt?: string;
 }
 
-/** A model's info as `GET /v1/models/{id}` returns it. */
-export function modelInfo(id: string, o: ModelInfoOptions = {}): ModelInfo {
+/**
+ * A model's info as `GET /v1/models/{id}` returns it: with only the keys the
+ * real API sends (JP's recorded answer for claude-haiku-4-5). Thinking types
+ * are `enabled` and `adaptive`, each said supported or not; `disabled` and
+ * `between_tools` appear only for a model that has them; lifecycle fields
+ * only for a model that is going.
+ */
+export function modelInfo(id: string, o: ModelInfoOptions = {}): AnsweredModelInfo {
   const thinking = new Set(o.thinking ?? []);
   const efforts = new Set(o.efforts ?? []);
+  const own = (type: "disabled" | "between_tools") => (thinking.has(type) ? { [type]: yes } : {});
+  const going =
+    o.lifecycle && o.lifecycle !== "active"
+      ? { lifecycle: o.lifecycle, deprecated_at: "2026-10-01T00:00:00Z", retires_at: o.retiresAt ?? null }
+      : {};
   return {
     type: "model",
     id,
     display_name: id,
     created_at: "2026-09-01T00:00:00Z",
-    lifecycle: o.lifecycle ?? "active",
-    deprecated_at: o.lifecycle && o.lifecycle !== "active" ? "2026-10-01T00:00:00Z" : null,
-    retires_at: o.retiresAt ?? null,
-    line: null,
+    ...going,
     max_input_tokens: o.window ?? 1_000_000,
     max_tokens: o.maxTokens ?? 128_000,
     capabilities: {
@@ -36,10 +45,10 @@ export function modelInfo(id: string, o: ModelInfoOptions = {}): ModelInfo {
       citations: yes,
       code_execution: no,
       context_management: {
-        supported: false,
-        clear_thinking_20251015: null,
-        clear_tool_uses_20250919: null,
-        compact_20260112: null,
+        supported: true,
+        clear_tool_uses_20250919: yes,
+        clear_thinking_20251015: yes,
+        compact_20260112: no,
       },
       effort: {
         supported: efforts.size > 0,
@@ -51,15 +60,14 @@ export function modelInfo(id: string, o: ModelInfoOptions = {}): ModelInfo {
       },
       image_input: yes,
       pdf_input: yes,
-      server_tools: { supported: false, code_execution: no, web_search: no },
       structured_outputs: yes,
       thinking: {
         supported: thinking.size > 0,
         types: {
-          adaptive: support(thinking.has("adaptive")),
           enabled: support(thinking.has("enabled")),
-          disabled: support(thinking.size === 0 || thinking.has("disabled")),
-          between_tools: support(thinking.has("between_tools")),
+          adaptive: support(thinking.has("adaptive")),
+          ...own("disabled"),
+          ...own("between_tools"),
         },
       },
     },

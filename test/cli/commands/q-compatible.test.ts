@@ -91,7 +91,8 @@ describe("Ollama, spoken natively", () => {
     expect(first!.body).toMatchObject({
       model: "qwen3",
       stream: true,
-      think: "low",
+      // Qwen 3 thinks on or off: a level would be silently its default (Ollama's thinking guide).
+      think: true,
       keep_alive: "30m",
       options: { num_ctx: 16384, num_predict: 8192 },
       tools: [{ type: "function", function: { name: "count_words" } }],
@@ -109,6 +110,18 @@ describe("Ollama, spoken natively", () => {
     expect(w!.mock.modelRequests.map((r) => r.path)).toEqual(["/api/show"]);
     // Each body fits the official JavaScript library's request type.
     expect(sdkTypeErrors("ollama", bodies())).toEqual([]);
+  });
+
+  it("sends a thinking level only to a model that takes levels (gpt-oss), and says off to one that thinks", async () => {
+    await withProvider("ollama", "");
+    w!.mock.gets.set("/api/show", { capabilities: ["completion", "tools", "thinking"] });
+    w!.mock.queue.splice(0);
+    w!.mock.push({ text: "one" }, { text: "two" }, { text: "three" });
+    const ask = (model: string, ...flags: string[]) => w!.jp("q", "-m", model, ...flags, "hi");
+    expect((await ask("ollama/gpt-oss:20b", "-c", 'assistant.reasoning.effort="low"')).code).toBe(0);
+    expect((await ask("ollama/qwen3", "-c", 'assistant.reasoning.effort="low"')).code).toBe(0);
+    expect((await ask("ollama/qwen3", "-R")).code).toBe(0);
+    expect(w!.mock.requests.map((r) => r.body.think)).toEqual(["low", true, false]);
   });
 
   it("names `ollama pull` for a model that is not pulled", async () => {
