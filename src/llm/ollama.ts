@@ -31,6 +31,8 @@ import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } f
 export const OLLAMA_BASE_URL = "http://127.0.0.1:11434";
 
 interface ToolCall {
+  /** The call's id: Ollama's own (it gives one from gpt-oss's and Qwen's parsers on), else jp's. */
+  id?: string;
   function: { name: string; arguments: Record<string, unknown> };
 }
 
@@ -39,8 +41,9 @@ export interface OllamaMessage {
   content: string;
   thinking?: string;
   tool_calls?: ToolCall[];
-  /** On a tool message: which tool answered. */
+  /** On a tool message: which tool answered, and which call of it (templates pair results with calls by it). */
   tool_name?: string;
+  tool_call_id?: string;
   /** On a user message: its images, base64. */
   images?: string[];
 }
@@ -108,13 +111,17 @@ export function toOllamaMessages(
       }
       case "tool_call_request":
         names.set(e.id, e.name);
-        (assistant().tool_calls ??= []).push({ function: { name: e.name, arguments: e.arguments } });
+        (assistant().tool_calls ??= []).push({
+          id: e.id,
+          function: { name: e.name, arguments: e.arguments },
+        });
         break;
       case "tool_call_response":
         messages.push({
           role: "tool",
           content: resultText(e),
           tool_name: names.get(e.id) ?? "",
+          tool_call_id: e.id,
         });
         break;
       default:
@@ -217,7 +224,7 @@ export function ollamaBody(request: ModelRequest, keepAlive?: string): OllamaBod
 
 interface Chunk {
   /** A call's `id`: Ollama issues one (`call_7bvei3gw` in JP's recordings), though its published schema omits it. */
-  message?: { content?: string; thinking?: string; tool_calls?: (ToolCall & { id?: string })[] };
+  message?: { content?: string; thinking?: string; tool_calls?: ToolCall[] };
   done?: boolean;
   done_reason?: string;
   prompt_eval_count?: number;

@@ -133,7 +133,7 @@ describe("OpenRouter's requests, recorded", () => {
 });
 
 describe("Ollama, recorded", () => {
-  it("keeps the id Ollama gave a tool call", async () => {
+  it("keeps the id Ollama gave a tool call, and sends it back", async () => {
     const [call] = cassette("ollama/test_tool_call_auto");
     const id = /"tool_calls":\[\{"id":"(call_[a-z0-9]+)"/.exec(call!.body)![1]!;
     w = await qWorkspace({
@@ -146,6 +146,13 @@ describe("Ollama, recorded", () => {
     expect((await w.jp("q", "Please run the tool")).code).toBe(0);
     const recorded = w.events().find((e) => e.type === "tool_call_request");
     expect(recorded).toMatchObject({ id, name: "run_me", arguments: { command: "ls -la /home" } });
+    // And sends it back, on the call and on its result, for templates that pair them.
+    const messages = w.mock.requests[1]!.body.messages as {
+      tool_calls?: { id?: string }[];
+      tool_call_id?: string;
+    }[];
+    expect(messages.find((m) => m.tool_calls)?.tool_calls?.[0]?.id).toBe(id);
+    expect(messages.at(-1)?.tool_call_id).toBe(id);
   });
 });
 

@@ -295,6 +295,12 @@ const EXPLAINED: Explanation[] = [
     why: "Gemini 2.5 gave the call no id; JP sends the one it made up, jp none (the API pairs a result with its call by name and order).",
   },
   {
+    at: /^messages\[\d+\]\.(tool_calls\[\d+\]\.id|tool_call_id)$/,
+    providers: ["ollama"],
+    when: (d) => d.recorded === undefined && typeof d.sent === "string",
+    why: "jp sends a call's id back on the call and on its result: Ollama gave it in its answer (`call_…`), and a template that pairs results with calls reads it. JP drops it.",
+  },
+  {
     at: /^options\.num_ctx$/,
     providers: ["ollama"],
     why: "jp sizes Ollama's context to the request; unsaid, Ollama's default window silently cuts a long prompt.",

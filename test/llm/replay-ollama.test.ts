@@ -71,17 +71,19 @@ required = true
         },
       ],
     });
-    // Back as Ollama documents a tool loop: the call as it came, the result named by its tool.
+    const call = w.events().find((e) => e.type === "tool_call_request");
+    expect(call).toMatchObject({ name: "get_weather", arguments: { city: "Tokyo" } });
+    // Back as Ollama documents a tool loop: the call as it came, the result named by its tool,
+    // both carrying the id jp gave the call (the documented call has none), so they pair.
+    const id = call?.type === "tool_call_request" ? call.id : "";
     expect((bodies()[1] as { messages: unknown[] }).messages.slice(-2)).toEqual([
       {
         role: "assistant",
         content: "",
-        tool_calls: [{ function: { name: "get_weather", arguments: { city: "Tokyo" } } }],
+        tool_calls: [{ id, function: { name: "get_weather", arguments: { city: "Tokyo" } } }],
       },
-      { role: "tool", content: "sunny in Tokyo", tool_name: "get_weather" },
+      { role: "tool", content: "sunny in Tokyo", tool_name: "get_weather", tool_call_id: id },
     ]);
-    const call = w.events().find((e) => e.type === "tool_call_request");
-    expect(call).toMatchObject({ name: "get_weather", arguments: { city: "Tokyo" } });
     expect(sdkTypeErrors("ollama", bodies())).toEqual([]);
   });
 });

@@ -26,7 +26,12 @@ const TYPES = {
     "type Wire<T> = T extends string ? `${T}` : T extends readonly (infer U)[] ? Wire<U>[] : T extends object ? { [K in keyof T]: Wire<T[K]> } : T;",
     "type Body = Wire<{ contents: Content[]; systemInstruction?: Content; tools?: Tool[]; toolConfig?: ToolConfig; generationConfig?: GenerationConfig }>;",
   ],
-  ollama: ['import type { ChatRequest } from "ollama";', "type Body = ChatRequest & { stream: true };"],
+  // The library's Message, with the call ids the server gives (`call_7bvei3gw` in JP's recordings) and reads back, which its types do not name yet.
+  ollama: [
+    'import type { ChatRequest, Message, ToolCall } from "ollama";',
+    "type Sent = Message & { tool_call_id?: string; tool_calls?: (ToolCall & { id?: string })[] };",
+    'type Body = Omit<ChatRequest, "messages"> & { stream: true; messages: Sent[] };',
+  ],
 } as const;
 
 /** The compile errors of assigning each body to the SDK's request type; empty when every body fits. */

@@ -97,15 +97,21 @@ describe("Ollama, spoken natively", () => {
       options: { num_ctx: 16384, num_predict: 8192 },
       tools: [{ type: "function", function: { name: "count_words" } }],
     });
-    // The tool loop goes back with the thinking in Ollama's own field and the tool named.
+    // The tool loop goes back with the thinking in Ollama's own field and the tool named, the call's id on both.
+    const id = w!.events().find((e) => e.type === "tool_call_request")?.id;
     expect((second!.body as { messages: unknown[] }).messages.slice(-2)).toEqual([
       {
         role: "assistant",
         content: "",
         thinking: "count them",
-        tool_calls: [{ function: { name: "count_words", arguments: { path: "notes.txt" } } }],
+        tool_calls: [{ id, function: { name: "count_words", arguments: { path: "notes.txt" } } }],
       },
-      { role: "tool", content: expect.stringContaining("5") as unknown, tool_name: "count_words" },
+      {
+        role: "tool",
+        content: expect.stringContaining("5") as unknown,
+        tool_name: "count_words",
+        tool_call_id: id,
+      },
     ]);
     expect(w!.mock.modelRequests.map((r) => r.path)).toEqual(["/api/show"]);
     // Each body fits the official JavaScript library's request type.
