@@ -21,6 +21,7 @@ async function post(body: Record<string, unknown>, beta?: string) {
     method: "POST",
     headers: {
       "x-api-key": "k",
+      "anthropic-version": "2023-06-01",
       "content-type": "application/json",
       ...(beta ? { "anthropic-beta": beta } : {}),
     },
