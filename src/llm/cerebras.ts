@@ -6,14 +6,8 @@
 // gives a model's window, output cap and price.
 import { isJsonObject } from "../events/index.js";
 import type { ModelFacts } from "./capabilities.js";
-import {
-  askModelApi,
-  bearerIfKeyed,
-  endpoint,
-  perMillion,
-  positiveNumber,
-  type ProviderOptions,
-} from "./http.js";
+import { endpoint, positiveNumber, type ProviderOptions } from "./http.js";
+import { listedModel, listedPrice } from "./model-lists.js";
 import { COMPATIBLE_DIALECT, type ChatDialect } from "./openai.js";
 
 export const CEREBRAS_BASE_URL = "https://api.cerebras.ai/v1";
@@ -33,10 +27,8 @@ function cerebrasEntry(entry: Record<string, unknown>): ModelFacts {
   if (window) facts.contextWindow = window;
   const output = positiveNumber(limits.max_completion_tokens);
   if (output) facts.maxOutputTokens = output;
-  const pricing = isJsonObject(entry.pricing) ? entry.pricing : {};
-  const input = perMillion(pricing.prompt);
-  const completion = perMillion(pricing.completion);
-  if (input !== undefined && completion !== undefined) facts.price = { input, output: completion };
+  const price = listedPrice(entry);
+  if (price) facts.price = price;
   const capabilities = isJsonObject(entry.capabilities) ? entry.capabilities : {};
   if (typeof capabilities.reasoning === "boolean") facts.reasons = capabilities.reasoning;
   if (entry.deprecated === true) facts.lifecycle = "deprecated";
@@ -54,9 +46,6 @@ export async function cerebrasFacts(
   signal: AbortSignal,
 ): Promise<ModelFacts | undefined> {
   const root = options.baseURL.replace(/\/v1\/?$/, "");
-  const headers = { accept: "application/json", ...bearerIfKeyed(options) };
-  const list = await askModelApi({ url: endpoint(root, "/public/v1/models"), headers, signal }, options);
-  const data = isJsonObject(list) && Array.isArray(list.data) ? list.data : [];
-  const entry = data.find((m): m is Record<string, unknown> => isJsonObject(m) && m.id === name);
+  const entry = await listedModel(endpoint(root, "/public/v1/models"), name, options, signal);
   return entry ? cerebrasEntry(entry) : undefined;
 }

@@ -409,12 +409,6 @@ export function bearerIfKeyed(options: ProviderOptions): { authorization?: strin
 export const positiveNumber = (v: unknown): number | undefined =>
   typeof v === "number" && v > 0 ? v : undefined;
 
-/** USD per token as model lists write it ("0.000003": OpenRouter, Cerebras), per million. */
-export const perMillion = (v: unknown): number | undefined => {
-  const n = typeof v === "string" ? Number(v) : NaN;
-  return Number.isFinite(n) && n >= 0 ? Math.round(n * 1e6 * 1e6) / 1e6 : undefined;
-};
-
 /** `base` (with or without a trailing slash) followed by `path`. */
 export function endpoint(base: string, path: string): string {
   return base.replace(/\/+$/, "") + path;

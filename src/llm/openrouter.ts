@@ -4,14 +4,8 @@
 // `reasoning_details` are kept and sent back by the Chat Completions mapping.
 import { isJsonObject } from "../events/index.js";
 import type { ModelFacts } from "./capabilities.js";
-import {
-  askModelApi,
-  bearerIfKeyed,
-  endpoint,
-  perMillion,
-  positiveNumber,
-  type ProviderOptions,
-} from "./http.js";
+import { endpoint, positiveNumber, type ProviderOptions } from "./http.js";
+import { listedModel, listedPrice } from "./model-lists.js";
 import { COMPATIBLE_DIALECT, type ChatDialect } from "./openai.js";
 
 export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
@@ -38,19 +32,8 @@ function openrouterEntry(entry: Record<string, unknown>): ModelFacts {
   if (window) facts.contextWindow = window;
   const output = positiveNumber(top.max_completion_tokens);
   if (output) facts.maxOutputTokens = output;
-  const pricing = isJsonObject(entry.pricing) ? entry.pricing : {};
-  const input = perMillion(pricing.prompt);
-  const completion = perMillion(pricing.completion);
-  if (input !== undefined && completion !== undefined) {
-    const read = perMillion(pricing.input_cache_read);
-    const write = perMillion(pricing.input_cache_write);
-    facts.price = {
-      input,
-      output: completion,
-      ...(read !== undefined ? { cache_read: read } : {}),
-      ...(write !== undefined ? { cache_write: write } : {}),
-    };
-  }
+  const price = listedPrice(entry);
+  if (price) facts.price = price;
   return facts;
 }
 
@@ -60,9 +43,6 @@ export async function openrouterFacts(
   options: ProviderOptions & { baseURL: string },
   signal: AbortSignal,
 ): Promise<ModelFacts | undefined> {
-  const headers = { accept: "application/json", ...bearerIfKeyed(options) };
-  const list = await askModelApi({ url: endpoint(options.baseURL, "/models"), headers, signal }, options);
-  const data = isJsonObject(list) && Array.isArray(list.data) ? list.data : [];
-  const entry = data.find((m): m is Record<string, unknown> => isJsonObject(m) && m.id === name);
+  const entry = await listedModel(endpoint(options.baseURL, "/models"), name, options, signal);
   return entry ? openrouterEntry(entry) : undefined;
 }
