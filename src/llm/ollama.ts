@@ -31,7 +31,7 @@ import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } f
 export const OLLAMA_BASE_URL = "http://127.0.0.1:11434";
 
 interface ToolCall {
-  /** The call's id: Ollama's own (it gives one from gpt-oss's and Qwen's parsers on), else jp's. */
+  /** The call's id: Ollama's own where it gave one (JP's recordings of Qwen 3.5 carry one), else jp's. */
   id?: string;
   function: { name: string; arguments: Record<string, unknown> };
 }
@@ -153,14 +153,17 @@ export function contextFor(
 /**
  * `think` from jp's reasoning. Off is said (as JP says it), else a model that
  * thinks by default (Qwen 3.5) thinks unasked and hidden; only a model known
- * not to think is told nothing. A level goes only to a model that takes levels
- * (gpt-oss); others take `true`, and a level they do not know is silently
- * their default (Ollama's thinking guide).
+ * not to think is told nothing, and one that cannot stop (gpt-oss) is asked
+ * for its least. A level goes only to a model that takes levels (gpt-oss);
+ * others take `true`, and a level they do not know is silently their default
+ * (Ollama's thinking guide).
  */
 function thinkOf(request: ModelRequest): OllamaBody["think"] {
   const r = request.reasoning;
-  if (!r || r.effort === "none" || (!r.effort && !r.budgetTokens))
-    return request.facts?.reasons === false ? undefined : false;
+  if (!r || r.effort === "none" || (!r.effort && !r.budgetTokens)) {
+    if (request.facts?.reasons === false) return undefined;
+    return request.facts?.efforts?.includes("low") ? "low" : false;
+  }
   const level = r.effort;
   const levelled = level === "low" || level === "medium" || level === "high";
   return levelled && request.facts?.efforts?.includes(level) ? level : true;

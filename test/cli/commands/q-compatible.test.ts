@@ -118,16 +118,18 @@ describe("Ollama, spoken natively", () => {
     expect(sdkTypeErrors("ollama", bodies())).toEqual([]);
   });
 
-  it("sends a thinking level only to a model that takes levels (gpt-oss), and says off to one that thinks", async () => {
+  it("sends a thinking level only to a model that takes levels (gpt-oss), and says off to one that can stop", async () => {
     await withProvider("ollama", "");
     w!.mock.gets.set("/api/show", { capabilities: ["completion", "tools", "thinking"] });
     w!.mock.queue.splice(0);
-    w!.mock.push({ text: "one" }, { text: "two" }, { text: "three" });
+    w!.mock.push({ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" });
     const ask = (model: string, ...flags: string[]) => w!.jp("q", "-m", model, ...flags, "hi");
-    expect((await ask("ollama/gpt-oss:20b", "-c", 'assistant.reasoning.effort="low"')).code).toBe(0);
+    expect((await ask("ollama/gpt-oss:20b", "-c", 'assistant.reasoning.effort="high"')).code).toBe(0);
     expect((await ask("ollama/qwen3", "-c", 'assistant.reasoning.effort="low"')).code).toBe(0);
     expect((await ask("ollama/qwen3", "-R")).code).toBe(0);
-    expect(w!.mock.requests.map((r) => r.body.think)).toEqual(["low", true, false]);
+    // gpt-oss cannot stop thinking: off is its least.
+    expect((await ask("ollama/gpt-oss:20b", "-R")).code).toBe(0);
+    expect(w!.mock.requests.map((r) => r.body.think)).toEqual(["high", true, false, "low"]);
   });
 
   it("names `ollama pull` for a model that is not pulled", async () => {
