@@ -147,6 +147,8 @@ const STAGING_PREFIX = ".new-";
 const STALE_STAGING_MS = 60 * 60 * 1000;
 /** Held by `jp q` for a whole turn, so a second one on the same conversation is told who runs it. */
 export const TURN_LOCK_FILE = "turn.lock";
+/** Held only around a read-modify-write of the metadata file: a label added meanwhile is never lost. */
+const METADATA_LOCK_FILE = "metadata.lock";
 const STATE_FILE = "state.json";
 const ID_PATTERN = /^(\d{8,})(?:-(.*))?$/;
 
@@ -435,7 +437,7 @@ export class ConversationStore {
     });
     if (!written) return;
     // What JP's events.json was when jp began: a later change is JP's own turn, which jp's log lacks.
-    this.writeMetadata(ref, { ...this.metadata(ref), continued_from_jp: { size, mtimeMs } });
+    this.updateMetadata(ref, (m) => ({ ...m, continued_from_jp: { size, mtimeMs } }));
     this.lockOptions.onContinueJp?.(ref);
   }
 
@@ -493,7 +495,32 @@ export class ConversationStore {
     return aside;
   }
 
-  writeMetadata(ref: ConversationRef, metadata: ConversationMetadata): void {
+  /**
+   * Change a conversation's metadata: `change` is given what is stored now,
+   * under the metadata lock, and returns what to store (or nothing to leave it
+   * as it is). Concurrent changes (four `label`s at once, an `archive` beside
+   * a `jp q` that titles) each see the others'. Returns what was stored
+   * before and what is stored after.
+   */
+  updateMetadata(
+    ref: ConversationRef,
+    change: (current: ConversationMetadata) => ConversationMetadata | undefined,
+  ): { before: ConversationMetadata; after: ConversationMetadata } {
+    if (isSymlink(ref.dir)) throw new SymlinkRefusedError(ref.dir);
+    const held = acquireLock(path.join(ref.dir, METADATA_LOCK_FILE), { ...this.lockOptions, command: "jp" });
+    try {
+      const before = this.metadata(ref);
+      const after = change(before);
+      if (after === undefined) return { before, after: before };
+      this.writeMetadata(ref, after);
+      return { before, after };
+    } finally {
+      held.release();
+    }
+  }
+
+  /** Write the metadata file whole; callers change it through `updateMetadata`, under its lock. */
+  private writeMetadata(ref: ConversationRef, metadata: ConversationMetadata): void {
     // A conversation folder that links elsewhere is read, never written through.
     if (isSymlink(ref.dir)) throw new SymlinkRefusedError(ref.dir);
     const target = isJpFolder(ref) ? JP_FOLDER_METADATA_FILE : METADATA_FILE;

@@ -60,7 +60,7 @@ describe("listConversations", () => {
     listConversations(new ConversationStore(workspace), later());
     const writer = new ConversationStore(workspace);
     writer.append(refs[0]!, turn(2));
-    writer.writeMetadata(refs[2]!, { ...writer.metadata(refs[2]!), title: "third", labels: ["x"] });
+    writer.updateMetadata(refs[2]!, (m) => ({ ...m, title: "third", labels: ["x"] }));
     const store = new CountingStore(workspace);
     const rows = listConversations(store, later());
     expect(store.read.sort()).toEqual([refs[0]!.id, refs[2]!.id]);

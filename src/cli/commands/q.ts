@@ -245,7 +245,7 @@ function conversationFor(
   if (!existing) ctx.info(ctx.color.dim(`new conversation ${ref.id}`));
   // --title retitles; a conversation made by `jp conversation new` gets its title from its first question.
   else if (given !== undefined || (title !== undefined && store.metadata(ref).title === undefined))
-    store.writeMetadata(ref, { ...store.metadata(ref), title });
+    store.updateMetadata(ref, (m) => ({ ...m, title }));
   // --id asks in that conversation "instead of the active one": the active one stays.
   if (opts.id === undefined) store.setActive(ref.id);
   return ref;
@@ -476,7 +476,7 @@ function noticeLeftOutTools(
     `left out ${counted(leftOut.length, "tool")} this conversation names but jp cannot run: ${leftOutSummary(leftOut)} (said once; \`jp conversation show\` lists them)`,
   );
   if (ref && metadata && persist)
-    store.writeMetadata(ref, { ...metadata, left_out_tools_noticed: [...leftOut] });
+    store.updateMetadata(ref, (m) => ({ ...m, left_out_tools_noticed: [...leftOut] }));
 }
 
 /**
@@ -697,7 +697,7 @@ async function titleByModel(
     const title = await generateTitle(query, answer.join("\n"), model, config, ctx.env);
     if (!title) return;
     const store = ctx.store();
-    store.writeMetadata(ref, { ...store.metadata(ref), title: titleFrom(title) });
+    store.updateMetadata(ref, (m) => ({ ...m, title: titleFrom(title) }));
     ctx.info(ctx.color.dim(`titled "${visible(titleFrom(title))}" by ${model}`));
   } catch (error) {
     ctx.warn(

@@ -9,12 +9,15 @@ export function register(parent: Command, ctx: Context): void {
     .action((id: string) => {
       const store = ctx.store();
       const ref = store.resolve(id);
-      const metadata = store.metadata(ref);
-      if (typeof metadata.archived_at === "string") {
-        ctx.out(`${ref.id} is archived already (since ${metadata.archived_at})`);
+      const { before } = store.updateMetadata(ref, (metadata) =>
+        typeof metadata.archived_at === "string"
+          ? undefined
+          : { ...metadata, archived_at: ctx.clock.now().toISOString() },
+      );
+      if (typeof before.archived_at === "string") {
+        ctx.out(`${ref.id} is archived already (since ${before.archived_at})`);
         return;
       }
-      store.writeMetadata(ref, { ...metadata, archived_at: ctx.clock.now().toISOString() });
       if (store.activeId() === ref.id) store.setActive(undefined);
       ctx.out(`Archived ${ref.id}; \`jp conversation unarchive ${ref.id}\` brings it back`);
     });

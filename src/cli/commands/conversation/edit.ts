@@ -18,9 +18,11 @@ export function register(parent: Command, ctx: Context): void {
         throw new UsageError("the title is empty", "give words, or --no-title to remove it");
       const store = ctx.store();
       const ref = store.resolve(id);
-      const { title: _old, ...rest } = store.metadata(ref);
       const title = opts.title === false ? undefined : opts.title.trim();
-      store.writeMetadata(ref, { ...rest, ...(title !== undefined ? { title } : {}) });
+      store.updateMetadata(ref, ({ title: _old, ...rest }) => ({
+        ...rest,
+        ...(title !== undefined ? { title } : {}),
+      }));
       if (opts.json) ctx.out(JSON.stringify({ id: ref.id, title: title ?? null }));
       else ctx.out(title ? `Titled ${ref.id} "${visible(title)}"` : `Removed the title of ${ref.id}`);
     });

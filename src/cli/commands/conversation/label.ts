@@ -18,14 +18,17 @@ export function register(parent: Command, ctx: Context): void {
         throw new UsageError(`'${bad}' is not a label`, "a label is one word (no spaces or commas)");
       const store = ctx.store();
       const ref = store.resolve(id);
-      const metadata = store.metadata(ref);
-      const current = Array.isArray(metadata.labels)
-        ? metadata.labels.filter((l) => typeof l === "string")
-        : [];
-      const next = opts.remove
-        ? current.filter((l) => !labels.includes(l))
-        : [...new Set([...current, ...labels])];
-      if (labels.length) store.writeMetadata(ref, { ...metadata, labels: next });
+      const labelsOf = (m: { labels?: unknown }) =>
+        Array.isArray(m.labels) ? m.labels.filter((l): l is string => typeof l === "string") : [];
+      const { after } = store.updateMetadata(ref, (metadata) => {
+        if (!labels.length) return undefined;
+        const current = labelsOf(metadata);
+        const next = opts.remove
+          ? current.filter((l) => !labels.includes(l))
+          : [...new Set([...current, ...labels])];
+        return { ...metadata, labels: next };
+      });
+      const next = labelsOf(after);
       if (opts.json) ctx.out(JSON.stringify({ id: ref.id, labels: next }));
       else ctx.out(`${ref.id}: ${next.length ? next.map(visible).join(", ") : "(no labels)"}`);
     });

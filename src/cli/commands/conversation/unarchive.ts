@@ -9,12 +9,13 @@ export function register(parent: Command, ctx: Context): void {
     .action((id: string) => {
       const store = ctx.store();
       const ref = store.resolve(id);
-      const { archived_at: archived, ...rest } = store.metadata(ref);
-      if (archived === undefined) {
+      const { before } = store.updateMetadata(ref, ({ archived_at: archived, ...rest }) =>
+        archived === undefined ? undefined : rest,
+      );
+      if (before.archived_at === undefined) {
         ctx.out(`${ref.id} is not archived`);
         return;
       }
-      store.writeMetadata(ref, rest);
       ctx.out(`Unarchived ${ref.id}`);
     });
 }
