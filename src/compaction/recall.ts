@@ -17,8 +17,14 @@ export interface RecallRequest {
   query?: string;
 }
 
-/** The most an answer holds, in characters. */
+/** The most an answer holds, in characters, its notes included. */
 export const RECALL_LIMIT = 16_000;
+/** The most words a query searches for: each is looked for in every hidden piece. */
+export const RECALL_QUERY_WORDS = 32;
+/** The most characters of a call's arguments an answer about its output shows. */
+const ARGUMENTS_SHOWN = 2_000;
+/** Room kept for a note naming what to ask for next. */
+const NOTE_ROOM = 200;
 
 export type RecallAnswer = { ok: true; text: string } | { ok: false; error: string };
 
@@ -68,8 +74,9 @@ const render = (p: Piece) => `${p.label}:\n${p.text}`;
 /** `text` within the limit, with a note naming what to ask for next when it is not. */
 function bounded(text: string, next: string): string {
   if (text.length <= RECALL_LIMIT) return text;
-  const more = text.length - RECALL_LIMIT;
-  return `${text.slice(0, RECALL_LIMIT)}\n[… ${more.toLocaleString("en-US")} more characters: ${next}]`;
+  const kept = RECALL_LIMIT - NOTE_ROOM;
+  const more = text.length - kept;
+  return `${text.slice(0, kept)}\n[… ${more.toLocaleString("en-US")} more characters: ${next}]`;
 }
 
 function recallTurns(all: Piece[], spec: string, turnCount: number): RecallAnswer {
@@ -98,13 +105,21 @@ function recallCall(all: Piece[], request: RecallRequest & { call: string }): Re
   const result = parts.find((p) => p.label.startsWith("tool result"));
   const call = parts.find((p) => p.label.startsWith("tool call"));
   const output = result?.text ?? "";
+  // The arguments (the model's own words, possibly megabytes of them) are shown in part: the answer stays bounded.
+  const args =
+    call && call.text.length > ARGUMENTS_SHOWN
+      ? `${call.label}:\n${call.text.slice(0, ARGUMENTS_SHOWN)}\n[… ${(call.text.length - ARGUMENTS_SHOWN).toLocaleString("en-US")} more characters of arguments]`
+      : call && render(call);
+  const turn = `── turn ${(call ?? result)!.turn + 1} ──`;
+  const room =
+    RECALL_LIMIT - NOTE_ROOM - turn.length - (args ? args.length : 0) - (result?.label.length ?? 0) - 40;
   const offset = Math.min(request.offset ?? 0, output.length);
-  const length = Math.min(request.length ?? RECALL_LIMIT, RECALL_LIMIT);
+  const length = Math.min(request.length ?? room, room);
   const slice = output.slice(offset, offset + length);
   const end = offset + slice.length;
   const header = [
-    `── turn ${(call ?? result)!.turn + 1} ──`,
-    call ? render(call) : undefined,
+    turn,
+    args || undefined,
     result ? `${result.label}, characters ${offset}-${end} of ${output.length}:` : "(no result recorded)",
   ].filter((line) => line !== undefined);
   const rest =
@@ -145,6 +160,11 @@ function recallQuery(
 ): RecallAnswer {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return { ok: false, error: "query is empty" };
+  if (words.length > RECALL_QUERY_WORDS)
+    return {
+      ok: false,
+      error: `the query has ${words.length.toLocaleString("en-US")} words; recall searches for at most ${RECALL_QUERY_WORDS} (all must occur): give the few that matter`,
+    };
   const found: string[] = [];
   let matches = 0;
   for (const p of hidden(events, all, capOf)) {

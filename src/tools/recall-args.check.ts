@@ -51,19 +51,37 @@ function check2(v: unknown): SchemaIssue[] | undefined {
 
 function check3(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
+  if (typeof v !== "string") return [invalidType("string", v)];
+  if (v.length < 1)
+    out = add(out, {
+      path: [],
+      code: "too_small",
+      message: "Too small: expected string to have >=1 characters",
+    });
+  if (v.length > 1000)
+    out = add(out, {
+      path: [],
+      code: "too_big",
+      message: "Too big: expected string to have <=1000 characters",
+    });
+  return out;
+}
+
+function check4(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "turns", optional(check0, v.turns));
   out = merge(out, "call", optional(check0, v.call));
   out = merge(out, "offset", optional(check1, v.offset));
   out = merge(out, "length", optional(check2, v.length));
-  out = merge(out, "query", optional(check0, v.query));
+  out = merge(out, "query", optional(check3, v.query));
   const unknown = Object.keys(v).filter((k) => !KEYS0.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 /** The first issue zod would report for `value` against checkRecallArgs, or undefined when it is valid. */
-export const checkRecallArgs = firstIssue(check3);
+export const checkRecallArgs = firstIssue(check4);
 
 /** Whether `value` is a valid call. */
 export function isRecallArgs(value: unknown): value is RecallArgs {
@@ -97,9 +115,11 @@ export const RECALL_PARAMETERS: Record<string, unknown> = {
       maximum: 9007199254740991,
     },
     query: {
-      description: "words searched in what compaction or a cut took from view (all words, any case)",
+      description:
+        "words searched in what compaction or a cut took from view (all words, any case; at most 32 words)",
       type: "string",
       minLength: 1,
+      maxLength: 1000,
     },
   },
   additionalProperties: false,

@@ -24,7 +24,10 @@ export const Args = z.strictObject({
   query: z
     .string()
     .min(1)
+    .max(1000)
     .optional()
-    .describe("words searched in what compaction or a cut took from view (all words, any case)"),
+    .describe(
+      "words searched in what compaction or a cut took from view (all words, any case; at most 32 words)",
+    ),
 });
 export type RecallArgs = z.infer<typeof Args>;
