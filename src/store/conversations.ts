@@ -23,7 +23,7 @@ import {
   ConversationExistsError,
   SymlinkRefusedError,
 } from "./errors.js";
-import { makeDirWithin, readJsonFile, writeFileAtomic, writeJsonAtomic } from "./files.js";
+import { makeDirWithin, NotJpsFileError, readJsonFile, writeFileAtomic, writeJsonAtomic } from "./files.js";
 import { acquireLock, type HeldLock } from "./lock.js";
 import {
   EventLog,
@@ -651,7 +651,7 @@ export class ConversationStore {
       const state = readJsonFile<unknown>(path.join(this.workspace.dir, STATE_FILE)) ?? {};
       return isJsonObject(state) ? state : "broken";
     } catch (error) {
-      if (error instanceof SyntaxError) return "broken";
+      if (error instanceof SyntaxError || error instanceof NotJpsFileError) return "broken";
       throw error;
     }
   }

@@ -62,13 +62,47 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   writeFileAtomic(file, JSON.stringify(value, null, 2) + "\n");
 }
 
+/** The most a state or cache file jp reads may hold; a larger one is not jp's. */
+export const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A JSON file of jp's own (state, caches) that is not one: a link, a device, a
+ * FIFO, a folder, or larger than any jp writes. A repository can commit any of
+ * these under `.jp/`; each is read as unreadable, never through.
+ */
+export class NotJpsFileError extends Error {}
+
+/**
+ * The JSON of one of jp's own files, or undefined when there is none. Opened
+ * once without following a link and without blocking (a FIFO), checked to be
+ * a regular file of at most MAX_JSON_FILE_BYTES before a byte is read.
+ */
 // The caller names the shape it expects of its own file (and checks what matters).
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 export function readJsonFile<T>(file: string): T | undefined {
+  let fd: number;
   try {
-    return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch (error) {
     if (errnoCode(error) === "ENOENT") return undefined;
+    if (errnoCode(error) === "ELOOP") throw new NotJpsFileError(`${file} is a symbolic link`);
+    throw error;
+  }
+  let text: string;
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new NotJpsFileError(`${file} is not a regular file`);
+    if (stat.size > MAX_JSON_FILE_BYTES)
+      throw new NotJpsFileError(
+        `${file} holds ${stat.size.toLocaleString("en-US")} bytes, more than jp writes`,
+      );
+    text = fs.readFileSync(fd, "utf8");
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
     // Name the file: "Unexpected token" alone does not say which one.
     if (error instanceof SyntaxError) throw new SyntaxError(`${file}: ${error.message}`);
     throw error;

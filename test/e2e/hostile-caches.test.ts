@@ -1,0 +1,53 @@
+// A repository can commit anything under .jp/: caches and state that are links
+// to /dev/zero, FIFOs or huge files. jp, as a real process, finishes each
+// command in seconds and answers, reading none of them through.
+import { execa } from "execa";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, expect, it } from "vitest";
+import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { REPO_ROOT } from "../support/workspace.js";
+
+const JP = path.join(REPO_ROOT, "bin/jp");
+let w: QWorkspace | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+it("state, listing, counts, model and MCP caches as links to /dev/zero, FIFOs and a 100 MB file: every command answers", async () => {
+  w = await qWorkspace({ script: [{ text: "first" }, { text: "second" }] });
+  expect((await w.jp("q", "-n", "one")).code).toBe(0);
+  const jpDir = path.join(w.root, ".jp");
+  const cache = path.join(jpDir, "cache");
+  const folder = path.basename(w.folder());
+  const replace = (file: string, as: "zero" | "fifo" | "huge") => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.rmSync(file, { force: true });
+    if (as === "zero") fs.symlinkSync("/dev/zero", file);
+    else if (as === "fifo") execFileSync("mkfifo", [file]);
+    else {
+      const fd = fs.openSync(file, "w");
+      fs.ftruncateSync(fd, 100 * 1024 * 1024);
+      fs.closeSync(fd);
+    }
+  };
+  replace(path.join(jpDir, "state.json"), "fifo");
+  replace(path.join(cache, "listing.json"), "zero");
+  replace(path.join(cache, "stats", `${folder}.json`), "huge");
+  replace(path.join(cache, "models", "anthropic.json"), "fifo");
+  replace(path.join(cache, "mcp", "server.json"), "zero");
+  const run = (...args: string[]) =>
+    execa(JP, args, { cwd: w!.root, env: w!.env, reject: false, stdin: "ignore", timeout: 20_000 });
+  const listed = await run("conversation", "ls");
+  expect(listed.exitCode, listed.stderr).toBe(0);
+  expect(listed.stdout).toContain("one");
+  const shown = await run("conversation", "show", folder.split("-")[0]!);
+  expect(shown.exitCode, shown.stderr).toBe(0);
+  const model = await run("model", "show", "anthropic/claude-mock");
+  expect(model.exitCode, model.stderr).toBe(0);
+  const asked = await run("q", "--id", folder.split("-")[0]!, "two");
+  expect(asked.exitCode, asked.stderr).toBe(0);
+  expect(asked.stdout).toContain("second");
+});
