@@ -1,6 +1,7 @@
 // Owns finding out what a model is before a request is built: the config's
 // figures, the provider's model API answer (kept in a cache with its age, so
 // a later `jp q` does not wait on it), and the built-in table, merged.
+import { createHash } from "node:crypto";
 import { userCacheDir } from "../user-cache.js";
 import * as path from "node:path";
 import { splitModelId } from "../config/models.js";
@@ -8,6 +9,7 @@ import type { Config, ModelOverride, Price } from "../config/schema.js";
 import { isJsonObject } from "../events/index.js";
 import { makeDirWithin, readJsonFile, writeJsonAtomic } from "../store/files.js";
 import { mergeFacts, type ModelCapabilities, type ModelFacts } from "./capabilities.js";
+import { checkedFacts } from "./cached-facts.js";
 import { builtInFacts } from "./model-table.js";
 import { priceFor } from "./pricing.js";
 import type { Provider } from "./types.js";
@@ -32,10 +34,18 @@ interface CacheFile {
   models: Record<string, CachedModel>;
 }
 
-/** Where answers are kept: the workspace's `.jp/cache/models`, else the user's cache folder. */
-export function modelCacheDir(workspaceRoot: string | undefined, env: NodeJS.ProcessEnv): string {
-  if (workspaceRoot) return path.join(workspaceRoot, ".jp", "cache", "models");
+/**
+ * Where answers are kept: the user's cache folder, never the workspace's
+ * `.jp/`, which a cloned repository could fill with a model "retired" or a
+ * window of -5. One file per provider and API address.
+ */
+export function modelCacheDir(env: NodeJS.ProcessEnv): string {
   return path.join(userCacheDir(env), "models");
+}
+
+function cacheFileOf(dir: string, provider: Provider): string {
+  const address = createHash("sha256").update(provider.baseUrl).digest("hex").slice(0, 12);
+  return path.join(dir, `${encodeURIComponent(provider.name)}-${address}.json`);
 }
 
 export interface ModelLookup {
@@ -47,24 +57,36 @@ export interface ModelLookup {
   refresh?: boolean;
 }
 
-/** A cache file this version wrote (a hand-edited or foreign one is asked again). */
-function isCacheFile(value: unknown): value is CacheFile {
-  return (
-    isJsonObject(value) &&
-    typeof value.base_url === "string" &&
-    isJsonObject(value.models) &&
-    Object.values(value.models).every((m) => isJsonObject(m) && typeof m.fetched_at === "string")
-  );
+/** A time a cache entry says, when it is one. */
+const timeOf = (v: unknown): string | undefined =>
+  typeof v === "string" && v.length <= 40 && !Number.isNaN(Date.parse(v)) ? v : undefined;
+
+/** One cached answer, checked as untrusted input: its times, and each figure (`checkedFacts`). */
+function cachedModel(value: unknown): CachedModel | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const fetched = timeOf(value.fetched_at);
+  if (fetched === undefined) return undefined;
+  const failed = timeOf(value.failed_at);
+  const facts = value.facts === null ? null : checkedFacts(value.facts);
+  return { fetched_at: fetched, facts, ...(failed !== undefined ? { failed_at: failed } : {}) };
 }
 
+/** The answers kept for this API; an unreadable, foreign or other API's file counts as none (asked again). */
 function readCache(file: string, baseUrl: string): CacheFile {
+  const cache: CacheFile = { base_url: baseUrl, models: {} };
+  let stored: unknown;
   try {
-    const cached = readJsonFile<unknown>(file);
-    if (isCacheFile(cached) && cached.base_url === baseUrl) return cached;
+    stored = readJsonFile<unknown>(file);
   } catch {
-    // Unreadable or absent: asked again.
+    return cache;
   }
-  return { base_url: baseUrl, models: {} };
+  if (!isJsonObject(stored) || stored.base_url !== baseUrl || !isJsonObject(stored.models)) return cache;
+  for (const [name, value] of Object.entries(stored.models)) {
+    const model = cachedModel(value);
+    // A spread defines each key: a model named __proto__ stays a key like any other.
+    if (model) cache.models = { ...cache.models, [name]: model };
+  }
+  return cache;
 }
 
 function writeCache(dir: string, file: string, cache: CacheFile): void {
@@ -89,11 +111,15 @@ async function providerFacts(
 ): Promise<{ facts?: ModelFacts; fetchedAt?: string }> {
   const provider = lookup.provider;
   if (!provider.modelFacts) return {};
-  const file = path.join(lookup.cacheDir, `${encodeURIComponent(lookup.provider.name)}.json`);
-  const cache = readCache(file, lookup.provider.baseUrl);
+  const file = cacheFileOf(lookup.cacheDir, provider);
+  const cache = readCache(file, provider.baseUrl);
   const entry = Object.hasOwn(cache.models, name) ? cache.models[name] : undefined;
   const age = entry ? lookup.now().getTime() - Date.parse(entry.fetched_at) : Infinity;
-  const known = () => (entry?.facts ? { facts: entry.facts, fetchedAt: entry.fetched_at } : {});
+  // What was last known counts while it is fresh, whatever happened since: an API that fails never makes an old answer current.
+  const known = () =>
+    entry?.facts && age >= 0 && age < MODEL_CACHE_MAX_AGE_MS
+      ? { facts: entry.facts, fetchedAt: entry.fetched_at }
+      : {};
   const fresh = entry?.failed_at === undefined && age >= 0 && age < MODEL_CACHE_MAX_AGE_MS;
   if (entry && !lookup.refresh && fresh) return known();
   const failedAge = entry?.failed_at ? lookup.now().getTime() - Date.parse(entry.failed_at) : Infinity;
@@ -102,7 +128,7 @@ async function providerFacts(
   try {
     facts = await provider.modelFacts(name, lookup.signal ?? new AbortController().signal);
   } catch {
-    // Offline, or a key without access: what is cached, however old, or the table.
+    // Offline, or a key without access: what is cached while fresh, else the table.
     cache.models[name] = {
       fetched_at: entry?.fetched_at ?? lookup.now().toISOString(),
       facts: entry?.facts ?? null,

@@ -51,3 +51,31 @@ it("state, listing, counts, model and MCP caches as links to /dev/zero, FIFOs an
   expect(asked.exitCode, asked.stderr).toBe(0);
   expect(asked.stdout).toContain("second");
 });
+
+it("a models cache a repository commits is not read, and a broken one in the user's cache changes no request", async () => {
+  w = await qWorkspace({ script: [{ text: "one" }, { text: "two" }] });
+  // A repository's .jp/cache says the model is retired: jp does not read models from the workspace.
+  const planted = path.join(w.root, ".jp", "cache", "models");
+  fs.mkdirSync(planted, { recursive: true });
+  const entry = (facts: object) => ({
+    base_url: w!.mock.url,
+    models: { "claude-mock": { fetched_at: new Date().toISOString(), facts } },
+  });
+  fs.writeFileSync(path.join(planted, "anthropic.json"), JSON.stringify(entry({ lifecycle: "retired" })));
+  expect((await w.jp("q", "-n", "one")).code).toBe(0);
+  // The user's own cache, broken by hand: wrong types and ranges are unknown, not sent.
+  const own = path.join(w.root, ".cache", "jp", "models");
+  const [file] = fs.readdirSync(own).filter((f) => f.startsWith("anthropic-"));
+  fs.writeFileSync(
+    path.join(own, file!),
+    JSON.stringify(
+      entry({ maxOutputTokens: 77.7, contextWindow: -5, lifecycle: "deprecated", replacement: "x\u001b[2J" }),
+    ),
+  );
+  const asked = await w.jp("q", "two");
+  expect(asked.code, asked.stderr).toBe(0);
+  // A deprecated model is still warned of, its replacement (an escape sequence) left out as unknown.
+  expect(asked.stderr).toContain("is deprecated");
+  expect(asked.stderr).not.toContain("\u001b[2J");
+  expect(Number.isInteger(w.mock.requests[1]!.body.max_tokens)).toBe(true);
+});

@@ -283,7 +283,7 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
   const { provider, model } = createProvider(modelId, config, ctx.env);
   const capabilities = await modelCapabilities(modelId, config, {
     provider,
-    cacheDir: modelCacheDir(ctx.maybeWorkspace()?.root, ctx.env),
+    cacheDir: modelCacheDir(ctx.env),
     now: () => ctx.clock.now(),
   });
   checkLifecycle(ctx, capabilities);

@@ -25,7 +25,7 @@ export function register(parent: Command, ctx: Context): void {
       const { provider } = createProvider(modelId, config, ctx.env);
       const capabilities = await modelCapabilities(modelId, config, {
         provider,
-        cacheDir: modelCacheDir(ctx.maybeWorkspace()?.root, ctx.env),
+        cacheDir: modelCacheDir(ctx.env),
         now: () => ctx.clock.now(),
         ...(opts.refresh ? { refresh: true } : {}),
       });
