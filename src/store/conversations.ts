@@ -759,12 +759,33 @@ export class ConversationStore {
 
 /** A stats cache this version wrote: its counting version and byte length are checked before use. */
 function isLogStats(value: unknown): value is LogStats {
+  // A count no log reaches (a token total past 10^13, an event count past 10^12) is not a count jp wrote.
+  const count = (v: unknown, most = 1e12) =>
+    typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && v <= most;
+  const counts = (v: unknown, each: (x: unknown) => boolean) =>
+    isJsonObject(v) && Object.keys(v).length <= 10_000 && Object.values(v).every(each);
+  const usage = (u: unknown) =>
+    isJsonObject(u) &&
+    count(u.requests) &&
+    [
+      "input_tokens",
+      "output_tokens",
+      "cache_read_tokens",
+      "cache_write_tokens",
+      "cache_write_1h_tokens",
+    ].every((k) => count(u[k], 1e13));
   return (
-    typeof value === "object" &&
-    value !== null &&
-    "bytes" in value &&
-    typeof value.bytes === "number" &&
-    "kinds" in value &&
-    typeof value.kinds === "object"
+    isJsonObject(value) &&
+    count(value.bytes, Number.MAX_SAFE_INTEGER) &&
+    count(value.events) &&
+    count(value.turns) &&
+    count(value.current_turn) &&
+    typeof value.holds_event === "boolean" &&
+    (value.last_event_at === undefined ||
+      (typeof value.last_event_at === "string" && value.last_event_at.length <= 40)) &&
+    counts(value.kinds, (k) => count(k)) &&
+    counts(value.usage, usage) &&
+    (value.reasoning_reports === undefined || count(value.reasoning_reports)) &&
+    (value.usage_counting === undefined || count(value.usage_counting))
   );
 }

@@ -79,3 +79,26 @@ it("a models cache a repository commits is not read, and a broken one in the use
   expect(asked.stderr).not.toContain("\u001b[2J");
   expect(Number.isInteger(w.mock.requests[1]!.body.max_tokens)).toBe(true);
 });
+
+it("a counts cache keyed by the log's size a repository knows: absurd or mistyped counts are counted again from the log", async () => {
+  w = await qWorkspace({ script: [{ text: "one", usage: { input: 10, output: 5 } }] });
+  expect((await w.jp("q", "-n", "one")).code).toBe(0);
+  const folder = w.folder();
+  const id = path.basename(folder).split("-")[0]!;
+  const statsFile = path.join(w.root, ".jp", "cache", "stats", `${path.basename(folder)}.json`);
+  expect((await w.jp("conversation", "show", id, "--json")).code).toBe(0);
+  const kept = JSON.parse(fs.readFileSync(statsFile, "utf8")) as {
+    usage: Record<string, Record<string, number>>;
+  };
+  const model = Object.keys(kept.usage)[0]!;
+  for (const forged of [1e16, "12", -3]) {
+    fs.writeFileSync(
+      statsFile,
+      JSON.stringify({ ...kept, usage: { [model]: { ...kept.usage[model], input_tokens: forged } } }),
+    );
+    const shown = await w.jp("conversation", "show", id, "--json");
+    expect(shown.code, shown.stderr).toBe(0);
+    const usage = (JSON.parse(shown.stdout) as { usage: { input_tokens: number } }).usage;
+    expect(usage.input_tokens).toBe(10);
+  }
+});
