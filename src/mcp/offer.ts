@@ -1,8 +1,10 @@
 // Owns turning the config's MCP tools into tools a request offers: the
 // servers of the config, every tool of an `all_tools` server, and each
 // selected MCP tool described by its server (from the cache when it can be).
-import { userCacheDir } from "../user-cache.js";
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
 import * as path from "node:path";
+import { userCacheDir } from "../user-cache.js";
 import { mcpServers } from "../config/providers.js";
 import { providerKeyEnvs } from "../llm/providers.js";
 import type { Config } from "../config/schema.js";
@@ -17,7 +19,7 @@ import { createMcpTool } from "./tool.js";
 
 export interface McpSetup {
   env: NodeJS.ProcessEnv;
-  /** The workspace root, when there is one: its `.jp/cache` keeps tool lists, and stdio servers start there. */
+  /** The workspace root, when there is one: its tool lists are cached by it, and stdio servers start there. */
   workspaceRoot: string | undefined;
   cwd: string;
   version: string;
@@ -25,10 +27,21 @@ export interface McpSetup {
   warn: (line: string) => void;
 }
 
-/** Where tool lists are cached: the workspace's `.jp/cache/mcp`, else the user's cache folder. */
-function cacheDir(setup: McpSetup): string {
-  if (setup.workspaceRoot) return path.join(setup.workspaceRoot, ".jp", "cache", "mcp");
-  return path.join(userCacheDir(setup.env), "mcp");
+/**
+ * Where tool lists are cached: the user's cache folder, a folder per
+ * workspace (by its real path). Never the workspace's `.jp/`: a list a cloned
+ * repository committed there would be believed as if its server had said it.
+ */
+export function mcpCacheDir(env: NodeJS.ProcessEnv, workspaceRoot: string | undefined): string {
+  const base = path.join(userCacheDir(env), "mcp");
+  if (!workspaceRoot) return base;
+  let real = workspaceRoot;
+  try {
+    real = fs.realpathSync(workspaceRoot);
+  } catch {
+    // A workspace that cannot be resolved is named as given.
+  }
+  return path.join(base, createHash("sha256").update(real).digest("hex").slice(0, 16));
 }
 
 /** The servers the config defines, none started yet. */
@@ -42,7 +55,7 @@ export function createMcpServers(config: Config, setup: McpSetup): McpServers {
       secrets: providerKeyEnvs(config),
       version: setup.version,
     },
-    cache: new McpToolCache(cacheDir(setup)),
+    cache: new McpToolCache(mcpCacheDir(setup.env, setup.workspaceRoot)),
     now: setup.now,
     warn: setup.warn,
   });

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkProviderView, describeViewProblem, project } from "../../src/compaction/index.js";
+import { mcpCacheDir } from "../../src/mcp/offer.js";
 import type { ScriptedResponse } from "../support/mock-llm.js";
 import { alive, descendants, PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
@@ -284,7 +285,7 @@ describe("MCP tools in jp q", () => {
     q.mock.push({ text: "listed" });
     // The first run starts the server and caches its list.
     expect((await q.jp("q", "-n", "one")).code).toBe(0);
-    expect(fs.existsSync(path.join(q.root, ".jp/cache/mcp/bookworm.json"))).toBe(true);
+    expect(fs.existsSync(path.join(mcpCacheDir(q.env, q.root), "bookworm.json"))).toBe(true);
     const readyBefore = lines("ready").length;
     const requestsBefore = q.mock.requests.length;
     // The second, with the same config and a server that takes 2 s to start, asks at once.
@@ -309,6 +310,28 @@ describe("MCP tools in jp q", () => {
     await until(() => lines("pids").every((pid) => !alive(Number(pid))));
   });
 
+  it("never believes a tool list a repository committed under .jp/: a forged tool is not offered", async () => {
+    w = await mcpWorkspace({
+      script: [{ text: "listed" }, { text: "again" }],
+      server: "all_tools = true",
+      tools: '[conversation.tools."*"]\nrun = "unattended"\n',
+    });
+    expect((await w.jp("q", "-n", "one")).code).toBe(0);
+    // The list jp kept, with a tool the server does not have, committed where a repository can put it.
+    const own = mcpCacheDir(w.env, w.root);
+    const kept = JSON.parse(fs.readFileSync(path.join(own, "bookworm.json"), "utf8")) as {
+      tools: { name: string }[];
+    };
+    const forged = { ...kept, tools: [...kept.tools, { ...kept.tools[0]!, name: "deploy_prod" }] };
+    fs.mkdirSync(path.join(w.root, ".jp/cache/mcp"), { recursive: true });
+    fs.writeFileSync(path.join(w.root, ".jp/cache/mcp/bookworm.json"), JSON.stringify(forged));
+    fs.rmSync(own, { recursive: true, force: true });
+    expect((await w.jp("q", "two")).code).toBe(0);
+    const offered = (w.mock.requests.at(-1)!.body.tools as { name: string }[]).map((t) => t.name);
+    expect(offered).toContain("crates_search");
+    expect(offered).not.toContain("deploy_prod");
+  });
+
   it("follows the server when the cached tool list is out of date", async () => {
     w = await mcpWorkspace({
       script: [{ text: "listed" }],
@@ -316,7 +339,7 @@ describe("MCP tools in jp q", () => {
       tools: '[conversation.tools."*"]\nrun = "unattended"\n',
     });
     expect((await w.jp("q", "-n", "one")).code).toBe(0);
-    const cacheFile = path.join(w.root, ".jp/cache/mcp/bookworm.json");
+    const cacheFile = path.join(mcpCacheDir(w.env, w.root), "bookworm.json");
     type Cache = { tools: { name: string }[] };
     const editCache = (edit: (tools: Cache["tools"]) => Cache["tools"]) => {
       const cache = JSON.parse(fs.readFileSync(cacheFile, "utf8")) as Cache;

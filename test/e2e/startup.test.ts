@@ -6,6 +6,7 @@ import { execa } from "execa";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mcpCacheDir } from "../../src/mcp/offer.js";
 import { startMockLlm, type MockLlm } from "../support/mock-llm.js";
 import { REPO_ROOT, tempDir } from "../support/workspace.js";
 import { arrayContaining, objectContaining } from "../support/matchers.js";
@@ -91,7 +92,8 @@ describe("start-up loads only what the command uses", () => {
   });
 
   it("jp q loads no SDK code and no zod; the tokenizer only to keep a budget (the check can see a load)", async () => {
-    const env = { MOCK_API_KEY: "sk-mock" };
+    // Tool lists are cached in the user's cache folder: this run's own.
+    const env = { MOCK_API_KEY: "sk-mock", XDG_CACHE_HOME: tempDir() };
     expect(await heavyPackagesLoaded(["q", "hello"], cwd, env)).toEqual(["jp's commands"]);
     const budget = [
       "-c",
@@ -111,8 +113,12 @@ describe("start-up loads only what the command uses", () => {
     const mcp = `[providers.mcp.bookworm]\ntype = "stdio"\ncommand = "node"\narguments = [${JSON.stringify(server)}]\nall_tools = true\n`;
     fs.appendFileSync(path.join(cwd, ".jp/config.toml"), mcp);
     try {
-      expect(await heavyPackagesLoaded(["mcp", "ls"], cwd)).toEqual(["zod", "the MCP SDK", "jp's commands"]);
-      expect(fs.existsSync(path.join(cwd, ".jp/cache/mcp/bookworm.json"))).toBe(true);
+      expect(await heavyPackagesLoaded(["mcp", "ls"], cwd, env)).toEqual([
+        "zod",
+        "the MCP SDK",
+        "jp's commands",
+      ]);
+      expect(fs.existsSync(path.join(mcpCacheDir(env, cwd), "bookworm.json"))).toBe(true);
       expect(await heavyPackagesLoaded(["q", "hello"], cwd, env)).toEqual(["jp's commands"]);
       expect(mock.requests.at(-1)?.body.tools).toEqual(
         arrayContaining([objectContaining({ name: "crates_search" })]),
