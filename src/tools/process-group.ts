@@ -2,6 +2,7 @@
 // group of their own, so the terminal's Ctrl-C reaches jp (which decides what
 // ends) and not them directly; so jp must end them itself, and a watchdog
 // ends them if jp dies first (SIGKILL, a crash), since nothing else would.
+// When the child itself ends, what it left in its group is ended as well.
 import type { spawn as Spawn } from "node:child_process";
 
 /** How long the watchdog lets a group that was sent SIGTERM take to end before it sends SIGKILL. */
@@ -13,6 +14,16 @@ export function endGroup(pid: number, signal: NodeJS.Signals = "SIGTERM"): void 
     process.kill(-pid, signal);
   } catch {
     // The group is gone already.
+  }
+}
+
+/** Whether any process of the group of `pid` still runs. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -48,10 +59,23 @@ export function endedWithJp(
   });
   watchdog.unref();
   return {
+    // The child ended; what it left in its group (a daemon, a stubborn grandchild) is ended too:
+    // TERM now, KILL after the grace period, or at once when jp exits first.
     dispose() {
       signal?.removeEventListener("abort", end);
       process.off("exit", end);
       watchdog.kill("SIGKILL");
+      if (!groupAlive(pid)) return;
+      endGroup(pid);
+      const kill = () => {
+        endGroup(pid, "SIGKILL");
+      };
+      const timer = setTimeout(() => {
+        process.off("exit", kill);
+        kill();
+      }, WATCHDOG_GRACE_MS);
+      timer.unref();
+      process.once("exit", kill);
     },
   };
 }
