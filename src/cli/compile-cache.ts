@@ -5,11 +5,16 @@
 // scripts/bundle.js) are compiled here with V8's code cache instead.
 //
 // The cache sits in the user's cache folder, in a folder only the user can
-// write: code read from it runs as jp. V8 checks only a source's length
-// against its cached code, so a folder is made per build of the bundle (the
-// bundle's package.json names its build) and per Node version.
+// write (and every folder above it, from the cache root down): code read
+// from it runs as jp. V8 checks only a source's length against its cached
+// code, so a folder is made per build of the bundle (the bundle's
+// package.json names its build) and per Node version, and each file carries
+// a digest of the code it was made from and of itself: another's file, or a
+// flipped bit, is compiled afresh instead of crashing V8. A marker left by a
+// process that died while loading cached code drops the folder's cache once.
 //
 // Loaded by bin/jp before the bundle; it imports only Node's built-ins and user-cache.ts.
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import Module from "node:module";
 import * as path from "node:path";
@@ -48,10 +53,11 @@ function isPrivateFolder(dir: string): boolean {
 }
 
 /**
- * The cache folder of this build and Node, made when missing; none when it
- * cannot be trusted or made (a read-only home only costs each start its parsing).
+ * The cache folder of this build and Node, made when missing; none when it,
+ * or any folder from the cache root `base` down to it, cannot be trusted, or
+ * it cannot be made (a read-only home only costs each start its parsing).
  */
-function cacheFolder(root: string, build: string): string | undefined {
+function cacheFolder(base: string, root: string, build: string): string | undefined {
   const dir = path.join(root, `${process.version}-${process.arch}-${build}`);
   try {
     if (!fs.existsSync(dir)) {
@@ -59,9 +65,32 @@ function cacheFolder(root: string, build: string): string | undefined {
       fs.mkdirSync(dir, { mode: 0o700 });
       removeUnusedBuilds(root, dir);
     }
-    return isPrivateFolder(root) && isPrivateFolder(dir) ? dir : undefined;
+    const chain = [base];
+    for (let at = dir; at !== base && at.startsWith(base); at = path.dirname(at)) chain.push(at);
+    return chain.every(isPrivateFolder) ? dir : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** A process that died while V8 read cached code (a marker of its pid is left): the folder's cache is dropped. */
+function dropAfterCrash(dir: string): void {
+  for (const name of fs.readdirSync(dir)) {
+    const pid = /^loading-(\d+)$/.exec(name)?.[1];
+    if (pid === undefined || isAlive(Number(pid))) continue;
+    for (const file of fs.readdirSync(dir))
+      if (file.endsWith(".v8cache") || file === name) fs.rmSync(path.join(dir, file), { force: true });
+    return;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // Another user's live process is alive too.
+    return error instanceof Error && "code" in error && error.code === "EPERM";
   }
 }
 
@@ -74,20 +103,52 @@ function removeUnusedBuilds(root: string, current: string): void {
   }
 }
 
-function readCache(file: string): Buffer | undefined {
+const MAGIC = Buffer.from("jpV8cache1\n");
+const DIGEST = 32;
+/** No chunk's cached code comes near this; a larger file is not one jp wrote. */
+const MOST_CACHE_BYTES = 64 * 1024 * 1024;
+
+const digest = (data: string | Buffer) => createHash("sha256").update(data).digest();
+
+/**
+ * The cached code of `source` in `file`, when the file is the user's own, a
+ * regular file only the user may write, and holds what jp wrote for this very
+ * source, unchanged: anything else is compiled afresh.
+ */
+function readCache(file: string, source: Buffer): Buffer | undefined {
+  let fd: number;
   try {
-    return fs.readFileSync(file);
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch {
     return undefined;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    const owner = process.getuid?.();
+    if (!stat.isFile() || (owner !== undefined && stat.uid !== owner) || (stat.mode & 0o022) !== 0)
+      return undefined;
+    if (stat.size > MOST_CACHE_BYTES) return undefined;
+    const bytes = fs.readFileSync(fd);
+    const head = MAGIC.length + 2 * DIGEST;
+    if (bytes.length <= head || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+    const data = bytes.subarray(head);
+    const made = bytes.subarray(MAGIC.length, MAGIC.length + DIGEST);
+    const sealed = bytes.subarray(MAGIC.length + DIGEST, head);
+    return made.equals(source) && sealed.equals(digest(data)) ? data : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
 /** Write what V8 compiled of each script, whole or not at all: another jp may be reading it. */
-function writeCaches(made: { script: vm.Script; file: string }[]): void {
-  for (const { script, file } of made) {
+function writeCaches(made: { script: vm.Script; file: string; source: Buffer }[]): void {
+  for (const { script, file, source } of made) {
     const temp = `${file}.${process.pid}.tmp`;
     try {
-      fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+      const data = script.createCachedData();
+      fs.writeFileSync(temp, Buffer.concat([MAGIC, source, digest(data), data]), { mode: 0o600 });
       fs.renameSync(temp, file);
     } catch {
       fs.rmSync(temp, { force: true });
@@ -103,7 +164,8 @@ function writeCaches(made: { script: vm.Script; file: string }[]): void {
  */
 export function enableCompileCache(bundleDir: string, env: NodeJS.ProcessEnv = process.env): void {
   if (env.NODE_DISABLE_COMPILE_CACHE === "1" || env.JP_DEBUG === "1") return;
-  const root = path.join(userCacheDir(env), "compile-cache");
+  const jpCache = userCacheDir(env);
+  const root = path.join(jpCache, "compile-cache");
   // Node 22 keeps every module's compiled code, checked against its content.
   const nodeCache: unknown = Reflect.get(Module, "enableCompileCache");
   if (typeof nodeCache === "function") {
@@ -113,16 +175,25 @@ export function enableCompileCache(bundleDir: string, env: NodeJS.ProcessEnv = p
   const build = buildOf(bundleDir);
   const original: unknown = Reflect.get(Module.prototype, "_compile");
   if (build === undefined || !isCompile(original)) return;
-  const dir = cacheFolder(root, build);
+  const dir = cacheFolder(path.dirname(jpCache), root, build);
   if (dir === undefined) return;
+  try {
+    dropAfterCrash(dir);
+  } catch {
+    return;
+  }
+  const marker = path.join(dir, `loading-${process.pid}`);
   const inBundle = `${path.resolve(bundleDir)}${path.sep}`;
-  const made: { script: vm.Script; file: string }[] = [];
+  const made: { script: vm.Script; file: string; source: Buffer }[] = [];
   const compile: Compile = function (this: CommonJsModule, content, filename, ...rest) {
     if (!filename.startsWith(inBundle) || filename.includes(path.sep, inBundle.length))
       return original.call(this, content, filename, ...rest);
     const file = path.join(dir, `${path.basename(filename)}.v8cache`);
-    const cachedData = readCache(file);
+    const source = digest(content);
+    const cachedData = readCache(file, source);
     // The wrapper CommonJS gives every file, on the file's first line: its line numbers stay.
+    // Marked while V8 reads cached code: a crash there leaves the marker, and the next run starts clean.
+    if (cachedData) fs.writeFileSync(marker, "");
     const script = new vm.Script(
       `(function (exports, require, module, __filename, __dirname) { ${content}\n})`,
       {
@@ -132,7 +203,8 @@ export function enableCompileCache(bundleDir: string, env: NodeJS.ProcessEnv = p
         importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
       },
     );
-    if (cachedData === undefined || script.cachedDataRejected === true) made.push({ script, file });
+    if (cachedData) fs.rmSync(marker, { force: true });
+    if (cachedData === undefined || script.cachedDataRejected === true) made.push({ script, file, source });
     const wrapped: unknown = script.runInThisContext();
     if (typeof wrapped !== "function") throw new Error(`${filename} did not compile to a function`);
     const require = Module.createRequire(filename);

@@ -87,6 +87,45 @@ describe("the compiled-code cache of bin/jp", () => {
     );
   });
 
+  it("costs one rebuild, never a crash, when a bit of a cached file flips or it holds another source's code", async () => {
+    const home = cacheHome();
+    const first = await ls(home);
+    const file = path.join(buildFolder(home), "main.js.v8cache");
+    const bytes = fs.readFileSync(file);
+    for (const at of [bytes.length - 100, 20, Math.floor(bytes.length / 2)]) {
+      const flipped = Buffer.from(bytes);
+      flipped[at] = flipped[at]! ^ 0x10;
+      fs.writeFileSync(file, flipped, { mode: 0o600 });
+      const result = await ls(home);
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toBe(first.stdout);
+      expect(fs.readFileSync(file).equals(flipped), "made again").toBe(false);
+    }
+  });
+
+  it("starts clean after a process died while V8 read cached code (its marker left behind)", async () => {
+    const home = cacheHome();
+    await ls(home);
+    const dir = buildFolder(home);
+    const before = snapshot(dir);
+    // A pid no process has: the one that left the marker is gone.
+    fs.writeFileSync(path.join(dir, "loading-4194304"), "");
+    const result = await ls(home);
+    expect(result.stdout).toContain("cached");
+    const after = snapshot(dir);
+    expect(Object.keys(after)).not.toContain("loading-4194304");
+    expect(after["main.js.v8cache"], "made again").not.toBe(before["main.js.v8cache"]);
+  });
+
+  it("is not used under a cache root others may write to (a shared folder another user made first)", async () => {
+    const home = cacheHome();
+    fs.chmodSync(home, 0o777);
+    const result = await ls(home);
+    expect(result.stdout).toContain("cached");
+    const dir = buildFolder(home);
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith(".v8cache")) : []).toEqual([]);
+  });
+
   it("is left alone with NODE_DISABLE_COMPILE_CACHE=1, Node's own switch, and with JP_DEBUG=1", async () => {
     const switches: Record<string, string>[] = [{ NODE_DISABLE_COMPILE_CACHE: "1" }, { JP_DEBUG: "1" }];
     for (const env of switches) {
