@@ -11,6 +11,7 @@
 // Every figure is a median of at least 7 runs (15 for the short commands, whose figures a burst of
 // machine noise moves most); the runs of a command and its baseline alternate. The two large
 // figures also report the warm in-process measures they were once compared with.
+import { createHash } from "node:crypto";
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -226,20 +227,24 @@ async function warm(f, env) {
   // The first run with the MCP server starts it and caches its tool list, as a user's first would.
   f.withMcp.restore();
   await timeRun(JP, ["q", "again"], { cwd: f.withMcp.root, env });
-  if (!fs.existsSync(path.join(f.withMcp.root, ".jp/cache/mcp/bench.json")))
+  // Both caches are the user's (XDG_CACHE_HOME): tool lists a folder per workspace, model answers per provider and API.
+  const workspaceKey = createHash("sha256").update(fs.realpathSync(f.withMcp.root)).digest("hex").slice(0, 16);
+  if (!fs.existsSync(path.join(env.XDG_CACHE_HOME, "jp/mcp", workspaceKey, "bench.json")))
     throw new Error("the MCP server's tool list was not cached");
-  // The provider's answer about the model is cached by the first run, as a user's first would.
-  const models = path.join(f.small.root, ".jp/cache/models");
-  if (!fs.existsSync(path.join(models, "anthropic.json")))
+  // The provider's answer about the model is cached by the first run, as a user's first would, for every workspace.
+  const models = path.join(env.XDG_CACHE_HOME, "jp/models");
+  if (!fs.existsSync(models) || !fs.readdirSync(models).some((n) => n.startsWith("anthropic-")))
     throw new Error("the provider's answer about the model was not cached");
-  fs.cpSync(models, path.join(f.big.root, ".jp/cache/models"), { recursive: true });
-  fs.cpSync(models, path.join(f.bound.root, ".jp/cache/models"), { recursive: true });
   await timeRun(JP, ["conversation", "ls"], { cwd: f.many, env });
   await timeRun(JP, ["conversation", "ls"], { cwd: f.manyJp, env });
 }
 
 export async function cliBench() {
-  const env = { ...process.env, NO_COLOR: "1", BENCH_API_KEY: "sk-bench" };
+  // The user's cache folder is the bench's own, warmed as a user's would be.
+  const cache = path.join(DATA_DIR, "user-cache");
+  fs.rmSync(cache, { recursive: true, force: true });
+  fs.mkdirSync(cache, { recursive: true, mode: 0o700 });
+  const env = { ...process.env, NO_COLOR: "1", BENCH_API_KEY: "sk-bench", XDG_CACHE_HOME: cache };
   const mock = await startBenchMock();
   try {
     const f = fixtures(mock.url);
