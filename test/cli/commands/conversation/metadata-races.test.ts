@@ -17,7 +17,8 @@ afterEach(async () => {
 it("four `label` processes at once, twelve labels each, and an archive among them: nothing is lost", async () => {
   w = await qWorkspace();
   expect((await w.jp("conversation", "new", "--json")).code).toBe(0);
-  const id = JSON.parse((await w.jp("conversation", "ls", "--json")).stdout)[0].id as string;
+  const [listed] = JSON.parse((await w.jp("conversation", "ls", "--json")).stdout) as { id: string }[];
+  const id = listed!.id;
   const run = (...args: string[]) =>
     execa(JP, args, { cwd: w!.root, env: w!.env, reject: false, stdin: "ignore" });
   const labeller = async (who: number) => {
