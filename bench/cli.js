@@ -228,7 +228,10 @@ async function warm(f, env) {
   f.withMcp.restore();
   await timeRun(JP, ["q", "again"], { cwd: f.withMcp.root, env });
   // Both caches are the user's (XDG_CACHE_HOME): tool lists a folder per workspace, model answers per provider and API.
-  const workspaceKey = createHash("sha256").update(fs.realpathSync(f.withMcp.root)).digest("hex").slice(0, 16);
+  const workspaceKey = createHash("sha256")
+    .update(fs.realpathSync(f.withMcp.root))
+    .digest("hex")
+    .slice(0, 16);
   if (!fs.existsSync(path.join(env.XDG_CACHE_HOME, "jp/mcp", workspaceKey, "bench.json")))
     throw new Error("the MCP server's tool list was not cached");
   // The provider's answer about the model is cached by the first run, as a user's first would, for every workspace.
