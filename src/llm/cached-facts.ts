@@ -75,27 +75,22 @@ export function checkedFacts(value: unknown): ModelFacts {
   const facts: ModelFacts = {};
   if (!isJsonObject(value)) return facts;
   // Each figure only when it holds up: an absent key is unknown, as an exact optional type wants.
-  const contextWindow = tokens(value.contextWindow);
-  if (contextWindow) facts.contextWindow = contextWindow;
-  const maxOutputTokens = tokens(value.maxOutputTokens);
-  if (maxOutputTokens) facts.maxOutputTokens = maxOutputTokens;
-  const modes = thinking(value.thinking);
-  if (modes) facts.thinking = modes;
-  const levels = efforts(value.efforts);
-  if (levels) facts.efforts = levels;
-  const range = budget(value.thinkingBudget);
-  if (range) facts.thinkingBudget = range;
-  for (const key of ["forcedToolUse", "reasons", "preservedThinking", "explicitCaching"] as const) {
-    const flag = bool(value[key]);
-    if (flag !== undefined) facts[key] = flag;
-  }
-  const lifecycle = LIFECYCLES.find((l) => l === value.lifecycle);
-  if (lifecycle) facts.lifecycle = lifecycle;
-  const retiresAt = dated(value.retiresAt);
-  if (retiresAt) facts.retiresAt = retiresAt;
-  const replacement = plain(value.replacement);
-  if (replacement) facts.replacement = replacement;
-  const cost = price(value.price);
-  if (cost) facts.price = cost;
+  const put = <K extends keyof ModelFacts>(key: K, figure: ModelFacts[K] | undefined) => {
+    if (figure !== undefined) facts[key] = figure;
+  };
+  put("contextWindow", tokens(value.contextWindow));
+  put("maxOutputTokens", tokens(value.maxOutputTokens));
+  put("thinking", thinking(value.thinking));
+  put("efforts", efforts(value.efforts));
+  put("thinkingBudget", budget(value.thinkingBudget));
+  for (const key of ["forcedToolUse", "reasons", "preservedThinking", "explicitCaching"] as const)
+    put(key, bool(value[key]));
+  put(
+    "lifecycle",
+    LIFECYCLES.find((l) => l === value.lifecycle),
+  );
+  put("retiresAt", dated(value.retiresAt));
+  put("replacement", plain(value.replacement));
+  put("price", price(value.price));
   return facts;
 }

@@ -12,6 +12,9 @@ export type Lifecycle = "active" | "deprecated" | "retired";
 export const EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 export type Effort = (typeof EFFORTS)[number];
 
+/** gpt-oss always reasons, at low, medium or high (its model card), never "none"; wherever it is served. */
+export const GPT_OSS_EFFORTS: readonly Effort[] = ["low", "medium", "high"];
+
 /** The thinking modes a model accepts (Anthropic's `thinking.type`; the Models API reports each on its own). */
 export interface ThinkingModes {
   /** The model decides how much to think; the effort steers it. */

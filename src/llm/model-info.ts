@@ -81,12 +81,12 @@ function readCache(file: string, baseUrl: string): CacheFile {
     return cache;
   }
   if (!isJsonObject(stored) || stored.base_url !== baseUrl || !isJsonObject(stored.models)) return cache;
-  for (const [name, value] of Object.entries(stored.models)) {
+  // Built by fromEntries, which defines each key: a model named __proto__ stays a key like any other.
+  const models = Object.entries(stored.models).flatMap(([name, value]) => {
     const model = cachedModel(value);
-    // A spread defines each key: a model named __proto__ stays a key like any other.
-    if (model) cache.models = { ...cache.models, [name]: model };
-  }
-  return cache;
+    return model ? [[name, model] as const] : [];
+  });
+  return { ...cache, models: Object.fromEntries(models) };
 }
 
 function writeCache(dir: string, file: string, cache: CacheFile): void {

@@ -6,7 +6,7 @@
 // a dated snapshot of a listed name (`claude-opus-4-5-20251101`), never as a
 // substring.
 import type { Price } from "../config/schema.js";
-import type { Effort, ModelFacts, ThinkingModes } from "./capabilities.js";
+import { GPT_OSS_EFFORTS, type Effort, type ModelFacts, type ThinkingModes } from "./capabilities.js";
 
 /** Anthropic's cache multipliers: five-minute writes 1.25x input, hour-long 2x, reads 0.1x. */
 function anthropicPrice(input: number, output: number): Price {
@@ -193,8 +193,7 @@ const GOOGLE: Readonly<Record<string, ModelFacts>> = {
 
 /** Cerebras's list gives windows and prices; what it does not say is here. */
 const CEREBRAS: Readonly<Record<string, ModelFacts>> = {
-  // gpt-oss always reasons: low, medium or high (its model card), never "none".
-  "gpt-oss-120b": { reasons: true, efforts: ["low", "medium", "high"] },
+  "gpt-oss-120b": { reasons: true, efforts: GPT_OSS_EFFORTS },
 };
 
 const TABLES: Readonly<Record<string, Readonly<Record<string, ModelFacts>>>> = {

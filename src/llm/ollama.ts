@@ -14,7 +14,7 @@ import {
 import { assertNever } from "../errors.js";
 import { isBinaryAttachment, questionWithDocuments } from "./attachments.js";
 import { tokensOfChars } from "../compaction/index.js";
-import { reasoningGoesBack, type Effort, type ModelFacts } from "./capabilities.js";
+import { GPT_OSS_EFFORTS, reasoningGoesBack, type ModelFacts } from "./capabilities.js";
 import { BadRequestError, HttpStatusError, StreamCutError, StreamErrorEvent } from "./errors.js";
 import {
   bearerIfKeyed,
@@ -302,8 +302,6 @@ function notPulled(error: unknown, model: string): BadRequestError | undefined {
   });
 }
 
-const GPT_OSS_LEVELS: readonly Effort[] = ["low", "medium", "high"];
-
 /** The model's length and whether it thinks, from `POST /api/show`. */
 async function showModel(name: string, options: ProviderOptions & { baseURL: string }, signal: AbortSignal) {
   const info = await askModelApi(
@@ -325,8 +323,8 @@ async function showModel(name: string, options: ProviderOptions & { baseURL: str
     if (facts.reasons)
       facts.thinking = { adaptive: false, enabled: true, disabled: true, between_tools: false };
   }
-  // gpt-oss thinks at a level (low, medium, high) and cannot be turned off; the others on or off.
-  if (facts.reasons && name.startsWith("gpt-oss")) facts.efforts = GPT_OSS_LEVELS;
+  // gpt-oss thinks at a level and cannot be turned off; the others on or off.
+  if (facts.reasons && name.startsWith("gpt-oss")) facts.efforts = GPT_OSS_EFFORTS;
   return facts;
 }
 

@@ -58,17 +58,6 @@ const toolTurn = (turn: Partial<Turn>): Turn => ({
   ...turn,
 });
 
-/** JP's `title_schema(1)`: one title, as JP's structured-output test asks for it. */
-export const TITLE_SCHEMA = {
-  type: "object",
-  description: "Provide 1 concise, relevant title for this conversation.",
-  required: ["titles"],
-  additionalProperties: false,
-  properties: {
-    titles: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 1 },
-  },
-};
-
 /** JP's scenarios run against every provider (provider_tests.rs), by test name. */
 export const SCENARIOS: Record<string, Scenario> = {
   chat_completion_stream: { turns: [{ question: "Test message", reasoning: "low" }] },
