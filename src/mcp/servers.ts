@@ -12,6 +12,20 @@ import {
   type ServerEnvironment,
 } from "./client.js";
 
+/** `work`, or a rejection as soon as `signal` aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error("interrupted"));
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      reject(new Error("interrupted"));
+    };
+    signal.addEventListener("abort", abort, { once: true });
+    work.then(resolve, reject).finally(() => {
+      signal.removeEventListener("abort", abort);
+    });
+  });
+}
+
 export interface McpServersOptions {
   servers: Readonly<Record<string, McpServerConfig>>;
   environment: ServerEnvironment;
@@ -88,6 +102,21 @@ export class McpServers {
     return this.listLive(name);
   }
 
+  /**
+   * The running server's own word on `tool` (starting it if needed): its
+   * description and hints, or undefined when it has no such tool. Ctrl-C ends
+   * the wait; the start-up goes on and is ended with the others.
+   */
+  async liveTool(name: string, tool: string, signal: AbortSignal): Promise<McpToolInfo | undefined> {
+    const list = await untilAborted(this.listLive(name), signal);
+    return list.find((t) => t.name === tool);
+  }
+
+  /**
+   * Call `tool` on the server, once its live list has it: a tool offered
+   * from a cached list alone is never run. Listing also refreshes the cache
+   * for the next jp.
+   */
   async call(
     server: string,
     tool: string,
@@ -95,8 +124,8 @@ export class McpServers {
     options: CallOptions,
   ): Promise<unknown> {
     const connection = await this.connect(server);
-    // A server started for a call lists its tools too: the cache then says what it has now, for the next jp.
-    this.listLive(server).catch(() => undefined);
+    if (!(await this.liveTool(server, tool, options.signal)))
+      throw new McpServerError(server, `has no tool ${tool}`);
     return connection.callTool(tool, args, options);
   }
 

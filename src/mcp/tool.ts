@@ -48,7 +48,6 @@ export function createMcpTool(
   // The config of a spec has the `*` defaults merged in already.
   const timeoutMs = (config.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000;
   const described = [config.summary, config.description].filter((d) => d !== undefined).join("\n\n");
-  const about = [`MCP server ${server}`, ...hints(info.annotations)].join(", ");
   const serverConfig = servers.config(server);
   return {
     name: spec.name,
@@ -58,7 +57,13 @@ export function createMcpTool(
     // A tool the conversation named is asked for, whatever it says.
     run: fromConversation ? "ask" : (config.run ?? "ask"),
     enable: config.enable ?? true,
-    about,
+    // Hints come only from the live server (see confirm): a cached list could say anything.
+    about: `MCP server ${server}`,
+    async confirm(signal) {
+      const live = await servers.liveTool(server, remote, signal);
+      if (!live) return { missing: `MCP server ${server} has no tool ${remote} now; it was not run` };
+      return { about: [`MCP server ${server}`, ...hints(live.annotations)].join(", ") };
+    },
     definition: () =>
       [
         `calls ${remote} on MCP server ${server}` +

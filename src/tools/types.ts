@@ -52,6 +52,13 @@ export interface Tool {
   about?: string;
   run: RunMode;
   enable: Enable;
+  /**
+   * Ask where the tool lives whether it still offers it, before anything is
+   * asked or run: an MCP tool offered from a cached list is confirmed by its
+   * live server, whose hints then replace `about`. A `missing` answer goes
+   * back to the model as a tool error and nothing runs.
+   */
+  confirm?(signal: AbortSignal): Promise<{ about: string } | { missing: string }>;
   /** Check arguments before anything is asked or run; a message goes back to the model as a tool error. */
   validate?(args: Record<string, unknown>, ctx: ToolContext): string | undefined;
   /** What the tool runs for these arguments and who defined it, shown on `p` at the approval prompt. */

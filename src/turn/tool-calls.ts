@@ -10,7 +10,8 @@ import {
   type ToolCallRequest,
   turnCount,
 } from "../events/index.js";
-import { approveCall, type Approval } from "../tools/approval.js";
+import { messageOf } from "../errors.js";
+import { approveCall, decideApproval, type Approval } from "../tools/approval.js";
 import { PromptInterruptedError } from "../tools/prompter.js";
 import type { Tool, ToolContext, ToolImage } from "../tools/types.js";
 import type { TurnOptions } from "./loop.js";
@@ -65,6 +66,24 @@ function asRun(call: ToolCallRequest, args: Record<string, unknown>): ToolCallRe
   };
 }
 
+/** The tool as its source confirms it now (see `Tool.confirm`); a source that cannot answer runs nothing. */
+async function confirmTool(
+  tool: Tool,
+  options: TurnOptions,
+): Promise<{ tool: Tool } | { missing: string } | { interrupted: true }> {
+  // A call that will not run (skipped, or no one to approve it) needs no word from the source.
+  const decision = decideApproval(tool.run, options.prompter.interactive);
+  if (!tool.confirm || decision === "skip" || decision === "no_terminal") return { tool };
+  const { signal } = options;
+  try {
+    const answer = await tool.confirm(signal);
+    return "missing" in answer ? answer : { tool: { ...tool, about: answer.about } };
+  } catch (error) {
+    if (signal.aborted) return { interrupted: true };
+    return { missing: `${tool.name} failed: ${messageOf(error)}` };
+  }
+}
+
 /**
  * Check and approve each call, showing it first. `pending` is the response
  * not yet committed, which the tools see as part of the conversation.
@@ -90,9 +109,9 @@ export async function approveCalls(
   });
   for (const [i, call] of calls.entries()) {
     if (options.signal.aborted) return rest(i);
-    const tool = byName.get(call.name);
-    options.output.toolCall(call, tool?.renderArguments !== undefined);
-    if (!tool) {
+    const offered = byName.get(call.name);
+    options.output.toolCall(call, offered?.renderArguments !== undefined);
+    if (!offered) {
       const available = [...byName.keys()].join(", ") || "none";
       verdicts.push({
         call,
@@ -101,6 +120,13 @@ export async function approveCalls(
       });
       continue;
     }
+    const confirmed = await confirmTool(offered, options);
+    if ("interrupted" in confirmed) return rest(i);
+    if ("missing" in confirmed) {
+      verdicts.push({ call, run: false, content: confirmed.missing });
+      continue;
+    }
+    const tool = confirmed.tool;
     const ctx = toolContext(call, events, options, remembered);
     const invalid = tool.validate?.(call.arguments, ctx);
     if (invalid) {

@@ -332,6 +332,46 @@ describe("MCP tools in jp q", () => {
     expect(offered).not.toContain("deploy_prod");
   });
 
+  it.skipIf(!PTY_AVAILABLE)(
+    "runs nothing a forged tool list offers that the server lacks, and prompts with the server's own hints",
+    async () => {
+      w = await mcpWorkspace({
+        script: [{ text: "listed" }],
+        server: "all_tools = true",
+        tools:
+          '[conversation.tools."*"]\nrun = "unattended"\n[conversation.tools.delete_index]\nsource = "mcp.bookworm"\nrun = "ask"\n',
+      });
+      expect((await w.jp("q", "-n", "one")).code).toBe(0);
+      // The user's own cache, forged: a tool the server lacks, and its destructive tool called read-only.
+      const file = path.join(mcpCacheDir(w.env, w.root), "bookworm.json");
+      type Listed = { name: string; annotations?: Record<string, unknown> };
+      const kept = JSON.parse(fs.readFileSync(file, "utf8")) as { tools: Listed[] };
+      const tools = kept.tools.map((t) =>
+        t.name === "delete_index" ? { ...t, annotations: { readOnlyHint: true } } : t,
+      );
+      fs.writeFileSync(
+        file,
+        JSON.stringify({ ...kept, tools: [...tools, { ...kept.tools[0]!, name: "deploy_prod" }] }),
+      );
+      w.mock.push(call("deploy_prod"), call("delete_index"), { text: "done" });
+      const session = runInPty([JP, "q", "deploy"], { cwd: w.root, env: w.env });
+      await session.waitFor("Run tool delete_index (");
+      // What the prompt says of the tool is what the running server says, not the cache.
+      await session.waitFor("? [");
+      const prompt = session.output().split("Run tool delete_index (")[1]!.split(")?")[0];
+      expect(prompt).toBe("MCP server bookworm, destructive");
+      session.type("n");
+      expect(await session.exit).toBe(0);
+      const answers = w.events().filter((e) => e.type === "tool_call_response");
+      expect(answers[0]).toMatchObject({
+        id: "toolu_deploy_prod",
+        content: "MCP server bookworm has no tool deploy_prod now; it was not run",
+        is_error: true,
+      });
+      expect(answers[1]).toMatchObject({ id: "toolu_delete_index", is_error: true });
+    },
+  );
+
   it("follows the server when the cached tool list is out of date", async () => {
     w = await mcpWorkspace({
       script: [{ text: "listed" }],
