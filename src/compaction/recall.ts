@@ -129,19 +129,35 @@ function recallCall(all: Piece[], request: RecallRequest & { call: string }): Re
   return { ok: true, text: `${header.join("\n")}\n${slice}${rest}` };
 }
 
-/** The pieces the view does not show: compacted away, stripped, or cut from a long output. */
-function hidden(events: readonly Event[], all: Piece[], capOf: OutputCap | undefined): Piece[] {
+/** The texts the view shows, each with the labels it is shown under. */
+function visibleTexts(events: readonly Event[], capOf: OutputCap | undefined): Map<string, Set<string>> {
   const view = project(events).events;
   const shown = capOf ? capToolOutputs(view, capOf).events : view;
-  const visible = new Set(pieces(shown).map((p) => `${p.label}\u0000${p.text}`));
-  return all.filter((p) => !visible.has(`${p.label}\u0000${p.text}`));
+  // Keyed by the text itself (already one string in memory), never by a copy joined with its label.
+  const visible = new Map<string, Set<string>>();
+  for (const p of textPieces(shown)) {
+    const labels = visible.get(p.text) ?? new Set<string>();
+    labels.add(p.label);
+    visible.set(p.text, labels);
+  }
+  return visible;
 }
 
-/** Where `words` all occur in `text` (case-insensitive): the first one's index, or -1. */
-function findAll(text: string, words: string[]): number {
+/** Said by a step that was told to stop. */
+const STOPPED = Symbol("stopped");
+
+/**
+ * Where `words` all occur in `text` (case-insensitive): the first one's
+ * index, or -1. It yields between words: one piece can be a 100 MB output.
+ */
+function* findAll(
+  text: string,
+  words: string[],
+): Generator<void, number | typeof STOPPED, boolean | undefined> {
   const lower = text.toLowerCase();
   let first = -1;
   for (const w of words) {
+    if (yield) return STOPPED;
     const at = lower.indexOf(w);
     if (at < 0) return -1;
     if (first < 0 || at < first) first = at;
@@ -152,12 +168,14 @@ function findAll(text: string, words: string[]): number {
 const CONTEXT = 300;
 const MAX_MATCHES = 10;
 
-function recallQuery(
-  events: readonly Event[],
-  all: Piece[],
-  query: string,
-  capOf: OutputCap | undefined,
-): RecallAnswer {
+/**
+ * A recall done in steps: it yields between pieces of the log, and the
+ * driver answers each yield with `true` to stop there (Ctrl-C, or the time
+ * budget spent), when a search answers with what it found so far.
+ */
+export type RecallSteps = Generator<void, RecallAnswer, boolean | undefined>;
+
+function* recallQuery(events: readonly Event[], query: string, capOf: OutputCap | undefined): RecallSteps {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return { ok: false, error: "query is empty" };
   if (words.length > RECALL_QUERY_WORDS)
@@ -165,10 +183,17 @@ function recallQuery(
       ok: false,
       error: `the query has ${words.length.toLocaleString("en-US")} words; recall searches for at most ${RECALL_QUERY_WORDS} (all must occur): give the few that matter`,
     };
+  const visible = visibleTexts(events, capOf);
   const found: string[] = [];
   let matches = 0;
-  for (const p of hidden(events, all, capOf)) {
-    const at = findAll(p.text, words);
+  let stoppedAt: number | undefined;
+  for (const p of textPieces(events)) {
+    if (visible.get(p.text)?.has(p.label)) continue;
+    const at = yield* findAll(p.text, words);
+    if (at === STOPPED) {
+      stoppedAt = p.turn;
+      break;
+    }
     if (at < 0) continue;
     matches += 1;
     if (found.length >= MAX_MATCHES) continue;
@@ -178,23 +203,39 @@ function recallQuery(
     const where = p.call ? `, recall {"call":"${p.call}","offset":${start}} reads on` : "";
     found.push(`── turn ${p.turn + 1}, ${p.label}${where} ──\n${excerpt}`);
   }
-  if (matches === 0) return { ok: true, text: `nothing that compaction took from view matches "${query}"` };
+  const stopped =
+    stoppedAt === undefined
+      ? ""
+      : `\n[the search stopped at turn ${stoppedAt + 1} before reading the rest of the log: give fewer or rarer words, or read turns]`;
+  if (matches === 0)
+    return { ok: true, text: `nothing that compaction took from view matches "${query}"${stopped}` };
   const more = matches > found.length ? `\n[… ${matches - found.length} more matches: narrow the query]` : "";
-  return { ok: true, text: bounded(found.join("\n\n") + more, "narrow the query") };
+  return { ok: true, text: bounded(found.join("\n\n") + more, "narrow the query") + stopped };
 }
 
-/** What `recall` answers for `request` from the raw log. */
-export function recall(events: readonly Event[], request: RecallRequest, capOf?: OutputCap): RecallAnswer {
+/** What `recall` answers for `request` from the raw log, in steps (see `RecallSteps`). */
+export function* recallSteps(
+  events: readonly Event[],
+  request: RecallRequest,
+  capOf?: OutputCap,
+): RecallSteps {
   const asked = [request.turns, request.call, request.query].filter((v) => v !== undefined).length;
   if (asked !== 1) return { ok: false, error: "give exactly one of turns, call or query" };
   if ((request.offset !== undefined || request.length !== undefined) && request.call === undefined)
     return { ok: false, error: "offset and length go with call" };
+  if (request.query !== undefined) return yield* recallQuery(events, request.query, capOf);
   const all = pieces(events);
   if (request.call !== undefined) return recallCall(all, { ...request, call: request.call });
-  if (request.turns !== undefined) {
-    const counter = new TurnCounter();
-    for (const e of events) counter.next(e);
-    return recallTurns(all, request.turns, counter.count);
+  const counter = new TurnCounter();
+  for (const e of events) counter.next(e);
+  return recallTurns(all, request.turns ?? "", counter.count);
+}
+
+/** What `recall` answers for `request` from the raw log, at once. */
+export function recall(events: readonly Event[], request: RecallRequest, capOf?: OutputCap): RecallAnswer {
+  const steps = recallSteps(events, request, capOf);
+  for (;;) {
+    const step = steps.next(false);
+    if (step.done) return step.value;
   }
-  return recallQuery(events, all, request.query ?? "", capOf);
 }

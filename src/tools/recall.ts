@@ -1,7 +1,7 @@
 // Owns the built-in `recall` tool: the model reads back, from the raw log,
 // what compaction or a long output's cut took from its view. Read-only and
 // run without asking; offered only while the view has something to recall.
-import { recall, type OutputCap } from "../compaction/index.js";
+import { recallSteps, type OutputCap, type RecallAnswer, type RecallSteps } from "../compaction/index.js";
 import { checkRecallArgs, isRecallArgs, RECALL_PARAMETERS } from "./recall-args.check.js";
 import type { Tool } from "./types.js";
 
@@ -29,6 +29,34 @@ const DESCRIPTION =
   "call (a tool call id, as a marker names it), with offset and length, for its recorded output; " +
   "or query, words searched in what is no longer in view. Answers are bounded; a note says how to read on.";
 
+/** The longest a search runs before it answers with what it found so far. */
+export const RECALL_TIME_BUDGET_MS = 10_000;
+/** The longest recall holds the event loop at a time: Ctrl-C and the screen are served in between. */
+const SLICE_MS = 20;
+
+/**
+ * Run recall's steps a slice at a time, giving the event loop its turn in
+ * between; stopped when `signal` aborts (undefined: interrupted) or when the
+ * budget is spent (an answer with what was found).
+ */
+export async function driveRecall(
+  steps: RecallSteps,
+  signal: AbortSignal,
+  budgetMs = RECALL_TIME_BUDGET_MS,
+): Promise<RecallAnswer | undefined> {
+  const deadline = performance.now() + budgetMs;
+  let sliceEnds = performance.now() + SLICE_MS;
+  let step = steps.next(false);
+  while (!step.done) {
+    if (performance.now() > sliceEnds) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceEnds = performance.now() + SLICE_MS;
+    }
+    step = steps.next(signal.aborted || performance.now() > deadline);
+  }
+  return signal.aborted ? undefined : step.value;
+}
+
 export function createRecallTool(capOf: OutputCap): Tool {
   return {
     name: RECALL_TOOL,
@@ -43,12 +71,11 @@ export function createRecallTool(capOf: OutputCap): Tool {
       const where = issue?.path.join(".") || "arguments";
       return `invalid recall call at ${where}: ${issue?.message ?? "schema mismatch"}. Fix the arguments and call recall again.`;
     },
-    execute(args, ctx) {
+    async execute(args, ctx) {
       const request = isRecallArgs(args) ? args : {};
-      const answer = recall(ctx.events, request, capOf);
-      return Promise.resolve(
-        answer.ok ? { content: answer.text, isError: false } : { content: answer.error, isError: true },
-      );
+      const answer = await driveRecall(recallSteps(ctx.events, request, capOf), ctx.signal);
+      if (!answer) return { content: "interrupted", isError: true };
+      return answer.ok ? { content: answer.text, isError: false } : { content: answer.error, isError: true };
     },
   };
 }

@@ -2,10 +2,14 @@
 // against the mock, the model's `recall` calls read back, from the raw log,
 // a detail the view no longer shows (by turn, by tool call range, by query);
 // a long tool output is recorded whole and shown as head and tail.
+import { execa } from "execa";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Event } from "../../src/events/index.js";
 import type { ScriptedResponse } from "../support/mock-llm.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { REPO_ROOT } from "../support/workspace.js";
 
 let w: QWorkspace | undefined;
 afterEach(async () => {
@@ -145,5 +149,62 @@ run = "unattended"
     expect((await w.jp("q", "-T", "-t=big_log", "run the build")).code).toBe(0);
     expect(sent(1)).toContain("NEEDLE-7731");
     expect(toolNames(1)).not.toContain("recall");
+  });
+});
+
+describe("recall on a large log", () => {
+  it("a jp process answers a 20,000-word query at once, and a search of 30 MB of compacted turns finds the last one", async () => {
+    w = await qWorkspace({ script: [{ text: "first" }] });
+    expect((await w.jp("q", "-n", "hello")).code).toBe(0);
+    // 15,000 turns of 2,000 characters, all compacted away, the needle in the last.
+    const ts = "2026-01-01T00:00:00Z";
+    const turns = 15_000;
+    const lines: string[] = [];
+    for (let i = 0; i < turns; i++)
+      lines.push(
+        JSON.stringify({ type: "turn_start", timestamp: ts }),
+        JSON.stringify({
+          type: "chat_request",
+          timestamp: ts,
+          content: `${"word ".repeat(400)}${i === turns - 1 ? "needle-9911" : ""}`,
+        }),
+        JSON.stringify({ type: "chat_response", timestamp: ts, message: "noted" }),
+      );
+    lines.push(
+      JSON.stringify({
+        type: "compaction",
+        timestamp: ts,
+        id: "all",
+        from_turn: 0,
+        to_turn: turns,
+        source: "user",
+        summary: { text: "long talk", source: "derived" },
+      }),
+    );
+    fs.appendFileSync(path.join(w.folder(), "events.jsonl"), lines.join("\n") + "\n");
+    const flood = Array.from({ length: 20_000 }, (_, i) => `w${i}`).join(" ");
+    w.mock.push(
+      callsRecall("toolu_flood", { query: flood }),
+      callsRecall("toolu_many", { query: flood.slice(0, 1000) }),
+      callsRecall("toolu_needle", { query: "needle-9911 word" }),
+      { text: "found it" },
+    );
+    const asked = await execa(path.join(REPO_ROOT, "bin/jp"), ["q", "where is the needle?"], {
+      cwd: w.root,
+      env: w.env,
+      reject: false,
+      stdin: "ignore",
+      timeout: 60_000,
+    });
+    expect(asked.exitCode, asked.stderr).toBe(0);
+    const events = w.events();
+    expect(resultOf(events, "toolu_flood")!.content).toMatch(
+      /^invalid arguments for recall: invalid recall call at query: .*1000/,
+    );
+    expect(resultOf(events, "toolu_many")!.content).toMatch(
+      /^the query has \d+ words; recall searches for at most 32/,
+    );
+    expect(resultOf(events, "toolu_needle")!.content).toContain(`── turn ${turns + 1}, user ──`);
+    expect(resultOf(events, "toolu_needle")!.content).not.toContain("the search stopped");
   });
 });
