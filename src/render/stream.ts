@@ -1,7 +1,7 @@
 // Owns showing a turn as it happens: text as it arrives, reasoning dimmed or
 // hidden, a spinner while waiting for the first token, tool calls and retries.
 import { startToolRunView } from "./tool-run.js";
-import { visible } from "./visible.js";
+import { cutToWidth, visible } from "./visible.js";
 import type { Palette } from "./palette.js";
 import type { ToolCallRequest } from "../events/index.js";
 import type { ProviderError } from "../llm/errors.js";
@@ -22,9 +22,9 @@ export interface StreamRendererOptions {
 /** The gutter of reasoning lines: they read as reasoning without color too (NO_COLOR). */
 const REASONING_GUTTER = "┊ ";
 
-function oneLine(text: string, max = 160): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+/** `text` on one line, at most `columns` wide on the screen. */
+function oneLine(text: string, columns = 160): string {
+  return cutToWidth(text.replace(/\s+/g, " ").trim(), columns);
 }
 
 /**
@@ -112,11 +112,11 @@ export function createStreamRenderer(options: StreamRendererOptions) {
       const args = brief ? "" : ` ${c.dim(oneLine(JSON.stringify(call.arguments)))}`;
       options.stderr.write(`${c.yellow("⚙")} ${c.bold(visible(call.name))}${args}\n`);
     },
-    toolRunning(call: ToolCallRequest) {
+    toolRunning(call: ToolCallRequest, signal: AbortSignal) {
       if (!options.stderr.isTTY || !showTools) return undefined;
       stopSpinner();
       lineBreak();
-      return startToolRunView(call.name, options.stderr, c);
+      return startToolRunView(call.name, options.stderr, c, { signal });
     },
     toolProgress(_call: ToolCallRequest, line: string) {
       if (!showTools) return;

@@ -1,8 +1,9 @@
 // Owns the terminal's view of a local tool while it runs: one line with its
 // elapsed time and, under it, the last lines of its output as they come,
 // redrawn in place in a bounded area and erased when the tool ends.
+import stringWidth from "string-width";
 import type { Palette } from "./palette.js";
-import { visible } from "./visible.js";
+import { cutToWidth, visible } from "./visible.js";
 
 /** Lines of output shown under the elapsed time. */
 export const TAIL_LINES = 5;
@@ -24,9 +25,14 @@ function lastLines(text: string, count: number): string[] {
   return lines.slice(-count).map((l) => l.slice(l.lastIndexOf("\r") + 1));
 }
 
+/** `line` made visible and cut to `width` columns of the screen. */
 function cut(line: string, width: number): string {
-  const flat = visible(line.replace(/\t/g, "  "));
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+  return cutToWidth(visible(line.replace(/\t/g, "  ")), width);
+}
+
+/** The screen rows lines of these widths take on a terminal `columns` wide (one at least, when empty). */
+function rowsOf(widths: readonly number[], columns: number): number {
+  return widths.reduce((sum, w) => sum + Math.max(1, Math.ceil(w / columns)), 0);
 }
 
 function elapsed(ms: number): string {
@@ -36,36 +42,64 @@ function elapsed(ms: number): string {
 
 /**
  * A running tool's area on `stderr`, a terminal. Nothing is drawn in its
- * first second, so a quick tool leaves the screen as it was.
+ * first second, so a quick tool leaves the screen as it was. The area is
+ * erased by the screen rows it takes, counted from each line's display width
+ * at the terminal's width now: after a resize the terminal has reflowed the
+ * lines, and the area is redrawn at the new width. When `signal` aborts
+ * (Ctrl-C), the area is erased at once, before anything else is said.
  */
+/** What the area needs of a terminal stream: writing, its width, and word of a resize. */
+export interface TerminalStream {
+  write(text: string): unknown;
+  columns?: number;
+  on(event: "resize", listener: () => void): unknown;
+  off(event: "resize", listener: () => void): unknown;
+}
+
 export function startToolRunView(
   name: string,
-  stderr: NodeJS.WritableStream & { columns?: number },
+  stderr: TerminalStream,
   c: Palette,
-  now: () => number = Date.now,
+  options: { now?: () => number; signal?: AbortSignal } = {},
 ): ToolRunView {
+  const now = options.now ?? Date.now;
   const started = now();
   let tail = "";
-  let drawn = 0;
+  /** The display width of each line drawn, in order. */
+  let drawn: number[] = [];
   let drawnAt = 0;
-  const width = () => Math.max(20, (stderr.columns ?? 80) - 6);
+  let stopped = false;
+  // A terminal that reports no size (0) is taken as 80 wide.
+  const columns = () => Math.max(26, stderr.columns || 80);
+  const width = () => columns() - 6;
   const erase = () => {
-    // Up to the area's first line, then clear from there down.
-    if (drawn > 0) stderr.write(`\x1b[${drawn}F\x1b[J`);
-    drawn = 0;
+    // Up to the area's first row, then clear from there down.
+    const rows = rowsOf(drawn, columns());
+    if (rows > 0) stderr.write(`\x1b[${rows}F\x1b[J`);
+    drawn = [];
   };
   const draw = () => {
-    if (now() - started < TICK_MS) return;
+    if (stopped || now() - started < TICK_MS) return;
     const lines = [
-      `  ${c.dim(`⏱ ${elapsed(now() - started)} · ${cut(name, width())} is running (Ctrl-C stops it)`)}`,
-      ...lastLines(tail, TAIL_LINES).map((l) => `  ${c.dim(`│ ${cut(l, width())}`)}`),
+      `  ⏱ ${elapsed(now() - started)} · ${cut(name, width())} is running (Ctrl-C stops it)`,
+      ...lastLines(tail, TAIL_LINES).map((l) => `  │ ${cut(l, width())}`),
     ];
     erase();
-    stderr.write(`${lines.join("\n")}\n`);
-    drawn = lines.length;
+    stderr.write(`${lines.map((l) => c.dim(l)).join("\n")}\n`);
+    drawn = lines.map((l) => stringWidth(l));
     drawnAt = now();
   };
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    clearInterval(timer);
+    stderr.off("resize", draw);
+    options.signal?.removeEventListener("abort", stop);
+    erase();
+  };
   const timer = setInterval(draw, TICK_MS);
+  stderr.on("resize", draw);
+  options.signal?.addEventListener("abort", stop, { once: true });
   return {
     output(chunk) {
       // Only the tail is shown: keep what the last lines need, not the whole output.
@@ -73,10 +107,9 @@ export function startToolRunView(
       if (now() - drawnAt >= REDRAW_MS) draw();
     },
     end() {
-      clearInterval(timer);
-      erase();
+      stop();
       const took = now() - started;
-      if (took >= TICK_MS) stderr.write(`  ${c.dim(`⏱ ${name} ran ${elapsed(took)}`)}\n`);
+      if (took >= TICK_MS) stderr.write(`  ${c.dim(`⏱ ${visible(name)} ran ${elapsed(took)}`)}\n`);
     },
   };
 }

@@ -4,6 +4,7 @@
 // screen, bidi overrides reorder what is shown. Such characters are made
 // visible in caret notation (ESC as ^[) or as <U+XXXX>, and a carriage return
 // is dropped; the log and --json keep them exactly.
+import stringWidth from "string-width";
 
 /** C0 controls but tab and newline, DEL, C1 controls, and the bidi embeddings, overrides and isolates. */
 // eslint-disable-next-line no-control-regex -- control characters are what this module finds
@@ -29,4 +30,18 @@ export function visible(text: string): string {
 export function quotedName(name: string, max = 40): string {
   const shown = visible(name).replace(/\n/g, "^J");
   return `'${shown.length > max ? `${shown.slice(0, max - 1)}…` : shown}'`;
+}
+
+/** `text` cut to `columns` columns of the screen, a CJK character taking two, with … where it was cut. */
+export function cutToWidth(text: string, columns: number): string {
+  if (stringWidth(text) <= columns) return text;
+  let kept = "";
+  let used = 0;
+  for (const char of text) {
+    const width = stringWidth(char);
+    if (used + width > columns - 1) break;
+    kept += char;
+    used += width;
+  }
+  return `${kept}…`;
 }

@@ -23,9 +23,10 @@ export interface TurnOutput {
   toolResult(call: ToolCallRequest, content: string, isError: boolean): void;
   /**
    * A local tool starts running: its output is shown as it comes, with its
-   * elapsed time, until `end` (the terminal's view; none elsewhere).
+   * elapsed time, until `end` or until `signal` aborts (the terminal's view;
+   * none elsewhere).
    */
-  toolRunning?(call: ToolCallRequest): ToolRunning | undefined;
+  toolRunning?(call: ToolCallRequest, signal: AbortSignal): ToolRunning | undefined;
   /** A running call's progress, as its tool reports it. */
   toolProgress?(call: ToolCallRequest, line: string): void;
   responseDone(): void;

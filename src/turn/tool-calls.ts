@@ -200,7 +200,7 @@ export async function runApproved(
     const { tool } = verdict;
     const ctx = toolContext(call, [...options.log.events(), ...group, ...effects], options, remembered);
     // MCP tools report progress their own way; a local command's output is shown as it comes.
-    const running = tool.source === "local" ? options.output.toolRunning?.(call) : undefined;
+    const running = tool.source === "local" ? options.output.toolRunning?.(call, ctx.signal) : undefined;
     if (running)
       ctx.output = (chunk) => {
         running.output(chunk);

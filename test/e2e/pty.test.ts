@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadScript } from "../support/mock-llm.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
+import { screenRows } from "../support/screen.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT, runCli, tempDir } from "../support/workspace.js";
 import { arrayContaining, objectContaining, stringContaining } from "../support/matchers.js";
@@ -385,6 +386,58 @@ describe.skipIf(!PTY_AVAILABLE)("a long local tool", () => {
     expect(Math.max(...redraws)).toBeLessThanOrEqual(6);
     expect(output).toMatch(/⏱ slow_build ran [2-9]s/);
     expect(lastToolResult(1)).toMatchObject({ content: stringContaining("step 8"), is_error: false });
+  });
+
+  /** A tool that writes five lines of 300 CJK characters (600 columns each), then waits `secs`. */
+  const wideTool = (secs: number) =>
+    `[conversation.tools.wide]\nsource = "local"\nsummary = "wide"\ncommand = ["node", "-e", "for (let i = 0; i < 5; i++) console.log(String(i) + '中'.repeat(300)); setTimeout(() => {}, ${secs * 1000})"]\nrun = "unattended"\n`;
+  const callWide = { text: "Running.", tool_calls: [{ id: "toolu_wide", name: "wide", arguments: {} }] };
+
+  it("leaves a clean screen after lines wider than the terminal and a resize while it runs", async () => {
+    w = await qWorkspace({ extraConfig: wideTool(3), script: [callWide, { text: "Done." }] });
+    const size = { columns: 100, rows: 30 };
+    const session = runInPty([JP, "q", "go"], { cwd: w.root, env: w.env, size });
+    const shown = await session.waitFor(/⏱ 1s · wide is running/);
+    await session.waitFor("│ 4中", shown);
+    // Between two ticks of the clock, the window is made narrower: the terminal reflows what it shows.
+    await new Promise((r) => setTimeout(r, 200));
+    const resizedAt = session.resize(40, 30);
+    expect(await session.exit).toBe(0);
+    const output = session.output();
+    const rows = await screenRows([
+      { data: output.slice(0, resizedAt), ...size },
+      { data: output.slice(resizedAt), columns: 40, rows: 30 },
+    ]);
+    const screen = rows.join("\n");
+    // Nothing of the area is left: no clock, no tail row, no piece of a wide line (the result's
+    // one line shows only the first, "0中…").
+    expect(screen).not.toContain("is running");
+    expect(screen).not.toContain("│");
+    for (const line of ["1中", "2中", "3中", "4中"]) expect(screen).not.toContain(line);
+    // And nothing above it was erased: the call line is followed by what came after the area.
+    const call = rows.findIndex((r) => r.includes("⚙ wide"));
+    expect(call).toBeGreaterThanOrEqual(0);
+    expect(rows[call + 1]).toMatch(/⏱ wide ran [3-9]s/);
+    expect(screen).toContain("Done.");
+  });
+
+  it("erases the area on Ctrl-C before the notice, leaving no stale row", async () => {
+    w = await qWorkspace({
+      extraConfig: wideTool(30),
+      script: [callWide, ...loadScript("second-turn")],
+    });
+    const size = { columns: 100, rows: 30 };
+    const session = runInPty([JP, "q", "go"], { cwd: w.root, env: w.env, size });
+    const shown = await session.waitFor(/⏱ 1s · wide is running/);
+    await session.waitFor("│ 4中", shown);
+    session.type("\x03");
+    await session.waitFor("interrupted; keeping what arrived", shown);
+    session.type("\x03");
+    await session.exit;
+    const screen = (await screenRows([{ data: session.output(), ...size }])).join("\n");
+    expect(screen).toContain("interrupted; keeping what arrived");
+    expect(screen).not.toContain("is running");
+    expect(screen).not.toContain("│");
   });
 
   it("keeps the output so far as the result when Ctrl-C stops it, marked interrupted", async () => {

@@ -17,6 +17,12 @@ export interface PtySession {
   exit: Promise<number>;
   /** The pid of `script`, which holds the terminal's master side: killing it closes the terminal. */
   pid: number;
+  /**
+   * Change the terminal's size, as a person dragging its window does: the
+   * program in it gets SIGWINCH. Resolves with the offset into the output
+   * up to which it was written at the old size.
+   */
+  resize(columns: number, rows: number): number;
 }
 
 /** The pids of `root`'s descendants whose command line (arguments joined by spaces) passes `match`, from /proc. */
@@ -59,10 +65,18 @@ export function alive(pid: number): boolean {
 
 export function runInPty(
   command: string[],
-  options: { cwd: string; env: Record<string, string> },
+  options: {
+    cwd: string;
+    env: Record<string, string>;
+    /** The terminal's size from the start; without it the terminal reports none (0 by 0). */
+    size?: { columns: number; rows: number };
+  },
 ): PtySession {
   const quoted = command.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
-  const child = spawn("script", ["-qfec", quoted, "/dev/null"], {
+  const sized = options.size
+    ? `stty cols ${options.size.columns} rows ${options.size.rows}; exec ${quoted}`
+    : quoted;
+  const child = spawn("script", ["-qfec", sized, "/dev/null"], {
     cwd: options.cwd,
     env: { TERM: "xterm", COLUMNS: "120", LINES: "40", ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
@@ -85,6 +99,15 @@ export function runInPty(
     type: (keys) => child.stdin.write(keys),
     exit,
     pid: child.pid!,
+    resize(columns, rows) {
+      // The terminal's slave side, as the program under `script` holds it.
+      const [program] = descendants(child.pid!);
+      if (program === undefined) throw new Error("nothing runs in the terminal");
+      const slave = fs.readlinkSync(`/proc/${program}/fd/0`);
+      const at = out.length;
+      spawnSync("stty", ["-F", slave, "cols", String(columns), "rows", String(rows)]);
+      return at;
+    },
     waitFor(text, from = 0, timeoutMs = 20_000) {
       const find = () => {
         const rest = out.slice(from);

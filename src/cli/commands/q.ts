@@ -635,12 +635,13 @@ function interruptHandler(ctx: Context, beforeExit: () => void): { signal: Abort
   const controller = new AbortController();
   const stop = (said: string) => {
     if (controller.signal.aborted) return;
+    // Aborted first: a live area on the screen (a running tool's) erases itself before the notice is written.
+    controller.abort();
     try {
       ctx.stderr.write(ctx.color.yellow(`\n${said}\n`));
     } catch {
       // The terminal may be gone (SIGHUP); the turn still ends cleanly.
     }
-    controller.abort();
   };
   // Only a second Ctrl-C quits at once: a closed terminal may deliver SIGHUP twice (the
   // terminal hangs up as its controlling process dies), and the turn must still be recorded.
