@@ -62,20 +62,21 @@ const LISTING_VERSION = 3;
 const SETTLE_MS = 2000;
 
 const isStringOrNull = (value: unknown) => value === null || typeof value === "string";
+const isCount = (value: unknown) => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 
 function isKeptEntry(value: unknown): value is KeptEntry {
   return (
     Array.isArray(value) &&
     value.length === 9 &&
-    typeof value[0] === "number" &&
-    typeof value[1] === "number" &&
+    Number.isFinite(value[0]) &&
+    isCount(value[1]) &&
     isStringOrNull(value[2]) &&
     typeof value[3] === "string" &&
     Array.isArray(value[4]) &&
     value[4].every((l) => typeof l === "string") &&
     isStringOrNull(value[5]) &&
-    typeof value[6] === "number" &&
-    typeof value[7] === "number" &&
+    isCount(value[6]) &&
+    isCount(value[7]) &&
     isStringOrNull(value[8])
   );
 }

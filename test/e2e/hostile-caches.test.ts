@@ -5,8 +5,9 @@ import { execa } from "execa";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { REPO_ROOT } from "../support/workspace.js";
 
 const JP = path.join(REPO_ROOT, "bin/jp");
@@ -101,4 +102,157 @@ it("a counts cache keyed by the log's size a repository knows: absurd or mistype
     const usage = (JSON.parse(shown.stdout) as { usage: { input_tokens: number } }).usage;
     expect(usage.input_tokens).toBe(10);
   }
+});
+
+type Hostility = "zero" | "fifo" | "tty" | "huge" | "types" | "escapes" | "proto";
+
+const ESCAPES = "\u001b]52;c;ZXZpbA==\u0007\u001b[2J";
+
+/** `value` with every leaf of another type: strings as fractions, numbers as strings, and so on. */
+function mistyped(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length ? value.map(mistyped) : { length: 3 };
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mistyped(v)]));
+  if (typeof value === "string") return 77.7;
+  if (typeof value === "number") return "12";
+  return { yes: true };
+}
+
+/** `value` with an escape sequence before every string, keys included. */
+function escaped(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(escaped);
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value).flatMap(([k, v]) => [
+        [k, escaped(v)],
+        [ESCAPES + k, escaped(v)],
+      ]),
+    );
+  return typeof value === "string" ? ESCAPES + value : value;
+}
+
+/** `value` with a `__proto__` key of its own in every object, as JSON.parse makes it from a file. */
+function withProto(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withProto);
+  if (value === null || typeof value !== "object") return value;
+  const copy: Record<string, unknown> = Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, withProto(v)]),
+  );
+  Object.defineProperty(copy, "__proto__", {
+    value: { polluted: "yes", turns: 1e12, title: ESCAPES, active: "x", key: "k" },
+    enumerable: true,
+  });
+  return copy;
+}
+
+describe("every cache file jp reads, made hostile", () => {
+  const SERVER = path.join(REPO_ROOT, "test/support/mcp-server.mjs");
+  const PEAK = path.join(REPO_ROOT, "test/support/peak-rss.mjs");
+
+  /** A workspace whose caches all exist: state, listing, counts, model facts and an MCP tool list. */
+  async function cachedWorkspace() {
+    const q = await qWorkspace({
+      script: [{ text: "first" }],
+      extraConfig: [
+        "[providers.mcp.bookworm]",
+        'type = "stdio"',
+        'command = "node"',
+        `arguments = [${JSON.stringify(SERVER)}]`,
+        "[conversation.tools.crates_search]",
+        'source = "mcp.bookworm"',
+        "",
+      ].join("\n"),
+    });
+    expect((await q.jp("q", "-n", "one")).code).toBe(0);
+    const folder = path.basename(q.folder());
+    const id = folder.split("-")[0]!;
+    // A listing keeps only rows of folders settled for a while.
+    const minuteAgo = new Date(Date.now() - 60_000);
+    fs.utimesSync(q.folder(), minuteAgo, minuteAgo);
+    expect((await q.jp("conversation", "ls")).code).toBe(0);
+    expect((await q.jp("conversation", "show", id)).code).toBe(0);
+    const own = path.join(q.root, ".cache", "jp");
+    const inside = (dir: string) => fs.readdirSync(dir).map((f) => path.join(dir, f));
+    const mcpDirs = inside(path.join(own, "mcp"));
+    const files = [
+      path.join(q.root, ".jp", "state.json"),
+      path.join(q.root, ".jp", "cache", "listing.json"),
+      path.join(q.root, ".jp", "cache", "stats", `${folder}.json`),
+      ...inside(path.join(own, "models")),
+      ...mcpDirs.flatMap(inside),
+    ];
+    for (const file of files) expect(fs.existsSync(file), file).toBe(true);
+    const originals = new Map(files.map((f) => [f, fs.readFileSync(f, "utf8")]));
+    return { q, id, files, originals };
+  }
+
+  function plant(file: string, original: string, as: Hostility): void {
+    fs.rmSync(file, { force: true });
+    const json = JSON.parse(original) as unknown;
+    if (as === "zero") fs.symlinkSync("/dev/zero", file);
+    else if (as === "tty") fs.symlinkSync("/dev/tty", file);
+    else if (as === "fifo") execFileSync("mkfifo", [file]);
+    else if (as === "huge") {
+      const fd = fs.openSync(file, "w");
+      fs.ftruncateSync(fd, 100 * 1024 * 1024);
+      fs.closeSync(fd);
+    } else
+      fs.writeFileSync(
+        file,
+        JSON.stringify(as === "types" ? mistyped(json) : as === "escapes" ? escaped(json) : withProto(json)),
+      );
+  }
+
+  it.each<Hostility>(["zero", "fifo", "tty", "huge", "types", "escapes", "proto"])(
+    "as %s: ls, show and q finish in seconds, within 300 MB, print no escape, and say at most one line per file",
+    async (as) => {
+      const { q, id, files, originals } = await cachedWorkspace();
+      w = q;
+      for (const file of files) plant(file, originals.get(file)!, as);
+      q.mock.push({ text: "second" });
+      const peaks = fs.mkdtempSync(path.join(q.root, "peaks-"));
+      const run = (...args: string[]) =>
+        execa(JP, args, {
+          cwd: q.root,
+          env: { ...q.env, NODE_OPTIONS: `--import=${PEAK}`, JP_PEAK_RSS_DIR: peaks },
+          reject: false,
+          stdin: "ignore",
+          timeout: 20_000,
+        });
+      const results = [
+        await run("conversation", "ls"),
+        await run("conversation", "show", id),
+        await run("q", "--id", id, "-t=crates_search", "two"),
+      ];
+      for (const result of results) {
+        expect(result.timedOut, result.command).toBe(false);
+        expect(result.exitCode, `${result.command}: ${result.stderr}`).toBe(0);
+        const said = result.stdout + result.stderr;
+        expect(said).not.toContain("\u001b]52");
+        expect(said).not.toContain("\u001b[2J");
+        for (const file of files) {
+          const about = result.stderr.split("\n").filter((l) => l.includes(path.basename(file)));
+          expect(about.length, `${result.command} on ${file}`).toBeLessThanOrEqual(1);
+        }
+      }
+      expect(results[0]!.stdout).toContain("one");
+      expect(results[2]!.stdout).toContain("second");
+      const peak = Math.max(
+        ...fs.readdirSync(peaks).map((f) => Number(fs.readFileSync(path.join(peaks, f), "utf8"))),
+      );
+      expect(peak).toBeLessThan(300 * 1024 * 1024);
+      expect(q.mock.requests.at(-1)!.body.tools).toEqual(
+        expect.arrayContaining([expect.objectContaining({ name: "crates_search" })]),
+      );
+    },
+  );
+
+  it.skipIf(!PTY_AVAILABLE)("as links to the terminal itself: ls reads nothing the user types", async () => {
+    const { q, files, originals } = await cachedWorkspace();
+    w = q;
+    for (const file of files) plant(file, originals.get(file)!, "tty");
+    const session = runInPty([JP, "conversation", "ls"], { cwd: q.root, env: q.env });
+    expect(await session.exit).toBe(0);
+    expect(session.output()).toContain("one");
+  });
 });

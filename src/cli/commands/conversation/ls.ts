@@ -67,7 +67,8 @@ export function register(parent: Command, ctx: Context): void {
         i.id,
         String(i.turns),
         String(i.events),
-        (i.last_event_at ?? i.created_at).slice(0, 16).replace("T", " "),
+        // Dates come from files a repository commits (and JP writes its own format): shown safely too.
+        visible((i.last_event_at ?? i.created_at).slice(0, 16).replace("T", " ")),
         (i.error ? "(unreadable)" : visible(i.title ?? "")) +
           (i.labels.length ? ctx.color.dim(` [${i.labels.map(visible).join(", ")}]`) : ""),
       ]);
