@@ -1,7 +1,7 @@
 // Owns the terminal's view of a local tool while it runs: one line with its
 // elapsed time and, under it, the last lines of its output as they come,
 // redrawn in place in a bounded area and erased when the tool ends.
-import stringWidth from "string-width";
+import stringWidth from "fast-string-width";
 import type { Palette } from "./palette.js";
 import { cutToWidth, visible } from "./visible.js";
 

@@ -4,7 +4,7 @@
 // screen, bidi overrides reorder what is shown. Such characters are made
 // visible in caret notation (ESC as ^[) or as <U+XXXX>, and a carriage return
 // is dropped; the log and --json keep them exactly.
-import stringWidth from "string-width";
+import stringWidth from "fast-string-width";
 
 /** C0 controls but tab and newline, DEL, C1 controls, and the bidi embeddings, overrides and isolates. */
 // eslint-disable-next-line no-control-regex -- control characters are what this module finds
