@@ -21,16 +21,47 @@ const PATTERNS: readonly [FactKind, RegExp][] = [
     "path",
     /(?:~|\.{1,2})?\/?(?:[\w@.-]+\/)+[\w@.-]*\w|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|rb|c|h|cc|cpp|hpp|cs|swift|kt|json|toml|ya?ml|md|txt|csv|sh|sql|lock|log|pem|env|html|css)\b/g,
   ],
-  // ENOENT, TS2322, E0308, ERR_MODULE_NOT_FOUND, TypeError, HTTP 404.
-  ["error_code", /\b(?:E[A-Z]{3,}|[A-Z]{1,4}\d{3,5}|ERR_[A-Z_]+|[A-Z][a-z]+Error|HTTP [1-5]\d\d)\b/g],
-  // camelCase, PascalCase with a hump, snake_case, and what is quoted as code.
+  // ENOENT, TS2322, E0308, ERR_MODULE_NOT_FOUND, ERR_4711, TypeError, HTTP 404, 0xc00000fd.
+  [
+    "error_code",
+    /\b(?:E[A-Z]{3,}|[A-Z]{1,4}\d{3,5}|ERR_[A-Z0-9_]*[A-Z0-9]|[A-Z][a-z]+Error|HTTP [1-5]\d\d|0x[0-9a-fA-F]{4,16})\b/g,
+  ],
+  // What is quoted as code, paths of modules (ptr::NonNull), dotted names (assistant.model.id),
+  // camelCase, PascalCase with a hump, snake_case and UPPER_CASE constants.
   [
     "identifier",
-    /`[^`\s]{2,80}`|\b[a-z]+(?:[A-Z][a-z0-9]*)+\b|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g,
+    new RegExp(
+      [
+        /`[^`\s]{2,80}`/,
+        /\b[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+\b/,
+        /\b[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+\b/,
+        /\b[a-z]+(?:[A-Z][a-z0-9]*)+\b/,
+        /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b/,
+        /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/,
+        /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/,
+      ]
+        .map((r) => r.source)
+        .join("|"),
+      "g",
+    ),
   ],
   // Numbers of two digits or more, versions and decimals.
   ["number", /\b\d+(?:\.\d+)+\b|\b\d{2,}\b/g],
 ];
+
+/**
+ * Ids a provider or jp generated (`toolu_01…`, `call_7`, `fc_3`): a name
+ * nobody needs back, though it looks like snake_case. The suffix holds a digit,
+ * so `call_count` stays an identifier.
+ */
+const GENERATED_ID = /^(?:toolu|srvtoolu|call|fc|msg|resp|rs|chatcmpl)_(?=[A-Za-z0-9]*\d)[A-Za-z0-9]+$/;
+
+/** Whether a match is a fact: not an empty quote, a bare fraction or date (`1/30`), nor a generated id. */
+function isFact(kind: FactKind, value: string): boolean {
+  if (!/[A-Za-z0-9]/.test(value)) return false;
+  if (kind === "path" && /^[\d./]+$/.test(value)) return false;
+  return !GENERATED_ID.test(value);
+}
 
 /** Trailing punctuation a sentence puts after a URL or a path. */
 const trimEnd = (s: string) => s.replace(/[.,;:!?]+$/, "");
@@ -43,7 +74,7 @@ export function factsOf(text: string): Fact[] {
     for (const match of rest.matchAll(pattern)) {
       const raw = kind === "identifier" ? match[0].replace(/^`|`$/g, "") : match[0];
       const value = kind === "url" || kind === "path" ? trimEnd(raw) : raw;
-      if (!found.has(value)) found.set(value, { kind, text: value });
+      if (!found.has(value) && isFact(kind, value)) found.set(value, { kind, text: value });
     }
     // What this kind took is not read again (a URL's path is not also a path).
     rest = rest.replace(pattern, " ");
@@ -65,6 +96,11 @@ function viewTexts(events: readonly Event[]): string[] {
   return texts;
 }
 
+/** The tool call ids of a view: names a provider or a tool generated, which nobody needs back. */
+function* callIdsOf(events: readonly Event[]): Generator<string> {
+  for (const e of events) if (isKind(e, "tool_call_request")) yield e.id;
+}
+
 /**
  * The facts at risk when the view goes from `before` to `after`: the facts
  * of the texts that leave the view that are facts of no text that stays (the
@@ -74,7 +110,8 @@ function viewTexts(events: readonly Event[]): string[] {
 export function factsAtRisk(before: readonly Event[], after: readonly Event[]): Fact[] {
   const remaining = viewTexts(after);
   const stays = new Set(remaining);
-  const kept = new Set<string>();
+  // Tool call ids (`fs_read_file_0`) are never facts: counted as kept, they are never listed.
+  const kept = new Set<string>(callIdsOf(before));
   for (const text of remaining) for (const fact of factsOf(text)) kept.add(fact.text);
   const atRisk = new Map<string, Fact>();
   for (const text of viewTexts(before)) {

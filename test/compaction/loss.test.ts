@@ -1,8 +1,10 @@
 // The loss report: the facts that leave the model's view and stay nowhere in it.
+import * as path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { factsAtRisk, factsOf, project } from "../../src/compaction/index.js";
-import type { ChatRequest, Event } from "../../src/events/index.js";
+import { isKind, type ChatRequest, type Event } from "../../src/events/index.js";
+import { convertJpConversation } from "../../src/store/import-jp.js";
 import { at, compaction, STRIP, summary, turn } from "../support/stream.js";
 
 const kinds = (text: string) => Object.fromEntries(factsOf(text).map((f) => [f.text, f.kind]));
@@ -107,5 +109,75 @@ describe("factsAtRisk", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("factsOf on what people lose", () => {
+  it("takes error codes with digits, constants, module paths and dotted names", () => {
+    expect(
+      kinds(
+        "Retry hit ERR_4711 after MAX_RETRIES, rustc said E0308 at ptr::NonNull::from, " +
+          "set assistant.model.id, and Windows exited 0xc00000fd.",
+      ),
+    ).toEqual({
+      ERR_4711: "error_code",
+      E0308: "error_code",
+      "0xc00000fd": "error_code",
+      MAX_RETRIES: "identifier",
+      "ptr::NonNull::from": "identifier",
+      "assistant.model.id": "identifier",
+    });
+  });
+
+  it("leaves out generated ids, empty quotes and bare fractions", () => {
+    expect(
+      factsOf('Called toolu_1 and call_7 with `""`, step 1/30 on 2025/12/30; call_count stays.'),
+    ).toEqual([{ kind: "identifier", text: "call_count" }]);
+  });
+
+  it("never lists a view's tool call ids, whatever their shape", () => {
+    const raw = [
+      ...turn({
+        request: "read it",
+        tools: [
+          { id: "fs_read_file_0", name: "fs_read_file", result: "fs_read_file_0 returned MAX_RETRIES" },
+        ],
+        message: "done",
+      }),
+      ...turn("thanks"),
+    ];
+    const dropped = compaction({ from_turn: 0, to_turn: 0, summary: summary("Read a file.", "supplied") });
+    const lost = factsAtRisk(project(raw).events, project([...raw, dropped]).events).map((f) => f.text);
+    expect(lost).toContain("MAX_RETRIES");
+    expect(lost).not.toContain("fs_read_file_0");
+  });
+});
+
+describe("the loss report on a recorded JP conversation", () => {
+  // JP's own debugging of a segfault: what dropping all of it would lose, as a reader of it names it.
+  const dir = path.resolve(
+    "fixtures/jp-conversations/17671120783-investigating-segfault-in-iter-mut-change-tracking",
+  );
+  const converted = convertJpConversation(dir);
+  const events = "reason" in converted ? [] : converted.events;
+
+  it("lists the real facts and none of the generated ids", () => {
+    const view = project(events).events;
+    const lost = factsAtRisk(view, []).map((f) => f.text);
+    for (const fact of [
+      "https://github.com/dcdpr/jp/pull/339",
+      "crates/jp_tombmap/src/lib.rs",
+      "ptr::NonNull::from",
+      "hash_map::IterMut",
+      "TombMap::iter_mut",
+      "Error::CannotRemoveActiveConversation",
+      "std::mem::replace",
+      "self.state.local.conversations",
+    ])
+      expect(lost).toContain(fact);
+    const callIds = view.flatMap((e) => (isKind(e, "tool_call_request") ? [e.id] : []));
+    expect(callIds.length).toBeGreaterThan(5);
+    for (const id of callIds) expect(lost).not.toContain(id);
+    expect(lost.filter((f) => !/[A-Za-z0-9]/.test(f) || /^[\d.]*\/[\d./]*$/.test(f))).toEqual([]);
   });
 });
