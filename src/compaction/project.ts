@@ -23,6 +23,9 @@ import { CompactionIndexer, newestFirst, type CompactionEntry } from "./activati
 
 export const SUMMARY_REQUEST = "[Summary of previous conversation]";
 
+/** The answer where a summary's range resumes after a pinned turn or a newer summary: its text is read once. */
+export const SUMMARY_SHOWN_ABOVE = "[These turns are covered by the same summary, given above.]";
+
 /**
  * The request a summary stands in for, naming the raw turns its compaction
  * covers (1-based) and how `recall` reads them. It depends on the compaction
@@ -332,6 +335,8 @@ class StreamProjector {
   private readonly callPosition = new Map<string, number>();
   private lastTurn = NO_TURN;
   private lastSummary: SummaryEntry | undefined;
+  /** The summaries whose text the model has read: where their range resumes, they are pointed to. */
+  private readonly shownSummaries = new Set<SummaryEntry>();
   /** The summary origin the next turn may extend: the last origin, when it is a summary. */
   private openSummary: Extract<TurnOrigin, { kind: "summary" }> | undefined;
   /**
@@ -405,9 +410,9 @@ class StreamProjector {
 
   /**
    * A raw turn begins: a kept turn opens an origin; a summary opens one (with
-   * its text) unless it extends the last. A pinned turn inside a summary's
-   * range splits it: the summary is shown again after it, as around a newer
-   * summary inside an older one.
+   * its text) unless it extends the last. A pinned turn (or a newer summary)
+   * inside a summary's range splits it: after it, the rest of the range is a
+   * turn that points back to the summary, which the model reads once.
    */
   private beginTurn(t: number, i: number, e: Event, summary: SummaryEntry | undefined): void {
     if (summary === undefined) {
@@ -417,13 +422,15 @@ class StreamProjector {
       this.openSummary = { kind: "summary", from: t, to: t, compaction: summary.event.id };
       this.sink.origin(this.openSummary);
       const timestamp = e.timestamp ?? "";
+      const request = summaryRequest(summary.event, this.shape.turnCount);
       this.emit({ type: "turn_start", timestamp });
-      this.emit({
-        type: "chat_request",
-        timestamp,
-        content: summaryRequest(summary.event, this.shape.turnCount),
-      });
-      this.emit(summaryResponse(summary.event.summary, timestamp));
+      this.emit({ type: "chat_request", timestamp, content: request });
+      this.emit(
+        this.shownSummaries.has(summary)
+          ? { type: "chat_response", timestamp, message: SUMMARY_SHOWN_ABOVE }
+          : summaryResponse(summary.event.summary, timestamp),
+      );
+      this.shownSummaries.add(summary);
       this.settle(t, i, summarizes);
     } else {
       this.openSummary.to = t;

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { project } from "../../src/compaction/index.js";
+import { project, SUMMARY_SHOWN_ABOVE } from "../../src/compaction/index.js";
 import { groupTurns, kindOf, UnknownEvent, type Event } from "../../src/events/index.js";
 import { at, compaction, KEEP, OMIT, resetClock, STRIP, summary, turn, turns } from "../support/stream.js";
 
@@ -75,7 +75,7 @@ describe("project", () => {
     expect(injected[2]).toMatchObject({ message: "the gist" });
   });
 
-  it("re-injects an older summary's text around a newer summary contained in it", () => {
+  it("shows an older summary once around a newer summary contained in it, and points back to it after", () => {
     const events = [
       ...turns(10),
       compaction({ from_turn: 0, to_turn: 9, summary: summary("OLD"), id: "old" }),
@@ -90,7 +90,23 @@ describe("project", () => {
     // Each marker names the turns its summary covers, the same wherever it is injected.
     const old = '[Summary of previous conversation: turns 1-10; recall {"turns":"1-10"} reads them]';
     const inner = '[Summary of previous conversation: turns 4-6; recall {"turns":"4-6"} reads them]';
-    expect(texts(p.events)).toEqual([old, "OLD", inner, "NEW", old, "OLD"]);
+    expect(texts(p.events)).toEqual([old, "OLD", inner, "NEW", old, SUMMARY_SHOWN_ABOVE]);
+  });
+
+  it("shows a summary once when a pinned turn splits its range", () => {
+    const events: Event[] = [
+      ...turns(5),
+      { type: "pin", timestamp: at(100), turn: 2, pinned: true },
+      compaction({ from_turn: 0, to_turn: 4, summary: summary("SUM"), id: "s" }),
+    ];
+    const p = project(events);
+    expect(p.turns.map((turn) => turn.origin)).toEqual([
+      { kind: "summary", from: 0, to: 1, compaction: "s" },
+      { kind: "kept", turn: 2 },
+      { kind: "summary", from: 3, to: 4, compaction: "s" },
+    ]);
+    expect(texts(p.events).filter((t) => t === "SUM")).toHaveLength(1);
+    expect(texts(p.events).at(-1)).toBe(SUMMARY_SHOWN_ABOVE);
   });
 
   it("keeps identical summary texts from two compactions as two turns", () => {

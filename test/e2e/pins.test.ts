@@ -3,6 +3,7 @@
 // a pin is an event in the log and `unpin` undoes it.
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { SUMMARY_SHOWN_ABOVE } from "../../src/compaction/index.js";
 import type { Event } from "../../src/events/index.js";
 import { loadScript } from "../support/mock-llm.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
@@ -48,12 +49,17 @@ describe("pins", () => {
     const dry = await w!.jp("c", "compact", "--turn", "1..3", "--summary", "CSV work.", "--dry-run");
     expect(dry.stdout).toContain("Would compact turns 1–3 (2 total, summary; pinned turn 2 left as it is):");
     expect((await w!.jp("c", "compact", "--turn", "1..3", "--summary", "CSV work.")).code).toBe(0);
+    // The summary is shown once, before turn 2; after it, a pointer back to it.
+    const printed = (await w!.jp("c", "print", "--compacted")).stdout;
+    expect(printed.match(/CSV work\./g)).toHaveLength(1);
+    expect(printed).toContain(SUMMARY_SHOWN_ABOVE);
     expect((await w!.jp("q", "go on")).code).toBe(0);
-    // Turn 2 goes as it was, between the summary shown before it and again after it.
+    // Turn 2 goes as it was, after the summary, which the model reads once.
     const body = sent(0);
     expect(body).toContain(TURN_2);
     expect(body).not.toContain("chokes on quoted fields");
-    expect(body.match(/CSV work\./g)).toHaveLength(2);
+    expect(body.match(/CSV work\./g)).toHaveLength(1);
+    expect(body).toContain(SUMMARY_SHOWN_ABOVE);
 
     expect((await w!.jp("c", "pin", "--turn", "2")).stderr).toContain("turn 2 is already pinned");
     expect((await w!.jp("c", "pin", "--turn", "9")).stderr).toContain("there is no turn 9");
