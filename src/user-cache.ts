@@ -1,5 +1,8 @@
 // Owns where jp keeps what it caches outside a workspace: the user's cache
-// folder, as the XDG base directory spec names it.
+// folder, as the XDG base directory spec names it, with a folder per
+// workspace by its real path.
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
@@ -7,4 +10,16 @@ import * as path from "node:path";
 export function userCacheDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), ".cache");
   return path.join(base, "jp");
+}
+
+/** `base`'s folder for one workspace, named by a digest of its real path; `base` itself without one. */
+export function perWorkspaceDir(base: string, workspaceRoot: string | undefined): string {
+  if (!workspaceRoot) return base;
+  let real = workspaceRoot;
+  try {
+    real = fs.realpathSync(workspaceRoot);
+  } catch {
+    // A workspace that cannot be resolved is named as given.
+  }
+  return path.join(base, createHash("sha256").update(real).digest("hex").slice(0, 16));
 }

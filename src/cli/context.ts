@@ -7,6 +7,7 @@ import { createPalette, type Palette } from "../render/palette.js";
 import { systemClock, type Clock } from "../store/clock.js";
 import type { ConversationStore } from "../store/conversations.js";
 import type * as StoreRuntime from "./store-runtime.js";
+import { warningsToSay } from "./said-warnings.js";
 import { findWorkspace, type Workspace } from "../store/workspace.js";
 import { megabytes, progressLine } from "../render/progress.js";
 import { visible } from "../render/visible.js";
@@ -182,14 +183,14 @@ async function configFor(ctx: Context, options: Parameters<Context["config"]>[0]
     cfg: ctx.cfg,
     flags: options.flags,
   });
-  // A command may read the configuration more than once (jp q: with and without -m): each line is said once.
+  // A command may read the configuration more than once (jp q: with and without -m): each line is said once,
+  // and only when this workspace has not heard it before (config show lists them all).
   const said = saidLines.get(ctx) ?? new Set<string>();
   saidLines.set(ctx, said);
-  for (const line of [...resolved.ignored, ...resolved.clamped])
-    if (!said.has(line)) {
-      said.add(line);
-      ctx.warn(line);
-    }
+  const lines = [...resolved.ignored, ...resolved.clamped].filter((line) => !said.has(line));
+  for (const line of lines) said.add(line);
+  if (lines.length === 0) return resolved;
+  for (const line of warningsToSay(ctx.env, ctx.maybeWorkspace()?.root, lines)) ctx.warn(line);
   return resolved;
 }
 

@@ -1,10 +1,8 @@
 // Owns turning the config's MCP tools into tools a request offers: the
 // servers of the config, every tool of an `all_tools` server, and each
 // selected MCP tool described by its server (from the cache when it can be).
-import { createHash } from "node:crypto";
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { userCacheDir } from "../user-cache.js";
+import { perWorkspaceDir, userCacheDir } from "../user-cache.js";
 import { mcpServers } from "../config/providers.js";
 import { providerKeyEnvs } from "../llm/providers.js";
 import type { Config } from "../config/schema.js";
@@ -33,15 +31,7 @@ export interface McpSetup {
  * repository committed there would be believed as if its server had said it.
  */
 export function mcpCacheDir(env: NodeJS.ProcessEnv, workspaceRoot: string | undefined): string {
-  const base = path.join(userCacheDir(env), "mcp");
-  if (!workspaceRoot) return base;
-  let real = workspaceRoot;
-  try {
-    real = fs.realpathSync(workspaceRoot);
-  } catch {
-    // A workspace that cannot be resolved is named as given.
-  }
-  return path.join(base, createHash("sha256").update(real).digest("hex").slice(0, 16));
+  return perWorkspaceDir(path.join(userCacheDir(env), "mcp"), workspaceRoot);
 }
 
 /** The servers the config defines, none started yet. */

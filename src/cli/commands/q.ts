@@ -9,7 +9,7 @@ import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions }
 import { toolHints } from "../../config/compaction-rules.js";
 import { JpError, UsageError } from "../../errors.js";
 import { streamShape } from "../../compaction/index.js";
-import { repairInterruptedTurn } from "../../events/index.js";
+import { isJsonObject, repairInterruptedTurn } from "../../events/index.js";
 import {
   isKind,
   sumUsage,
@@ -185,7 +185,8 @@ async function keepModel(
   modelId: string,
   origin: string | undefined,
 ): Promise<void> {
-  if (origin?.startsWith("conversation"))
+  // Said when the model changes: not on every turn of a conversation that keeps answering with it.
+  if (origin?.startsWith("conversation") && existing && lastAnsweredBy(ctx, existing) !== modelId)
     ctx.info(ctx.color.dim(`${modelId}: this conversation's model, as it recorded it (-m changes it)`));
   if (!opts.model) return;
   const recorded = existing
@@ -205,6 +206,18 @@ async function keepModel(
       delta: { assistant: { model: { id: modelId } } },
     },
   ]);
+}
+
+/** The model the conversation's last answer names (its metadata), if any. */
+function lastAnsweredBy(ctx: Context, ref: ConversationRef): string | undefined {
+  const events = ctx.store().readEvents(ref);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type !== "chat_response") continue;
+    const model = isJsonObject(e.metadata) ? e.metadata.model : undefined;
+    return typeof model === "string" ? model : undefined;
+  }
+  return undefined;
 }
 
 /**

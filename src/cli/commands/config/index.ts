@@ -56,5 +56,8 @@ export function register(config: Command, ctx: Context): void {
           })
           .join("\n"),
       );
+      // Said on stderr only when they change (cli/said-warnings.ts); listed here every time.
+      const notes = [...resolved.ignored, ...resolved.clamped];
+      if (notes.length) ctx.out(["", ...notes.map((n) => ctx.color.dim(`# ${n}`))].join("\n"));
     });
 }
