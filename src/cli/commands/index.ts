@@ -157,6 +157,12 @@ export const COMMANDS: CommandEntry[] = [
     subcommands: conversation,
   },
   {
+    name: "doctor",
+    args: "[id]",
+    summary: "short for `jp conversation doctor`: check logs and repair what can be repaired",
+    load: async () => (await import("../runtime.js")).conversationDoctor,
+  },
+  {
     name: "config",
     summary: "inspect configuration",
     subcommands: [

@@ -117,6 +117,8 @@ describe("jp conversation", () => {
     const check = await run("c", "doctor", id, "--check");
     expect(check.code).toBe(1);
     expect(check.stdout).toContain("metadata.json is not a JSON object; jp reads it as absent");
+    // `jp doctor` is the short form, and says the same.
+    expect(await run("doctor", id, "--check")).toEqual(check);
     expect((await run("c", "doctor", id)).code).toBe(0);
     expect(fs.readdirSync(dir).some((f) => f.startsWith("metadata.json.unreadable-"))).toBe(true);
     expect((await run("c", "doctor", id, "--check")).code).toBe(0);
