@@ -302,14 +302,47 @@ export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools
 export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> {
   const { layers, leftOutTools, ignored } = collectLayers(options);
   checkSettingsCount(layers);
-  if (layers.some((l) => forbiddenKeyPath(l.value) !== undefined || checkConfig(l.value) !== undefined)) {
+  const checked = layers.map((layer, i) => asChecked(layer, layers.slice(0, i)));
+  if (checked.some((l) => forbiddenKeyPath(l.value) !== undefined || checkConfig(l.value) !== undefined)) {
     const { layerProblems } = await import("./problems.js");
-    throw configProblems(layers.flatMap(layerProblems));
+    throw configProblems(checked.flatMap(layerProblems));
   }
   const resolved = mergeLayers(layers);
   resolveModelAliases(resolved.config);
   const clamped = clampSettings(resolved.config);
   return { ...resolved, leftOutTools, clamped, ignored };
+}
+
+/** The MCP servers a layer's value names, as an object per name. */
+function mcpEntries(value: Plain): Record<string, Plain> {
+  const providers = isPlain(value.providers) ? value.providers : undefined;
+  const mcp = providers && isPlain(providers.mcp) ? providers.mcp : {};
+  return Object.fromEntries(Object.entries(mcp).flatMap(([name, v]) => (isPlain(v) ? [[name, v]] : [])));
+}
+
+/**
+ * A layer as it is checked. A server it changes without defining it (no
+ * `type`: `-c providers.mcp.NAME.optional=true`) is checked with what the
+ * earlier layers gave that server, as it will be merged; one no earlier layer
+ * defines is checked as it stands, and told to name its type.
+ */
+function asChecked(layer: Layer, earlier: readonly Layer[]): Layer {
+  const changed = Object.entries(mcpEntries(layer.value)).filter(([, server]) => server.type === undefined);
+  if (changed.length === 0) return layer;
+  const completed: Record<string, Plain> = {};
+  for (const [name, server] of changed) {
+    const base = earlier
+      .map((l) => mcpEntries(l.value)[name])
+      .filter((s): s is Plain => s !== undefined)
+      .reduce<Plain>((merged, s) => ({ ...merged, ...s }), {});
+    if (base.type !== undefined) completed[name] = { ...base, ...server };
+  }
+  const providers = isPlain(layer.value.providers) ? layer.value.providers : {};
+  const mcp = isPlain(providers.mcp) ? providers.mcp : {};
+  return {
+    ...layer,
+    value: { ...layer.value, providers: { ...providers, mcp: { ...mcp, ...completed } } },
+  };
 }
 
 /** Model ids given as aliases (`-m sonnet`), replaced by what `[providers.llm.aliases]` names. */

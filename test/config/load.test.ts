@@ -118,6 +118,20 @@ describe("config layers", () => {
     expect(fs.existsSync(path.join(root, "extra.toml"))).toBe(true);
   });
 
+  it("lets -c change one field of an MCP server another layer defines, and asks for a type when none does", async () => {
+    const { load } = setup({
+      ".jp/config.toml": `[providers.mcp.files]\ntype = "stdio"\ncommand = "mcp-files"\n`,
+    });
+    const config = (await load({ cfg: ["providers.mcp.files.optional=true"] })).config;
+    expect(config.providers?.mcp?.files).toEqual({ type: "stdio", command: "mcp-files", optional: true });
+    await expect(load({ cfg: ["providers.mcp.nosuch.optional=true"] })).rejects.toThrow(
+      "providers.mcp.nosuch.type must be",
+    );
+    await expect(load({ cfg: ["providers.mcp.files.optional=maybe"] })).rejects.toThrow(
+      "providers.mcp.files.optional must be",
+    );
+  });
+
   it("drops what this version does not know from config deltas (JP's own keys)", async () => {
     const { load } = setup({});
     const config = (
