@@ -1,5 +1,6 @@
 // Owns turning compaction flags (`-k`, `-r`, `-t`, `-s`, `--summary`, range
 // and keep flags) into rules, for `compact`, `fork -k` and `q -k`.
+import { nextRequestFrame } from "./request-frame.js";
 import { providerSummaries } from "./provider-summaries.js";
 import type { Command } from "commander";
 import {
@@ -230,8 +231,11 @@ export async function compactWithSpecs(
   if (!opts.compact && !opts.compactSpec?.length) return [];
   const store = ctx.store();
   const providers = await providerSummaries(ctx, config, ref);
+  const events = store.readEvents(ref);
+  const { frame } = await nextRequestFrame(ctx, config);
   const outcome = await compactConversation({
-    events: store.readEvents(ref),
+    events,
+    frame,
     rules: rulesFromSpecs(opts, config),
     hints: toolHints(config),
     source: "user",

@@ -7,6 +7,7 @@ import type { ConversationRef } from "../store/conversations.js";
 import { builtinTools } from "../tools/builtins.js";
 import { buildRegistry } from "../tools/registry.js";
 import type { Context } from "./context.js";
+import { nextRequestFrame } from "./request-frame.js";
 
 /** `fromConversation`: the tools whose command the conversation's recorded config set (always asked for). */
 export async function conversationRegistry(
@@ -20,6 +21,7 @@ export async function conversationRegistry(
       now: () => ctx.clock.now(),
       newId: ctx.newId,
       counter: () => ctx.tokenCounter(config),
+      frame: async () => (await nextRequestFrame(ctx, config)).frame,
       preview: { render: renderCompactPreview, dropped: droppedText },
     },
     config,

@@ -1,73 +1,7 @@
 // Owns `show --context`: what the next request holds, part by part, with
 // tokens and each part's share of the model's window, so the user sees what
 // to compact. The parts sum to the total by construction.
-import { capToolOutputs, type OutputCap, type ProjectedTurn } from "../compaction/index.js";
-import { isKind, turnsLabel } from "../events/index.js";
-import type { ToolDefinition } from "../llm/types.js";
-import type { TokenCounter } from "../tokens/count.js";
-
-export const CONTEXT_PARTS = [
-  "system prompt",
-  "tool definitions",
-  "user",
-  "assistant",
-  "reasoning",
-  "tool calls",
-  "tool outputs",
-  "summaries",
-] as const;
-export type ContextPart = (typeof CONTEXT_PARTS)[number];
-
-export interface ContextItem {
-  part: ContextPart;
-  /** Where it is: the raw turn(s) as `print` numbers them, or nothing for the prompt and tools. */
-  where: string;
-  /** What it is: a tool's name and call id, or the part itself. */
-  what: string;
-  tokens: number;
-}
-
-export interface ContextView {
-  system?: string;
-  tools: readonly ToolDefinition[];
-  turns: readonly ProjectedTurn[];
-}
-
-/** Every item the next request holds, in request order. */
-export function contextItems(view: ContextView, counter: TokenCounter, capOf: OutputCap): ContextItem[] {
-  const items: ContextItem[] = [];
-  if (view.system)
-    items.push({ part: "system prompt", where: "", what: "", tokens: counter.text(view.system) });
-  for (const t of view.tools)
-    items.push({
-      part: "tool definitions",
-      where: "",
-      what: t.name,
-      tokens: counter.text(
-        JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters }),
-      ),
-    });
-  for (const turn of view.turns) {
-    const origin = turn.origin;
-    const where =
-      origin.kind === "kept" ? turnsLabel(origin.turn, origin.turn) : turnsLabel(origin.from, origin.to);
-    const names = new Map<string, string>();
-    for (const e of capToolOutputs(turn.events, capOf).events) {
-      const tokens = counter.event(e);
-      if (tokens === 0) continue;
-      if (origin.kind === "summary") items.push({ part: "summaries", where, what: "summary", tokens });
-      else if (isKind(e, "chat_request")) items.push({ part: "user", where, what: "", tokens });
-      else if (isKind(e, "chat_response"))
-        items.push({ part: e.reasoning !== undefined ? "reasoning" : "assistant", where, what: "", tokens });
-      else if (isKind(e, "tool_call_request")) {
-        names.set(e.id, e.name);
-        items.push({ part: "tool calls", where, what: `${e.name} ${e.id}`, tokens });
-      } else if (isKind(e, "tool_call_response"))
-        items.push({ part: "tool outputs", where, what: `${names.get(e.id) ?? "unknown"} ${e.id}`, tokens });
-    }
-  }
-  return items;
-}
+import { CONTEXT_PARTS, type ContextItem, type ContextPart } from "../tokens/request.js";
 
 export interface ContextSummary {
   total: number;

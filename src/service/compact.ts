@@ -21,6 +21,7 @@ import { providerCompaction, type ProviderSummaries } from "../llm/provider-summ
 import { summaryBilling, type Summarizer } from "../llm/summarize.js";
 import { cacheRewriteTokens } from "../tokens/cache-rewrite.js";
 import type { TokenCounter } from "../tokens/count.js";
+import { requestTokens, type RequestFrame } from "../tokens/request.js";
 
 export interface TokenFigures {
   /** The whole request. */
@@ -58,6 +59,8 @@ export interface CompactionOutcome {
 
 export interface CompactionInput {
   events: readonly Event[];
+  /** The request's frame (system prompt, tools, output caps): whole-request figures count it as show --context does. */
+  frame: RequestFrame;
   rules: readonly ResolvedRule[];
   hints: Readonly<Record<string, ToolHint>>;
   source: CompactionSource;
@@ -155,6 +158,7 @@ async function compactionOf(
 
 export async function compactConversation(input: CompactionInput): Promise<CompactionOutcome> {
   let events = [...input.events];
+  const whole = (view: Projection) => requestTokens(input.frame, view, input.counter);
   const before = project(events);
   const planned: PlannedCompaction[] = [];
   const skipped: CompactionOutcome["skipped"] = [];
@@ -171,13 +175,17 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     const next = [...events, compaction];
     const projected = project(next);
     const tokens: TokenFigures = {
-      before: input.counter.events(current.events),
-      after: input.counter.events(projected.events),
+      before: whole(current),
+      after: whole(projected),
       rangeBefore: rangeTokens(current, input.counter, range),
       rangeAfter: rangeTokens(projected, input.counter, range),
     };
     // A rule that changes nothing the model sees (stripping what those turns do not hold) is not recorded.
-    if (!compaction.summary && tokens.after >= tokens.before) {
+    // Judged on the turns alone: the recall tool the first compaction brings would outweigh a small strip.
+    if (
+      !compaction.summary &&
+      input.counter.events(projected.events) >= input.counter.events(current.events)
+    ) {
       skipped.push({
         label: resolved.label,
         reason: "it would save no tokens: those turns hold nothing it removes",
@@ -201,7 +209,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     before,
     after: current,
     events,
-    tokens: { before: input.counter.events(before.events), after: input.counter.events(current.events) },
+    tokens: { before: whole(before), after: whole(current) },
     cacheRewrite: cacheRewriteTokens(input.counter, before.events, current.events),
     atRisk: factsAtRisk(before.events, current.events),
     reasoningLost: lostReasoning(before, current, input.counter),

@@ -2,6 +2,7 @@
 import { toolHints } from "../config/compaction-rules.js";
 import type { Config } from "../config/schema.js";
 import type { TokenCounter } from "../tokens/count.js";
+import type { RequestFrame } from "../tokens/request.js";
 import { createCompactTool, type CompactPreview } from "./compact.js";
 import { outputCapOf } from "./local.js";
 import { createRecallTool } from "./recall.js";
@@ -12,6 +13,7 @@ export interface BuiltinDeps {
   now: () => Date;
   newId: () => string;
   counter: () => Promise<TokenCounter>;
+  frame: () => Promise<RequestFrame>;
   preview: CompactPreview;
 }
 
@@ -22,6 +24,7 @@ export function builtinTools(deps: BuiltinDeps, config: Config, conversationId: 
       newId: deps.newId,
       hints: toolHints(config),
       counter: deps.counter,
+      frame: deps.frame,
       preview: deps.preview,
       conversationId,
     }),

@@ -18,6 +18,7 @@ import {
 import { isJsonObject, turnsLabel, type Compaction, type Event, type Pin } from "../events/index.js";
 import type { PreviewRule } from "../render/compact-preview.js";
 import type { TokenCounter } from "../tokens/count.js";
+import { requestTokens, type RequestFrame } from "../tokens/request.js";
 import { decideApproval, type Approval } from "./approval.js";
 import { privateTempDir } from "../store/private-temp.js";
 import type { Prompter } from "./prompter.js";
@@ -56,6 +57,8 @@ export interface CompactToolDeps {
   newId: () => string;
   hints: Readonly<Record<string, ToolHint>>;
   counter: () => Promise<TokenCounter>;
+  /** The request's frame (system prompt, tools, output caps), so the preview counts what show --context counts. */
+  frame: () => Promise<RequestFrame>;
   conversationId: string;
   run?: RunMode;
 }
@@ -127,12 +130,13 @@ class CompactProposals {
     const pinned = [...streamShape(events).pinned].sort((a, b) => a - b);
     let current = [...events];
     let previousView = project(current);
-    let before = counter.events(previousView.events);
+    const frame = await this.deps.frame();
+    let before = requestTokens(frame, previousView, counter);
     return compactions.map((c) => {
       current = [...current, active(c)];
       const view = project(current);
       const [previous, projected] = [previousView.events, view.events];
-      const after = counter.events(projected);
+      const after = requestTokens(frame, view, counter);
       const figures = {
         compaction: c,
         tokensBefore: before,

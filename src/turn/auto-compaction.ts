@@ -18,6 +18,7 @@ import type { Config } from "../config/schema.js";
 import { recordedUsages, type Compaction, type Event } from "../events/index.js";
 import { summaryBilling, type Summarizer } from "../llm/summarize.js";
 import type { TokenCounter } from "../tokens/count.js";
+import { requestTokens, type RequestFrame } from "../tokens/request.js";
 
 export const MAX_FRUITLESS_ATTEMPTS = 3;
 
@@ -27,8 +28,8 @@ export interface AutoCompactionDeps {
   summarizer: Summarizer;
   /** Summaries the conversation's provider writes itself, where it can (`llm/provider-summary.ts`). */
   providerSummaries?: ProviderSummaries;
-  /** Tokens every request carries besides the conversation (system prompt, tool definitions). */
-  overhead: number;
+  /** What every request carries besides the conversation (system prompt, tool definitions), and the output caps. */
+  frame: RequestFrame;
   /** The model's context window, when known: the budget is a share of it unless max_tokens is set. */
   contextWindow?: number;
   now: () => Date;
@@ -121,7 +122,7 @@ class AutoCompactor {
   }
 
   private measure = (events: readonly Event[]): number =>
-    this.deps.counter.events(project(events).events) + this.deps.overhead;
+    requestTokens(this.deps.frame, project(events), this.deps.counter);
 
   /** The provider's own count of the last request, plus what came after it, when no compaction changed the view since. */
   private reported(events: readonly Event[]): number {

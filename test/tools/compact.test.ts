@@ -19,6 +19,7 @@ const tool = createCompactTool({
   newId: () => `k${++lastId}`,
   hints: {},
   counter: () => createTokenCounter("openai/gpt-4.1", "chars"),
+  frame: () => Promise.resolve({ tools: [], capOf: () => Number.MAX_SAFE_INTEGER }),
   conversationId: "c1",
 });
 const ctx = (): ToolContext => ({

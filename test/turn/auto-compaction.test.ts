@@ -28,7 +28,7 @@ async function hook(cfg: Config) {
     config: cfg,
     counter: await createTokenCounter("openai/gpt-4.1", "chars"),
     summarizer: { summarize: () => Promise.reject(new Error("no summaries here")) },
-    overhead: 0,
+    frame: { tools: [], capOf: () => Number.MAX_SAFE_INTEGER },
     contextWindow: 1_047_576,
     now: () => new Date("2026-06-01T00:00:00Z"),
     newId: () => `auto${++n}`,

@@ -629,7 +629,11 @@ async function autoCompactionHook(
     counter,
     summarizer: ctx.summarizer,
     ...(providers ? { providerSummaries: providers } : {}),
-    overhead: counter.text(config.assistant?.system_prompt ?? "") + counter.text(JSON.stringify(definitions)),
+    frame: {
+      ...(config.assistant?.system_prompt ? { system: config.assistant.system_prompt } : {}),
+      tools: definitions,
+      capOf: outputCapOf(config),
+    },
     ...(window !== undefined ? { contextWindow: window } : {}),
     now: () => ctx.clock.now(),
     newId: ctx.newId,

@@ -1,4 +1,5 @@
 // `jp conversation compact [ID…]`: append compactions (or a reset) and show the timeline.
+import { nextRequestFrame } from "../../request-frame.js";
 import { Option, type Command } from "commander";
 import type { Context } from "../../context.js";
 import { providerSummaries } from "../../provider-summaries.js";
@@ -331,10 +332,12 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
   const events = store.readEvents(ref);
   checkAgainst(ctx, events, config, opts, overrides);
   const counter = await ctx.tokenCounter(config);
+  const { frame } = await nextRequestFrame(ctx, config);
   const outcome = await planned(
     ctx,
     {
       events,
+      frame,
       rules,
       hints: toolHints(config),
       source: "user",

@@ -62,6 +62,31 @@ describe("jp conversation show --context", () => {
     expect(shown.largest[0]!.tokens).toBe(Math.max(...shown.items.map((i) => i.tokens)));
   });
 
+  it("says the request compact's dry run counts: one number, before the compaction and after it", async () => {
+    await sample('[assistant]\nsystem_prompt = "You help with a CSV parser written in TypeScript."\n');
+    const dry = JSON.parse(
+      (
+        await w!.jp(
+          "c",
+          "compact",
+          "--turn",
+          "1..2",
+          "--summary",
+          "CSV parser rewritten.",
+          "--dry-run",
+          "--json",
+        )
+      ).stdout,
+    ) as { tokens: { before: number; after: number } };
+    const before = await context();
+    expect(before.parts.find((p) => p.part === "system prompt")!.tokens).toBeGreaterThan(0);
+    expect(before.parts.find((p) => p.part === "tool definitions")!.tokens).toBeGreaterThan(0);
+    expect(dry.tokens.before).toBe(before.total);
+    await w!.jp("c", "compact", "--turn", "1..2", "--summary", "CSV parser rewritten.");
+    // After it, recall is offered too: the dry run counted it.
+    expect(dry.tokens.after).toBe((await context()).total);
+  });
+
   it("shows a summary as its own part, and recall among the tools once a compaction is in effect", async () => {
     await sample();
     const before = await context();
