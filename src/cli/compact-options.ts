@@ -1,7 +1,7 @@
 // Owns turning compaction flags (`-k`, `-r`, `-t`, `-s`, `--summary`, range
 // and keep flags) into rules, for `compact`, `fork -k` and `q -k`.
-import { nextRequestFrame } from "./request-frame.js";
 import { providerSummaries } from "./provider-summaries.js";
+import { nextRequestFrame } from "./request-frame.js";
 import type { Command } from "commander";
 import {
   firstTurns,

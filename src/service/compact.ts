@@ -181,11 +181,8 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       rangeAfter: rangeTokens(projected, input.counter, range),
     };
     // A rule that changes nothing the model sees (stripping what those turns do not hold) is not recorded.
-    // Judged on the turns alone: the recall tool the first compaction brings would outweigh a small strip.
-    if (
-      !compaction.summary &&
-      input.counter.events(projected.events) >= input.counter.events(current.events)
-    ) {
+    // Judged on the turns it covers: the recall tool the first compaction brings would outweigh a small strip.
+    if (!compaction.summary && tokens.rangeAfter >= tokens.rangeBefore) {
       skipped.push({
         label: resolved.label,
         reason: "it would save no tokens: those turns hold nothing it removes",

@@ -1,8 +1,8 @@
 // `jp conversation compact [ID…]`: append compactions (or a reset) and show the timeline.
-import { nextRequestFrame } from "../../request-frame.js";
 import { Option, type Command } from "commander";
 import type { Context } from "../../context.js";
 import { providerSummaries } from "../../provider-summaries.js";
+import { nextRequestFrame } from "../../request-frame.js";
 import type { OptionalValueFlag } from "../../argv.js";
 import {
   addSpecOptions,
