@@ -34,6 +34,8 @@ export interface ScriptedResponse {
   event_delay_ms?: number;
   /** Write the stream in pieces of this many bytes (cutting through events and characters), each flushed apart. */
   split_bytes?: number;
+  /** Stream the answer's text in deltas of this many characters (12 unless given). */
+  text_piece?: number;
   fault?: { status?: number; retry_after?: number; message?: string; cut_after_events?: number };
   /** A recorded answer replayed byte for byte instead of one made from the fields above. */
   raw?: RawResponse;
@@ -133,7 +135,10 @@ function anthropicBlocks(r: ScriptedResponse): [Record<string, unknown>, Record<
       ],
     ]);
   if (r.text !== undefined)
-    blocks.push([{ type: "text", text: "" }, chunks(r.text).map((c) => ({ type: "text_delta", text: c }))]);
+    blocks.push([
+      { type: "text", text: "" },
+      chunks(r.text, r.text_piece).map((c) => ({ type: "text_delta", text: c })),
+    ]);
   for (const call of r.tool_calls ?? [])
     blocks.push([
       { type: "tool_use", id: call.id, name: call.name, input: {} },
@@ -220,7 +225,7 @@ function openaiEvents(r: ScriptedResponse, model: string, cache: CacheUsage): Re
   });
   const events: Record<string, unknown>[] = [chunk({ role: "assistant", content: "" })];
   for (const c of chunks(r.reasoning ?? "")) events.push(chunk({ reasoning_content: c }));
-  for (const c of chunks(r.text ?? "")) events.push(chunk({ content: c }));
+  for (const c of chunks(r.text ?? "", r.text_piece)) events.push(chunk({ content: c }));
   (r.tool_calls ?? []).forEach((call, i) => {
     events.push(
       chunk({
@@ -302,7 +307,7 @@ function responsesEvents(r: ScriptedResponse, model: string, cache: CacheUsage):
       { type: "message", id, role: "assistant", status: "in_progress", content: [] },
       { type: "message", id, role: "assistant", status: "completed", content },
       () => {
-        for (const c of chunks(r.text ?? ""))
+        for (const c of chunks(r.text ?? "", r.text_piece))
           push("response.output_text.delta", {
             item_id: id,
             output_index: output.length,
@@ -361,7 +366,7 @@ function ollamaLines(r: ScriptedResponse, model: string): string[] {
     `${JSON.stringify({ model, created_at: "2026-12-01T10:00:00Z", message: { role: "assistant", content: "", ...message }, done: false, ...extra })}\n`;
   const lines: string[] = [];
   for (const c of chunks(r.reasoning ?? "")) lines.push(line({ thinking: c }));
-  for (const c of chunks(r.text ?? "")) lines.push(line({ content: c }));
+  for (const c of chunks(r.text ?? "", r.text_piece)) lines.push(line({ content: c }));
   if (r.tool_calls?.length)
     lines.push(
       line({ tool_calls: r.tool_calls.map((c) => ({ function: { name: c.name, arguments: c.arguments } })) }),
@@ -533,7 +538,7 @@ function geminiEvents(r: ScriptedResponse, model: string, cache: CacheUsage): Re
   });
   const events: Record<string, unknown>[] = [];
   for (const c of chunks(r.reasoning ?? "")) events.push(chunk([{ text: c, thought: true }]));
-  for (const c of chunks(r.text ?? "")) events.push(chunk([{ text: c }]));
+  for (const c of chunks(r.text ?? "", r.text_piece)) events.push(chunk([{ text: c }]));
   const signature = r.signature ?? (r.reasoning !== undefined ? "mock-gemini-signature" : undefined);
   (r.tool_calls ?? []).forEach((call, i) =>
     events.push(

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadScript } from "../../support/mock-llm.js";
 import { PTY_AVAILABLE, runInPty } from "../../support/pty.js";
+import { CODE_ANSWER } from "../../support/code-answer.js";
 import { qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
 import { REPO_ROOT } from "../../support/workspace.js";
 
@@ -122,6 +123,44 @@ describe.skipIf(!PTY_AVAILABLE)("markdown", () => {
     expect(output).toMatch(/\u001b\[\d+mconst\u001b\[\d+m/);
     // The log keeps the markdown as it came.
     expect(w.events().find((e) => e.type === "chat_response")).toMatchObject({ message: MARKDOWN });
+  });
+});
+
+describe.skipIf(!PTY_AVAILABLE)("markdown about code, streamed in 40-character pieces", () => {
+  const plain = (drawn: string) => drawn.replace(/\u001b\[[0-9;]*m/g, "");
+  const drawnAnswer = async (env: Record<string, string>) => {
+    w = await qWorkspace({ script: [{ text: CODE_ANSWER, text_piece: 40 }] });
+    const session = runInPty([JP, "q", "-n", "how do I read a file"], {
+      cwd: w.root,
+      env: { ...w.env, ...env },
+    });
+    expect(await session.exit).toBe(0);
+    return session.output();
+  };
+  const expectLaidOut = (text: string) => {
+    expect(text).not.toContain("#COLON|");
+    expect(text).toContain("std::fs::read_to_string");
+    expect(text).toContain("http://127.0.0.1:8080");
+    expect(text).toMatch(/^ {2}3\. Build the parser with care\r?$/m);
+    expect(text).toMatch(/^ {2}4\. Run cargo test and read the log/m);
+    expect(text).toMatch(/^ {2}5\. Ship it\r?$/m);
+    expect(text).toMatch(/│ run\s+│ \.\/app --port=8080:80\s+│/);
+    expect(text).not.toMatch(/\*\*|`/);
+  };
+
+  it("is drawn with its numbers and styles, and no placeholder, in colour", async () => {
+    const output = await drawnAnswer({ FORCE_COLOR: "1" });
+    expectLaidOut(plain(output));
+    expect(output).toMatch(/\u001b\[1mBuild\u001b\[22m/);
+    expect(output).toMatch(/\u001b\[3mcare\u001b\[23m/);
+    expect(output).toMatch(/\u001b\[33mcargo test\u001b\[39m/);
+    expect(output).toMatch(/\u001b\[1mrun\u001b\[22m/);
+  });
+
+  it("is laid out the same with NO_COLOR, with no styling at all", async () => {
+    const output = await drawnAnswer({ NO_COLOR: "1" });
+    expectLaidOut(output);
+    expect(output).not.toMatch(/\u001b\[[0-9;]*m/);
   });
 });
 

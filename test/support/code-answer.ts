@@ -1,0 +1,23 @@
+// An answer as models write them about code: inline code with colons, a URL,
+// an ordered list with emphasis, a nested list, a table, a fence.
+export const CODE_ANSWER = [
+  "## Reading `std::fs` files",
+  "",
+  "Call `std::fs::read_to_string` and serve it on `http://127.0.0.1:8080` (see https://doc.rust-lang.org/std/fs/ for more); a < b && c > d.",
+  "",
+  "3. **Build** the parser with *care*",
+  "4. Run `cargo test` and [read the log](https://example.com/log:1)",
+  "   - a nested *point*",
+  "5. Ship it",
+  "",
+  "| Step | Command |",
+  "|------|---------|",
+  "| build | `cargo build --release` |",
+  "| **run** | `./app --port=8080:80` |",
+  "",
+  "```rust",
+  'let s = std::fs::read_to_string("a.txt")?;',
+  "```",
+  "",
+  "Done: all **green**.",
+].join("\n");
