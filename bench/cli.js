@@ -3,7 +3,8 @@
 // - `jp q` on a 2-turn conversation, against the mock LLM server answering at once, vs `node -e 0`;
 // - the same `jp q` offering the tools of an MCP server whose tool list is cached (the official
 //   SDK's server in test/support), vs that `jp q` without MCP tools;
-// - `jp conversation ls` on 1,000 conversations (jp's own, and JP's read in place) and `jp --help`, vs `node -e 0`;
+// - `jp conversation ls` on 1,000 conversations (jp's own, and JP's read in place), the conversation
+//   ids completion offers among them, and `jp --help`, vs `node -e 0`;
 // - `jp q` on a 100 MB conversation (auto compaction off) vs its floor: a bare node process reading
 //   the log and serialising it as a request (bench/floor.js);
 // - `jp conversation print --compacted` of a 20 MB conversation to a file vs its floor: a bare node
@@ -267,6 +268,7 @@ export async function cliBench() {
         jp("ls", ["conversation", "ls"], f.many),
         jp("lsjp", ["conversation", "ls"], f.manyJp),
         jp("help", ["--help"], f.many),
+        jp("complete", ["__complete", "conversation", "--", "17"], f.many),
       ],
       15,
     );
@@ -315,6 +317,13 @@ function results(startup, large) {
       "jp conversation ls of 1,000 JP conversations read in place (counts cached) vs node -e 0",
     ),
     result("cli help", startup.help, startup.node, 1.5, "jp --help vs node -e 0"),
+    result(
+      "cli complete",
+      startup.complete,
+      startup.node,
+      1.8,
+      `the conversation ids Tab offers among 1,000 (jp __complete, as the scripts call it; ${startup.complete.toFixed(0)} ms) vs node -e 0`,
+    ),
     // The two large inputs against their cold-process floors (bench/floor.js): a bare node
     // process doing only the reading (and for q the serialising) of the same log.
     result(

@@ -4,5 +4,6 @@
 // pay for loading the compaction engine, the providers and the other
 // commands (some 10 ms).
 export * as conversationLs from "./commands/conversation/ls.js";
+export * as complete from "./commands/complete.js";
 export { ConversationStore } from "../store/conversations.js";
 export { lockTimeoutFromEnv } from "../store/lock.js";

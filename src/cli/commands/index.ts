@@ -24,6 +24,8 @@ export interface CommandEntry {
   summary: string;
   load?: () => Promise<CommandModule>;
   subcommands?: CommandEntry[];
+  /** Left out of help and completion: a command scripts call, not people. */
+  hidden?: boolean;
 }
 
 const conversation: CommandEntry[] = [
@@ -208,6 +210,14 @@ export const COMMANDS: CommandEntry[] = [
       },
     ],
   },
+  {
+    name: "__complete",
+    args: "<kind> [prefix]",
+    summary: "the values a completion script offers",
+    // Beside ls, not in runtime.ts: a keystroke loads the store alone.
+    load: async () => (await import("../store-runtime.js")).complete,
+    hidden: true,
+  },
 ];
 
 const matches = (entry: CommandEntry, word: string | undefined): boolean =>
@@ -235,7 +245,7 @@ export async function addCommands(
       continue;
     }
     const command = parent
-      .command(entry.args ? `${entry.name} ${entry.args}` : entry.name)
+      .command(entry.args ? `${entry.name} ${entry.args}` : entry.name, { hidden: entry.hidden ?? false })
       .aliases(entry.aliases ?? [])
       .description(entry.summary);
     if (entry.subcommands) {

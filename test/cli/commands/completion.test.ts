@@ -31,14 +31,32 @@ it("completes commands, the subcommands of conversation (and its alias c), and e
   );
 });
 
+it("keeps __complete, which scripts call, out of the commands offered and jp --help", async () => {
+  expect(await offered("")).not.toContain("__complete");
+  expect((await runCli(["--help"], { cwd: REPO_ROOT })).stdout).not.toContain("__complete");
+});
+
+it("__complete says which kinds it knows, and offers nothing outside a workspace where values are the workspace's", async () => {
+  const wrong = await runCli(["__complete", "colour"], { cwd: REPO_ROOT });
+  expect(wrong.code).toBe(2);
+  expect(wrong.stderr).toContain("nothing completes 'colour'");
+  const outside = await runCli(["__complete", "conversation"], { cwd: "/" });
+  expect(outside).toMatchObject({ code: 0, stdout: "", stderr: "" });
+  const keys = await runCli(["__complete", "config-key", "--", "assistant.model."], { cwd: "/" });
+  expect(keys.stdout.split("\n")).toContain("assistant.model.id=\tstring");
+});
+
 it("prints zsh and fish scripts, and names the shells it knows otherwise", async () => {
   const zsh = await runCli(["completion", "zsh"], { cwd: REPO_ROOT });
-  expect(zsh.stdout).toContain("bashcompinit");
+  expect(zsh.stdout).toContain("compdef _jp jp");
+  expect(zsh.stdout).toContain('"q --id") kind=conversation');
   const fish = await runCli(["completion", "fish"], { cwd: REPO_ROOT });
   expect(fish.stdout).toContain(
     "complete -c jp -f -n '__fish_use_subcommand' -a 'q query init conversation c",
   );
   expect(fish.stdout).toContain("-l hide-reasoning");
+  // A value option asks jp for its values.
+  expect(fish.stdout).toContain("-s m -x -a '(command jp __complete model -- (commandline -ct))'");
   const other = await runCli(["completion", "tcsh"], { cwd: REPO_ROOT });
   expect(other.code).toBe(2);
   expect(other.stderr).toContain("no completion for 'tcsh'");

@@ -1,0 +1,145 @@
+// Completion in real shells at a real terminal: bash, zsh and fish, each with
+// the script `jp completion SHELL` prints, and Tab pressed as a person does.
+// The values come from the workspace: its conversations (with their titles),
+// the model table, its configured tools.
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PTY_AVAILABLE, runInPty, type PtySession } from "../support/pty.js";
+import { screenRows } from "../support/screen.js";
+import { REPO_ROOT, runCli, tempDir } from "../support/workspace.js";
+
+const has = (shell: string) => spawnSync(shell, ["--version"], { stdio: "ignore" }).status === 0;
+const SHELLS = {
+  bash: has("bash"),
+  zsh: has("zsh"),
+  fish: has("fish"),
+};
+for (const [shell, here] of Object.entries(SHELLS))
+  if (!here)
+    console.warn(`${shell} completion tests skipped: ${shell} is not installed (apt install ${shell})`);
+
+const TAB = "\t";
+const CLEAR_LINE = "\u0015";
+
+let root: string;
+let env: Record<string, string>;
+let ids: { hello: string; plan: string };
+
+beforeAll(async () => {
+  root = tempDir("jp-completion-");
+  // jp on the PATH, as the scripts call it; a home of its own, so no shell reads a person's rc files.
+  const bin = path.join(root, "bin");
+  fs.mkdirSync(bin);
+  fs.symlinkSync(path.join(REPO_ROOT, "bin/jp"), path.join(bin, "jp"));
+  const home = path.join(root, "home");
+  fs.mkdirSync(home);
+  env = {
+    PATH: `${bin}:${process.env.PATH ?? ""}`,
+    HOME: home,
+    XDG_CACHE_HOME: path.join(root, "cache"),
+    XDG_CONFIG_HOME: path.join(root, "config"),
+    NO_COLOR: "1",
+  };
+  const ws = path.join(root, "ws");
+  fs.mkdirSync(ws);
+  const jp = async (...args: string[]) => {
+    const result = await runCli(args, { cwd: ws, env });
+    expect(result.code, result.stderr).toBe(0);
+    return result.stdout;
+  };
+  await jp("init");
+  fs.appendFileSync(
+    path.join(ws, ".jp/config.toml"),
+    '\n[conversation.tools.fs_read_file]\nsource = "local"\nsummary = "read a file of the project"\ncommand = ["cat"]\n',
+  );
+  const created = (out: string) => /conversation (\d+)/.exec(out)![1]!;
+  ids = {
+    hello: created(await jp("conversation", "new", "--title", "say hello")),
+    plan: created(await jp("conversation", "new", "--title", "plan the parser")),
+  };
+});
+
+afterAll(() => {
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** An interactive shell in a terminal, at the workspace, with jp's completion loaded. */
+async function shellWithCompletion(shell: keyof typeof SHELLS): Promise<PtySession> {
+  const ws = path.join(root, "ws");
+  const command = {
+    bash: ["bash", "--norc", "--noprofile", "-i"],
+    zsh: ["zsh", "-f", "-i"],
+    fish: ["fish", "--no-config", "-i"],
+  }[shell];
+  const session = runInPty(command, {
+    cwd: ws,
+    env: { ...env, PS1: "$ " },
+    size: { columns: 150, rows: 50 },
+  });
+  const load = {
+    bash: 'eval "$(jp completion bash)"',
+    zsh: 'autoload -Uz compinit && compinit -u && eval "$(jp completion zsh)"',
+    fish: "jp completion fish | source",
+  }[shell];
+  session.type(`${load}; echo completion-ready\n`);
+  await session.waitFor(/^completion-ready/m);
+  return session;
+}
+
+/**
+ * Tabs that list the choices: bash inserts their common prefix, rings on the
+ * second Tab and lists on the third; zsh lists on the second; fish on the first.
+ */
+const LIST = { bash: TAB.repeat(3), zsh: TAB.repeat(2), fish: TAB };
+
+/** What the terminal shows after `typed` (Tabs included), read as a person reads the screen. */
+async function screenAfter(session: PtySession, typed: string, expected: RegExp): Promise<string> {
+  const from = session.output().length;
+  session.type(typed);
+  try {
+    await session.waitFor(expected, from, 10_000);
+  } finally {
+    session.type(CLEAR_LINE);
+  }
+  const rows = await screenRows([{ data: session.output(), columns: 150, rows: 50 }]);
+  return rows.join("\n");
+}
+
+const shellsHere = (Object.keys(SHELLS) as (keyof typeof SHELLS)[]).filter((shell) => SHELLS[shell]);
+
+describe.skipIf(!PTY_AVAILABLE).each(shellsHere)("%s at a terminal", (shell) => {
+  it("offers conversation ids after --id, with their titles", async () => {
+    const session = await shellWithCompletion(shell);
+    const screen = await screenAfter(session, `jp q --id ${LIST[shell]}`, /plan the parser/);
+    // fish draws the prefix the choices share as "…": the ids are told apart by their ends.
+    expect(screen).toMatch(new RegExp(`${ids.hello.slice(-6)}\\s+(?:\\(|-- )?say hello · 0 turns`));
+    expect(screen).toMatch(new RegExp(`${ids.plan.slice(-6)}\\s+(?:\\(|-- )?plan the parser · 0 turns`));
+    session.type("exit\n");
+    await session.exit;
+  });
+
+  it("offers anthropic/claude-sonnet-5-5 after -m anthropic/, and a configured tool after -t", async () => {
+    const session = await shellWithCompletion(shell);
+    const models = await screenAfter(session, `jp q -m anthropic/${LIST[shell]}`, /claude-sonnet-5-5/);
+    expect(models).toMatch(/claude-opus-5-5\s+(?:\(|-- )?1,000,000 tokens/);
+    // A retired model is not offered.
+    expect(models).not.toContain("claude-3-7-sonnet");
+    // One choice left: it is written out in full on the line.
+    const unique: [typed: string, written: string][] = [
+      ["jp q -m anthropic/claude-sonnet-5-", "jp q -m anthropic/claude-sonnet-5-5"],
+      ["jp q -t fs", "jp q -t fs_read_file"],
+    ];
+    for (const [typed, written] of unique) {
+      const from = session.output().length;
+      session.type(`${typed}${TAB}`);
+      await session.waitFor(written.slice(-12), from, 10_000);
+      const rows = await screenRows([{ data: session.output(), columns: 150, rows: 50 }]);
+      expect(rows.at(-1)).toContain(written);
+      session.type(CLEAR_LINE);
+    }
+    session.type("exit\n");
+    await session.exit;
+  });
+});
