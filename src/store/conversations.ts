@@ -9,6 +9,7 @@ import {
   addUsage,
   emptyUsage,
   isJsonObject,
+  isKnown,
   kindOf,
   recordedUsages,
   TurnCounter,
@@ -56,6 +57,10 @@ export interface LogStats {
   reasoning_reports?: number;
   /** How usage was counted (USAGE_COUNTING): a cache counted another way is counted again. */
   usage_counting?: number;
+  /** The model that answered last, as its response recorded it (`provider/name`). */
+  last_model?: string;
+  /** The start of the last question asked, on one line: what tells one "say hello" from another in a list. */
+  last_question?: string;
   /** For a JP conversation read in place: the events.json these counts are of. */
   jp_source?: { size: number; mtimeMs: number };
 }
@@ -79,8 +84,12 @@ function countEvent(stats: LogStats, event: Event, counter: TurnCounter): void {
   stats.kinds[kind] = (stats.kinds[kind] ?? 0) + 1;
   counter.next(event);
   if (typeof event.timestamp === "string") stats.last_event_at = event.timestamp;
-  for (const { model, usage } of recordedUsages(event))
+  for (const { model, usage } of recordedUsages(event)) {
     addUsage((stats.usage[model] ??= emptyUsage()), usage);
+    if (model !== "") stats.last_model = model;
+  }
+  if (isKnown(event) && event.type === "chat_request")
+    stats.last_question = event.content.replace(/\s+/g, " ").trim().slice(0, QUESTION_CHARS);
   if (reportsReasoning(event)) stats.reasoning_reports = (stats.reasoning_reports ?? 0) + 1;
 }
 
@@ -109,9 +118,12 @@ function isJpFolder(ref: ConversationRef): boolean {
 
 /**
  * 2: attempts that retries threw away are counted, and hour-long cache writes
- * apart; 3: answers that record reasoning not sent (`reasoning_reports`).
+ * apart; 3: answers that record reasoning not sent (`reasoning_reports`);
+ * 4: the last model and question (`last_model`, `last_question`).
  */
-const USAGE_COUNTING = 3;
+const USAGE_COUNTING = 4;
+/** How much of the last question the counts keep: more than a list line shows. */
+const QUESTION_CHARS = 160;
 
 export interface ConversationMetadata {
   title?: string;
@@ -786,6 +798,9 @@ function isLogStats(value: unknown): value is LogStats {
     counts(value.kinds, (k) => count(k)) &&
     counts(value.usage, usage) &&
     (value.reasoning_reports === undefined || count(value.reasoning_reports)) &&
+    [value.last_model, value.last_question].every(
+      (v) => v === undefined || (typeof v === "string" && v.length <= 2 * QUESTION_CHARS),
+    ) &&
     (value.usage_counting === undefined || count(value.usage_counting))
   );
 }

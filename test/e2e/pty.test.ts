@@ -204,6 +204,27 @@ describe.skipIf(!PTY_AVAILABLE)("choosing a conversation from a list", () => {
     expect(piped.stderr).toContain("give the conversation's id");
   });
 
+  it("tells conversations of one title apart: date, turns, the model that answered and the last question", async () => {
+    w = await qWorkspace({ script: [{ text: "a monad is…" }, { text: "fixed" }] });
+    for (const question of ["what is a monad", "fix the CSV parser"])
+      expect((await w.jp("q", "-n", "--title", "say hello", question)).code).toBe(0);
+    const session = runInPty([JP, "conversation", "use"], {
+      cwd: w.root,
+      env: w.env,
+      size: { columns: 140, rows: 30 },
+    });
+    await session.waitFor("fix the CSV parser");
+    session.type("\u0003");
+    await session.exit;
+    const rows = await screenRows([{ data: session.output(), columns: 140, rows: 30 }]);
+    const model = /claude[\w.-]*|gpt[\w.-]*/.source;
+    const today = new Date().toISOString().slice(0, 10);
+    for (const question of ["fix the CSV parser", "what is a monad"])
+      expect(rows.join("\n")).toMatch(
+        new RegExp(`\\d{11}.*${today} \\d\\d:\\d\\d  1 turn\\s+${model}  say hello · ${question}`),
+      );
+  });
+
   it("show and print without an id and no active conversation offer the list; Ctrl-C leaves it", async () => {
     w = await qWorkspace();
     const { id } = JSON.parse((await runCli(["c", "new", "--json"], { cwd: w.root, env: w.env })).stdout) as {
