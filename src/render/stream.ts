@@ -17,6 +17,12 @@ export interface StreamRendererOptions {
   toolCalls?: "shown" | "hidden";
   /** The answer drawn as markdown (render/markdown.ts, on a terminal); raw text without. */
   markdown?: { write(delta: string): void; end(): void };
+  /**
+   * The turn's: once it aborts (Ctrl-C), what arrived is drawn at once, ahead
+   * of the notice the interrupt writes, and text or reasoning still in flight
+   * is not drawn after it (the log keeps it).
+   */
+  signal?: AbortSignal;
 }
 
 /** The gutter of reasoning lines: they read as reasoning without color too (NO_COLOR). */
@@ -62,6 +68,16 @@ export function createStreamRenderer(options: StreamRendererOptions) {
     if (mode === "reasoning") reasoningOut?.write("\n");
     mode = "none";
   };
+  let stopped = false;
+  options.signal?.addEventListener(
+    "abort",
+    () => {
+      stopSpinner();
+      lineBreak();
+      stopped = true;
+    },
+    { once: true },
+  );
   return {
     waiting() {
       if (!options.stderr.isTTY || spinner) return;
@@ -71,6 +87,7 @@ export function createStreamRenderer(options: StreamRendererOptions) {
       );
     },
     text(delta: string) {
+      if (stopped) return;
       stopSpinner();
       if (mode === "reasoning") {
         reasoningOut?.write("\n");
@@ -81,6 +98,7 @@ export function createStreamRenderer(options: StreamRendererOptions) {
       else options.stdout.write(visible(delta));
     },
     reasoning(delta: string) {
+      if (stopped) return;
       stopSpinner();
       if (!reasoningOut) return;
       if (mode !== "reasoning") {

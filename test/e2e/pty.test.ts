@@ -361,6 +361,27 @@ describe.skipIf(!PTY_AVAILABLE)("Ctrl-C", () => {
     expect(JSON.stringify(w.mock.requests[1]!.body)).toContain("This is a long answer");
   });
 
+  it("mid-stream draws what arrived before the notice, and no piece of the answer after it", async () => {
+    // No newline for a long while: the markdown view holds the line's last words until it ends.
+    const long = "word ".repeat(400);
+    w = await qWorkspace({ script: [{ text: long, event_delay_ms: 20, text_piece: 7 }] });
+    const session = jpQ("tell me a long story");
+    await session.waitFor("word word word word");
+    session.type("\x03");
+    expect(await session.exit).toBe(130);
+    const output = session.output();
+    const notice = output.indexOf("interrupted; keeping what arrived");
+    expect(notice).toBeGreaterThan(-1);
+    // After it: the usage line and the error, and not even a piece of a word ("w", "wor").
+    // eslint-disable-next-line no-control-regex -- colours are taken out to read the words
+    const after = output.slice(notice).replace(/\u001b\[[0-9;]*m/g, "");
+    expect(after).not.toMatch(/(^|\s)w(o|or|ord)?(\s|$)/m);
+    // What was drawn is what was kept (less the last piece, which arrived as the turn stopped).
+    const kept = String(w.events().find((e) => e.type === "chat_response")!.message);
+    const drawn = output.slice(0, notice).match(/word/g)?.length ?? 0;
+    expect(drawn).toBeGreaterThanOrEqual(kept.match(/word/g)!.length - 2);
+  });
+
   it("during a tool call answers it with an interrupted error so the stream stays valid", async () => {
     w = await qWorkspace({
       toolRun: "unattended",

@@ -462,6 +462,7 @@ async function turnIo(
       reasoning: opts.hideReasoning ? "hidden" : (config.assistant?.reasoning?.display ?? "dim"),
       toolCalls: opts.hideToolCalls ? "hidden" : "shown",
       ...(markdown ? { markdown } : {}),
+      signal,
     }),
     now: () => ctx.clock.now(),
     cwd: ctx.maybeWorkspace()?.root ?? ctx.cwd,
