@@ -17,6 +17,7 @@ import { resolveModelAlias } from "./providers.js";
 import { checkConfig, CONFIG_SCALAR_PATHS, isConfig } from "./schema.check.js";
 import type { Config } from "./schema.js";
 import { isPlain, restrictConversationDelta, serverNames, toolNames, type Plain } from "./trust.js";
+import { isJpWorkspace } from "../store/workspace.js";
 
 export type { Layer } from "./layers.js";
 
@@ -122,10 +123,7 @@ function configLoadPaths(layers: readonly Layer[], options: LoadOptions): string
   );
 }
 
-/** JP writes `.jp/.id` into each workspace it makes; jp never does. */
-export function isJpWorkspace(workspaceDir: string): boolean {
-  return fs.existsSync(path.join(workspaceDir, ".id"));
-}
+export { isJpWorkspace };
 
 /**
  * A JP workspace's config (its file and what it extends), read as JP's, in

@@ -607,7 +607,7 @@ export class ConversationStore {
   private keepStats(ref: ConversationRef, stats: LogStats): void {
     try {
       // A cache folder that links elsewhere is not written through; the counts are then made each time.
-      makeDirWithin(this.workspace.dir, path.dirname(this.statsFile(ref)));
+      makeDirWithin(this.workspace.localRoot, path.dirname(this.statsFile(ref)));
       writeJsonAtomic(this.statsFile(ref), stats);
     } catch {
       // The cache is an optimisation; a read-only workspace still lists.
@@ -620,7 +620,7 @@ export class ConversationStore {
    * git may track).
    */
   private statsFile(ref: ConversationRef): string {
-    return path.join(this.workspace.dir, "cache", "stats", `${ref.folder}.json`);
+    return path.join(this.workspace.localDir, "cache", "stats", `${ref.folder}.json`);
   }
 
   /** The counts kept for `ref`, when a readable file holds them. */
@@ -652,7 +652,7 @@ export class ConversationStore {
     if (state !== "broken") return state;
     if (!this.stateReported) {
       this.stateReported = true;
-      this.lockOptions.onBrokenState?.(path.join(this.workspace.dir, STATE_FILE));
+      this.lockOptions.onBrokenState?.(path.join(this.workspace.localDir, STATE_FILE));
     }
     return {};
   }
@@ -660,7 +660,7 @@ export class ConversationStore {
 
   private readState(): Record<string, unknown> | "broken" {
     try {
-      const state = readJsonFile<unknown>(path.join(this.workspace.dir, STATE_FILE)) ?? {};
+      const state = readJsonFile<unknown>(path.join(this.workspace.localDir, STATE_FILE)) ?? {};
       return isJsonObject(state) ? state : "broken";
     } catch (error) {
       if (error instanceof SyntaxError || error instanceof NotJpsFileError) return "broken";
@@ -676,15 +676,17 @@ export class ConversationStore {
   /** Replace a broken `state.json` with an empty one (no active conversation); whether it was broken. */
   resetState(): boolean {
     const broken = this.stateIsBroken();
-    if (broken) writeJsonAtomic(path.join(this.workspace.dir, STATE_FILE), {});
+    if (broken) writeJsonAtomic(path.join(this.workspace.localDir, STATE_FILE), {});
     return broken;
   }
 
   setActive(id: string | undefined): void {
-    const file = path.join(this.workspace.dir, STATE_FILE);
+    const file = path.join(this.workspace.localDir, STATE_FILE);
     const state = this.state();
     // Every `jp q` names its conversation active: rewriting (and syncing) an unchanged file is work for nothing.
     if (state.active === id) return;
+    // A JP workspace's state is in the user's cache folder, made on first use.
+    makeDirWithin(this.workspace.localRoot, this.workspace.localDir);
     writeJsonAtomic(file, { ...state, active: id });
   }
 

@@ -151,7 +151,7 @@ function readRow(store: ConversationStore, ref: ConversationRef): ListingRow {
  * written still lists).
  */
 export function listConversations(store: ConversationStore, now = Date.now()): ListingRow[] {
-  const file = path.join(store.workspace.dir, "cache", "listing.json");
+  const file = path.join(store.workspace.localDir, "cache", "listing.json");
   const kept = readKept(file);
   const rows: Record<string, KeptEntry> = {};
   const listed: ListingRow[] = [];
@@ -179,14 +179,14 @@ export function listConversations(store: ConversationStore, now = Date.now()): L
   }
   // A row not kept any more (its conversation gone, unreadable or changing) is dropped from the file.
   if (changed || Object.keys(kept ?? {}).length !== Object.keys(rows).length)
-    keepRows(store.workspace.dir, file, rows);
+    keepRows(store.workspace.localRoot, file, rows);
   return listed;
 }
 
-function keepRows(workspaceDir: string, file: string, rows: Record<string, KeptEntry>): void {
+function keepRows(localRoot: string, file: string, rows: Record<string, KeptEntry>): void {
   try {
     // A cache folder that links elsewhere is not written through; the rows are then read each time.
-    makeDirWithin(workspaceDir, path.dirname(file));
+    makeDirWithin(localRoot, path.dirname(file));
     writeFileAtomic(file, JSON.stringify({ version: LISTING_VERSION, rows }));
   } catch {
     // The cache is an optimisation; a read-only workspace still lists.

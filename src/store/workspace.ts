@@ -1,6 +1,8 @@
-// Owns finding and creating a workspace: the nearest ancestor holding `.jp/`.
+// Owns finding and creating a workspace: the nearest ancestor holding `.jp/`,
+// and where jp keeps what is this machine's own in it (state and caches).
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { perWorkspaceDir, userCacheDir } from "../user-cache.js";
 import { WorkspaceNotFoundError } from "./errors.js";
 
 export const WORKSPACE_DIR = ".jp";
@@ -12,12 +14,31 @@ export interface Workspace {
   dir: string;
   conversationsDir: string;
   trashDir: string;
+  /**
+   * Where jp keeps this machine's state (`state.json`, the active
+   * conversation) and its caches (`cache/`): `.jp/` itself, where jp's own
+   * `.gitignore` keeps them out of the repository; in a JP workspace, a folder
+   * of the user's cache, so that JP's repository never sees files of jp's.
+   */
+  localDir: string;
+  /** The folder `localDir`'s folders are made within, never through a link below it. */
+  localRoot: string;
 }
 
-export function workspaceAt(root: string): Workspace {
+/** JP writes `.jp/.id` into each workspace it makes; jp never does. */
+export function isJpWorkspace(workspaceDir: string): boolean {
+  return fs.existsSync(path.join(workspaceDir, ".id"));
+}
+
+/** The workspace at `root`; `env` says where the user's cache folder is (for a JP workspace's state). */
+export function workspaceAt(root: string, env: NodeJS.ProcessEnv = {}): Workspace {
   const dir = path.join(root, WORKSPACE_DIR);
   const conversationsDir = path.join(dir, "conversations");
-  return { root, dir, conversationsDir, trashDir: path.join(conversationsDir, ".trash") };
+  const cache = userCacheDir(env);
+  const [localDir, localRoot] = isJpWorkspace(dir)
+    ? [perWorkspaceDir(path.join(cache, "workspaces"), root), cache]
+    : [dir, dir];
+  return { root, dir, conversationsDir, trashDir: path.join(conversationsDir, ".trash"), localDir, localRoot };
 }
 
 /** `--workspace DIR`, then `JP_WORKSPACE`, then the nearest ancestor of `cwd` holding `.jp/`. */
@@ -29,13 +50,13 @@ export function findWorkspace(options: {
   const given = options.explicit ?? options.env?.JP_WORKSPACE;
   if (given) {
     const root = path.resolve(options.cwd, given);
-    const ws = workspaceAt(root);
+    const ws = workspaceAt(root, options.env);
     if (!fs.existsSync(ws.dir)) throw new WorkspaceNotFoundError(root);
     return ws;
   }
   let current = path.resolve(options.cwd);
   for (;;) {
-    if (fs.existsSync(path.join(current, WORKSPACE_DIR))) return workspaceAt(current);
+    if (fs.existsSync(path.join(current, WORKSPACE_DIR))) return workspaceAt(current, options.env);
     const parent = path.dirname(current);
     if (parent === current) throw new WorkspaceNotFoundError(options.cwd);
     current = parent;
@@ -43,8 +64,11 @@ export function findWorkspace(options: {
 }
 
 /** Create `.jp/` at `root` if missing; returns whether it was created. */
-export function initWorkspace(root: string): { workspace: Workspace; created: boolean } {
-  const ws = workspaceAt(path.resolve(root));
+export function initWorkspace(
+  root: string,
+  env: NodeJS.ProcessEnv = {},
+): { workspace: Workspace; created: boolean } {
+  const ws = workspaceAt(path.resolve(root), env);
   const created = !fs.existsSync(ws.dir);
   fs.mkdirSync(ws.conversationsDir, { recursive: true });
   const gitignore = path.join(ws.dir, ".gitignore");

@@ -1,6 +1,7 @@
 // A JP workspace in place: JP's own configuration (marked by JP's .jp/.id) is read as JP's, in
 // place. What jp understands is used, the rest is named in one line, never an error, and JP's files are
 // only read.
+import { execa } from "execa";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -131,6 +132,39 @@ describe("a JP workspace", () => {
     );
     expect((await jp("conversation", "archive", "17758406187")).code).toBe(0);
     expect(files().filter(([f]) => f !== "metadata.jp.json")).toEqual(before);
+  });
+
+  it("keeps jp's state and caches out of JP's repository: git sees nothing new after ls, use, show and print", async () => {
+    const root = tempDir();
+    writeJpWorkspace(root);
+    const folder = "17758406187-missing-date-in-version-string";
+    fs.cpSync(
+      path.join(REPO_ROOT, "fixtures/jp-conversations", folder),
+      path.join(root, ".jp/conversations", folder),
+      { recursive: true },
+    );
+    const git = (...args: string[]) =>
+      execa("git", args, { cwd: root, env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
+    await git("init", "-q");
+    await git("add", "-A");
+    await git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "JP's workspace");
+    const env = {
+      HOME: root,
+      XDG_CONFIG_HOME: path.join(root, "xdg"),
+      XDG_CACHE_HOME: path.join(root, "xdg-cache"),
+    };
+    // The user's cache folder is outside the repository as it would be (~/.cache): git is told so.
+    fs.appendFileSync(path.join(root, ".git/info/exclude"), "/xdg/\n/xdg-cache/\n");
+    const jp = (...args: string[]) => runCli(args, { cwd: root, env });
+    expect((await jp("conversation", "ls")).code).toBe(0);
+    expect((await jp("conversation", "use", "17758406187")).code).toBe(0);
+    expect((await jp("conversation", "show")).code).toBe(0);
+    expect((await jp("conversation", "print", "--compacted")).code).toBe(0);
+    expect((await git("status", "--porcelain", "--untracked-files=all")).stdout).toBe("");
+    // The active conversation is remembered all the same, in the user's cache folder.
+    expect((await jp("conversation", "ls")).stdout).toMatch(/^\*\s+17758406187/m);
+    expect(fs.existsSync(path.join(root, ".jp/state.json"))).toBe(false);
+    expect(fs.existsSync(path.join(root, ".jp/cache"))).toBe(false);
   });
 
   it("continues a JP conversation in place, as JP would: its recorded sections and instructions are sent, tools jp cannot run are not, and JP's files stay as they are", async () => {
