@@ -38,7 +38,14 @@ export function workspaceAt(root: string, env: NodeJS.ProcessEnv = {}): Workspac
   const [localDir, localRoot] = isJpWorkspace(dir)
     ? [perWorkspaceDir(path.join(cache, "workspaces"), root), cache]
     : [dir, dir];
-  return { root, dir, conversationsDir, trashDir: path.join(conversationsDir, ".trash"), localDir, localRoot };
+  return {
+    root,
+    dir,
+    conversationsDir,
+    trashDir: path.join(conversationsDir, ".trash"),
+    localDir,
+    localRoot,
+  };
 }
 
 /** `--workspace DIR`, then `JP_WORKSPACE`, then the nearest ancestor of `cwd` holding `.jp/`. */
