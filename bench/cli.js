@@ -248,7 +248,14 @@ export async function cliBench() {
   const cache = path.join(DATA_DIR, "user-cache");
   fs.rmSync(cache, { recursive: true, force: true });
   fs.mkdirSync(cache, { recursive: true, mode: 0o700 });
-  const env = { ...process.env, NO_COLOR: "1", BENCH_API_KEY: "sk-bench", XDG_CACHE_HOME: cache };
+  // The price data is not fetched: a measured run does not start a refresh.
+  const env = {
+    ...process.env,
+    NO_COLOR: "1",
+    BENCH_API_KEY: "sk-bench",
+    XDG_CACHE_HOME: cache,
+    JP_PRICE_DATA_URL: "off",
+  };
   const mock = await startBenchMock();
   try {
     const f = fixtures(mock.url);

@@ -31,6 +31,7 @@ export * as init from "./commands/init.js";
 export * as mcpLs from "./commands/mcp/ls.js";
 export * as mcpTools from "./commands/mcp/tools.js";
 export * as modelShow from "./commands/model/show.js";
+export * as refreshPrices from "./commands/refresh-prices.js";
 export * as q from "./commands/q.js";
 export { collectLayers, loadConfig } from "../config/load.js";
 export { createSummarizer } from "../llm/summarize.js";

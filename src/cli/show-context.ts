@@ -18,7 +18,7 @@ export async function showContext(ctx: Context, ref: ConversationRef, json: bool
   const { frame, mcpNotCounted: mcp } = await nextRequestFrame(ctx, config);
   const counter = await ctx.tokenCounter(config);
   const modelId = config.assistant?.model?.id ?? "";
-  const window = knownFacts(modelId, config).contextWindow;
+  const window = knownFacts(modelId, config, ctx.env, ctx.clock.now()).contextWindow;
   const items = requestItems(frame, projection, counter);
   const summary = summarizeContext(items, window);
   if (json) {

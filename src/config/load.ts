@@ -5,7 +5,6 @@ import { clampSettings } from "./bounds.js";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { fileLayers, withExtended } from "./extends.js";
 import { cfgLayer, readTomlFile, type Layer } from "./layers.js";
 import { ConfigError } from "./errors.js";
@@ -18,6 +17,7 @@ import { checkConfig, CONFIG_SCALAR_PATHS, isConfig } from "./schema.check.js";
 import type { Config } from "./schema.js";
 import { isPlain, restrictConversationDelta, serverNames, toolNames, type Plain } from "./trust.js";
 import { isJpWorkspace } from "../store/workspace.js";
+import { PACKAGE_ROOT } from "./package-root.js";
 
 export type { Layer } from "./layers.js";
 
@@ -34,7 +34,6 @@ export interface ResolvedConfig {
   ignored: string[];
 }
 
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DEFAULT_CONFIG_FILE = path.join(PACKAGE_ROOT, "config/default.toml");
 
 /** The table at `key` of `parent`, made if it is missing (a value that is not a table is replaced). */

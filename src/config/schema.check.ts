@@ -72,8 +72,9 @@ const KEYS18 = new Set(["type", "url", "headers", "optional", "startup_timeout_s
 const KEYS19 = new Set(["aliases"]);
 const KEYS20 = new Set(["mcp", "llm"]);
 const KEYS21 = new Set(["base_url", "api_key_env", "proxy", "api", "keep_alive", "beta", "prompt_cache_key"]);
-const KEYS22 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h"]);
-const KEYS23 = new Set([
+const KEYS22 = new Set(["above", "input", "output", "cache_read", "cache_write", "cache_write_1h"]);
+const KEYS23 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h", "tiers"]);
+const KEYS24 = new Set([
   "context_window",
   "max_output_tokens",
   "thinking",
@@ -86,7 +87,7 @@ const KEYS23 = new Set([
   "replacement",
   "price",
 ]);
-const KEYS24 = new Set([
+const KEYS25 = new Set([
   "extends",
   "config_load_paths",
   "assistant",
@@ -973,8 +974,9 @@ function check49(v: unknown): SchemaIssue[] | undefined {
 function check50(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "input", check49(v.input));
-  out = merge(out, "output", check49(v.output));
+  out = merge(out, "above", check4(v.above));
+  out = merge(out, "input", optional(check49, v.input));
+  out = merge(out, "output", optional(check49, v.output));
   out = merge(out, "cache_read", optional(check49, v.cache_read));
   out = merge(out, "cache_write", optional(check49, v.cache_write));
   out = merge(out, "cache_write_1h", optional(check49, v.cache_write_1h));
@@ -984,6 +986,27 @@ function check50(v: unknown): SchemaIssue[] | undefined {
 }
 
 function check51(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check50(v[i]));
+  return out;
+}
+
+function check52(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "input", check49(v.input));
+  out = merge(out, "output", check49(v.output));
+  out = merge(out, "cache_read", optional(check49, v.cache_read));
+  out = merge(out, "cache_write", optional(check49, v.cache_write));
+  out = merge(out, "cache_write_1h", optional(check49, v.cache_write_1h));
+  out = merge(out, "tiers", optional(check51, v.tiers));
+  const unknown = Object.keys(v).filter((k) => !KEYS23.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check53(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "context_window", optional(check2, v.context_window));
@@ -1049,27 +1072,27 @@ function check51(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "price", optional(check50, v.price));
-  const unknown = Object.keys(v).filter((k) => !KEYS23.has(k));
+  out = merge(out, "price", optional(check52, v.price));
+  const unknown = Object.keys(v).filter((k) => !KEYS24.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check52(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check51(v[key]));
-  return out;
-}
-
-function check53(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check50(v[key]));
-  return out;
-}
-
 function check54(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check53(v[key]));
+  return out;
+}
+
+function check55(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check52(v[key]));
+  return out;
+}
+
+function check56(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "extends", optional(check1, v.extends));
@@ -1077,15 +1100,15 @@ function check54(v: unknown): SchemaIssue[] | undefined {
   out = merge(out, "assistant", optional(check9, v.assistant));
   out = merge(out, "conversation", optional(check36, v.conversation));
   out = merge(out, "providers", optional(check44, v.providers));
-  out = merge(out, "models", optional(check52, v.models));
-  out = merge(out, "prices", optional(check53, v.prices));
-  const unknown = Object.keys(v).filter((k) => !KEYS24.has(k));
+  out = merge(out, "models", optional(check54, v.models));
+  out = merge(out, "prices", optional(check55, v.prices));
+  const unknown = Object.keys(v).filter((k) => !KEYS25.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 /** The first issue zod would report for `value` against checkConfig, or undefined when it is valid. */
-export const checkConfig = firstIssue(check54);
+export const checkConfig = firstIssue(check56);
 
 /** Whether `value` is a valid configuration. */
 export function isConfig(value: unknown): value is Config {

@@ -210,9 +210,7 @@ const Providers = z
   })
   .catchall(ProviderConfig);
 
-export const Price = z.strictObject({
-  input: z.number().nonnegative().describe("fresh input tokens"),
-  output: z.number().nonnegative().describe("output tokens"),
+const cacheRates = {
   cache_read: z.number().nonnegative().optional().describe("input tokens read from the cache"),
   cache_write: z.number().nonnegative().optional().describe("input tokens written to the cache"),
   cache_write_1h: z
@@ -220,7 +218,32 @@ export const Price = z.strictObject({
     .nonnegative()
     .optional()
     .describe("input tokens written to the cache for an hour (default: 1.6 x cache_write)"),
+};
+
+/** A long-prompt rate: where a provider prices a whole request by how long its prompt is. */
+export const PriceTier = z.strictObject({
+  above: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe("prompts of more than this many tokens (cached ones included)"),
+  input: z.number().nonnegative().optional().describe("fresh input tokens"),
+  output: z.number().nonnegative().optional().describe("output tokens"),
+  ...cacheRates,
 });
+
+export const Price = z.strictObject({
+  input: z.number().nonnegative().describe("fresh input tokens"),
+  output: z.number().nonnegative().describe("output tokens"),
+  ...cacheRates,
+  tiers: z
+    .array(PriceTier)
+    .optional()
+    .describe(
+      "long-prompt rates: a request whose prompt is over a tier's `above` pays that tier's rates on every token",
+    ),
+});
+export type PriceTier = z.infer<typeof PriceTier>;
 export type Price = z.infer<typeof Price>;
 
 const EffortLevel = z.enum(["none", "minimal", "low", "medium", "high", "xhigh", "max"]);
@@ -298,7 +321,14 @@ export const Config = z.strictObject({
             .nonnegative()
             .optional()
             .describe("retries of transient provider failures"),
-          max_tokens: z.number().int().positive().optional().describe("the most tokens a response may have"),
+          max_tokens: z
+            .number()
+            .int()
+            .positive()
+            .optional()
+            .describe(
+              "the most tokens a response may have (default: the model's own cap; 8,192 where unknown)",
+            ),
           timeout_secs: z
             .number()
             .positive()

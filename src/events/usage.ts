@@ -14,6 +14,12 @@ export interface UsageRecord {
   cache_write_1h_tokens?: number;
   /** Of the output, the tokens spent reasoning (OpenAI reports them apart). */
   reasoning_tokens?: number;
+  /**
+   * What the request cost in USD: as the provider billed it where it says
+   * (OpenRouter), else as jp priced it from list prices when it was made (the
+   * rates of its prompt's length and of that day).
+   */
+  cost_usd?: number;
 }
 
 export interface UsageTotals {
@@ -23,6 +29,9 @@ export interface UsageTotals {
   cache_read_tokens: number;
   cache_write_tokens: number;
   cache_write_1h_tokens: number;
+  /** The sum of the requests' recorded costs (`cost_usd`), and how many requests recorded one. */
+  cost_usd: number;
+  costed_requests: number;
 }
 
 export const emptyUsage = (): UsageTotals => ({
@@ -32,6 +41,8 @@ export const emptyUsage = (): UsageTotals => ({
   cache_read_tokens: 0,
   cache_write_tokens: 0,
   cache_write_1h_tokens: 0,
+  cost_usd: 0,
+  costed_requests: 0,
 });
 
 const count = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
@@ -62,6 +73,11 @@ export function addUsage(totals: UsageTotals, usage: UsageRecord): UsageTotals {
   totals.cache_read_tokens += count(usage.cache_read_tokens);
   totals.cache_write_tokens += count(usage.cache_write_tokens);
   totals.cache_write_1h_tokens += count(usage.cache_write_1h_tokens);
+  const cost = usage.cost_usd;
+  if (typeof cost === "number" && Number.isFinite(cost) && cost >= 0) {
+    totals.cost_usd += cost;
+    totals.costed_requests += 1;
+  }
   return totals;
 }
 
@@ -84,6 +100,8 @@ export function sumUsage(all: readonly UsageTotals[]): UsageTotals {
     sum.cache_read_tokens += t.cache_read_tokens;
     sum.cache_write_tokens += t.cache_write_tokens;
     sum.cache_write_1h_tokens += t.cache_write_1h_tokens;
+    sum.cost_usd += t.cost_usd;
+    sum.costed_requests += t.costed_requests;
   }
   return sum;
 }

@@ -3,7 +3,7 @@
 // accepts, and its lifecycle; mapped here to jp's model facts.
 import type { ModelInfo } from "@anthropic-ai/sdk/resources/models";
 import type { Effort, ModelFacts } from "./capabilities.js";
-import { askModelApi, endpoint, type ProviderOptions } from "./http.js";
+import { askModelApiFor, endpoint, NO_SUCH_MODEL, type ProviderOptions } from "./http.js";
 import { isJsonObject } from "../events/index.js";
 
 /**
@@ -60,10 +60,11 @@ export async function fetchAnthropicModel(
   headers: Readonly<Record<string, string>>,
   signal: AbortSignal,
 ): Promise<ModelFacts | undefined> {
-  const info = await askModelApi(
+  const info = await askModelApiFor(
     { url: endpoint(options.baseURL, `/v1/models/${encodeURIComponent(name)}`), headers, signal },
     options,
   );
+  if (info === NO_SUCH_MODEL) return { notFound: true };
   return isModelInfo(info) ? factsOfModelInfo(info) : undefined;
 }
 

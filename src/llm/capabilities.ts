@@ -62,9 +62,15 @@ export interface ModelFacts {
   /** The model id (`provider/name`) that replaces a deprecated or retired one. */
   replacement?: string;
   price?: Price;
+  /**
+   * The provider's model API answered that it has no such model (404): a
+   * misspelt id, or one it stopped listing. Kept with the cached answer; not a
+   * capability, so never merged into what a request is built from.
+   */
+  notFound?: boolean;
 }
 
-export type FactSource = "config" | "provider" | "built-in";
+export type FactSource = "config" | "provider" | "data" | "built-in";
 export type FactName = keyof ModelFacts;
 
 export interface ModelCapabilities {
@@ -75,6 +81,10 @@ export interface ModelCapabilities {
   sources: Partial<Record<FactName, FactSource>>;
   /** When the provider's answer was fetched, if one was used. */
   fetchedAt?: string;
+  /** Which copy of the maintained price data the "data" figures came from, and as of when. */
+  data?: { source: string; asOf?: string };
+  /** The provider's model API has no model of this name (it answered 404). */
+  unknownToProvider?: boolean;
 }
 
 const FACT_NAMES = [
@@ -156,22 +166,32 @@ export function budgetOfEffort(effort: Effort, maxTokens: number): number {
   return Math.max(1024, Math.floor(maxTokens * share[effort]));
 }
 
-/** What a model's lifecycle means for a request: a retired one is refused before sending, a deprecated one warned of. */
+/** How long before a model's shutdown a request says so. */
+const SHUTDOWN_NOTICE_MS = 60 * 24 * 3600 * 1000;
+
+/**
+ * What a model's lifecycle means for a request at `now`: a retired one (or
+ * one past its shutdown date) is refused before sending, naming what
+ * replaces it; one that shuts down within 60 days, or deprecated with no date
+ * given, is warned of with its date. Later shutdowns are `model show`'s to say.
+ */
 export function lifecycleNotice(
   capabilities: ModelCapabilities,
+  now: Date,
 ): { refusal: string; hint: string } | { warning: string } | undefined {
   const { id, facts } = capabilities;
   const instead = facts.replacement ? `use ${facts.replacement} instead` : "choose a current model";
-  if (facts.lifecycle === "retired")
+  const shutdown = facts.retiresAt !== undefined ? Date.parse(facts.retiresAt) : NaN;
+  const date = facts.retiresAt?.slice(0, 10);
+  if (facts.lifecycle === "retired" || shutdown <= now.getTime())
     return {
-      refusal: `${id} is retired: the provider no longer serves it, so nothing was sent`,
+      refusal: `${id} ${facts.lifecycle === "retired" ? "is retired" : `was shut down on ${date}`}: the provider no longer serves it, so nothing was sent`,
       hint: `${instead} (-m ${facts.replacement ?? "provider/name"}, or assistant.model.id in the config)`,
     };
-  if (facts.lifecycle === "deprecated") {
-    const when = facts.retiresAt ? ` and retires on ${facts.retiresAt.slice(0, 10)}` : "";
-    return { warning: `${id} is deprecated${when}; ${instead}` };
-  }
-  return undefined;
+  if (facts.lifecycle !== "deprecated" && Number.isNaN(shutdown)) return undefined;
+  if (Number.isNaN(shutdown)) return { warning: `${id} is deprecated; ${instead}` };
+  if (shutdown - now.getTime() > SHUTDOWN_NOTICE_MS) return undefined;
+  return { warning: `${id} shuts down on ${date}; ${instead}` };
 }
 
 /**

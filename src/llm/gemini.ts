@@ -29,7 +29,8 @@ import {
   classifiedProvider,
   endpoint,
   eventData,
-  askModelApi,
+  askModelApiFor,
+  NO_SUCH_MODEL,
   postForEvents,
   transportOptions,
   type ProviderOptions,
@@ -359,7 +360,7 @@ async function geminiModel(
   options: ProviderOptions & { baseURL: string },
   signal: AbortSignal,
 ): Promise<ModelFacts | undefined> {
-  const info = await askModelApi(
+  const info = await askModelApiFor(
     {
       url: endpoint(options.baseURL, `/v1beta/models/${encodeURIComponent(name)}`),
       headers: { accept: "application/json", "x-goog-api-key": options.apiKey },
@@ -367,6 +368,7 @@ async function geminiModel(
     },
     options,
   );
+  if (info === NO_SUCH_MODEL) return { notFound: true };
   if (!isJsonObject(info)) return undefined;
   const facts: ModelFacts = {};
   if (typeof info.inputTokenLimit === "number") facts.contextWindow = info.inputTokenLimit;

@@ -371,11 +371,11 @@ export async function fetchJson(request: SentRequest & { url: string; body?: unk
 /** How long jp waits on a provider's model API before it goes on with what it knows. */
 const MODEL_API_TIMEOUT_MS = 5000;
 
-/**
- * Ask a provider's model API (GET, or POST `body`) about a model, through the
- * provider's proxy; undefined when the API does not know it (404).
- */
-export async function askModelApi(
+/** What a model API answers about a model it does not have (404). */
+export const NO_SUCH_MODEL = Symbol("no such model");
+
+/** Ask a provider's model API (GET, or POST `body`) about a model, through the provider's proxy. */
+export async function askModelApiFor(
   request: { url: string; headers: Readonly<Record<string, string>>; body?: unknown; signal: AbortSignal },
   options: Pick<ProviderOptions, "proxy">,
 ): Promise<unknown> {
@@ -386,9 +386,18 @@ export async function askModelApi(
       ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
     });
   } catch (error) {
-    if (error instanceof HttpStatusError && error.status === 404) return undefined;
+    if (error instanceof HttpStatusError && error.status === 404) return NO_SUCH_MODEL;
     throw error;
   }
+}
+
+/** askModelApiFor's answer, undefined when the API does not know the model (404). */
+export async function askModelApi(
+  request: { url: string; headers: Readonly<Record<string, string>>; body?: unknown; signal: AbortSignal },
+  options: Pick<ProviderOptions, "proxy">,
+): Promise<unknown> {
+  const answer = await askModelApiFor(request, options);
+  return answer === NO_SUCH_MODEL ? undefined : answer;
 }
 
 /** Parse one event's JSON data; a server that sends something else has broken the stream. */

@@ -1,6 +1,7 @@
 // Owns finding out what a model is before a request is built: the config's
 // figures, the provider's model API answer (kept in a cache with its age, so
-// a later `jp q` does not wait on it), and the built-in table, merged.
+// a later `jp q` does not wait on it), the maintained price data (windows and
+// prices, price-data.ts) and the built-in table, merged in that order.
 import { createHash } from "node:crypto";
 import { userCacheDir } from "../user-cache.js";
 import * as path from "node:path";
@@ -11,6 +12,7 @@ import { makeDirWithin, readJsonFile, writeJsonAtomic } from "../store/files.js"
 import { mergeFacts, type ModelCapabilities, type ModelFacts } from "./capabilities.js";
 import { checkedFacts } from "./cached-facts.js";
 import { builtInFacts } from "./model-table.js";
+import { dataFacts, priceDataSources } from "./price-data.js";
 import { priceFor } from "./pricing.js";
 import type { Provider } from "./types.js";
 
@@ -49,8 +51,11 @@ function cacheFileOf(dir: string, provider: Provider): string {
 }
 
 export interface ModelLookup {
-  provider: Provider;
+  /** Its model API is asked; none (no key for it) leaves the config, the data and the table. */
+  provider: Provider | undefined;
   cacheDir: string;
+  /** Where the user's cache is (the fetched price data). */
+  env: NodeJS.ProcessEnv;
   now: () => Date;
   signal?: AbortSignal;
   /** Ask the provider even when a fresh answer is cached (`jp model show --refresh`). */
@@ -110,7 +115,7 @@ async function providerFacts(
   lookup: ModelLookup,
 ): Promise<{ facts?: ModelFacts; fetchedAt?: string }> {
   const provider = lookup.provider;
-  if (!provider.modelFacts) return {};
+  if (!provider?.modelFacts) return {};
   const file = cacheFileOf(lookup.cacheDir, provider);
   const cache = readCache(file, provider.baseUrl);
   const entry = Object.hasOwn(cache.models, name) ? cache.models[name] : undefined;
@@ -172,6 +177,22 @@ export function configFacts(modelId: string, config: Config): ModelFacts {
   return facts;
 }
 
+/** What the maintained price data says of `modelId` at `now`: its window and price, and which copy said so. */
+function dataLayer(
+  modelId: string,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+): { facts?: ModelFacts; data?: ModelCapabilities["data"] } {
+  const ref = splitModelId(modelId);
+  const found = ref ? dataFacts(ref.provider, ref.name, now, priceDataSources(env)) : undefined;
+  if (!found) return {};
+  const facts: ModelFacts = {
+    ...(found.contextWindow !== undefined ? { contextWindow: found.contextWindow } : {}),
+    ...(found.price ? { price: found.price } : {}),
+  };
+  return { facts, data: { source: found.source, ...(found.asOf ? { asOf: found.asOf } : {}) } };
+}
+
 /** What jp knows of `modelId`, each figure from the highest layer that has it. */
 export async function modelCapabilities(
   modelId: string,
@@ -180,31 +201,54 @@ export async function modelCapabilities(
 ): Promise<ModelCapabilities> {
   const ref = splitModelId(modelId);
   const fromProvider = ref ? await providerFacts(ref.name, lookup) : {};
-  return mergeFacts(
+  const fromData = dataLayer(modelId, lookup.env, lookup.now());
+  const merged = mergeFacts(
     modelId,
     [
       ["config", configFacts(modelId, config)],
       ["provider", fromProvider.facts],
+      ["data", fromData.facts],
       ["built-in", ref ? builtInFacts(ref.provider, ref.name) : undefined],
     ],
     fromProvider.fetchedAt,
   );
+  const usedData = Object.values(merged.sources).includes("data");
+  return {
+    ...merged,
+    ...(usedData && fromData.data ? { data: fromData.data } : {}),
+    ...(fromProvider.facts?.notFound === true ? { unknownToProvider: true } : {}),
+  };
 }
 
-/** What jp knows of `modelId` without asking anyone: the config and the built-in table (side requests). */
-export function knownFacts(modelId: string, config: Config): ModelFacts {
+/**
+ * What jp knows of `modelId` without asking anyone (side requests): the
+ * config, the price data (with `env`, at `now`) and the built-in table.
+ */
+export function knownFacts(
+  modelId: string,
+  config: Config,
+  env?: NodeJS.ProcessEnv,
+  now = new Date(),
+): ModelFacts {
   const ref = splitModelId(modelId);
   return mergeFacts(modelId, [
     ["config", configFacts(modelId, config)],
+    ["data", env ? dataLayer(modelId, env, now).facts : undefined],
     ["built-in", ref ? builtInFacts(ref.provider, ref.name) : undefined],
   ]).facts;
 }
 
-/** A model's price without asking anyone: the config's, else the built-in table's. */
-export function priceOf(modelId: string, config: Config | undefined): Price | undefined {
+/** A model's price without asking anyone: the config's, else the price data's, else the built-in table's. */
+export function priceOf(
+  modelId: string,
+  config: Config | undefined,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+): Price | undefined {
   const ref = splitModelId(modelId);
   return (
     (config ? configFacts(modelId, config).price : undefined) ??
+    dataLayer(modelId, env, now).facts?.price ??
     (ref ? builtInFacts(ref.provider, ref.name)?.price : undefined)
   );
 }

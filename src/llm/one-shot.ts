@@ -36,9 +36,8 @@ export async function askOnce(
   env: NodeJS.ProcessEnv,
 ): Promise<OneShotAnswer> {
   const { provider, model } = createProvider(request.model, config, env);
-  const settings = requestSettings(config);
-  const facts = knownFacts(request.model, config);
-  const asked = request.maxTokens ?? settings.maxTokens;
+  const facts = knownFacts(request.model, config, env);
+  const asked = request.maxTokens ?? requestSettings(config, facts).maxTokens;
   // Thinking off (as the model takes it); a reasoning model still reasons a little, so it gets room for that.
   const maxTokens = Math.min(
     facts.reasons ? asked + REASONING_ROOM : asked,
@@ -80,7 +79,7 @@ export async function streamOnce(
   control: { signal?: AbortSignal; onRetry?: (text: string) => void },
   onPart: (part: StreamPart | "restart") => void,
 ): Promise<{ usage?: UsageRecord; discarded: UsageRecord[] }> {
-  const settings = requestSettings(config);
+  const settings = requestSettings(config, request.facts ?? {});
   let usage: UsageRecord | undefined;
   const discarded: UsageRecord[] = [];
   for await (const part of streamWithRetries(provider, request, {

@@ -413,6 +413,8 @@ function usagePart(usage: NonNullable<ChatCompletionChunk["usage"]>): StreamPart
   const prompt: { cached_tokens?: number; cache_write_tokens?: number } | undefined =
     usage.prompt_tokens_details;
   const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  // OpenRouter bills in credits of a dollar and says each request's cost (not in the SDK's type).
+  const cost: unknown = isJsonObject(usage) ? usage.cost : undefined;
   return {
     type: "usage",
     inputTokens: usage.prompt_tokens,
@@ -420,6 +422,7 @@ function usagePart(usage: NonNullable<ChatCompletionChunk["usage"]>): StreamPart
     ...(prompt?.cached_tokens ? { cacheReadTokens: prompt.cached_tokens } : {}),
     ...(prompt?.cache_write_tokens ? { cacheWriteTokens: prompt.cache_write_tokens } : {}),
     ...(reasoning ? { reasoningTokens: reasoning } : {}),
+    ...(typeof cost === "number" && Number.isFinite(cost) && cost >= 0 ? { costUsd: cost } : {}),
   };
 }
 
@@ -454,18 +457,17 @@ async function* completionChunks(
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
 export function createOpenAIProvider(
-  options: ProviderOptions & { name: string; dialect: ChatDialect; modelFacts?: Provider["modelFacts"] },
+  options: ProviderOptions & { name: string; dialect: ChatDialect },
 ): Provider {
   const baseUrl = options.baseURL ?? OPENAI_BASE_URL;
   const url = endpoint(baseUrl, "/chat/completions");
-  const provider = classifiedProvider(
+  return classifiedProvider(
     options.name,
     { ...options, baseURL: baseUrl },
     options.dialect,
     (request, signal) =>
       openaiParts(completionChunks(url, options, openaiBody(request, options.dialect), signal)),
   );
-  return options.modelFacts ? { ...provider, modelFacts: options.modelFacts } : provider;
 }
 
 /** A question's parts as Chat Completions spells them. */

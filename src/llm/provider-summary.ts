@@ -60,8 +60,8 @@ export async function summarizeThroughProvider(
   env: NodeJS.ProcessEnv,
 ): Promise<ProviderSummary> {
   const { provider, model } = createProvider(request.model, config, env);
-  const settings = requestSettings(config);
-  const facts = knownFacts(request.model, config);
+  const facts = knownFacts(request.model, config, env);
+  const settings = requestSettings(config, facts);
   let block: JsonObject | undefined;
   const { usage, discarded } = await streamOnce(
     provider,
@@ -71,7 +71,7 @@ export async function summarizeThroughProvider(
       events: request.events,
       tools: request.tools,
       toolChoice: "auto",
-      maxTokens: Math.min(settings.maxTokens, facts.maxOutputTokens ?? Infinity),
+      maxTokens: settings.maxTokens,
       reasoning: COMPACTION_THINKING,
       facts,
       // Thinking a different header would refuse is dropped, never a reason to fail the summary.

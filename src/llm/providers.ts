@@ -9,6 +9,7 @@ import { ANTHROPIC_BASE_URL, createAnthropicProvider } from "./anthropic.js";
 import type { ModelFacts } from "./capabilities.js";
 import { MissingKeyError } from "./errors.js";
 import { createGeminiProvider, GEMINI_BASE_URL } from "./gemini.js";
+import { openaiModelFacts } from "./openai-models.js";
 import type { ProviderOptions } from "./http.js";
 import { LLAMACPP_BASE_URL, LLAMACPP_DIALECT, llamacppFacts } from "./llamacpp.js";
 import { createOllamaProvider, OLLAMA_BASE_URL } from "./ollama.js";
@@ -52,6 +53,7 @@ const BUILT_IN: Readonly<Record<string, BuiltInProvider>> = {
     baseUrl: OPENAI_BASE_URL,
     keyEnv: ["OPENAI_API_KEY"],
     dialect: () => OPENAI_DIALECT,
+    modelFacts: openaiModelFacts,
   },
   // Google's SDKs read either name, GEMINI_API_KEY first.
   google: { api: "gemini", baseUrl: GEMINI_BASE_URL, keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] },
@@ -171,7 +173,16 @@ export function createProvider(
     settings,
     known,
   };
-  return { provider: APIS[api](setup), model };
+  const provider = APIS[api](setup);
+  // A provider's own model API (OpenAI's lifecycles), whichever of its APIs it is spoken to through.
+  const own = known?.modelFacts;
+  return {
+    provider:
+      provider.modelFacts || !own
+        ? provider
+        : { ...provider, modelFacts: (name, signal) => own(name, setup, signal) },
+    model,
+  };
 }
 
 /**
@@ -182,7 +193,6 @@ export function createProvider(
  */
 function chatProvider(setup: Setup): Provider {
   const dialect = setup.known?.dialect?.(setup.model.name) ?? COMPATIBLE_DIALECT;
-  const modelFacts = setup.known?.modelFacts;
   return createOpenAIProvider({
     ...setup,
     name: setup.model.provider,
@@ -190,19 +200,30 @@ function chatProvider(setup: Setup): Provider {
       setup.settings.prompt_cache_key !== undefined
         ? { ...dialect, cacheKey: setup.settings.prompt_cache_key }
         : dialect,
-    ...(modelFacts ? { modelFacts: (name, signal) => modelFacts(name, setup, signal) } : {}),
   });
 }
 
-/** Request limits from config; the defaults mirror config/default.toml for configs built in code. */
-export function requestSettings(config: Config): {
+/** The output cap of a model nothing is known of (Anthropic's API needs one on every request). */
+const UNKNOWN_MODEL_MAX_TOKENS = 8192;
+
+/**
+ * Request limits from config; the defaults mirror config/default.toml for
+ * configs built in code. The output cap is the configured one, else the
+ * model's own (as JP asks), and never more than the model can write: the API
+ * refuses a larger one.
+ */
+export function requestSettings(
+  config: Config,
+  facts: Pick<ModelFacts, "maxOutputTokens">,
+): {
   maxTokens: number;
   maxRetries: number;
   backoffMs: number;
 } {
   const request = config.assistant?.request;
+  const own = facts.maxOutputTokens;
   return {
-    maxTokens: request?.max_tokens ?? 8192,
+    maxTokens: Math.min(request?.max_tokens ?? own ?? UNKNOWN_MODEL_MAX_TOKENS, own ?? Infinity),
     maxRetries: request?.max_retries ?? 4,
     backoffMs: request?.backoff_ms ?? 1000,
   };

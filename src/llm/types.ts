@@ -70,6 +70,8 @@ export interface Usage {
   cacheWrite1hTokens?: number;
   /** Of the output, the tokens spent reasoning, where the provider says. */
   reasoningTokens?: number;
+  /** What the request cost in USD, where the provider says (OpenRouter's `usage.cost`). */
+  costUsd?: number;
 }
 
 /**

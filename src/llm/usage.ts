@@ -11,5 +11,6 @@ export function usageRecord(usage: Usage): UsageRecord {
     ...(usage.cacheWriteTokens ? { cache_write_tokens: usage.cacheWriteTokens } : {}),
     ...(usage.cacheWrite1hTokens ? { cache_write_1h_tokens: usage.cacheWrite1hTokens } : {}),
     ...(usage.reasoningTokens ? { reasoning_tokens: usage.reasoningTokens } : {}),
+    ...(usage.costUsd !== undefined ? { cost_usd: usage.costUsd } : {}),
   };
 }

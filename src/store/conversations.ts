@@ -119,9 +119,10 @@ function isJpFolder(ref: ConversationRef): boolean {
 /**
  * 2: attempts that retries threw away are counted, and hour-long cache writes
  * apart; 3: answers that record reasoning not sent (`reasoning_reports`);
- * 4: the last model and question (`last_model`, `last_question`).
+ * 4: the last model and question (`last_model`, `last_question`);
+ * 5: the costs requests recorded (`cost_usd`, `costed_requests`).
  */
-const USAGE_COUNTING = 4;
+const USAGE_COUNTING = 5;
 /** How much of the last question the counts keep: more than a list line shows. */
 const QUESTION_CHARS = 160;
 
@@ -787,7 +788,11 @@ function isLogStats(value: unknown): value is LogStats {
       "cache_read_tokens",
       "cache_write_tokens",
       "cache_write_1h_tokens",
-    ].every((k) => count(u[k], 1e13));
+    ].every((k) => count(u[k], 1e13)) &&
+    count(u.costed_requests) &&
+    typeof u.cost_usd === "number" &&
+    Number.isFinite(u.cost_usd) &&
+    u.cost_usd >= 0;
   return (
     isJsonObject(value) &&
     count(value.bytes, Number.MAX_SAFE_INTEGER) &&

@@ -42,6 +42,8 @@ import { questionWithDocuments } from "../llm/attachments.js";
 import { AbortedError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
 import { usageRecord } from "../llm/usage.js";
+import { requestCost } from "../llm/pricing.js";
+import type { Price } from "../config/schema.js";
 import type { ModelFacts } from "../llm/capabilities.js";
 import { toolIsAskedFor, withAskedTools } from "../llm/tool-choice.js";
 import {
@@ -576,13 +578,22 @@ function discardedMetadata(discarded: readonly UsageRecord[]): JsonObject {
   return discarded.length ? { [DISCARDED_ATTEMPTS_KEY]: [...discarded] } : {};
 }
 
-/** The response events of one model response, usage and model on the last one. */
+/** A request's usage with its cost: the provider's where it said one, else priced at the model's list prices. */
+function withCost(usage: UsageRecord, price: Price | undefined): UsageRecord {
+  if (usage.cost_usd !== undefined || !price) return usage;
+  return { ...usage, cost_usd: requestCost(usage, price) };
+}
+
+/** The response events of one model response, usage (with its cost) and model on the last one. */
 export function responseEvents(
   collected: Collected,
-  options: Pick<TurnOptions, "modelId" | "now">,
+  options: Pick<TurnOptions, "modelId" | "now" | "facts">,
   interrupted: boolean,
-  discarded: readonly UsageRecord[] = [],
+  billedBefore: readonly UsageRecord[] = [],
 ): Event[] {
+  const price = options.facts?.price;
+  const discarded = billedBefore.map((usage) => withCost(usage, price));
+  const usage = collected.usage ? withCost(collected.usage, price) : undefined;
   const events: KnownEvent[] = [...collected.blocks];
   // An answer that is nothing but a refusal is still recorded, as one.
   if (events.length === 0 && collected.stop === "refusal")
@@ -593,14 +604,14 @@ export function responseEvents(
       metadata: { [REFUSAL_KEY]: true },
     });
   // An answer with nothing in it (Gemini's, with no parts) was still billed: it is recorded, empty, with its usage.
-  if (events.length === 0 && (interrupted || collected.usage || collected.stop))
+  if (events.length === 0 && (interrupted || usage || collected.stop))
     events.push({ type: "chat_response", timestamp: options.now().toISOString(), message: "" });
   const last = events.at(-1);
   if (last) {
     last.metadata = {
       ...(isJsonObject(last.metadata) ? last.metadata : {}),
       model: options.modelId,
-      ...(collected.usage ? { usage: collected.usage } : {}),
+      ...(usage ? { usage } : {}),
       ...discardedMetadata(discarded),
       ...(collected.stop ? { stop_reason: collected.stop } : {}),
       ...(collected.stopDetail ? { stop_detail: collected.stopDetail } : {}),

@@ -28,7 +28,7 @@ let env: Record<string, string>;
 let ids: { hello: string; plan: string };
 
 beforeAll(async () => {
-  root = tempDir("jp-completion-");
+  root = tempDir();
   // jp on the PATH, as the scripts call it; a home of its own, so no shell reads a person's rc files.
   const bin = path.join(root, "bin");
   fs.mkdirSync(bin);

@@ -1,9 +1,15 @@
 // What jp knows of a model: layers merged figure by figure, the built-in
 // table matched exactly (never by substring), the Models API answer read.
 import { describe, expect, it } from "vitest";
-import { acceptsForcedTool, lifecycleNotice, mergeFacts, nearestEffort } from "../../src/llm/capabilities.js";
+import {
+  acceptsForcedTool,
+  lifecycleNotice,
+  mergeFacts,
+  nearestEffort,
+  type ModelFacts,
+} from "../../src/llm/capabilities.js";
 import { factsOfModelInfo } from "../../src/llm/anthropic-models.js";
-import { builtInFacts } from "../../src/llm/model-table.js";
+import { builtInFacts, builtInModels } from "../../src/llm/model-table.js";
 import { modelInfo, SONNET_5_5 } from "../support/model-info.js";
 
 describe("mergeFacts", () => {
@@ -29,9 +35,9 @@ describe("mergeFacts", () => {
 
 describe("the built-in table", () => {
   it("matches a name exactly or as a dated snapshot, never as a substring", () => {
-    expect(builtInFacts("anthropic", "claude-sonnet-5-5")?.contextWindow).toBe(1_000_000);
-    expect(builtInFacts("anthropic", "claude-opus-4-5-20251101")?.contextWindow).toBe(200_000);
-    expect(builtInFacts("openai", "gpt-4.1-2025-04-14")?.contextWindow).toBe(1_047_576);
+    expect(builtInFacts("anthropic", "claude-sonnet-5-5")?.maxOutputTokens).toBe(128_000);
+    expect(builtInFacts("anthropic", "claude-opus-4-5-20251101")?.maxOutputTokens).toBe(64_000);
+    expect(builtInFacts("openai", "gpt-4.1-2025-04-14")?.maxOutputTokens).toBe(32_768);
     // Substrings of listed names are other models: jp does not guess.
     expect(builtInFacts("anthropic", "claude-sonnet-5-5-preview")).toBeUndefined();
     expect(builtInFacts("openai", "o3-mini-custom")).toBeUndefined();
@@ -41,10 +47,18 @@ describe("the built-in table", () => {
     expect(builtInFacts("anthropic", "constructor")).toBeUndefined();
   });
 
-  it("prices current models as published, small ones as small", () => {
-    expect(builtInFacts("anthropic", "claude-sonnet-5-5")?.price).toMatchObject({ input: 2, output: 10 });
-    expect(builtInFacts("anthropic", "claude-opus-5-5")?.price).toMatchObject({ input: 4, output: 20 });
-    expect(builtInFacts("anthropic", "claude-haiku-5-5")?.price).toMatchObject({ input: 0.1, output: 0.5 });
+  it("keeps only what no data source has: no prices and no windows the price data gives", () => {
+    for (const id of builtInModels()) {
+      const [provider = "", name = ""] = id.split("/");
+      expect(builtInFacts(provider, name)?.price, id).toBeUndefined();
+    }
+    expect(builtInFacts("anthropic", "claude-haiku-5-5")?.efforts).toEqual([
+      "low",
+      "medium",
+      "high",
+      "xhigh",
+      "max",
+    ]);
   });
 });
 
@@ -81,25 +95,29 @@ describe("what a model accepts", () => {
   });
 
   it("refuses a retired model naming what replaces it, and warns of a deprecated one with its date", () => {
-    expect(
-      lifecycleNotice({
-        id: "anthropic/a",
-        facts: { lifecycle: "retired", replacement: "anthropic/b" },
-        sources: {},
-      }),
-    ).toEqual({
+    const now = new Date("2026-12-05T00:00:00Z");
+    const notice = (facts: ModelFacts) => lifecycleNotice({ id: "anthropic/a", facts, sources: {} }, now);
+    expect(notice({ lifecycle: "retired", replacement: "anthropic/b" })).toEqual({
       refusal: "anthropic/a is retired: the provider no longer serves it, so nothing was sent",
       hint: "use anthropic/b instead (-m anthropic/b, or assistant.model.id in the config)",
     });
+    // Within 60 days of its shutdown: one line with the date.
+    expect(notice({ lifecycle: "deprecated", retiresAt: "2027-02-01T00:00:00Z" })).toEqual({
+      warning: "anthropic/a shuts down on 2027-02-01; choose a current model",
+    });
+    // Later, or active with a date further off: model show says it, a request does not.
+    expect(notice({ lifecycle: "deprecated", retiresAt: "2027-06-01T00:00:00Z" })).toBeUndefined();
+    expect(notice({ lifecycle: "deprecated" })).toEqual({
+      warning: "anthropic/a is deprecated; choose a current model",
+    });
+    // Past its shutdown date, whatever the lifecycle says: refused.
     expect(
-      lifecycleNotice({
-        id: "anthropic/a",
-        facts: { lifecycle: "deprecated", retiresAt: "2027-02-01T00:00:00Z" },
-        sources: {},
-      }),
-    ).toEqual({ warning: "anthropic/a is deprecated and retires on 2027-02-01; choose a current model" });
-    expect(
-      lifecycleNotice({ id: "anthropic/a", facts: { lifecycle: "active" }, sources: {} }),
-    ).toBeUndefined();
+      notice({ lifecycle: "deprecated", retiresAt: "2026-12-01T00:00:00Z", replacement: "openai/c" }),
+    ).toEqual({
+      refusal:
+        "anthropic/a was shut down on 2026-12-01: the provider no longer serves it, so nothing was sent",
+      hint: "use openai/c instead (-m openai/c, or assistant.model.id in the config)",
+    });
+    expect(notice({ lifecycle: "active" })).toBeUndefined();
   });
 });

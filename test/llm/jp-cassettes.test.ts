@@ -228,6 +228,8 @@ describe("Gemini 3's signatures, recorded", () => {
       provider: "google",
       model: "google/gemini-3-pro-preview",
       script: [replayed(answer!), { text: "ok" }],
+      // Recorded while Google served it; shut down since, so jp would refuse it.
+      extraConfig: '[models."google/gemini-3-pro-preview"]\nlifecycle = "active"\n',
     });
     expect((await w.jp("q", "Test message")).code).toBe(0);
     const signed = w.events().filter((e) => metadataOf(e).google_thought_signature === signature);
@@ -321,7 +323,7 @@ describe("the other model APIs, recorded", () => {
     expect(w.mock.modelRequests).toHaveLength(asked);
   });
 
-  it("OpenAI: a model's answer holds nothing jp reads (id, created, owner), so jp does not ask and says what it knows", async () => {
+  it("OpenAI: a model's answer holds its id, date and owner, and a shutdown date once one is announced", async () => {
     expect(Object.keys(body("openai/test_model_details")).sort()).toEqual([
       "created",
       "id",
@@ -329,10 +331,24 @@ describe("the other model APIs, recorded", () => {
       "owned_by",
     ]);
     w = await qWorkspace({ provider: "openai", api: "responses" });
+    // The answer JP recorded: no shutdown date, so nothing of a lifecycle; the window is the price data's.
+    w.mock.models.set("gpt-5-mini", body("openai/test_model_details"));
     const shown = await w.jp("model", "show", "openai/gpt-5-mini");
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toMatch(/context window +400,000 tokens {2}\(built-in\)/);
-    expect(w.mock.modelRequests).toHaveLength(0);
+    expect(shown.stdout).toMatch(/context window +400,000 tokens {2}\(@pydantic\/genai-prices /);
+    expect(w.mock.modelRequests.map((r) => r.path)).toEqual(["/v1/models/gpt-5-mini"]);
+    // The same answer with the field the API now carries: the lifecycle is the provider's.
+    w.mock.models.set("gpt-5-nano", {
+      ...body("openai/test_model_details"),
+      id: "gpt-5-nano",
+      shutdown_date: "2026-12-11",
+    });
+    const nano = JSON.parse((await w.jp("model", "show", "openai/gpt-5-nano", "--json")).stdout) as {
+      facts: Record<string, unknown>;
+      sources: Record<string, string>;
+    };
+    expect(nano.facts).toMatchObject({ lifecycle: "deprecated", retiresAt: "2026-12-11T00:00:00Z" });
+    expect(nano.sources).toMatchObject({ lifecycle: "provider", replacement: "built-in" });
   });
 
   it("Ollama: the model JP listed (/api/tags) is one that thinks and calls tools, as /api/show tells jp", async () => {

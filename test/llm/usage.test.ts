@@ -3,9 +3,9 @@
 // it), and hour-long cache writes are priced above five-minute ones.
 import { describe, expect, it } from "vitest";
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
-import { usageByModel, type Event } from "../../src/events/index.js";
+import { addUsage, emptyUsage, usageByModel, type Event } from "../../src/events/index.js";
 import { anthropicParts } from "../../src/llm/anthropic.js";
-import { estimateCost } from "../../src/llm/pricing.js";
+import { estimateCost, estimateTotalCost, requestCost } from "../../src/llm/pricing.js";
 import type { StreamPart } from "../../src/llm/types.js";
 
 async function* from<T>(items: T[]): AsyncGenerator<T> {
@@ -60,6 +60,8 @@ describe("cost", () => {
     cache_read_tokens: 0,
     cache_write_tokens: 1_000_000,
     cache_write_1h_tokens: 0,
+    cost_usd: 0,
+    costed_requests: 0,
   };
 
   it("prices hour-long cache writes at 2x input (1.6x the five-minute write price) unless given", () => {
@@ -68,6 +70,36 @@ describe("cost", () => {
     expect(
       estimateCost({ ...totals, cache_write_1h_tokens: 400_000 }, { ...price, cache_write_1h: 5 }),
     ).toBeCloseTo(0.6 * 3.75 + 0.4 * 5);
+  });
+
+  it("prices a long prompt at its tier's rates, on every token of the request", () => {
+    // Claude Haiku 5.5: $0.10 / $0.50 up to 100,000 prompt tokens, $0.50 / $2.50 above.
+    const haiku = {
+      input: 0.1,
+      output: 0.5,
+      cache_read: 0.01,
+      tiers: [{ above: 100_000, input: 0.5, output: 2.5, cache_read: 0.05 }],
+    };
+    expect(requestCost({ input_tokens: 100_000, output_tokens: 1000 }, haiku)).toBeCloseTo(0.01 + 0.0005);
+    expect(requestCost({ input_tokens: 150_000, output_tokens: 1000 }, haiku)).toBeCloseTo(0.075 + 0.0025);
+    // Cached tokens count towards the prompt's length, and are priced at the tier's cache rate.
+    expect(
+      requestCost({ input_tokens: 150_000, cache_read_tokens: 140_000, output_tokens: 0 }, haiku),
+    ).toBeCloseTo(10_000 * 0.5e-6 + 140_000 * 0.05e-6);
+  });
+
+  it("totals recorded costs as they are, and prices only the requests that recorded none", () => {
+    const costed = addUsage(addUsage(emptyUsage(), { input_tokens: 10, cost_usd: 0.5 }), {
+      input_tokens: 10,
+      cost_usd: 0.25,
+    });
+    expect(estimateTotalCost({ "anthropic/a": costed }, () => undefined)).toBeCloseTo(0.75);
+    const mixed = addUsage(structuredClone(costed), { input_tokens: 1_000_000 });
+    // One of three requests unpriced: a third of the totals at list price (3.00 for 1,000,020 input).
+    expect(estimateTotalCost({ "anthropic/a": mixed }, () => ({ input: 3, output: 15 }))).toBeCloseTo(
+      0.75 + (3 * 1.00002) / 3,
+    );
+    expect(estimateTotalCost({ "anthropic/a": mixed }, () => undefined)).toBeUndefined();
   });
 
   it("counts the attempts a retry threw away and those of a failed request", () => {

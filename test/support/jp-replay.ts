@@ -42,6 +42,8 @@ export interface Scenario {
   system?: string;
   /** Lines of the [assistant.request] table (an output cap). */
   request?: string;
+  /** More configuration (TOML), e.g. a model recorded before it was shut down, said to be active. */
+  config?: string;
   /** Prompt caching off (`assistant.cache = false`). */
   cacheOff?: boolean;
   /** Files written into the workspace before the first turn. */
@@ -165,6 +167,7 @@ export async function replayCassette(
     extraConfig: [
       `[assistant]\nsystem_prompt = ${JSON.stringify(scenario.system ?? "")}${scenario.cacheOff ? "\ncache = false" : ""}`,
       scenario.tools?.toml ?? runMeTool(scenario.toolResult ?? "working!"),
+      scenario.config ?? "",
     ].join("\n"),
   });
   for (const [name, content] of Object.entries(scenario.files ?? {}))

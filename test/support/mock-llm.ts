@@ -25,7 +25,8 @@ export interface ScriptedResponse {
   reasoning?: string;
   signature?: string;
   tool_calls?: ScriptedToolCall[];
-  usage?: { input: number; output: number };
+  /** `cost`: what OpenRouter's last chunk says the request cost (its `usage.cost`, in dollars). */
+  usage?: { input: number; output: number; cost?: number };
   /** end_turn | tool_use | max_tokens | refusal (Anthropic names; mapped for OpenAI). */
   stop?: string;
   /** Wait before the first byte. */
@@ -250,6 +251,7 @@ function openaiEvents(r: ScriptedResponse, model: string, cache: CacheUsage): Re
       completion_tokens: usage.output,
       total_tokens: usage.input + usage.output,
       prompt_tokens_details: { cached_tokens: cache.read },
+      ...(r.usage?.cost !== undefined ? { cost: r.usage.cost } : {}),
     },
   });
   return events;

@@ -49,6 +49,16 @@ export async function qWorkspace(
       openrouter: "openrouter/anthropic/claude-mock",
       cerebras: "cerebras/gpt-oss-mock",
     }[provider];
+  // The mock's own model is one its model API knows, as a provider knows the models it serves
+  // (an id it does not know is a 404, and jp says so). What it says of it is nothing more than that.
+  const name = model.slice(model.indexOf("/") + 1);
+  // Only the mock's own: a test that names a model says what the mock's model API knows of it.
+  const known = {
+    anthropic: { type: "model", id: name, display_name: name, created_at: "2026-01-01T00:00:00Z" },
+    openai: { id: name, object: "model", created: 1_767_225_600, owned_by: "system" },
+    google: { name: `models/${name}` },
+  }[provider as string];
+  if (known && options.model === undefined) mock.models.set(name, known);
   /** Where each provider's API sits at the mock: OpenAI-compatible ones under /v1 (OpenRouter's /api/v1). */
   const baseUrl =
     { openai: "/v1", llamacpp: "/v1", openrouter: "/api/v1", cerebras: "/v1" }[provider as string] ?? "";
@@ -71,6 +81,8 @@ export async function qWorkspace(
     HOME: ws.root,
     XDG_CONFIG_HOME: path.join(ws.root, "xdg"),
     PATH: process.env.PATH ?? "",
+    // No test reaches the internet: the price data is not fetched unless a test serves it.
+    JP_PRICE_DATA_URL: "off",
   };
   const store = new ConversationStore(ws);
   return {

@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { PassThrough } from "node:stream";
 import { main } from "../../src/cli/main.js";
 import { initWorkspace, type Workspace } from "../../src/store/workspace.js";
+import type { Clock } from "../../src/store/clock.js";
 
 export function tempDir(prefix = "jp-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -23,7 +24,7 @@ export interface CliResult {
 /** Run the CLI in-process against a workspace, capturing its output. */
 export async function runCli(
   args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string },
+  options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string; clock?: Clock },
 ): Promise<CliResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -33,10 +34,11 @@ export async function runCli(
   stderr.on("data", (d: Buffer) => (err += d.toString()));
   const code = await main(args, {
     cwd: options.cwd,
-    env: { NO_COLOR: "1", PAGER: "cat", ...options.env },
+    env: { NO_COLOR: "1", PAGER: "cat", JP_PRICE_DATA_URL: "off", ...options.env },
     stdout,
     stderr,
     stdin: Object.assign(new PassThrough().end(options.stdin ?? ""), { isTTY: false }),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   return { code, stdout: out, stderr: err };
 }

@@ -43,18 +43,22 @@ function labels(ctx: Context): Candidate[] {
 }
 
 /**
- * The model ids the built-in table knows (less the retired) and those the
- * models cache has facts for (a provider's model API answered for them).
+ * The model ids the built-in table knows (less the retired), each with its
+ * window from the price data, and those the models cache has facts for (a
+ * provider's model API answered for them).
  */
 async function models(ctx: Context): Promise<Candidate[]> {
   const { builtInModels, builtInFacts } = await import("../../llm/model-table.js");
   const { modelCacheDir } = await import("../../llm/model-info.js");
+  const { dataFacts, priceDataSources } = await import("../../llm/price-data.js");
+  const sources = priceDataSources(ctx.env);
   const out = new Map<string, string>();
   for (const id of builtInModels()) {
     const [provider = "", name = ""] = id.split("/", 2);
     const facts = builtInFacts(provider, name);
     if (facts?.lifecycle === "retired") continue;
-    const window = facts?.contextWindow ? `${facts.contextWindow.toLocaleString("en-US")} tokens` : "";
+    const contextWindow = dataFacts(provider, name, ctx.clock.now(), sources)?.contextWindow;
+    const window = contextWindow ? `${contextWindow.toLocaleString("en-US")} tokens` : "";
     out.set(id, facts?.lifecycle === "deprecated" ? `deprecated ${window}`.trim() : window);
   }
   for (const id of cachedModelIds(modelCacheDir(ctx.env))) if (!out.has(id)) out.set(id, "");

@@ -218,6 +218,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("../store-runtime.js")).complete,
     hidden: true,
   },
+  {
+    name: "__refresh-prices",
+    summary: "fetch the maintained price data into the user's cache",
+    load: async () => (await import("../runtime.js")).refreshPrices,
+    hidden: true,
+  },
 ];
 
 const matches = (entry: CommandEntry, word: string | undefined): boolean =>

@@ -1,6 +1,8 @@
 // `jp q [QUERY]`: ask in a conversation; the model may call tools.
 import { quotedName, visible } from "../../render/visible.js";
 import { Option, type Command } from "commander";
+import { spawn } from "node:child_process";
+import * as os from "node:os";
 import * as path from "node:path";
 import { Writable } from "node:stream";
 import type { Context } from "../context.js";
@@ -23,7 +25,11 @@ import { checkAttachments } from "../../llm/attachments.js";
 import { lifecycleNotice, type ModelCapabilities } from "../../llm/capabilities.js";
 import { modelCacheDir, modelCapabilities, priceOf } from "../../llm/model-info.js";
 import { estimateTotalCost } from "../../llm/pricing.js";
+import { priceDataStale } from "../../llm/price-data.js";
+import { PACKAGE_ROOT } from "../../config/package-root.js";
 import { createProvider, requestSettings } from "../../llm/providers.js";
+import { builtInFacts, builtInModels } from "../../llm/model-table.js";
+import { closest } from "../../config/zod-walk.js";
 import { createStreamRenderer } from "../../render/stream.js";
 import { usageLine } from "../../render/usage.js";
 import { idForTime, TURN_LOCK_FILE, type ConversationRef } from "../../store/conversations.js";
@@ -297,9 +303,11 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
   const capabilities = await modelCapabilities(modelId, config, {
     provider,
     cacheDir: modelCacheDir(ctx.env),
+    env: ctx.env,
     now: () => ctx.clock.now(),
   });
   checkLifecycle(ctx, capabilities);
+  warnUnknownModel(ctx, capabilities);
   // Read and checked against the provider before anything is recorded: a refused attachment costs nothing.
   const attachments = retry?.attachments ?? (await readAttachments(opts.attachment ?? [], ctx));
   checkAttachments(attachments, provider.accepts, provider.name);
@@ -350,6 +358,7 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
       ...(await turnIo(ctx, config, opts, interrupt.signal, await answerMarkdown(ctx, opts))),
     });
     reportUsage(ctx, memory.slice(turnStart), config);
+    refreshPricesInBackground(ctx);
     // A title given with --title, or refused with --no-title, is not generated over.
     if (!existing && opts.persist && !result.interrupted && opts.title === undefined)
       await titleByModel(ctx, config, ref, query, memory.slice(turnStart));
@@ -383,12 +392,31 @@ function repairInterruption(
     );
 }
 
-/** A retired model is refused before anything is written or sent; a deprecated one is warned of. */
+/** A retired model is refused before anything is written or sent; one shutting down soon is warned of. */
 function checkLifecycle(ctx: Context, capabilities: ModelCapabilities): void {
-  const notice = lifecycleNotice(capabilities);
+  const notice = lifecycleNotice(capabilities, ctx.clock.now());
   if (!notice) return;
   if ("warning" in notice) ctx.warn(notice.warning);
   else throw new JpError("llm.model_retired", notice.refusal, { hint: notice.hint, exitCode: 2 });
+}
+
+/**
+ * A model id the provider's model API does not have (a 404: `claude-sonet-5-5`)
+ * is named, with the nearest id jp knows; the request still goes out, and the
+ * provider's own answer to it is the last word.
+ */
+function warnUnknownModel(ctx: Context, capabilities: ModelCapabilities): void {
+  if (capabilities.unknownToProvider !== true) return;
+  const { id } = capabilities;
+  const provider = id.split("/")[0] ?? "";
+  const current = builtInModels().filter((known) => {
+    const [p = "", name = ""] = known.split("/");
+    return p === provider && builtInFacts(p, name)?.lifecycle !== "retired";
+  });
+  const nearest = closest(id, current);
+  ctx.warn(
+    `${id} is unknown to ${provider}'s model API (it has no such model)${nearest ? `; did you mean ${nearest}?` : ""} Sending it anyway.`,
+  );
 }
 
 /**
@@ -405,13 +433,10 @@ async function turnSettings(
   const { facts } = capabilities;
   const window = facts.contextWindow;
   const beforeRequest = await autoCompactionHook(ctx, config, tools, capabilities, ref);
-  const settings = requestSettings(config);
   const reasoning = config.assistant?.reasoning;
   return {
     system: config.assistant?.system_prompt,
-    ...settings,
-    // Never more than the model can write: the API refuses a larger max_tokens.
-    maxTokens: Math.min(settings.maxTokens, facts.maxOutputTokens ?? Infinity),
+    ...requestSettings(config, facts),
     reasoning: {
       ...(reasoning?.effort ? { effort: reasoning.effort } : {}),
       ...(reasoning?.budget_tokens ? { budgetTokens: reasoning.budget_tokens } : {}),
@@ -745,10 +770,29 @@ function reportUsage(ctx: Context, events: readonly Event[], config: Config): vo
     ctx.color.dim(
       `${models} · ${usageLine(
         total,
-        estimateTotalCost(byModel, (model) => priceOf(model, config)),
+        estimateTotalCost(byModel, (model) => priceOf(model, config, ctx.env, ctx.clock.now())),
       )}`,
     ),
   );
+}
+
+/**
+ * Once a week, the maintained price data is fetched by a process of its own,
+ * detached, after the answer: no turn waits on the network for it, and a
+ * failure only means the copy jp holds is used a day longer.
+ */
+function refreshPricesInBackground(ctx: Context): void {
+  if (!priceDataStale(ctx.env, ctx.clock.now())) return;
+  try {
+    spawn(process.execPath, [path.join(PACKAGE_ROOT, "bin/jp"), "__refresh-prices"], {
+      detached: true,
+      stdio: "ignore",
+      env: ctx.env,
+      cwd: os.tmpdir(),
+    }).unref();
+  } catch {
+    // Not started (no process left to spawn): the next turn tries again.
+  }
 }
 
 /** A stream that drops what is written to it. */

@@ -115,11 +115,15 @@ describe("jp q with what the provider says of the model", () => {
 
   it("refuses a thinking budget the model cannot take before anything is sent", async () => {
     w = await qWorkspace({ extraConfig: "[assistant.reasoning]\nbudget_tokens = 24000\n" });
-    w.mock.models.set("claude-mock", modelInfo("claude-mock", { thinking: ["enabled", "disabled"] }));
+    // The request asks for the model's own output cap: a budget must fit below it.
+    w.mock.models.set(
+      "claude-mock",
+      modelInfo("claude-mock", { thinking: ["enabled", "disabled"], maxTokens: 16_000 }),
+    );
     const result = await w.jp("q", "hello");
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      "the thinking budget 24,000 does not fit claude-mock: it must be at least 1,024 and below max_tokens (8,192)",
+      "the thinking budget 24,000 does not fit claude-mock: it must be at least 1,024 and below max_tokens (16,000)",
     );
     expect(w.mock.requests).toHaveLength(0);
   });
@@ -127,9 +131,11 @@ describe("jp q with what the provider says of the model", () => {
   it("refuses a retired model before sending or writing anything, naming its replacement; warns of a deprecated one", async () => {
     w = await qWorkspace({ script: [{ text: "still here" }] });
     w.mock.models.set("claude-old", modelInfo("claude-old", { lifecycle: "retired" }));
+    // Thirty days from now: within the sixty in which a request says so.
+    const soon = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     w.mock.models.set(
       "claude-mock",
-      modelInfo("claude-mock", { lifecycle: "deprecated", retiresAt: "2027-01-15T00:00:00Z" }),
+      modelInfo("claude-mock", { lifecycle: "deprecated", retiresAt: `${soon}T00:00:00Z` }),
     );
     const retired = await w.jp("q", "-m", "anthropic/claude-old", "hello");
     expect(retired.code).toBe(2);
@@ -144,7 +150,7 @@ describe("jp q with what the provider says of the model", () => {
     expect(known.stderr).toContain("use anthropic/claude-sonnet-5-5 instead");
     const deprecated = await w.jp("q", "hello");
     expect(deprecated.code).toBe(0);
-    expect(deprecated.stderr).toContain("anthropic/claude-mock is deprecated and retires on 2027-01-15");
+    expect(deprecated.stderr).toContain(`anthropic/claude-mock shuts down on ${soon}`);
   });
 
   it("says the window is unknown and runs without automatic compaction, instead of failing the config", async () => {
@@ -422,7 +428,9 @@ describe("jp model show", () => {
     expect(lines.find((l) => l.includes("forced tool use"))).toContain(
       "no: -u asks for the tool instead  (built-in)",
     );
-    expect(lines.find((l) => l.includes("price"))).toContain("$2.00 in / $10.00 out per million");
+    expect(lines.find((l) => l.includes("price"))).toMatch(
+      /\$2\.00 in \/ \$10\.00 out per million \(cache read \$0\.100, .*\) {2}\(jp's supplement: https:\/\/platform\.claude\.com\/docs\/en\/about-claude\/pricing, as of 2026-12-04\)$/,
+    );
     const json = JSON.parse(
       (await w.jp("model", "show", "anthropic/claude-sonnet-5-5", "--json")).stdout,
     ) as {
@@ -437,7 +445,8 @@ describe("jp model show", () => {
     expect(json.sources).toMatchObject({
       contextWindow: "provider",
       maxOutputTokens: "config",
-      price: "built-in",
+      price: "data",
+      forcedToolUse: "built-in",
     });
     // Asked once: the second show read the cache.
     expect(w.mock.modelRequests).toHaveLength(1);

@@ -44,7 +44,9 @@ export function register(parent: Command, ctx: Context): void {
       const { config, leftOutTools } = await ctx.config(
         stats.kinds.config_delta ? { conversation: ref } : {},
       );
-      const cost = estimateTotalCost(stats.usage, (model) => priceOf(model, config));
+      const cost = estimateTotalCost(stats.usage, (model) =>
+        priceOf(model, config, ctx.env, ctx.clock.now()),
+      );
       // The log is read only when it holds compactions, failed requests or reasoning not sent; a large one is otherwise not.
       const events =
         stats.kinds.compaction || stats.kinds.request_failed || stats.reasoning_reports
