@@ -1,6 +1,6 @@
 // Takes the price data of @pydantic/genai-prices (prices with their
 // long-context tiers and dated changes, cache reads and writes, context
-// windows) for the providers jp speaks, into dist/price-data.json: the
+// windows) for the providers jp speaks, into dist/price-data/PROVIDER.json: the
 // snapshot jp reads when it has no fresher copy of the same data. Taken at
 // build time, so that no command pays for loading the package (its module
 // holds every provider's data; some 40 ms).
@@ -23,11 +23,15 @@ const keep = (model) => ({
   prices: model.prices,
 });
 
-const providers = PRICED_PROVIDERS.map((id) => {
+// A file per provider: a command reads its model's provider alone.
+const dir = path.join(ROOT, "dist/price-data");
+fs.mkdirSync(dir, { recursive: true });
+for (const id of PRICED_PROVIDERS) {
   const provider = findProvider({ providerId: id });
   if (!provider) throw new Error(`@pydantic/genai-prices ${version} has no provider '${id}'`);
-  return { id: provider.id, models: provider.models.map(keep) };
-});
-const out = path.join(ROOT, "dist/price-data.json");
-fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(out, JSON.stringify({ source: `@pydantic/genai-prices ${version}`, providers }));
+  const data = {
+    source: `@pydantic/genai-prices ${version}`,
+    providers: [{ id: provider.id, models: provider.models.map(keep) }],
+  };
+  fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify(data));
+}

@@ -184,7 +184,7 @@ function dataLayer(
   now: Date,
 ): { facts?: ModelFacts; data?: ModelCapabilities["data"] } {
   const ref = splitModelId(modelId);
-  const found = ref ? dataFacts(ref.provider, ref.name, now, priceDataSources(env)) : undefined;
+  const found = ref ? dataFacts(ref.provider, ref.name, now, priceDataSources(env, ref.provider)) : undefined;
   if (!found) return {};
   const facts: ModelFacts = {
     ...(found.contextWindow !== undefined ? { contextWindow: found.contextWindow } : {}),

@@ -114,9 +114,13 @@ export interface DataFacts {
   asOf?: string;
 }
 
-export const BUNDLED_PRICE_DATA = path.join(PACKAGE_ROOT, "dist/price-data.json");
+/** A file per provider, so a command reads only its model's provider (OpenRouter's alone lists 700 models). */
+export const bundledPriceData = (dataProvider: string) =>
+  path.join(PACKAGE_ROOT, "dist/price-data", `${dataProvider}.json`);
 export const PRICE_SUPPLEMENT = path.join(PACKAGE_ROOT, "config/price-supplement.json");
-export const fetchedPriceData = (env: NodeJS.ProcessEnv) => path.join(userCacheDir(env), "price-data.json");
+/** The fetched copy, a file per provider, and when it was fetched (`fetched-at`, written last). */
+export const fetchedPriceDir = (env: NodeJS.ProcessEnv) => path.join(userCacheDir(env), "price-data");
+const fetchedStamp = (env: NodeJS.ProcessEnv) => path.join(fetchedPriceDir(env), "fetched-at");
 
 /** A data file as read; one that is missing, too large or not the data's shape counts as none. */
 function readDataFile(file: string): DataFile | undefined {
@@ -217,9 +221,16 @@ export function toPrice(prices: Record<string, unknown>): Price | undefined {
 /** Read once per process: a command asks for several models' facts. */
 const read = new Map<string, DataFile | undefined>();
 
-/** The copies of the data, first that knows a model winning. */
-export function priceDataSources(env: NodeJS.ProcessEnv): DataFile[] {
-  return [fetchedPriceData(env), PRICE_SUPPLEMENT, BUNDLED_PRICE_DATA].flatMap((file) => {
+/** The copies of the data that may know `provider`'s models, first that knows a model winning. */
+export function priceDataSources(env: NodeJS.ProcessEnv, provider: string): DataFile[] {
+  const dataProvider = Object.hasOwn(DATA_PROVIDER, provider) ? DATA_PROVIDER[provider] : undefined;
+  if (dataProvider === undefined) return [];
+  const files = [
+    path.join(fetchedPriceDir(env), `${dataProvider}.json`),
+    PRICE_SUPPLEMENT,
+    bundledPriceData(dataProvider),
+  ];
+  return files.flatMap((file) => {
     if (!read.has(file)) read.set(file, readDataFile(file));
     const data = read.get(file);
     return data ? [data] : [];
@@ -268,7 +279,7 @@ export function priceDataUrl(env: NodeJS.ProcessEnv): string | undefined {
   return given || PRICE_DATA_URL;
 }
 
-const failureMarker = (env: NodeJS.ProcessEnv) => `${fetchedPriceData(env)}.failed`;
+const failureMarker = (env: NodeJS.ProcessEnv) => path.join(fetchedPriceDir(env), "failed-at");
 
 /** How old a file is at `now`, in ms; Infinity when there is none. */
 function ageOf(file: string, now: Date): number {
@@ -281,7 +292,7 @@ export function priceDataStale(env: NodeJS.ProcessEnv, now: Date): boolean {
   if (priceDataUrl(env) === undefined) return false;
   try {
     return (
-      ageOf(fetchedPriceData(env), now) > PRICE_DATA_MAX_AGE_MS &&
+      ageOf(fetchedStamp(env), now) > PRICE_DATA_MAX_AGE_MS &&
       ageOf(failureMarker(env), now) > REFRESH_FAILURE_RETRY_MS
     );
   } catch {
@@ -301,7 +312,7 @@ export async function refreshPriceData(
 ): Promise<{ models: number; source: string } | { error: string }> {
   const url = priceDataUrl(env);
   if (url === undefined) return { error: "JP_PRICE_DATA_URL is off" };
-  const file = fetchedPriceData(env);
+  const dir = fetchedPriceDir(env);
   try {
     const answer = await fetchJson(url, REFRESH_TIMEOUT_MS);
     if (!Array.isArray(answer)) throw new Error("the answer is not a list of providers");
@@ -312,19 +323,21 @@ export async function refreshPriceData(
         : [],
     );
     if (providers.length === 0) throw new Error("the answer names none of the providers jp speaks");
-    const data: DataFile = {
-      source: `genai-prices data from ${new URL(url).host}`,
-      as_of: now.toISOString(),
-      providers,
-    };
-    makeDirWithin(path.dirname(path.dirname(file)), path.dirname(file));
-    writeJsonAtomic(file, data);
+    const source = `genai-prices data from ${new URL(url).host}`;
+    makeDirWithin(path.dirname(path.dirname(dir)), dir);
+    for (const provider of providers) {
+      const file = path.join(dir, `${provider.id}.json`);
+      const data: DataFile = { source, as_of: now.toISOString(), providers: [provider] };
+      writeJsonAtomic(file, data);
+      read.delete(file);
+    }
+    // Last: a copy cut short by a crash is fetched again at the next turn.
+    fs.writeFileSync(fetchedStamp(env), now.toISOString());
     fs.rmSync(failureMarker(env), { force: true });
-    read.delete(file);
-    return { models: providers.reduce((n, p) => n + p.models.length, 0), source: data.source };
+    return { models: providers.reduce((n, p) => n + p.models.length, 0), source };
   } catch (error) {
     try {
-      makeDirWithin(path.dirname(path.dirname(file)), path.dirname(file));
+      makeDirWithin(path.dirname(path.dirname(dir)), dir);
       fs.writeFileSync(failureMarker(env), now.toISOString());
     } catch {
       // A cache folder that cannot be written: the next start tries again.

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  BUNDLED_PRICE_DATA,
+  bundledPriceData,
   dataFacts,
   matchesModel,
   priceDataSources,
@@ -16,15 +16,15 @@ import { tempDir } from "../support/workspace.js";
 
 const NOW = new Date("2026-12-05T12:00:00Z");
 // No fetched copy: the user's cache is empty.
-const sources = priceDataSources({ XDG_CACHE_HOME: tempDir() });
+const emptyCache = { XDG_CACHE_HOME: tempDir() };
 const facts = (id: string, now = NOW) => {
   const [provider = "", name = ""] = id.split("/");
-  return dataFacts(provider, name, now, sources);
+  return dataFacts(provider, name, now, priceDataSources(emptyCache, provider));
 };
 
 describe("the price data", () => {
   it("has the snapshot of @pydantic/genai-prices that the build took", () => {
-    const snapshot = JSON.parse(fs.readFileSync(BUNDLED_PRICE_DATA, "utf8")) as { source: string };
+    const snapshot = JSON.parse(fs.readFileSync(bundledPriceData("anthropic"), "utf8")) as { source: string };
     expect(snapshot.source).toMatch(/^@pydantic\/genai-prices \d+\.\d+\.\d+$/);
     expect(facts("anthropic/claude-opus-5-5")?.source).toBe(snapshot.source);
   });
@@ -107,7 +107,7 @@ describe("the price data", () => {
 
   it("prefers a fetched copy, and ignores one that is not the data's shape", () => {
     const cache = tempDir();
-    fs.mkdirSync(path.join(cache, "jp"));
+    fs.mkdirSync(path.join(cache, "jp/price-data"), { recursive: true });
     const fetched = {
       source: "genai-prices data fetched",
       as_of: "2026-12-05T10:00:00Z",
@@ -124,19 +124,23 @@ describe("the price data", () => {
         },
       ],
     };
-    fs.writeFileSync(path.join(cache, "jp/price-data.json"), JSON.stringify(fetched));
-    const withFetched = priceDataSources({ XDG_CACHE_HOME: cache });
+    fs.writeFileSync(path.join(cache, "jp/price-data/anthropic.json"), JSON.stringify(fetched));
+    const withFetched = priceDataSources({ XDG_CACHE_HOME: cache }, "anthropic");
     expect(dataFacts("anthropic", "claude-opus-5-5", NOW, withFetched)).toMatchObject({
       price: { input: 3, output: 15 },
       source: "genai-prices data fetched",
       asOf: "2026-12-05T10:00:00Z",
     });
     const broken = tempDir();
-    fs.mkdirSync(path.join(broken, "jp"));
-    fs.writeFileSync(path.join(broken, "jp/price-data.json"), '{"providers": "nope"}');
+    fs.mkdirSync(path.join(broken, "jp/price-data"), { recursive: true });
+    fs.writeFileSync(path.join(broken, "jp/price-data/anthropic.json"), '{"providers": "nope"}');
     expect(
-      dataFacts("anthropic", "claude-opus-5-5", NOW, priceDataSources({ XDG_CACHE_HOME: broken }))?.price
-        ?.input,
+      dataFacts(
+        "anthropic",
+        "claude-opus-5-5",
+        NOW,
+        priceDataSources({ XDG_CACHE_HOME: broken }, "anthropic"),
+      )?.price?.input,
     ).toBe(4);
   });
 

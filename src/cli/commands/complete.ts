@@ -51,13 +51,17 @@ async function models(ctx: Context): Promise<Candidate[]> {
   const { builtInModels, builtInFacts } = await import("../../llm/model-table.js");
   const { modelCacheDir } = await import("../../llm/model-info.js");
   const { dataFacts, priceDataSources } = await import("../../llm/price-data.js");
-  const sources = priceDataSources(ctx.env);
   const out = new Map<string, string>();
   for (const id of builtInModels()) {
     const [provider = "", name = ""] = id.split("/", 2);
     const facts = builtInFacts(provider, name);
     if (facts?.lifecycle === "retired") continue;
-    const contextWindow = dataFacts(provider, name, ctx.clock.now(), sources)?.contextWindow;
+    const contextWindow = dataFacts(
+      provider,
+      name,
+      ctx.clock.now(),
+      priceDataSources(ctx.env, provider),
+    )?.contextWindow;
     const window = contextWindow ? `${contextWindow.toLocaleString("en-US")} tokens` : "";
     out.set(id, facts?.lifecycle === "deprecated" ? `deprecated ${window}`.trim() : window);
   }

@@ -1,7 +1,6 @@
 // `jp q [QUERY]`: ask in a conversation; the model may call tools.
 import { quotedName, visible } from "../../render/visible.js";
 import { Option, type Command } from "commander";
-import { spawn } from "node:child_process";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Writable } from "node:stream";
@@ -358,7 +357,7 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
       ...(await turnIo(ctx, config, opts, interrupt.signal, await answerMarkdown(ctx, opts))),
     });
     reportUsage(ctx, memory.slice(turnStart), config);
-    refreshPricesInBackground(ctx);
+    await refreshPricesInBackground(ctx);
     // A title given with --title, or refused with --no-title, is not generated over.
     if (!existing && opts.persist && !result.interrupted && opts.title === undefined)
       await titleByModel(ctx, config, ref, query, memory.slice(turnStart));
@@ -781,8 +780,10 @@ function reportUsage(ctx: Context, events: readonly Event[], config: Config): vo
  * detached, after the answer: no turn waits on the network for it, and a
  * failure only means the copy jp holds is used a day longer.
  */
-function refreshPricesInBackground(ctx: Context): void {
+async function refreshPricesInBackground(ctx: Context): Promise<void> {
   if (!priceDataStale(ctx.env, ctx.clock.now())) return;
+  // Loaded only on the turn that starts it, once a week.
+  const { spawn } = await import("node:child_process");
   try {
     spawn(process.execPath, [path.join(PACKAGE_ROOT, "bin/jp"), "__refresh-prices"], {
       detached: true,
