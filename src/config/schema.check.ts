@@ -21,7 +21,14 @@ import type { Config } from "./schema.js";
 export type { SchemaIssue } from "../events/schema-issues.js";
 
 const KEYS0 = new Set(["id", "context_window"]);
-const KEYS1 = new Set(["max_retries", "max_tokens", "timeout_secs", "idle_timeout_secs", "backoff_ms"]);
+const KEYS1 = new Set([
+  "max_retries",
+  "max_continuations",
+  "max_tokens",
+  "timeout_secs",
+  "idle_timeout_secs",
+  "backoff_ms",
+]);
 const KEYS2 = new Set(["budget_tokens", "effort", "display", "prefix_mismatch"]);
 const KEYS3 = new Set(["estimate"]);
 const KEYS4 = new Set(["model", "system_prompt", "cache", "cache_ttl", "request", "reasoning", "tokens"]);
@@ -159,6 +166,7 @@ function check6(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "max_retries", optional(check4, v.max_retries));
+  out = merge(out, "max_continuations", optional(check4, v.max_continuations));
   out = merge(out, "max_tokens", optional(check2, v.max_tokens));
   out = merge(out, "timeout_secs", optional(check5, v.timeout_secs));
   out = merge(out, "idle_timeout_secs", optional(check5, v.idle_timeout_secs));
@@ -1123,6 +1131,7 @@ export const CONFIG_SCALAR_PATHS: readonly { path: readonly string[]; type: stri
   { path: ["assistant", "cache"], type: "boolean" },
   { path: ["assistant", "cache_ttl"], type: "enum" },
   { path: ["assistant", "request", "max_retries"], type: "number" },
+  { path: ["assistant", "request", "max_continuations"], type: "number" },
   { path: ["assistant", "request", "max_tokens"], type: "number" },
   { path: ["assistant", "request", "timeout_secs"], type: "number" },
   { path: ["assistant", "request", "idle_timeout_secs"], type: "number" },

@@ -321,6 +321,12 @@ export const Config = z.strictObject({
             .nonnegative()
             .optional()
             .describe("retries of transient provider failures"),
+          max_continuations: z
+            .number()
+            .int()
+            .nonnegative()
+            .optional()
+            .describe("times an answer cut off at max_tokens is asked to go on (default 5, as JP; 0: never)"),
           max_tokens: z
             .number()
             .int()

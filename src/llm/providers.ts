@@ -219,6 +219,7 @@ export function requestSettings(
   maxTokens: number;
   maxRetries: number;
   backoffMs: number;
+  maxContinuations: number;
 } {
   const request = config.assistant?.request;
   const own = facts.maxOutputTokens;
@@ -226,5 +227,6 @@ export function requestSettings(
     maxTokens: Math.min(request?.max_tokens ?? own ?? UNKNOWN_MODEL_MAX_TOKENS, own ?? Infinity),
     maxRetries: request?.max_retries ?? 4,
     backoffMs: request?.backoff_ms ?? 1000,
+    maxContinuations: request?.max_continuations ?? 5,
   };
 }

@@ -106,6 +106,8 @@ export interface TurnOptions {
   cache?: RequestCache;
   maxRetries: number;
   backoffMs: number;
+  /** Times an answer cut off at maxTokens is asked to go on; absent or 0: never. */
+  maxContinuations?: number;
   tools: readonly Tool[];
   /** What `-a` attached to the question, recorded with it. */
   attachments?: readonly Attachment[];
@@ -674,8 +676,6 @@ function recordResponse(
   // A response that calls tools is committed once its calls are approved (answerCalls), with the arguments that run.
   if (responses.length && (windowFull || collected.calls.length === 0)) options.log.append(responses);
   if (windowFull) throw windowFullError(options);
-  if (collected.stop === "max_tokens")
-    options.output.notice("the response was cut off at the token limit (assistant.request.max_tokens)");
   if (collected.stop === "refusal" || lastBlock(collected, isRefusal))
     options.output.notice(
       collected.stopDetail
@@ -851,6 +851,78 @@ function recordBinding(built: BuiltRequest, responses: readonly Event[]): void {
     };
 }
 
+/**
+ * What asks a model to go on with an answer the output cap cut off: JP's own
+ * words, so that the model repeats the answer's last characters and the two
+ * pieces can be joined where they overlap. Sent, never recorded.
+ */
+export const CONTINUE_PROMPT =
+  "Please continue from where you left off. DO NOT reason or mention being asked to continue the conversation, just do it. YOU MUST repeat between 10 and 100 characters from the end of the previous message, so that our system can find the correct merge point between the two messages.";
+
+/** How far back a continuation's repeat is looked for, and how much of its start is held until then. */
+const MERGE_WINDOW = 300;
+
+/**
+ * How many characters at the start of `next` repeat the end of `before`
+ * (the merge point); 0 when it repeats fewer than 10, or none.
+ */
+export function overlapAt(before: string, next: string): number {
+  const tail = before.slice(-MERGE_WINDOW);
+  for (let k = Math.min(tail.length, next.length); k >= 10; k--)
+    if (tail.endsWith(next.slice(0, k))) return k;
+  return 0;
+}
+
+/**
+ * The output of a continuation: its first text is held until the merge point
+ * can be found (or the text ends), and the repeated characters are not shown
+ * again.
+ */
+function mergingOutput(output: TurnOutput, before: string): TurnOutput {
+  let held = "";
+  let merged = false;
+  const flush = () => {
+    if (merged) return;
+    merged = true;
+    const rest = held.slice(overlapAt(before, held));
+    if (rest) output.text(rest);
+  };
+  return {
+    ...output,
+    text(delta) {
+      if (merged) {
+        output.text(delta);
+        return;
+      }
+      held += delta;
+      if (held.length >= MERGE_WINDOW) flush();
+    },
+    responseDone() {
+      flush();
+      output.responseDone();
+    },
+  };
+}
+
+/**
+ * A continuation as recorded: its text from the merge point on, and without
+ * the reasoning it wrote (bound to the request that asked it to go on, which
+ * is not recorded).
+ */
+function mergedContinuation(collected: Collected, before: string): void {
+  collected.blocks = collected.blocks.filter(
+    (b) => !(b.type === "chat_response" && b.reasoning !== undefined),
+  );
+  const first = collected.blocks.find(
+    (b): b is ChatResponse => b.type === "chat_response" && b.message !== undefined,
+  );
+  if (first?.message !== undefined) first.message = first.message.slice(overlapAt(before, first.message));
+}
+
+/** The text of an answer's message blocks, in order. */
+const answerText = (collected: Collected) =>
+  collected.blocks.map((b) => (b.type === "chat_response" ? (b.message ?? "") : "")).join("");
+
 /** Run one turn for `query`. */
 export async function runTurn(query: string, options: TurnOptions): Promise<TurnResult> {
   recordQuestion(query, options);
@@ -862,16 +934,28 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
   // The forced tool, when only asked for, is asked for once more (firmly) if the first answer does not call it.
   let insisting = false;
   let unrecorded: UsageRecord[] = [];
+  // The answer so far while it is being continued after the output cap cut it off.
+  let continuing: string | undefined;
+  let continuations = 0;
   // Y and N at an approval prompt hold for the rest of this turn.
   const remembered: Remembered = new Map();
   for (;;) {
     const extra = await options.beforeRequest?.(options.log.events());
     if (extra?.length) options.log.append(extra);
     const forcing = requests === 0 || insisting;
-    let built = buildRequest(options.log.events(), options, forcing, insisting);
+    const asked = (): readonly Event[] =>
+      continuing === undefined
+        ? options.log.events()
+        : [
+            ...options.log.events(),
+            { type: "chat_request", timestamp: options.now().toISOString(), content: CONTINUE_PROMPT },
+          ];
+    let built = buildRequest(asked(), options, forcing, insisting);
     tellLeftOut(built.leftOut, options);
     requests += 1;
-    let sent = await sendRequest(built.request, options, requests === 1, warned);
+    const streaming =
+      continuing === undefined ? options : { ...options, output: mergingOutput(options.output, continuing) };
+    let sent = await sendRequest(built.request, streaming, requests === 1, warned);
     let refusedUsage: UsageRecord[] = [];
     if (!sent.streamed.ok && boundElsewhere(sent.streamed.error) && built.header) {
       // A block jp took for valid was refused: ask once more with no earlier reasoning.
@@ -879,8 +963,8 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
         `${options.modelId} refused earlier reasoning as bound to a different conversation; asking again without it`,
       );
       refusedUsage = sent.streamed.discarded;
-      built = buildRequest(options.log.events(), options, forcing, insisting, true);
-      sent = await sendRequest(built.request, options, false, warned);
+      built = buildRequest(asked(), options, forcing, insisting, true);
+      sent = await sendRequest(built.request, streaming, false, warned);
     }
     warned = sent.warned;
     const streamed = sent.streamed;
@@ -899,6 +983,7 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
       continue;
     }
     insisting = false;
+    if (continuing !== undefined) mergedContinuation(collected, continuing);
     const responses = responseEvents(collected, options, interrupted, discarded);
     recordBinding(built, responses);
     answered = true;
@@ -908,6 +993,20 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
       if (++pauses <= MAX_PAUSES) continue;
       options.output.notice(`the provider paused this turn ${MAX_PAUSES} times; \`jp q\` goes on from here`);
     }
+    if (collected.stop === "max_tokens" && collected.calls.length === 0 && !collected.cut) {
+      // Cut off at the output cap: asked to go on, as JP does, and shown and recorded as one answer.
+      if (continuations < (options.maxContinuations ?? 0)) {
+        continuations += 1;
+        continuing = (continuing ?? "") + answerText(collected);
+        continue;
+      }
+      options.output.notice(
+        continuations
+          ? `the answer was still cut off at the token limit after ${continuations} continuations (assistant.request.max_continuations)`
+          : "the response was cut off at the token limit (assistant.request.max_tokens)",
+      );
+    }
+    continuing = undefined;
     if (collected.calls.length === 0) return { interrupted: false, requests, lastStop: collected.stop };
     if ((await answerCalls(collected.calls, responses, options, remembered)).interrupted)
       return { interrupted: true, requests };

@@ -186,7 +186,12 @@ describe.each(DIALECTS)("$name", (dialect) => {
   });
 
   it("says when the answer was cut off at the output limit", async () => {
-    w = await qWorkspace({ ...dialect.options, script: [{ text: "half an ans", stop: "max_tokens" }] });
+    // Not asked to go on (that is q-prices.test.ts's): the cut answer is kept, and said to be cut.
+    w = await qWorkspace({
+      ...dialect.options,
+      script: [{ text: "half an ans", stop: "max_tokens" }],
+      request: "max_continuations = 0",
+    });
     const result = await w.jp("q", "write at length");
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("cut off at the token limit");

@@ -527,10 +527,12 @@ const SPECIAL: Case[] = [
         },
       ],
     },
-    stops: {
-      requests: 1,
-      why: "The answer stops at the output cap; JP asks three times more for the rest, jp records it as cut (stop reason max_tokens). Continuing a cut answer is tracked as work of its own.",
-    },
+    explained: [
+      {
+        at: /^messages\[(1\]\.content\[[2-9]\]|[3-9]\])$/,
+        why: "Both ask the model to go on with the same words when the output cap cuts the answer. JP then sends each piece back as it came, each with the reasoning it wrote and followed by its request to go on; jp sends the answer so far as one message, joined where each piece repeated the last, and asks once: the model reads the same answer.",
+      },
+    ],
   },
   {
     provider: "anthropic",

@@ -163,6 +163,7 @@ describe("Gemini streams recorded by the official SDK", () => {
       provider: "google",
       script: [replayed(step!)],
       extraConfig: '[assistant.reasoning]\neffort = "low"\n',
+      request: "max_continuations = 0",
     });
     const result = await w.jp("q", "What is the sum of natural numbers from 1 to 100?");
     expect(result.code).toBe(0);

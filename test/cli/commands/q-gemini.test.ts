@@ -136,7 +136,11 @@ describe("jp q with google/…", () => {
   });
 
   it("records a call the output cap cut off as not run, and says which setting to raise", async () => {
-    w = await qWorkspace({ provider: "google", script: [{ text: "partial answ", stop: "max_tokens" }] });
+    w = await qWorkspace({
+      provider: "google",
+      script: [{ text: "partial answ", stop: "max_tokens" }],
+      request: "max_continuations = 0",
+    });
     const result = await w.jp("q", "write a lot");
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("cut off at the token limit");

@@ -5,6 +5,7 @@
 import * as http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { isJsonObject, type Event } from "../../../src/events/index.js";
+import { CONTINUE_PROMPT } from "../../../src/turn/loop.js";
 import { qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
 import { runCli } from "../../support/workspace.js";
 
@@ -147,6 +148,52 @@ describe("today's models", () => {
       "anthropic/claude-sonet-5-5 is unknown to anthropic's model API (it has no such model); did you mean anthropic/claude-sonnet-5-5? Sending it anyway.",
     );
     expect(w.mock.requests).toHaveLength(1);
+  });
+});
+
+describe("answers cut off at the output cap", () => {
+  const first =
+    "Kirigami parachutes are cut from a flat sheet, and the pattern of cuts decides how they open in";
+  const second = "decides how they open in the air: the cuts pop out into a cone that holds its shape.";
+
+  it("are asked to go on, joined where the model repeats itself, shown and recorded as one answer", async () => {
+    w = await qWorkspace({ script: [{ text: first, stop: "max_tokens" }, { text: second }] });
+    const asked = await w.jp("q", "explain kirigami parachutes");
+    expect(asked.code).toBe(0);
+    const whole = `${first} the air: the cuts pop out into a cone that holds its shape.`;
+    expect(asked.stdout.replace(/\n/g, "")).toBe(whole);
+    expect(asked.stderr).not.toContain("cut off");
+    // The second request carries the cut answer and JP's words asking to go on; the log keeps neither the
+    // request nor the repeat.
+    const sent = w.mock.requests[1]!.body as { messages: { role: string; content: { text?: string }[] }[] };
+    expect(sent.messages.at(-1)).toMatchObject({ role: "user", content: [{ text: CONTINUE_PROMPT }] });
+    const events = w.events();
+    expect(events.filter((e) => e.type === "chat_request")).toHaveLength(1);
+    const answer = events
+      .filter((e) => e.type === "chat_response")
+      .map((e) => (typeof e.message === "string" ? e.message : ""))
+      .join("");
+    expect(answer).toBe(whole);
+    // Both requests were billed, and both recorded their usage.
+    expect(
+      events.filter(
+        (e) => e.type === "chat_response" && "usage" in (isJsonObject(e.metadata) ? e.metadata : {}),
+      ),
+    ).toHaveLength(2);
+  });
+
+  it("stop after max_continuations, and say so", async () => {
+    w = await qWorkspace({
+      script: [
+        { text: "one two three four five six", stop: "max_tokens" },
+        { text: "five six seven eight nine", stop: "max_tokens" },
+      ],
+      request: "max_continuations = 1",
+    });
+    const asked = await w.jp("q", "count");
+    expect(asked.code).toBe(0);
+    expect(asked.stderr).toContain("the answer was still cut off at the token limit after 1 continuations");
+    expect(w.mock.requests).toHaveLength(2);
   });
 });
 
