@@ -2,10 +2,10 @@
 // @pydantic/genai-prices (prices with long-prompt tiers and dated changes,
 // cache reads and writes, context windows; updated weekly). Three copies, the
 // first that knows a model winning:
-// - the same data fetched since (refreshPriceData), kept in the user's cache;
+// - the same data fetched since (refreshPriceData), kept in the user's cache (a file per provider);
 // - jp's supplement (config/price-supplement.json): models published after the
 //   bundled snapshot, in the same format, each with the provider page it comes from;
-// - the snapshot taken from the package when jp was built (dist/price-data.json).
+// - the snapshot taken from the package when jp was built (dist/price-data/, a file per provider).
 // A model is found by its exact id first, then by each entry's match rules.
 import * as fs from "node:fs";
 import * as path from "node:path";
