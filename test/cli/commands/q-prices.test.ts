@@ -130,6 +130,13 @@ describe("today's models", () => {
     ).thinkingConfig;
     expect(thinking.thinkingLevel).toBeDefined();
     expect(thinking.thinkingBudget).toBeUndefined();
+    // The levels it takes are known, not inferred from its name.
+    const shown = JSON.parse((await w.jp("model", "show", "google/gemini-4-argon", "--json")).stdout) as {
+      facts: { efforts?: string[] };
+      sources: Record<string, string>;
+    };
+    expect(shown.facts.efforts).toEqual(["low", "medium", "high"]);
+    expect(shown.sources.efforts).toBe("built-in");
   });
 
   it("asks Opus 5.5 for its own output cap, 128,000 tokens, unless the config sets one", async () => {
