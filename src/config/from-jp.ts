@@ -206,7 +206,21 @@ function carryTool(name: string, tool: Plain, notCarried: string[]): Plain | und
   return out;
 }
 
-/** The MCP servers, the aliases and the LLM providers' base URLs of JP's `providers`. */
+/**
+ * JP's OpenAI base URL is the server's root (`https://api.openai.com`), and JP
+ * adds the API's `/v1`; jp's is the API's own, as OpenAI's SDKs take it.
+ */
+function jpBaseUrl(provider: string, url: string): string {
+  if (provider !== "openai") return url;
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname === "/" || parsed.pathname === "" ? `${url.replace(/\/+$/, "")}/v1` : url;
+  } catch {
+    return url;
+  }
+}
+
+/** The MCP servers, the aliases and the LLM providers' settings of JP's `providers` that jp has too. */
 function carryProviders(providers: Plain, out: Plain, notCarried: string[]): void {
   const carried: Plain = {};
   if (isPlain(providers.mcp))
@@ -222,14 +236,22 @@ function carryProviders(providers: Plain, out: Plain, notCarried: string[]): voi
   for (const [name, settings] of Object.entries(llm)) {
     if (name === "aliases" || !isPlain(settings)) continue;
     const baseUrl = str(settings.base_url);
-    if (baseUrl) mergePlain(carried, { [name]: { base_url: baseUrl } });
+    if (baseUrl) mergePlain(carried, { [name]: { base_url: jpBaseUrl(name, baseUrl) } });
+    // Where the key and the URL are read from the environment: the same settings in jp.
+    for (const key of ["api_key_env", "base_url_env"] as const) {
+      const value = str(settings[key]);
+      if (value) mergePlain(carried, { [name]: { [key]: value } });
+    }
     // JP's Anthropic beta headers are jp's `beta`.
     const beta = Array.isArray(settings.beta_headers)
       ? settings.beta_headers.filter((h) => typeof h === "string")
       : [];
     if (beta.length) mergePlain(carried, { [name]: { beta } });
     for (const key of leafPaths(settings, `providers.llm.${name}`))
-      if (!key.endsWith(".base_url") && !(beta.length && /\.beta_headers(\[\d+\])?$/.test(key)))
+      if (
+        !/\.(base_url|api_key_env|base_url_env)$/.test(key) &&
+        !(beta.length && /\.beta_headers(\[\d+\])?$/.test(key))
+      )
         notCarried.push(`${key}: jp has no such provider setting`);
   }
   if (Object.keys(carried).length) out.providers = carried;

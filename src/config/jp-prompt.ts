@@ -51,6 +51,9 @@ function offersTools(config: Plain): boolean {
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
+/** JP's separator names (jp_config's MergedStringSeparator) as the text they put between two values. */
+const SEPARATORS: Readonly<Record<string, string>> = { none: "", space: " ", line: "\n", paragraph: "\n\n" };
+
 /** JP's MergeableString: a string replaces; `{ value, strategy, separator }` replaces, appends or prepends. */
 function mergeString(prev: Merged<string | undefined>, next: unknown): Merged<string | undefined> {
   if (typeof next === "string") return { value: next, discard: false };
@@ -59,7 +62,8 @@ function mergeString(prev: Merged<string | undefined>, next: unknown): Merged<st
   const discard = next.discard_when_merged === true;
   if (prev.discard || prev.value === undefined || value === undefined)
     return { value: value ?? (prev.discard ? undefined : prev.value), discard };
-  const separator = str(next.separator) ?? "";
+  const named = str(next.separator);
+  const separator = named !== undefined && Object.hasOwn(SEPARATORS, named) ? (SEPARATORS[named] ?? "") : "";
   if (next.strategy === "append") return { value: `${prev.value}${separator}${value}`, discard };
   if (next.strategy === "prepend") return { value: `${value}${separator}${prev.value}`, discard };
   return { value, discard };

@@ -78,7 +78,16 @@ const KEYS17 = new Set([
 const KEYS18 = new Set(["type", "url", "headers", "optional", "startup_timeout_secs", "all_tools"]);
 const KEYS19 = new Set(["aliases"]);
 const KEYS20 = new Set(["mcp", "llm"]);
-const KEYS21 = new Set(["base_url", "api_key_env", "proxy", "api", "keep_alive", "beta", "prompt_cache_key"]);
+const KEYS21 = new Set([
+  "base_url",
+  "base_url_env",
+  "api_key_env",
+  "proxy",
+  "api",
+  "keep_alive",
+  "beta",
+  "prompt_cache_key",
+]);
 const KEYS22 = new Set(["above", "input", "output", "cache_read", "cache_write", "cache_write_1h"]);
 const KEYS23 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h", "tiers"]);
 const KEYS24 = new Set([
@@ -852,6 +861,14 @@ function check43(v: unknown): SchemaIssue[] | undefined {
     out = merge(
       out,
       "base_url",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
+  {
+    const x = v.base_url_env;
+    out = merge(
+      out,
+      "base_url_env",
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }

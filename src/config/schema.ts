@@ -125,6 +125,12 @@ export type ToolConfig = z.infer<typeof ToolConfig>;
 
 export const ProviderConfig = z.strictObject({
   base_url: z.string().optional().describe("API base URL (OpenAI-compatible servers, proxies)"),
+  base_url_env: z
+    .string()
+    .optional()
+    .describe(
+      "environment variable holding the API base URL; when set, it wins over base_url (as JP reads it)",
+    ),
   api_key_env: z.string().optional().describe("environment variable holding the API key"),
   proxy: z
     .string()

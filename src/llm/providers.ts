@@ -136,6 +136,22 @@ export function providerApi(modelId: string, config: Config): Api | undefined {
   return settings.api ?? known?.api ?? "chat";
 }
 
+/**
+ * The base URL the environment gives: the variable `base_url_env` names (JP's
+ * setting, which wins over `base_url` as in JP), or for OpenAI with none set in
+ * the config, `$OPENAI_BASE_URL`, as OpenAI's SDKs and JP read it.
+ */
+function baseUrlFromEnv(
+  provider: string,
+  settings: ProviderSettings,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  const name =
+    settings.base_url_env ?? (provider === "openai" && !settings.base_url ? "OPENAI_BASE_URL" : undefined);
+  const value = name ? env[name]?.trim() : undefined;
+  return value || undefined;
+}
+
 /** Build the provider for `modelId`. A missing key fails here, before anything is sent. */
 export function createProvider(
   modelId: string,
@@ -157,6 +173,7 @@ export function createProvider(
   const apiKey = keyOf(model, settings, known, env);
   const api = settings.api ?? known?.api ?? "chat";
   const baseURL =
+    baseUrlFromEnv(model.provider, settings, env) ??
     settings.base_url ??
     (api === "chat" ? known?.chatBaseUrl : undefined) ??
     known?.baseUrl ??

@@ -112,14 +112,17 @@ describe("JP's merge strategies", () => {
     ).toBe('<instruction title="mine">\n\n</instruction>');
   });
 
-  it("replace the prompt with a string, and append or prepend it with a separator", () => {
+  it("replace the prompt with a string, and append or prepend it with JP's named separators", () => {
     const first = mergeJpPrompt(EMPTY_JP_PROMPT, { assistant: { system_prompt: "one" } });
     expect(renderJpPrompt(mergeJpPrompt(first, { assistant: { system_prompt: "two" } }))).toBe("two");
-    const appended = { assistant: { system_prompt: { strategy: "append", separator: " + ", value: "two" } } };
-    expect(renderJpPrompt(mergeJpPrompt(first, appended))).toBe("one + two");
-    const prepended = {
-      assistant: { system_prompt: { strategy: "prepend", separator: "|", value: "zero" } },
-    };
-    expect(renderJpPrompt(mergeJpPrompt(first, prepended))).toBe("zero|one");
+    const joined = (strategy: string, separator: string) =>
+      renderJpPrompt(
+        mergeJpPrompt(first, { assistant: { system_prompt: { strategy, separator, value: "two" } } }),
+      );
+    // As jp_config renders them: a paragraph is a blank line, never the word.
+    expect(joined("append", "paragraph")).toBe("one\n\ntwo");
+    expect(joined("append", "line")).toBe("one\ntwo");
+    expect(joined("prepend", "space")).toBe("two one");
+    expect(joined("append", "none")).toBe("onetwo");
   });
 });

@@ -319,4 +319,75 @@ describe("a JP workspace", () => {
       expect.objectContaining({ text: "You are Jean-Pierre." }),
     ]);
   });
+
+  it("reads the key and the URL where JP's provider settings say: api_key_env, base_url_env, OpenAI's /v1", async () => {
+    w = await qWorkspace({ provider: "openai", api: "responses", script: [{ text: "a" }, { text: "b" }] });
+    // JP's OpenAI base URL is the server's root; JP adds /v1, and so does jp.
+    fs.writeFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      [
+        "[assistant.model]",
+        'id = "openai/gpt-mock"',
+        "[providers.llm.openai]",
+        `base_url = "${w.mock.url}"`,
+        'api_key_env = "MY_OPENAI_KEY"',
+        "",
+      ].join("\n"),
+    );
+    fs.writeFileSync(path.join(w.root, ".jp/.id"), "abc12");
+    const env = { ...w.env, MY_OPENAI_KEY: w.env.MOCK_API_KEY! };
+    const asked = await runCli(["q", "-n", "hello"], { cwd: w.root, env });
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(w.mock.requests[0]!.path).toBe("/v1/responses");
+    expect(w.mock.requests[0]!.headers.authorization).toBe(`Bearer ${w.env.MOCK_API_KEY}`);
+    // base_url_env, when its variable is set, wins over base_url, as in JP.
+    fs.writeFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      [
+        "[assistant.model]",
+        'id = "openai/gpt-mock"',
+        "[providers.llm.openai]",
+        // Nothing listens there: the request reaching the mock is the variable's doing.
+        'base_url = "http://127.0.0.1:1"',
+        'api_key_env = "MY_OPENAI_KEY"',
+        'base_url_env = "MY_OPENAI_URL"',
+        "",
+      ].join("\n"),
+    );
+    const moved = await runCli(["q", "again"], {
+      cwd: w.root,
+      env: { ...env, MY_OPENAI_URL: `${w.mock.url}/v1/`, MY_OPENAI_KEY: w.env.MOCK_API_KEY! },
+    });
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(w.mock.requests).toHaveLength(2);
+  });
+
+  it("joins a persona's prompt with JP's named separator: a paragraph arrives as a blank line", async () => {
+    w = await qWorkspace({ script: [{ text: "ok" }] });
+    fs.writeFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      [
+        'config_load_paths = [".jp/config"]',
+        "[assistant]",
+        'system_prompt = "You are Jean-Pierre."',
+        "[assistant.model]",
+        'id = "anthropic/claude-mock"',
+        "[providers.llm.anthropic]",
+        `base_url = "${w.mock.url}"`,
+        "",
+      ].join("\n"),
+    );
+    fs.mkdirSync(path.join(w.root, ".jp/config"));
+    fs.writeFileSync(
+      path.join(w.root, ".jp/config/terse.toml"),
+      '[assistant.system_prompt]\nstrategy = "append"\nseparator = "paragraph"\nvalue = "Answer in one line."\n',
+    );
+    fs.writeFileSync(path.join(w.root, ".jp/.id"), "abc12");
+    w.env.ANTHROPIC_API_KEY = w.env.MOCK_API_KEY!;
+    const asked = await w.jp("-c", "terse", "q", "-n", "hello");
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(w.mock.requests[0]!.body.system).toEqual([
+      expect.objectContaining({ text: "You are Jean-Pierre.\n\nAnswer in one line." }),
+    ]);
+  });
 });
