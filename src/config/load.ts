@@ -146,6 +146,17 @@ function jpWorkspaceLayer(read: readonly Layer[], names: readonly string[]): { l
   };
 }
 
+/** Keys only JP's configuration has: a file holding one was written for JP. */
+const JP_ONLY_KEYS = ["style", "editor", "template", "plugins", "config_load_paths", "inherit"];
+
+function writtenForJp(value: Plain): boolean {
+  const providers = value.providers;
+  return (
+    JP_ONLY_KEYS.some((key) => Object.hasOwn(value, key)) ||
+    (isPlain(providers) && Object.hasOwn(providers, "llm"))
+  );
+}
+
 export function userConfigFile(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
   return path.join(base, "jp", "config.toml");
@@ -164,9 +175,17 @@ export function collectLayers(options: LoadOptions): {
     },
   ];
   const user = userConfigFile(options.env);
-  if (fs.existsSync(user)) layers.push(...fileLayers(user, "user", (f) => f));
   const shown = (file: string) => path.relative(options.cwd, file) || file;
   const notes: string[] = [];
+  if (fs.existsSync(user)) {
+    const read = fileLayers(user, "user", (f) => f);
+    // JP documents the same file: one JP wrote is read as JP's, what jp has no use for named once.
+    if (read.some((layer) => writtenForJp(layer.value))) {
+      const asJp = jpWorkspaceLayer(read, [user]);
+      layers.push({ ...asJp.layer, name: `user (${user}, read as JP's)` });
+      if (asJp.note) notes.push(asJp.note.replace("this is a JP workspace", `${user} is JP's`));
+    } else layers.push(...read);
+  }
   // A JP workspace's files (its config, then each -c file, with what they extend), read together as JP's.
   let jp: { files: Layer[]; names: string[]; at: number } | undefined;
   if (options.workspaceDir) {

@@ -362,6 +362,23 @@ describe("a JP workspace", () => {
     expect(w.mock.requests).toHaveLength(2);
   });
 
+  it("reads JP's user configuration as JP's: its [style] and [editor] stop nothing, its model is used", async () => {
+    w = await qWorkspace({ script: [{ text: "ok" }] });
+    const xdg = path.join(w.root, "xdg");
+    fs.mkdirSync(path.join(xdg, "jp"), { recursive: true });
+    fs.writeFileSync(
+      path.join(xdg, "jp/config.toml"),
+      '[style.reasoning]\ndisplay = "full"\n\n[editor]\ncmd = "vim"\n\n[assistant]\nsystem_prompt = "From JP\'s user config."\n',
+    );
+    const env = { ...w.env, XDG_CONFIG_HOME: xdg };
+    const shown = await runCli(["config", "show", "--origin"], { cwd: w.root, env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain("read as JP's");
+    const asked = await runCli(["q", "-n", "hello"], { cwd: w.root, env });
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(JSON.stringify(w.mock.requests[0]!.body.system)).toContain("From JP's user config.");
+  });
+
   it("joins a persona's prompt with JP's named separator: a paragraph arrives as a blank line", async () => {
     w = await qWorkspace({ script: [{ text: "ok" }] });
     fs.writeFileSync(
