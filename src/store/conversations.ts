@@ -279,8 +279,26 @@ export class ConversationStore {
   }
 
   /** Find a conversation by id or unique id prefix; no query means the active one. */
+  /**
+   * The conversation `query` names: an id, a folder, a unique id prefix, JP's
+   * `jp-c<id>` form, or JP's keywords `.` (the active one) and `n` (the newest).
+   * None: the active one.
+   */
   resolve(query?: string): ConversationRef {
-    if (query === undefined || query === "") {
+    if (query === "n") {
+      const newest = this.list().reduce<ConversationRef | undefined>(
+        (best, r) =>
+          !best || r.id.length > best.id.length || (r.id.length === best.id.length && r.id > best.id)
+            ? r
+            : best,
+        undefined,
+      );
+      if (!newest) throw new ConversationNotFoundError("n", "there are no conversations yet");
+      return newest;
+    }
+    const jpForm = query === undefined ? undefined : /^jp-c(\d+)$/.exec(query)?.[1];
+    if (jpForm !== undefined) return this.resolve(jpForm);
+    if (query === undefined || query === "" || query === ".") {
       const active = this.activeId();
       if (!active) throw new NoActiveConversationError();
       const ref = this.list().find((r) => r.id === active);

@@ -28,6 +28,7 @@ export interface CommandEntry {
   hidden?: boolean;
 }
 
+/** The conversation commands, with JP's short forms of them (jp_cli's aliases: `c s`, `c p`, `c u`…). */
 const conversation: CommandEntry[] = [
   {
     name: "new",
@@ -36,35 +37,41 @@ const conversation: CommandEntry[] = [
   },
   {
     name: "ls",
+    aliases: ["list", "l"],
     summary: "list the conversations of the workspace, oldest first",
     load: async () => (await import("../store-runtime.js")).conversationLs,
   },
   {
     name: "use",
+    aliases: ["u"],
     args: "<id>",
     summary: "make a conversation the active one",
     load: async () => (await import("../runtime.js")).conversationUse,
   },
   {
     name: "show",
+    aliases: ["s"],
     args: "[id]",
     summary: "show a conversation's details and compactions",
     load: async () => (await import("../runtime.js")).conversationShow,
   },
   {
     name: "print",
+    aliases: ["p"],
     args: "[id]",
     summary: "print the history, or with --compacted what the model sees",
     load: async () => (await import("../runtime.js")).conversationPrint,
   },
   {
     name: "grep",
+    aliases: ["rg", "g"],
     args: "<pattern> [ids...]",
     summary: "search conversations for a regular expression, as stored or as the model sees them",
     load: async () => (await import("../runtime.js")).conversationGrep,
   },
   {
     name: "edit",
+    aliases: ["e"],
     args: "[id]",
     summary: "change a conversation's title",
     load: async () => (await import("../runtime.js")).conversationEdit,
@@ -77,24 +84,28 @@ const conversation: CommandEntry[] = [
   },
   {
     name: "archive",
+    aliases: ["a"],
     args: "<id>",
     summary: "set a conversation aside: ls leaves it out",
     load: async () => (await import("../runtime.js")).conversationArchive,
   },
   {
     name: "unarchive",
+    aliases: ["ua"],
     args: "<id>",
     summary: "bring an archived conversation back into ls",
     load: async () => (await import("../runtime.js")).conversationUnarchive,
   },
   {
     name: "fork",
+    aliases: ["f"],
     args: "[id]",
     summary: "copy a conversation into a new one",
     load: async () => (await import("../runtime.js")).conversationFork,
   },
   {
     name: "rm",
+    aliases: ["remove", "rem", "delete", "del"],
     args: "<id>",
     summary: "move a conversation to the trash (nothing is deleted)",
     load: async () => (await import("../runtime.js")).conversationRm,
@@ -166,6 +177,7 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     name: "config",
+    aliases: ["cfg"],
     summary: "inspect configuration",
     subcommands: [
       {
@@ -246,7 +258,11 @@ export async function addCommands(
     if (targeted && entry.load) {
       const module = await entry.load();
       module.register(parent, ctx);
-      parent.commands.at(-1)?.summary(entry.summary);
+      const added = parent.commands.at(-1);
+      added?.summary(entry.summary);
+      // The short forms the table gives that the module did not register itself.
+      for (const alias of entry.aliases ?? [])
+        if (added && !added.aliases().includes(alias)) added.alias(alias);
       optionalValues = module.optionalValues ?? [];
       continue;
     }
