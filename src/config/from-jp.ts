@@ -13,6 +13,7 @@ import {
 import { keyPath } from "./paths.js";
 import { checkConfig } from "./schema.check.js";
 import { isPlain, type Plain } from "./trust.js";
+import { jpEffortLevel } from "./jp-efforts.js";
 
 export interface CarriedConfig {
   /** A jp config, valid by jp's schema. */
@@ -59,19 +60,6 @@ export function powerOf(config: Plain): string[] {
   }
   return lines;
 }
-
-/** JP's reasoning efforts as jp's `assistant.reasoning.effort` (each provider sends what its model takes). */
-const JP_EFFORTS: Readonly<Record<string, string>> = {
-  none: "none",
-  off: "none",
-  minimal: "minimal",
-  xlow: "minimal",
-  low: "low",
-  medium: "medium",
-  high: "high",
-  xhigh: "xhigh",
-  max: "max",
-};
 
 /** Tables merged deeply, later values winning; lists replaced. */
 export function mergePlain(target: Plain, source: Plain): Plain {
@@ -262,7 +250,7 @@ function jpEffort(parameters: Plain): { level?: string; problem?: string } {
   const reasoning = isPlain(parameters.reasoning) ? parameters.reasoning : {};
   const effort = str(reasoning.effort) ?? str(parameters.reasoning);
   if (effort === undefined || effort === "auto") return {};
-  const level = JP_EFFORTS[effort];
+  const level = jpEffortLevel(effort);
   if (level !== undefined) return { level };
   return {
     problem: `assistant.model.parameters.reasoning.effort = "${effort}": not an effort jp knows (none, minimal, low, medium, high, xhigh, max)`,

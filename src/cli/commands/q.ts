@@ -8,6 +8,7 @@ import type { Context } from "../context.js";
 import type { OptionalValueFlag } from "../argv.js";
 import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions } from "../compact-options.js";
 import { toolHints } from "../../config/compaction-rules.js";
+import { JP_EFFORT_NAMES, jpEffortLevel } from "../../config/jp-efforts.js";
 import { JpError, UsageError } from "../../errors.js";
 import { streamShape } from "../../compaction/index.js";
 import { isJsonObject, repairInterruptedTurn } from "../../events/index.js";
@@ -72,6 +73,12 @@ export const optionalValues: OptionalValueFlag[] = [
     valuePrefix: "-",
     takesNextToken: isToolName,
   },
+  // As JP reads it: `-r high` (or -r=high) thinks at that effort; a bare -r at the configured one.
+  {
+    flags: ["-r", "--reasoning"],
+    hidden: "--reasoning-effort",
+    takesNextToken: (word) => jpEffortLevel(word) !== undefined,
+  },
 ];
 
 interface QOptions extends SpecOptions {
@@ -86,6 +93,7 @@ interface QOptions extends SpecOptions {
   json?: boolean;
   /** -r (true) or -R (false); absent, the config decides. */
   reasoning?: boolean;
+  reasoningEffort?: string;
   hideReasoning?: boolean;
   hideToolCalls?: boolean;
   /** --fork ("all") or --fork=N: ask in a fork of the conversation. */
@@ -119,7 +127,11 @@ function defineCommand(program: Command): Command {
         .argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
     )
     .option("-u, --tool-use <name>", "make the model call this tool first (implies -t=NAME)")
-    .option("-r, --reasoning", "let the model think for this query (its configured effort, else medium)")
+    .option(
+      "-r, --reasoning",
+      "let the model think for this query (its configured effort, else medium); -r EFFORT at that effort (low … max)",
+    )
+    .addOption(new Option("--reasoning-effort <effort>").hideHelp())
     .option("-R, --no-reasoning", "no thinking for this query")
     .option("--hide-reasoning", "do not show the reasoning as it streams (it is recorded all the same)")
     .option("--hide-tool-calls", "do not show tool calls and their results as they run (prompts still ask)")
@@ -159,6 +171,18 @@ function defineCommand(program: Command): Command {
 /** The configuration of this query: the conversation's, with -m, -r and -R on top. */
 async function configForQuery(ctx: Context, existing: ConversationRef | undefined, opts: QOptions) {
   const model = opts.model ? { model: { id: opts.model } } : {};
+  if (opts.reasoningEffort !== undefined) {
+    const effort = jpEffortLevel(opts.reasoningEffort);
+    if (effort === undefined)
+      throw new UsageError(
+        `-r ${opts.reasoningEffort} is not an effort`,
+        `use one of ${JP_EFFORT_NAMES.join(", ")}, or -r alone for the configured one`,
+      );
+    return ctx.config({
+      conversation: existing,
+      flags: { assistant: { ...model, reasoning: { effort, budget_tokens: 0 } } },
+    });
+  }
   if (opts.reasoning === false)
     return ctx.config({
       conversation: existing,

@@ -91,6 +91,21 @@ describe("-r and -R", () => {
     expect((body(1).thinking as { type: string }).type).not.toBe("disabled");
   });
 
+  it("-r EFFORT thinks at that effort, as JP reads it: the word is not part of the question", async () => {
+    w = await qWorkspace({ script: [{ text: "a" }, { text: "b" }] });
+    expect((await w.jp("q", "-n", "-r", "high", "think now")).code).toBe(0);
+    const body = w.mock.requests[0]!.body as { messages: { content: { text?: string }[] }[] };
+    expect(body.messages.at(-1)!.content.at(-1)!.text).toBe("think now");
+    // The mock's model is adaptive: the effort goes as it is.
+    expect(w.mock.requests[0]!.body).toMatchObject({
+      thinking: { type: "adaptive" },
+      output_config: { effort: "high" },
+    });
+    const wrong = await w.jp("q", "-r=hard", "again");
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("-r hard is not an effort");
+  });
+
   it("-r asks for thinking where the config asks for none", async () => {
     w = await qWorkspace({ script: [{ text: "a" }, { text: "b" }] });
     expect((await w.jp("q", "-n", "plain")).code).toBe(0);
