@@ -758,25 +758,58 @@ function prepared(request: ModelRequest, options: TurnOptions): JpError | undefi
 }
 
 /** The question that opens the turn, recorded before anything is sent. */
-function recordQuestion(query: string, options: TurnOptions): void {
+/** The events that open a turn: its start and its question, with what was attached and asked for. */
+function questionEvents(
+  query: string,
+  options: Pick<TurnOptions, "now" | "attachments" | "retryOf">,
+  forcedTool?: string,
+): Event[] {
   const start = options.now().toISOString();
-  options.log.append([
+  return [
     { type: "turn_start", timestamp: start },
     {
       type: "chat_request",
       timestamp: start,
       content: query,
       ...(options.attachments?.length ? { attachments: [...options.attachments] } : {}),
-      ...(options.retryOf !== undefined || asksForTool(options)
+      ...(options.retryOf !== undefined || forcedTool !== undefined
         ? {
             metadata: {
               ...(options.retryOf !== undefined ? { retry_of: options.retryOf } : {}),
-              ...(asksForTool(options) ? { [ASKED_FOR_TOOL_KEY]: options.forcedTool } : {}),
+              ...(forcedTool !== undefined ? { [ASKED_FOR_TOOL_KEY]: forcedTool } : {}),
             },
           }
         : {}),
     },
+  ];
+}
+
+/**
+ * A question that could not be asked (a tool server that would not start):
+ * recorded as asked and failed, so that nothing is lost and `jp q --retry`
+ * asks it again.
+ */
+export function recordFailedQuestion(
+  query: string,
+  error: unknown,
+  options: Pick<TurnOptions, "now" | "attachments" | "retryOf" | "log">,
+): void {
+  const asked = questionEvents(query, options);
+  options.log.append([
+    ...asked,
+    {
+      type: "request_failed",
+      timestamp: options.now().toISOString(),
+      turn: turnCount([...options.log.events(), ...asked]) - 1,
+      reason: error instanceof Error ? error.message : String(error),
+    },
   ]);
+  const note = "the question is kept in the log, marked as failed; `jp q --retry` asks it again";
+  if (error instanceof JpError) error.notes.push(note);
+}
+
+function recordQuestion(query: string, options: TurnOptions): void {
+  options.log.append(questionEvents(query, options, asksForTool(options) ? options.forcedTool : undefined));
   const asked = options.reasoning?.budgetTokens || options.reasoning?.effort;
   const configured = asked && options.reasoning?.effort !== "none";
   if (configured && forcingStopsThinking(options))

@@ -244,6 +244,14 @@ describe("MCP tools in jp q", () => {
     expect(result.stderr).toContain("bookworm: cannot open index at /nowhere: no such file");
     expect(result.stderr).toContain("optional = true");
     expect(w.mock.requests).toHaveLength(0);
+    // Nothing is lost: the question is recorded, failed, and --retry asks it once the server is fixed.
+    expect(result.stderr).toContain("`jp q --retry` asks it again");
+    expect(w.events().map((e) => e.type)).toEqual(["turn_start", "chat_request", "request_failed"]);
+    const config = path.join(w.root, ".jp/config.toml");
+    fs.writeFileSync(config, fs.readFileSync(config, "utf8").replace(', "--crash"]', "]"));
+    const retried = await w.jp("q", "--retry");
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(JSON.stringify(w.mock.requests[0]!.body)).toContain("hello");
   });
 
   it("stops when a server does not start within startup_timeout_secs, and ends it", async () => {

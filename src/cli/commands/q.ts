@@ -44,7 +44,7 @@ import { isMcpToolSpec, selectTools, usesMcp } from "../../tools/registry.js";
 import type { McpServers } from "../../mcp/servers.js";
 import { loadMcp } from "../mcp-servers.js";
 import { createAutoCompaction } from "../../turn/auto-compaction.js";
-import { runTurn } from "../../turn/loop.js";
+import { recordFailedQuestion, runTurn } from "../../turn/loop.js";
 import type { Config } from "../../config/schema.js";
 import type { Tool } from "../../tools/types.js";
 import { counted } from "../../render/words.js";
@@ -355,6 +355,19 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
     const offered = await offeredTools(ctx, config, ref, opts, {
       commands: setByConversation(origins, "command"),
       mcpSources: setByConversation(origins, "source"),
+    }).catch((error: unknown) => {
+      // A server that would not start loses nothing: the question is recorded, failed, for --retry.
+      if (opts.persist)
+        recordFailedQuestion(query, error, {
+          now: () => ctx.clock.now(),
+          attachments,
+          ...(retry ? { retryOf: retry.turn } : {}),
+          log: {
+            events: () => ctx.store().readEvents(ref),
+            append: (group) => ctx.store().append(ref, group),
+          },
+        });
+      throw error;
     });
     const tools = offered.tools;
     servers = offered.servers;
