@@ -364,7 +364,9 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
           ...(retry ? { retryOf: retry.turn } : {}),
           log: {
             events: () => ctx.store().readEvents(ref),
-            append: (group) => ctx.store().append(ref, group),
+            append: (group) => {
+              ctx.store().append(ref, group);
+            },
           },
         });
       throw error;
