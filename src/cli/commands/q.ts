@@ -8,6 +8,7 @@ import type { Context } from "../context.js";
 import type { OptionalValueFlag } from "../argv.js";
 import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions } from "../compact-options.js";
 import { toolHints } from "../../config/compaction-rules.js";
+import { valueAt } from "../../config/paths.js";
 import { JP_EFFORT_NAMES, jpEffortLevel } from "../../config/jp-efforts.js";
 import { JpError, UsageError } from "../../errors.js";
 import { streamShape } from "../../compaction/index.js";
@@ -237,6 +238,36 @@ async function keepModel(
   ]);
 }
 
+/**
+ * What `-c` gave this query's assistant (a persona's model, prompt, reasoning)
+ * is recorded as a config delta, as JP records the CLI's config, so that the
+ * conversation's next `jp q` keeps the persona. Only `assistant` settings: a
+ * conversation's recorded tools are the user's config's to allow (trust.ts).
+ */
+function keepPersona(
+  ctx: Context,
+  ref: ConversationRef,
+  opts: QOptions,
+  config: Config,
+  origins: ReadonlyMap<string, string>,
+): void {
+  if (!opts.persist || ctx.cfg.length === 0) return;
+  const delta: Record<string, unknown> = {};
+  for (const [key, layer] of origins) {
+    // Layers are named `-c SPEC`, or for a JP workspace "JP workspace (…, -c SPEC, read as JP's)".
+    if (!key.startsWith("assistant.") || !/(^|[ (,])-c /.test(layer)) continue;
+    const keys = key.split(".");
+    let table = delta;
+    for (const part of keys.slice(0, -1)) {
+      const next = table[part];
+      table = isJsonObject(next) ? next : (table[part] = {});
+    }
+    table[keys.at(-1)!] = valueAt(config, keys);
+  }
+  if (Object.keys(delta).length === 0) return;
+  ctx.store().append(ref, [{ type: "config_delta", timestamp: ctx.clock.now().toISOString(), delta }]);
+}
+
 /** The model the conversation's last answer names (its metadata), if any. */
 function lastAnsweredBy(ctx: Context, ref: ConversationRef): string | undefined {
   const events = ctx.store().readEvents(ref);
@@ -336,6 +367,7 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
   checkAttachments(attachments, provider.accepts, provider.name);
   const ref = conversationFor(ctx, existing, query, opts);
   await keepModel(ctx, ref, existing, opts, modelId, origins.get("assistant.model.id"));
+  keepPersona(ctx, ref, opts, config, origins);
 
   // With -k, compact before the turn by the configured rules and/or the specs (each appended under the turn lock).
   const unsaved = !existing && !opts.persist;

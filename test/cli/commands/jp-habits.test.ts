@@ -1,7 +1,16 @@
 // A JP user's habits at the command line: JP's short command names and its
 // ways of naming a conversation (`.`, `n`, `jp-c<id>`).
-import { describe, expect, it } from "vitest";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
 import { runCli, tempWorkspace } from "../../support/workspace.js";
+
+let w: QWorkspace | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
 
 describe("JP's habits", () => {
   it("c s ., c p ., c u ID, c l and cfg show work as JP's short forms", async () => {
@@ -27,5 +36,24 @@ describe("JP's habits", () => {
     const config = await jp("cfg", "show");
     expect(config.code, config.stderr).toBe(0);
     expect(config.stdout).toContain("assistant.model.id");
+  });
+});
+
+describe("a persona", () => {
+  it("given with -c stays with the conversation: the next plain jp q keeps its model and instructions", async () => {
+    w = await qWorkspace({ script: [{ text: "one" }, { text: "two" }] });
+    fs.mkdirSync(path.join(w.root, ".jp/config.d"), { recursive: true });
+    fs.writeFileSync(
+      path.join(w.root, ".jp/config.d/dev.toml"),
+      '[assistant]\nsystem_prompt = "You are Dev."\n\n[assistant.model]\nid = "anthropic/claude-dev"\n',
+    );
+    expect((await w.jp("-c", "dev", "q", "-n", "first")).code).toBe(0);
+    const next = await w.jp("q", "second");
+    expect(next.code, next.stderr).toBe(0);
+    for (const request of w.mock.requests) {
+      expect(request.body.model).toBe("claude-dev");
+      expect(JSON.stringify(request.body.system)).toContain("You are Dev.");
+    }
+    expect(w.mock.requests).toHaveLength(2);
   });
 });
