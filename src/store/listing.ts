@@ -38,6 +38,28 @@ type KeptRow = Omit<ListingRow, "ref" | "error">;
 /** What a folder looked like: its time and inode. */
 type Looks = [mtimeMs: number, ino: number];
 
+/**
+ * A conversation's labels as words: jp keeps a list; JP keeps a table of
+ * `KEY = VALUE` (`{ "team": "infra", "urgent": true }`), shown as `team=infra`
+ * and `urgent`.
+ */
+export function labelsOf(labels: unknown): string[] {
+  if (Array.isArray(labels)) return labels.filter((l): l is string => typeof l === "string");
+  if (typeof labels !== "object" || labels === null) return [];
+  return Object.entries(labels).map(([key, value]) =>
+    value === true || value === null || value === ""
+      ? key
+      : `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`,
+  );
+}
+
+/** Whether `labels` hold `wanted`: the label itself, or for a key alone, that key with any value. */
+export function hasLabel(labels: readonly string[], wanted: string): boolean {
+  return labels.some(
+    (label) => label === wanted || (!wanted.includes("=") && label.startsWith(`${wanted}=`)),
+  );
+}
+
 /** A row as kept, as an array (a thousand of them parse faster than objects): its Looks, then its fields. */
 type KeptEntry = [
   mtimeMs: number,
@@ -52,7 +74,7 @@ type KeptEntry = [
 ];
 
 /** Raised when what a row holds, or how it is read, changes: a listing kept by another version is read again. */
-const LISTING_VERSION = 3;
+const LISTING_VERSION = 4;
 
 /**
  * A file changed this recently may change again within its time's
@@ -121,7 +143,7 @@ function readRow(store: ConversationStore, ref: ConversationRef): ListingRow {
     const metadata = store.metadata(ref);
     title = metadata.title ?? null;
     createdAt = metadata.created_at;
-    labels = Array.isArray(metadata.labels) ? metadata.labels.filter((l) => typeof l === "string") : [];
+    labels = labelsOf(metadata.labels);
     const archived = metadata.archived_at;
     archivedAt = typeof archived === "string" ? (normalizeJpTimestamp(archived) ?? archived) : null;
     const stats = store.stats(ref);

@@ -78,7 +78,7 @@ const conversation: CommandEntry[] = [
   },
   {
     name: "label",
-    args: "<id> [labels...]",
+    args: "[id] [labels...]",
     summary: "add labels to a conversation (or --remove them)",
     load: async () => (await import("../runtime.js")).conversationLabel,
   },

@@ -57,3 +57,31 @@ describe("a persona", () => {
     expect(w.mock.requests).toHaveLength(2);
   });
 });
+
+describe("labels as JP writes them", () => {
+  it("label add --id on either side, rm and ls; JP's label table read and found by ls --label", async () => {
+    const ws = tempWorkspace();
+    const jp = (...args: string[]) => runCli(args, { cwd: ws.root });
+    const id = (JSON.parse((await jp("conversation", "new", "--json")).stdout) as { id: string }).id;
+    const other = (JSON.parse((await jp("conversation", "new", "--json")).stdout) as { id: string }).id;
+    expect((await jp("c", "label", "add", "--id", id, "urgent")).code).toBe(0);
+    expect((await jp("c", "label", "add", "review", "--id", id)).code).toBe(0);
+    expect((await jp("c", "label", "rm", "--id", id, "review")).stdout).toBe(`${id}: urgent\n`);
+    // Without --id, JP's form labels the active conversation (the newest made).
+    expect((await jp("c", "label", "ls")).stdout).toBe(`${other}: (no labels)\n`);
+    // JP keeps labels as a table of KEY = VALUE.
+    const folder = fs.readdirSync(ws.conversationsDir).find((f) => f.startsWith(other))!;
+    const metadataFile = path.join(ws.conversationsDir, folder, "metadata.json");
+    const metadata = JSON.parse(fs.readFileSync(metadataFile, "utf8")) as Record<string, unknown>;
+    fs.writeFileSync(metadataFile, JSON.stringify({ ...metadata, labels: { team: "infra", urgent: true } }));
+    const byKey = JSON.parse((await jp("c", "ls", "--label", "team", "--json")).stdout) as {
+      id: string;
+      labels: string[];
+    }[];
+    expect(byKey).toEqual([expect.objectContaining({ id: other, labels: ["team=infra", "urgent"] })]);
+    const urgent = JSON.parse((await jp("c", "ls", "--label", "urgent", "--json")).stdout) as {
+      id: string;
+    }[];
+    expect(urgent.map((c) => c.id).sort()).toEqual([id, other].sort());
+  });
+});

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { renderTable } from "../../../render/table.js";
-import { listConversations } from "../../../store/listing.js";
+import { hasLabel, listConversations } from "../../../store/listing.js";
 import { visible } from "../../../render/visible.js";
 
 export interface ConversationListItem {
@@ -34,7 +34,7 @@ export function register(parent: Command, ctx: Context): void {
       const active = store.activeId();
       const rows = listConversations(store)
         .filter((row) => (row.archived_at !== null) === !!opts.archived)
-        .filter((row) => opts.label === undefined || row.labels.includes(opts.label));
+        .filter((row) => opts.label === undefined || hasLabel(row.labels, opts.label));
       for (const { ref, error } of rows)
         if (error !== undefined)
           ctx.warn(`${ref.folder}: cannot be read (${error}); run \`jp conversation doctor ${ref.id}\``);
