@@ -108,8 +108,8 @@ const EMPTY_DEFAULT = /^\|\s*default\(\s*(?:''|"")\s*\)\s*$/;
 /**
  * A JP tool command as jp writes it: `{{tool.arguments.X}}` is jp's `{{X}}`
  * (with `| default('')`, which jp's filling does anyway), `{{tool.name}}` the
- * tool's name. A command jp cannot fill is a problem: JP's own `{{context}}`
- * and `{{tool}}` (JSON documents of JP's), or a filter jp has no counterpart for.
+ * tool's name; JP's `{{context}}` and `{{tool}}` stay, for jp fills them as
+ * JP does. A filter jp has no counterpart for is a problem.
  */
 function carryCommand(
   command: string | unknown[],
@@ -125,17 +125,7 @@ function carryCommand(
       })
       .replace(/\{\{\s*tool\.name\s*\}\}/g, name),
   );
-  // What is left once the filtered placeholders (a problem of their own) are taken out.
-  const rest = parts.map((p) => filters.reduce((text, filtered) => text.split(filtered).join(""), p));
-  const jpOnly = [
-    ...new Set(
-      rest.flatMap((p) =>
-        [...p.matchAll(/\{\{\s*((?:context|tool)[^}\s]*)\s*\}\}/g)].map((m) => `{{${m[1]}}}`),
-      ),
-    ),
-  ];
-  if (jpOnly.length)
-    return { problem: `its command uses JP's ${jpOnly.join(", ")}, which jp does not fill in` };
+  // JP's {{context}} and {{tool…}} are filled by jp as JP fills them (tools/local.ts).
   if (filters.length)
     return { problem: `its command uses ${filters.join(", ")}, a filter jp has no counterpart for` };
   return { command: Array.isArray(command) ? parts : parts.join(" ") };

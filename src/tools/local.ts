@@ -1,5 +1,7 @@
 // Owns tools defined in config that run a local command: arguments arrive as
-// JSON on stdin and in `{{name}}` placeholders; stdout is the result; a
+// JSON on stdin and in `{{name}}` placeholders (and JP's `{{context}}`,
+// `{{tool}}`, `{{tool.arguments.NAME}}`, `{{tool.answers}}`); stdout is the
+// result, or JP's Outcome when the command prints one (jp-outcome.ts); a
 // non-zero exit is an error result with stderr. No shell is involved.
 import { isJsonObject } from "../events/index.js";
 import type { Config, ToolConfig } from "../config/schema.js";
@@ -37,7 +39,18 @@ export function parametersSchema(parameters: Record<string, unknown> | undefined
   };
 }
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]+)\s*\}\}/g;
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\s*\}\}/g;
+
+/** What JP's templates see besides the arguments: `context` (jp_tool's Context) and `tool`. */
+export interface JpScope {
+  context: { root: string; action: "run" };
+  tool: {
+    name: string;
+    arguments: Record<string, unknown>;
+    answers: Record<string, unknown>;
+    options: Record<string, unknown>;
+  };
+}
 
 /** The flags that make each interpreter run its next argument as a program. */
 const INLINE_SCRIPT_FLAGS: Readonly<Record<string, (flag: string) => boolean>> = {
@@ -80,10 +93,21 @@ export function placeholdersInScript(
   return undefined;
 }
 
-export function fillTemplate(argument: string, args: Record<string, unknown>): string {
-  return argument.replace(PLACEHOLDER, (_, name: string) => {
+/**
+ * A command word with its placeholders filled: `{{name}}` an argument's
+ * value, and with `scope` JP's `{{context}}` and `{{tool…}}` paths. A value
+ * is written as JP's templates write it: a string as it is, anything else as
+ * JSON; a missing one as nothing.
+ */
+export function fillTemplate(argument: string, args: Record<string, unknown>, scope?: JpScope): string {
+  return argument.replace(PLACEHOLDER, (_, path: string) => {
+    const [first = "", ...rest] = path.split(".");
+    const root: unknown = scope && (first === "context" || first === "tool") ? scope[first] : undefined;
     // Own keys only: `{{constructor}}` must not reach Object.prototype's.
-    const value = Object.hasOwn(args, name) ? args[name] : undefined;
+    const at = (value: unknown, key: string) =>
+      isJsonObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+    const value =
+      root !== undefined ? rest.reduce(at, root) : rest.length === 0 ? at(args, first) : undefined;
     if (value === undefined || value === null) return "";
     return typeof value === "string" ? value : JSON.stringify(value);
   });
@@ -187,7 +211,7 @@ export async function createLocalTool(
     name,
     description: config.summary ?? `Run ${argv[0]}`,
     definition: (args) => {
-      const filled = argv.map((a) => fillTemplate(a, args));
+      const filled = argv.map((a) => fillTemplate(a, args, scopeOf(name, args, environment.workspace)));
       return [
         `runs: ${JSON.stringify(filled)} (no shell)`,
         ...(filled.some((a, i) => a !== argv[i]) ? [`configured as: ${JSON.stringify(argv)}`] : []),
@@ -203,8 +227,61 @@ export async function createLocalTool(
     enable: config.enable ?? true,
     ...(downgraded ? { warning: `tool ${name} is asked for though run = "unattended": ${injection}` } : {}),
     validate,
-    execute: (args, ctx) => runCommand(name, argv, args, ctx, { env, ...limits }),
+    execute: (args, ctx) =>
+      runJpProtocol(name, argv, args, ctx, { env, ...limits, root: environment.workspace }),
   };
+}
+
+/** What JP's templates see for a call of `name` with `args`, with the answers given so far. */
+function scopeOf(
+  name: string,
+  args: Record<string, unknown>,
+  root: string,
+  answers: Record<string, unknown> = {},
+): JpScope {
+  return {
+    context: { root, action: "run" },
+    tool: { name, arguments: args, answers: { ...answers }, options: {} },
+  };
+}
+
+/** How many questions a tool may ask in one call before jp stops running it again. */
+const MAX_QUESTIONS = 5;
+
+/**
+ * A local tool's call as JP runs one: the command, and when it prints JP's
+ * Outcome, what that says; a `needs_input` question is asked at the terminal
+ * (or answered by its default) and the command runs again with the answers.
+ */
+async function runJpProtocol(
+  name: string,
+  argv: readonly [string, ...string[]],
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  options: { env: NodeJS.ProcessEnv; timeoutMs: number; root: string },
+): Promise<ToolOutcome> {
+  const { parseJpOutcome, describeJpError, answerJpQuestion } = await import("./jp-outcome.js");
+  const answers: Record<string, unknown> = {};
+  for (let asked = 0; ; asked++) {
+    const ran = await runCommand(name, argv, args, ctx, options, scopeOf(name, args, options.root, answers));
+    const outcome = ran.isError ? undefined : parseJpOutcome(ran.content);
+    if (!outcome) return ran;
+    if (outcome.type === "success") return { content: outcome.content, isError: false };
+    if (outcome.type === "error") return { content: describeJpError(outcome), isError: true };
+    const { question } = outcome;
+    if (asked >= MAX_QUESTIONS)
+      return {
+        content: `${name} asked more than ${MAX_QUESTIONS} questions; jp stopped running it`,
+        isError: true,
+      };
+    const answer = await answerJpQuestion(question, ctx.prompter);
+    if (answer === undefined)
+      return {
+        content: `${name} needs an answer to "${question.text}" and no one was there to give it`,
+        isError: true,
+      };
+    answers[question.id] = answer;
+  }
 }
 
 /** One run of a local tool's command, with the arguments filled in, as a tool outcome. */
@@ -214,11 +291,12 @@ async function runCommand(
   args: Record<string, unknown>,
   ctx: ToolContext,
   options: { env: NodeJS.ProcessEnv; timeoutMs: number },
+  scope?: JpScope,
 ): Promise<ToolOutcome> {
   const { execa } = await import("execa");
   const { spawn } = await import("node:child_process");
-  const program = fillTemplate(argv[0], args);
-  const rest = argv.slice(1).map((a) => fillTemplate(a, args));
+  const program = fillTemplate(argv[0], args, scope);
+  const rest = argv.slice(1).map((a) => fillTemplate(a, args, scope));
   // Its own process group: jp ends the tool with whatever it started, and the
   // terminal's Ctrl-C reaches jp, which ends the tool, not the tool alone.
   const subprocess = execa(program, rest, {

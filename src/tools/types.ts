@@ -27,6 +27,8 @@ export interface ToolContext {
   output?: (chunk: string) => void;
   /** Shows a running call's progress (an MCP server's progress notifications). */
   progress?: (line: string) => void;
+  /** Asks the person at the terminal (a JP tool's `needs_input` question). */
+  prompter?: Prompter;
 }
 
 export interface ToolOutcome {

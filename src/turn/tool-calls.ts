@@ -47,6 +47,7 @@ function toolContext(
     signal: options.signal,
     turn: turnCount(events) - 1,
     remembered,
+    prompter: options.prompter,
     progress: (line) => {
       options.output.toolProgress?.(call, line);
     },

@@ -47,7 +47,7 @@ describe("a JP workspace", () => {
     const lines = shown.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^jp: warning: this is a JP workspace: jp reads its configuration as JP's and leaves out 5 settings it has no use for \(.*\); `jp init --from-jp \. --print` lists each with why$/,
+      /^jp: warning: this is a JP workspace: jp reads its configuration as JP's and leaves out 4 settings it has no use for \(.*\); `jp init --from-jp \. --print` lists each with why$/,
     );
     const config = JSON.parse(shown.stdout) as Config;
     expect(config.assistant?.model?.id).toBe("anthropic/claude-sonnet-5");
@@ -56,7 +56,7 @@ describe("a JP workspace", () => {
     // Said once: a second config show and later commands print no warning; config show lists it.
     const again = await runCli(["config", "show"], { cwd: root, env });
     expect(again.stderr).toBe("");
-    expect(again.stdout).toContain("leaves out 5 settings it has no use for");
+    expect(again.stdout).toContain("leaves out 4 settings it has no use for");
     const listed = await runCli(["conversation", "ls"], { cwd: root, env });
     expect(listed.code).toBe(0);
     expect(listed.stderr).toBe("");
@@ -203,7 +203,7 @@ describe("a JP workspace", () => {
     expect(asked.stderr.split(said)).toHaveLength(2);
     // The tools left out are told once, grouped by why, and the model that continues is named.
     expect(asked.stderr).toMatch(
-      /left out \d+ tools this conversation names but jp cannot run: cargo_check, cargo_expand, cargo_format and \d+ more \(its command uses JP's \{\{context\}\}, \{\{tool\}\}, which jp does not fill in\);/,
+      /left out \d+ tools this conversation names but jp cannot run: .*\(mcp\.bookworm: your config has no \[providers\.mcp\.bookworm\]\)/,
     );
     expect(asked.stderr).toContain("anthropic/claude-opus-4-6: this conversation's model, as it recorded it");
     const request = mock.requests[0]!.body as {
@@ -220,10 +220,9 @@ describe("a JP workspace", () => {
       expect(system).toContain(`<instruction title="${instruction.title}">`);
     // JP adds its Tool Usage instruction when the conversation's config offers tools, as this one does.
     expect(system).toContain(JP_TOOL_USAGE);
-    // Every tool whose command is JP's `just serve-tools {{context}} {{tool}}` is left out.
+    // A tool whose command is JP's `just serve-tools {{context}} {{tool}}` is offered: jp fills both as JP does.
     const offered = (request.tools ?? []).map((t) => t.name);
-    for (const name of ["cargo_check", "fs_read_file", "git_log", "web_fetch"])
-      expect(offered).not.toContain(name);
+    for (const name of ["cargo_check", "fs_read_file", "git_log"]) expect(offered).toContain(name);
     expect(request.messages.length).toBeGreaterThan(3);
 
     // The second question is appended to jp's log, said nothing of again, and sends the same prompt.
@@ -232,7 +231,8 @@ describe("a JP workspace", () => {
     expect(again.stderr).not.toContain("jp continues it in its own log");
     expect((mock.requests[1]!.body as typeof request).system).toEqual(request.system);
     const shown = await w.jp("conversation", "show", "17758406187");
-    expect(shown.stdout).toMatch(/\bfs_read_file\b.*: its command uses JP's \{\{context\}\}, \{\{tool\}\}/);
+    expect(shown.stdout).toMatch(/\bcrates_search\b.*mcp\.bookworm: your config has no \[providers\.mcp\.bookworm\]/);
+    expect(shown.stdout).not.toMatch(/\bfs_read_file\b/);
     const printed = await w.jp("conversation", "print", "17758406187");
     expect(printed.stdout).toContain("continued in place");
     expect(printed.stdout).toContain("and again");

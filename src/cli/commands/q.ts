@@ -481,7 +481,7 @@ function warnUnknownModel(ctx: Context, capabilities: ModelCapabilities): void {
   const provider = id.split("/")[0] ?? "";
   const current = builtInModels().filter((known) => {
     const [p = "", name = ""] = known.split("/");
-    return p === provider && builtInFacts(p, name)?.lifecycle !== "retired";
+    return p === provider && known !== id && builtInFacts(p, name)?.lifecycle !== "retired";
   });
   const nearest = closest(id, current);
   ctx.warn(

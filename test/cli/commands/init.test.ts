@@ -41,12 +41,13 @@ describe("jp init --from-jp", () => {
     const notCarried = notCarriedPart.split("\n").filter((l) => l.startsWith("  - "));
     expect(reviewPart.split("\n").filter((l) => l.startsWith("  - "))).toEqual([
       '  - providers.mcp.bookworm runs ["just","serve-bookworm"] when one of its tools is offered',
+      '  - conversation.tools.fs_read_file runs "just serve-tools {{context}} {{tool}}"',
+      '  - conversation.tools.fs_read_file.run = "unattended": it runs without asking you',
       '  - conversation.tools.rfd_abandon runs "just rfd-abandon {{nnn}}"',
       '  - conversation.tools.rust_crate_readme.run = "unattended": it runs without asking you',
     ]);
     expect(notCarried).toEqual([
       '  - conversation.compaction.rules[1]: not a rule jp reads ({"keep_last":"forever"})',
-      "  - conversation.tools.fs_read_file: its command uses JP's {{context}}, {{tool}}, which jp does not fill in; define the command anew",
       "  - conversation.tools.rust_crate_readme.style: how JP shows the tool; jp has no such setting",
       "  - plugins: no jp counterpart (plugins.command.ticket.run)",
       // Said once for the workspace and each persona that has it.
@@ -96,7 +97,11 @@ describe("jp init --from-jp", () => {
         parameters: { nnn: { type: "string", required: true, description: "ID of the RFD." } },
       },
     });
-    expect(config.conversation?.tools?.fs_read_file).toBeUndefined();
+    // JP's `{{context}} {{tool}}` command is carried as it is: jp fills both as JP does.
+    expect(config.conversation?.tools?.fs_read_file).toMatchObject({
+      source: "local",
+      command: "just serve-tools {{context}} {{tool}}",
+    });
 
     // A second run does not overwrite what the first wrote; --print shows it instead.
     const again = await runCli(["init", "--from-jp", jpRoot], { cwd, env });

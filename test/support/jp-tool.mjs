@@ -1,0 +1,20 @@
+// A tool written for JP: its command is `node jp-tool.mjs {{context}} {{tool}}`,
+// and it prints a jp_tool Outcome on stdout, as dcdpr/jp's own tools do.
+const [contextJson = "{}", toolJson = "{}"] = process.argv.slice(2);
+const context = JSON.parse(contextJson);
+const tool = JSON.parse(toolJson);
+const say = (outcome) => process.stdout.write(JSON.stringify(outcome));
+const { arguments: args = {}, answers = {} } = tool;
+
+if (args.mode === "fail") {
+  say({ type: "error", message: "the index is locked", trace: ["lock held by pid 42"], transient: true });
+} else if (args.mode === "ask" && answers.name === undefined) {
+  say({
+    type: "needs_input",
+    question: { id: "name", text: "Which name should the file get?", answer_type: "Text", default: null },
+  });
+} else if (args.mode === "ask") {
+  say({ type: "success", content: `renamed ${args.path} to ${answers.name}` });
+} else {
+  say({ type: "success", content: `${tool.name} read ${args.path} in ${context.root} (${context.action})` });
+}
