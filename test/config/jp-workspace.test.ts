@@ -231,7 +231,9 @@ describe("a JP workspace", () => {
     expect(again.stderr).not.toContain("jp continues it in its own log");
     expect((mock.requests[1]!.body as typeof request).system).toEqual(request.system);
     const shown = await w.jp("conversation", "show", "17758406187");
-    expect(shown.stdout).toMatch(/\bcrates_search\b.*mcp\.bookworm: your config has no \[providers\.mcp\.bookworm\]/);
+    expect(shown.stdout).toMatch(
+      /\bcrates_search\b.*mcp\.bookworm: your config has no \[providers\.mcp\.bookworm\]/,
+    );
     expect(shown.stdout).not.toMatch(/\bfs_read_file\b/);
     const printed = await w.jp("conversation", "print", "17758406187");
     expect(printed.stdout).toContain("continued in place");
