@@ -150,7 +150,8 @@ describe("llama.cpp", () => {
     const ask = (...cfg: string[]) => w!.jp(...cfg, "q", "-m", "llamacpp/qwen", "hi");
     expect((await ask("-c", 'assistant.reasoning.effort="high"')).code).toBe(0);
     expect((await ask("-c", 'assistant.reasoning.effort="none"')).code).toBe(0);
-    expect((await ask()).code).toBe(0);
+    // A -c is kept by the conversation, as JP keeps it: a new conversation has none.
+    expect((await w!.jp("q", "-n", "-m", "llamacpp/qwen", "hi")).code).toBe(0);
     const [on, off, unset] = bodies();
     expect(on).toMatchObject({
       chat_template_kwargs: { enable_thinking: true },
