@@ -254,6 +254,20 @@ describe("MCP tools in jp q", () => {
     expect(JSON.stringify(w.mock.requests[0]!.body)).toContain("hello");
   });
 
+  it("keeps the question for --retry when a server's program is missing", async () => {
+    w = await mcpWorkspace({ script: [{ text: "never" }] });
+    fs.appendFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      '\n[providers.mcp.absent]\ntype = "stdio"\ncommand = "jp-test-no-such-program"\n[conversation.tools.absent_search]\nsource = "mcp.absent.crates_search"\n',
+    );
+    const result = await w.jp("q", "-n", "what is in the index?");
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("MCP server absent could not be started");
+    expect(w.mock.requests).toHaveLength(0);
+    expect(w.events().map((e) => e.type)).toEqual(["turn_start", "chat_request", "request_failed"]);
+    expect(w.events()[1]).toMatchObject({ content: "what is in the index?" });
+  });
+
   it("stops when a server does not start within startup_timeout_secs, and ends it", async () => {
     w = await mcpWorkspace({
       script: [{ text: "never" }],
