@@ -146,6 +146,22 @@ function jpWorkspaceLayer(read: readonly Layer[], names: readonly string[]): { l
   };
 }
 
+/**
+ * A JP workspace's config and what it extends. A file that says nothing of
+ * `extends` extends JP's default, every file in the `config.d/` beside it
+ * (jp reads the TOML ones), read before it so that its own values win.
+ */
+function jpFileLayers(file: string, shown: (absolute: string) => string): Layer[] {
+  const shownFile = shown(file);
+  const value = readTomlFile(file, shownFile);
+  const withDefault = Object.hasOwn(value, "extends") ? value : { ...value, extends: ["config.d/**/*.toml"] };
+  return withExtended(
+    { name: `workspace (${shownFile})`, file: shownFile, value: withDefault, path: file },
+    "workspace",
+    shown,
+  );
+}
+
 /** Keys only JP's configuration has: a file holding one was written for JP. */
 const JP_ONLY_KEYS = ["style", "editor", "template", "plugins", "config_load_paths", "inherit"];
 
@@ -191,8 +207,9 @@ export function collectLayers(options: LoadOptions): {
   if (options.workspaceDir) {
     const file = path.join(options.workspaceDir, "config.toml");
     if (fs.existsSync(file)) {
-      const read = fileLayers(file, "workspace", shown);
-      if (isJpWorkspace(options.workspaceDir)) {
+      const jpWorkspace = isJpWorkspace(options.workspaceDir);
+      const read = jpWorkspace ? jpFileLayers(file, shown) : fileLayers(file, "workspace", shown);
+      if (jpWorkspace) {
         jp = { files: read, names: [shown(file)], at: layers.length };
         layers.push(jpWorkspaceLayer(read, jp.names).layer);
       } else layers.push(...read);

@@ -381,6 +381,26 @@ describe("a JP workspace", () => {
     expect(JSON.stringify(w.mock.requests[0]!.body.system)).toContain("From JP's user config.");
   });
 
+  it("applies JP's default extends: a file in .jp/config.d/ counts, before the workspace's own", async () => {
+    const root = tempDir();
+    fs.mkdirSync(path.join(root, ".jp/config.d"), { recursive: true });
+    fs.writeFileSync(path.join(root, ".jp/.id"), "abc12");
+    fs.writeFileSync(
+      path.join(root, ".jp/config.toml"),
+      '[assistant]\nsystem_prompt = "From the workspace."\n',
+    );
+    fs.writeFileSync(
+      path.join(root, ".jp/config.d/model.toml"),
+      '[assistant]\nsystem_prompt = "From config.d."\n\n[assistant.model]\nid = "anthropic/claude-opus-5-5"\n',
+    );
+    const env = { HOME: root, XDG_CONFIG_HOME: path.join(root, "xdg") };
+    const shown = await runCli(["config", "show", "--json"], { cwd: root, env });
+    expect(shown.code, shown.stderr).toBe(0);
+    const config = JSON.parse(shown.stdout) as Config;
+    expect(config.assistant?.model?.id).toBe("anthropic/claude-opus-5-5");
+    expect(config.assistant?.system_prompt).toBe("From the workspace.");
+  });
+
   it("joins a persona's prompt with JP's named separator: a paragraph arrives as a blank line", async () => {
     w = await qWorkspace({ script: [{ text: "ok" }] });
     fs.writeFileSync(
