@@ -8,6 +8,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { ConfigError } from "./errors.js";
 import { FORBIDDEN_KEYS } from "../events/keys.js";
 import type { Plain } from "./trust.js";
+import { setValueAt } from "./paths.js";
 
 export interface Layer {
   /** Shown by `config show --origin`, e.g. `workspace (.jp/config.toml)`. */
@@ -98,9 +99,7 @@ export function cfgLayer(
         `-c ${shownSpec}: key ${forbidden} is not allowed`,
         "give a configuration key path",
       );
-    let node = value;
-    for (const k of keys.slice(0, -1)) node = node[k] = {};
-    node[keys.at(-1)!] = parsed;
+    setValueAt(value, keys, parsed);
     return { name: `-c ${shownSpec}`, value };
   }
   const direct = path.resolve(options.cwd, spec);

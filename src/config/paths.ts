@@ -10,6 +10,17 @@ export function keyPath(p: readonly PropertyKey[]): string {
     .replace(/\.\[/g, "[");
 }
 
+/** Put `value` at a path of keys in `root`, making the tables on the way (a value in the way is replaced). */
+export function setValueAt(root: Record<string, unknown>, keys: readonly string[], value: unknown): void {
+  let node = root;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    node = isPlain(next) ? next : (node[key] = {});
+  }
+  const last = keys.at(-1);
+  if (last !== undefined) node[last] = value;
+}
+
 /** The value at a path of keys and indices, if there is one. */
 export function valueAt(root: unknown, keys: readonly (string | number)[]): unknown {
   let node = root;

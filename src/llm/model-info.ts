@@ -4,6 +4,7 @@
 // prices, price-data.ts) and the built-in table, merged in that order.
 import { createHash } from "node:crypto";
 import { userCacheDir } from "../user-cache.js";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { splitModelId } from "../config/models.js";
 import type { Config, ModelOverride, Price } from "../config/schema.js";
@@ -48,6 +49,33 @@ export function modelCacheDir(env: NodeJS.ProcessEnv): string {
 function cacheFileOf(dir: string, provider: Provider): string {
   const address = createHash("sha256").update(provider.baseUrl).digest("hex").slice(0, 12);
   return path.join(dir, `${encodeURIComponent(provider.name)}-${address}.json`);
+}
+
+/** `provider/name` of every model a cache file in `dir` holds facts for; a file that cannot be read adds none. */
+export function cachedModelIds(dir: string): string[] {
+  let files: string[];
+  try {
+    files = fs.readdirSync(dir).filter((file) => file.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  return files.flatMap((file) => {
+    // Named by cacheFileOf: the provider's name URI-encoded, then its API address's digest.
+    const provider = decodeURIComponent(file.replace(/-[0-9a-f]{12}\.json$/, ""));
+    try {
+      const stat = fs.statSync(path.join(dir, file));
+      // A cache file is a few kilobytes; anything larger is not jp's and is not read on a keystroke.
+      if (!stat.isFile() || stat.size > 1_000_000) return [];
+      const parsed: unknown = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
+      if (!isJsonObject(parsed) || !isJsonObject(parsed.models)) return [];
+      return Object.entries(parsed.models)
+        .filter(([, entry]) => isJsonObject(entry) && isJsonObject(entry.facts))
+        .map(([name]) => `${provider}/${name}`)
+        .filter((id) => /^[\x21-\x7e]+$/.test(id));
+    } catch {
+      return [];
+    }
+  });
 }
 
 export interface ModelLookup {

@@ -182,6 +182,14 @@ export function builtInFacts(provider: string, name: string): ModelFacts | undef
   return base !== undefined && Object.hasOwn(table, base) ? table[base] : undefined;
 }
 
+/** The built-in model ids (`provider/name`) a request may still go to: all but the retired. */
+export function currentBuiltInModels(): string[] {
+  return builtInModels().filter((id) => {
+    const [provider = "", name = ""] = id.split("/", 2);
+    return builtInFacts(provider, name)?.lifecycle !== "retired";
+  });
+}
+
 /** Every built-in model id (`provider/name`), for listings. */
 export function builtInModels(): string[] {
   return Object.entries(TABLES).flatMap(([provider, table]) =>

@@ -278,7 +278,6 @@ export class ConversationStore {
     return refs.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  /** Find a conversation by id or unique id prefix; no query means the active one. */
   /**
    * The conversation `query` names: an id, a folder, a unique id prefix, JP's
    * `jp-c<id>` form, or JP's keywords `.` (the active one) and `n` (the newest).
@@ -286,13 +285,8 @@ export class ConversationStore {
    */
   resolve(query?: string): ConversationRef {
     if (query === "n") {
-      const newest = this.list().reduce<ConversationRef | undefined>(
-        (best, r) =>
-          !best || r.id.length > best.id.length || (r.id.length === best.id.length && r.id > best.id)
-            ? r
-            : best,
-        undefined,
-      );
+      // list() is oldest first.
+      const newest = this.list().at(-1);
       if (!newest) throw new ConversationNotFoundError("n", "there are no conversations yet");
       return newest;
     }

@@ -627,20 +627,28 @@ export function responseEvents(
 }
 
 /** A first request that got no answer: marked failed, so the next request does not send the question twice. */
+/** What a failure says of the question it left without an answer. */
+const KEPT_FAILED =
+  "the question is kept in the log, marked as failed, and is not sent again; `jp q --retry` asks it again";
+
+/** The event that marks the last turn of `events` as failed: its question is not sent again. */
+function requestFailed(at: string, events: readonly Event[], error: unknown, metadata?: JsonObject): Event {
+  return {
+    type: "request_failed",
+    timestamp: at,
+    turn: turnCount(events) - 1,
+    reason: error instanceof Error ? error.message : String(error),
+    ...(metadata ? { metadata } : {}),
+  };
+}
+
 function markFailed(options: TurnOptions, error: unknown, discarded: readonly UsageRecord[]): void {
-  options.log.append([
-    {
-      type: "request_failed",
-      timestamp: options.now().toISOString(),
-      turn: turnCount(options.log.events()) - 1,
-      reason: error instanceof Error ? error.message : String(error),
-      ...(discarded.length ? { metadata: { model: options.modelId, ...discardedMetadata(discarded) } } : {}),
-    },
-  ]);
+  const billed = discarded.length ? { model: options.modelId, ...discardedMetadata(discarded) } : undefined;
+  options.log.append([requestFailed(options.now().toISOString(), options.log.events(), error, billed)]);
   const note =
     options.log.persisted === false
       ? "nothing was recorded (--no-persist): to ask again, run the same command"
-      : "the question is kept in the log, marked as failed, and is not sent again; `jp q --retry` asks it again";
+      : KEPT_FAILED;
   if (error instanceof JpError) error.notes.push(note);
   else options.output.notice(note);
 }
@@ -795,17 +803,9 @@ export function recordFailedQuestion(
   options: Pick<TurnOptions, "now" | "attachments" | "retryOf" | "log">,
 ): void {
   const asked = questionEvents(query, options);
-  options.log.append([
-    ...asked,
-    {
-      type: "request_failed",
-      timestamp: options.now().toISOString(),
-      turn: turnCount([...options.log.events(), ...asked]) - 1,
-      reason: error instanceof Error ? error.message : String(error),
-    },
-  ]);
-  const note = "the question is kept in the log, marked as failed; `jp q --retry` asks it again";
-  if (error instanceof JpError) error.notes.push(note);
+  const at = options.now().toISOString();
+  options.log.append([...asked, requestFailed(at, [...options.log.events(), ...asked], error)]);
+  if (error instanceof JpError) error.notes.push(KEPT_FAILED);
 }
 
 function recordQuestion(query: string, options: TurnOptions): void {

@@ -5,12 +5,9 @@
 // conversation listing (one file and a look at each folder), the built-in
 // model table and the models cache; only tool names read the configuration.
 // Hidden: the scripts `jp completion` prints call it.
-import * as fs from "node:fs";
-import * as path from "node:path";
 import type { Command } from "commander";
 import type { Context } from "../context.js";
 import { UsageError } from "../../errors.js";
-import { isJsonObject } from "../../events/json.js";
 import { listConversations } from "../../store/listing.js";
 import { visible } from "../../render/visible.js";
 
@@ -48,14 +45,13 @@ function labels(ctx: Context): Candidate[] {
  * provider's model API answered for them).
  */
 async function models(ctx: Context): Promise<Candidate[]> {
-  const { builtInModels, builtInFacts } = await import("../../llm/model-table.js");
-  const { modelCacheDir } = await import("../../llm/model-info.js");
+  const { currentBuiltInModels, builtInFacts } = await import("../../llm/model-table.js");
+  const { cachedModelIds, modelCacheDir } = await import("../../llm/model-info.js");
   const { dataFacts, priceDataSources } = await import("../../llm/price-data.js");
   const out = new Map<string, string>();
-  for (const id of builtInModels()) {
+  for (const id of currentBuiltInModels()) {
     const [provider = "", name = ""] = id.split("/", 2);
     const facts = builtInFacts(provider, name);
-    if (facts?.lifecycle === "retired") continue;
     const contextWindow = dataFacts(
       provider,
       name,
@@ -67,33 +63,6 @@ async function models(ctx: Context): Promise<Candidate[]> {
   }
   for (const id of cachedModelIds(modelCacheDir(ctx.env))) if (!out.has(id)) out.set(id, "");
   return [...out].map(([value, description]) => ({ value, description }));
-}
-
-/** `provider/name` of every model a cache file in `dir` holds facts for; a file that cannot be read adds none. */
-function cachedModelIds(dir: string): string[] {
-  let files: string[];
-  try {
-    files = fs.readdirSync(dir).filter((file) => file.endsWith(".json"));
-  } catch {
-    return [];
-  }
-  return files.flatMap((file) => {
-    // The file is named PROVIDER-ADDRESS.json (the provider's name URI-encoded).
-    const provider = decodeURIComponent(file.replace(/-[0-9a-f]{12}\.json$/, ""));
-    try {
-      const stat = fs.statSync(path.join(dir, file));
-      // A cache file is a few kilobytes; anything larger is not jp's and is not read on a keystroke.
-      if (!stat.isFile() || stat.size > 1_000_000) return [];
-      const parsed: unknown = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
-      if (!isJsonObject(parsed) || !isJsonObject(parsed.models)) return [];
-      return Object.entries(parsed.models)
-        .filter(([, entry]) => isJsonObject(entry) && isJsonObject(entry.facts))
-        .map(([name]) => `${provider}/${name}`)
-        .filter((id) => /^[\x21-\x7e]+$/.test(id));
-    } catch {
-      return [];
-    }
-  });
 }
 
 /** The tools of the configuration (a `[conversation.tools]` entry each) and the built-in ones. */

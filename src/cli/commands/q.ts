@@ -8,7 +8,7 @@ import type { Context } from "../context.js";
 import type { OptionalValueFlag } from "../argv.js";
 import { addSpecOptions, compactWithSpecs, COMPACT_SPEC_FLAG, type SpecOptions } from "../compact-options.js";
 import { toolHints } from "../../config/compaction-rules.js";
-import { valueAt } from "../../config/paths.js";
+import { setValueAt, valueAt } from "../../config/paths.js";
 import { JP_EFFORT_NAMES, jpEffortLevel } from "../../config/jp-efforts.js";
 import { JpError, UsageError } from "../../errors.js";
 import { streamShape } from "../../compaction/index.js";
@@ -29,7 +29,7 @@ import { estimateTotalCost } from "../../llm/pricing.js";
 import { priceDataStale } from "../../llm/price-data.js";
 import { PACKAGE_ROOT } from "../../config/package-root.js";
 import { createProvider, requestSettings } from "../../llm/providers.js";
-import { builtInFacts, builtInModels } from "../../llm/model-table.js";
+import { currentBuiltInModels } from "../../llm/model-table.js";
 import { closest } from "../../config/zod-walk.js";
 import { createStreamRenderer } from "../../render/stream.js";
 import { usageLine } from "../../render/usage.js";
@@ -257,12 +257,7 @@ function keepPersona(
     // Layers are named `-c SPEC`, or for a JP workspace "JP workspace (…, -c SPEC, read as JP's)".
     if (!key.startsWith("assistant.") || !/(^|[ (,])-c /.test(layer)) continue;
     const keys = key.split(".");
-    let table = delta;
-    for (const part of keys.slice(0, -1)) {
-      const next = table[part];
-      table = isJsonObject(next) ? next : (table[part] = {});
-    }
-    table[keys.at(-1)!] = valueAt(config, keys);
+    setValueAt(delta, keys, valueAt(config, keys));
   }
   if (Object.keys(delta).length === 0) return;
   ctx.store().append(ref, [{ type: "config_delta", timestamp: ctx.clock.now().toISOString(), delta }]);
@@ -479,10 +474,7 @@ function warnUnknownModel(ctx: Context, capabilities: ModelCapabilities): void {
   if (capabilities.unknownToProvider !== true) return;
   const { id } = capabilities;
   const provider = id.split("/")[0] ?? "";
-  const current = builtInModels().filter((known) => {
-    const [p = "", name = ""] = known.split("/");
-    return p === provider && known !== id && builtInFacts(p, name)?.lifecycle !== "retired";
-  });
+  const current = currentBuiltInModels().filter((known) => known.startsWith(`${provider}/`) && known !== id);
   const nearest = closest(id, current);
   ctx.warn(
     `${id} is unknown to ${provider}'s model API (it has no such model)${nearest ? `; did you mean ${nearest}?` : ""} Sending it anyway.`,
