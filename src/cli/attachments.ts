@@ -124,3 +124,132 @@ export async function readAttachments(
   }
   return out;
 }
+
+/** An entry of `conversation.attachments`: a URL or path, or JP's `{ type, path, params }`. */
+export type ConfigAttachment =
+  string | { type: string; path: string; params?: Record<string, string | string[]> };
+
+/** A command whose output is attached (JP's `cmd` attachments). */
+interface AttachedCommand {
+  program: string;
+  args: string[];
+}
+
+/** `%XX` escapes decoded where they are valid, the rest kept (Rust's percent_decode_str is as lenient). */
+const lenientDecode = (text: string): string =>
+  text.replace(/(%[0-9a-fA-F]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+
+/** Shell words as shlex splits them: quotes group, a backslash escapes outside single quotes. */
+function shellWords(text: string): string[] | undefined {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === "\\" && quote === '"' && /["\\$`]/.test(text[i + 1] ?? ""))
+        word = (word ?? "") + text.charAt(++i);
+      else word = (word ?? "") + c;
+    } else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      word ??= "";
+    } else if (c === "\\" && i + 1 < text.length) word = (word ?? "") + text.charAt(++i);
+    else word = (word ?? "") + c;
+  }
+  if (quote) return undefined;
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** JP's `cmd://PROGRAM?arg=…&arg=…` or `cmd:PROGRAM ARG…` (jp_attachment_cmd_output's uri_to_command). */
+function commandOf(url: string): AttachedCommand | undefined {
+  const [head = "", query = ""] = url.replace(/^cmd:/i, "").split(/\?(.*)/s);
+  const params = new URLSearchParams(query);
+  if (head.startsWith("//")) {
+    const program = lenientDecode(head.slice(2).replace(/\/$/, ""));
+    const args = [...params].filter(([k]) => /^args?(\[\])?$/.test(k)).map(([, v]) => lenientDecode(v));
+    return program ? { program, args } : undefined;
+  }
+  const [program, ...args] = shellWords(head) ?? [];
+  return program ? { program, args } : undefined;
+}
+
+/** JP's `{ type, path, params }` as the URL JP makes of it (jp_config's AttachmentObjectConfig::to_url). */
+function urlOfObject(entry: Exclude<ConfigAttachment, string>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(entry.params ?? {}))
+    for (const item of Array.isArray(value) ? value : [value]) query.append(key, item);
+  const search = query.toString();
+  return `${entry.type}://${entry.path}${search ? `?${search}` : ""}`;
+}
+
+const xmlEscape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** A command's output as JP attaches it: its command line as the source, `<Output>` with stdout, stderr and code. */
+async function commandAttachment(command: AttachedCommand, root: string): Promise<Attachment> {
+  const { execa } = await import("execa");
+  const line = [command.program, ...command.args].join(" ");
+  const ran = await execa(command.program, command.args, {
+    cwd: root,
+    reject: false,
+    stdin: "ignore",
+    maxBuffer: MAX_ATTACHMENT_BYTES,
+    timeout: URL_TIMEOUT_MS,
+  });
+  if (ran.failed && ran.exitCode === undefined)
+    throw new UsageError(
+      `conversation.attachments: \`${line}\` could not be run (${ran.shortMessage})`,
+      "install the program, or take the attachment out of the configuration (`jp config show` names the file)",
+    );
+  const parts = [
+    ...(ran.stdout ? [`  <stdout>${xmlEscape(ran.stdout)}</stdout>`] : []),
+    ...(ran.stderr ? [`  <stderr>${xmlEscape(ran.stderr)}</stderr>`] : []),
+    `  <code>${ran.exitCode ?? 0}</code>`,
+  ];
+  return { source: line, media_type: "text/plain", text: `<Output>\n${parts.join("\n")}\n</Output>` };
+}
+
+/**
+ * What `conversation.attachments` names, read now, as JP reads it for each
+ * question: files (relative to the workspace), http(s) URLs, and commands'
+ * output. Kinds of JP's that jp has no reader for (its notes apps, MCP
+ * resources) are named once through `warn` and left out.
+ */
+export async function readConfigAttachments(
+  entries: readonly ConfigAttachment[],
+  root: string,
+  fetcher: Fetcher,
+  warn: (line: string) => void,
+): Promise<Attachment[]> {
+  const out: Attachment[] = [];
+  for (const entry of entries) {
+    const url = typeof entry === "string" ? entry : urlOfObject(entry);
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+    if (scheme === undefined || scheme.length === 1) {
+      // A plain path (or a Windows drive letter).
+      out.push(fileAttachment(path.resolve(root, url), url));
+    } else if (scheme === "file") {
+      const file = lenientDecode(url.replace(/^file:(\/\/)?/i, "").replace(/[?#].*$/s, ""));
+      out.push(fileAttachment(path.resolve(root, file), file));
+    } else if (scheme === "http" || scheme === "https") {
+      out.push(await urlAttachment(url, fetcher));
+    } else if (scheme === "cmd") {
+      const command = commandOf(url);
+      if (!command) warn(`conversation.attachments: ${url} names no command; left out`);
+      else out.push(await commandAttachment(command, root));
+    } else {
+      warn(`conversation.attachments: jp has no reader for JP's ${scheme} attachments (${url}); left out`);
+    }
+  }
+  return out;
+}

@@ -5,6 +5,7 @@ import type { Config } from "../config/schema.js";
 import { droppedText, renderCompactPreview } from "../render/compact-preview.js";
 import type { ConversationRef } from "../store/conversations.js";
 import { builtinTools } from "../tools/builtins.js";
+import { workspaceId } from "../store/workspace.js";
 import { buildRegistry } from "../tools/registry.js";
 import type { Context } from "./context.js";
 import { nextRequestFrame } from "./request-frame.js";
@@ -27,9 +28,11 @@ export async function conversationRegistry(
     config,
     ref.id,
   );
+  const workspace = ctx.maybeWorkspace();
   return buildRegistry(config, builtins, {
     env: ctx.env,
-    workspace: ctx.maybeWorkspace()?.root ?? ctx.cwd,
+    workspace: workspace?.root ?? ctx.cwd,
+    invocation: { workspaceId: workspace ? workspaceId(workspace) : "", conversationId: ref.id },
     ...(fromConversation ? { fromConversation } : {}),
   });
 }

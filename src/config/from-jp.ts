@@ -7,6 +7,8 @@ import {
   hasJpPrompt,
   JP_PROMPT_KEYS,
   mergeJpPrompt,
+  mergeList,
+  type Merged,
   renderJpPrompt,
   type JpPrompt,
 } from "./jp-prompt.js";
@@ -139,9 +141,24 @@ const TOOL_KEYS_KEPT = [
   "compaction",
   "timeout_secs",
   "max_output_bytes",
+  "options",
+  "access",
+  "cancellation_response",
 ];
 /** Tool keys that only change how JP shows a tool, not what it does. */
-const TOOL_DISPLAY_KEYS = new Set(["style", "result", "questions", "options"]);
+const TOOL_DISPLAY_KEYS = new Set(["style", "result"]);
+
+/** The answers JP's `questions` fix; a question JP sends to the assistant is asked of the user in jp. */
+function carryQuestions(questions: Plain, at: string, notCarried: string[]): Plain | undefined {
+  const carried: Plain = {};
+  for (const [id, question] of Object.entries(questions)) {
+    if (!isPlain(question)) continue;
+    if (question.answer !== undefined) carried[id] = { answer: question.answer };
+    else if (question.target !== undefined && question.target !== "user")
+      notCarried.push(`${at}.questions.${id}.target: jp asks the user, not an assistant`);
+  }
+  return Object.keys(carried).length ? carried : undefined;
+}
 
 /** One JP tool as a jp tool, and what of it was not carried. */
 function carryTool(name: string, tool: Plain, notCarried: string[]): Plain | undefined {
@@ -174,9 +191,15 @@ function carryTool(name: string, tool: Plain, notCarried: string[]): Plain | und
     }
     out.parameters = parameters;
   }
+  if (isPlain(tool.questions)) {
+    const questions = carryQuestions(tool.questions, at, notCarried);
+    if (questions) out.questions = questions;
+  }
   for (const key of Object.keys(tool))
     if (TOOL_DISPLAY_KEYS.has(key))
       notCarried.push(`${at}.${key}: how JP shows the tool; jp has no such setting`);
+  if (tool.format !== undefined)
+    notCarried.push(`${at}.format: when JP runs a custom argument formatter; jp has none`);
   if (out.source === "local" && out.command === undefined) {
     notCarried.push(`${at}: a local tool without a command`);
     return undefined;
@@ -289,6 +312,36 @@ function carryTitle(title: Plain, out: Plain, notCarried: string[]): void {
   for (const key of others) notCarried.push(`${key}: no jp counterpart`);
 }
 
+/** The kinds of JP attachment jp reads (cli/attachments.ts): a path has no scheme. */
+const ATTACHMENT_SCHEMES = new Set(["file", "http", "https", "cmd"]);
+
+/** JP's `conversation.attachments` (a list, or `{ value, strategy }`) that jp can read. */
+function carryAttachments(given: unknown, notCarried: string[]): unknown[] {
+  const list: unknown[] = Array.isArray(given)
+    ? given
+    : isPlain(given) && Array.isArray(given.value)
+      ? given.value
+      : [];
+  return list.filter((entry, i) => {
+    const at = `conversation.attachments[${i}]`;
+    if (!valid(["conversation", "attachments"], [entry])) {
+      notCarried.push(`${at}: not an attachment jp reads (${JSON.stringify(entry)})`);
+      return false;
+    }
+    const scheme =
+      typeof entry === "string"
+        ? /^([a-z][a-z0-9+.-]+):/i.exec(entry)?.[1]
+        : isPlain(entry)
+          ? str(entry.type)
+          : undefined;
+    if (scheme !== undefined && !ATTACHMENT_SCHEMES.has(scheme.toLowerCase())) {
+      notCarried.push(`${at}: jp has no reader for JP's ${scheme} attachments`);
+      return false;
+    }
+    return true;
+  });
+}
+
 /** The compaction rules, tools and title model of JP's `conversation`. */
 function carryConversation(conversation: Plain, out: Plain, notCarried: string[]): void {
   const carried: Plain = {};
@@ -312,9 +365,11 @@ function carryConversation(conversation: Plain, out: Plain, notCarried: string[]
     if (Object.keys(tools).length) carried.tools = tools;
   }
   carryTitle(isPlain(conversation.title) ? conversation.title : {}, carried, notCarried);
+  const attachments = carryAttachments(conversation.attachments, notCarried);
+  if (attachments.length) carried.attachments = attachments;
   if (Object.keys(carried).length) out.conversation = carried;
   const others = [
-    ...leafPaths(omit(conversation, ["compaction", "tools", "title"]), "conversation"),
+    ...leafPaths(omit(conversation, ["compaction", "tools", "title", "attachments"]), "conversation"),
     ...leafPaths(omit(compaction, ["rules"]), "conversation.compaction"),
   ];
   for (const key of others) notCarried.push(`${key}: no jp counterpart`);
@@ -348,13 +403,19 @@ export function carryJpConfig(jp: Plain): CarriedConfig {
  */
 export function mergeJpFiles(values: readonly Plain[]): Plain {
   let prompt = EMPTY_JP_PROMPT;
+  let attachments: Merged<unknown[]> = { value: [], discard: false };
   const merged: Plain = {};
   for (const value of values) {
     mergePlain(merged, value);
     prompt = mergeJpPrompt(prompt, value);
+    const conversation = isPlain(value.conversation) ? value.conversation : {};
+    if ("attachments" in conversation) attachments = mergeList(attachments, conversation.attachments);
   }
   if (isPlain(merged.assistant) && hasJpPrompt(merged.assistant))
     merged.assistant = withPrompt(merged.assistant, renderJpPrompt(prompt));
+  // JP's lists add up from file to file, where mergePlain would keep the last.
+  if (attachments.value.length && isPlain(merged.conversation))
+    merged.conversation.attachments = attachments.value;
   return merged;
 }
 

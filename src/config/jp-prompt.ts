@@ -8,7 +8,7 @@ import { isPlain, type Plain } from "./trust.js";
 /** The assistant keys that make up JP's system prompt. */
 export const JP_PROMPT_KEYS = ["system_prompt", "system_prompt_sections", "instructions"] as const;
 
-interface Merged<T> {
+export interface Merged<T> {
   value: T;
   /** JP's `discard_when_merged`: the next value replaces this one whatever its strategy. */
   discard: boolean;
@@ -40,12 +40,21 @@ const TOOL_USAGE = {
   ],
 };
 
-/** Whether a JP config's tools include one it offers (JP's `enable` is true unless set otherwise). */
+/** The state a JP `enable` value sets, in any of its forms; undefined when it sets none. */
+function enableState(enable: unknown): boolean | undefined {
+  if (typeof enable === "boolean") return enable;
+  if (enable === "on" || enable === "always") return true;
+  if (enable === "off" || enable === "explicit") return false;
+  return isPlain(enable) && typeof enable.state === "boolean" ? enable.state : undefined;
+}
+
+/** Whether a JP config's tools include one it offers (JP's `enable` is the tool's, then `*`'s, then true). */
 function offersTools(config: Plain): boolean {
   const conversation = isPlain(config.conversation) ? config.conversation : {};
   const tools = isPlain(conversation.tools) ? conversation.tools : {};
+  const defaults = isPlain(tools["*"]) ? enableState(tools["*"].enable) : undefined;
   return Object.entries(tools).some(
-    ([name, tool]) => name !== "*" && isPlain(tool) && (tool.enable === undefined || tool.enable === true),
+    ([name, tool]) => name !== "*" && isPlain(tool) && (enableState(tool.enable) ?? defaults ?? true),
   );
 }
 
@@ -70,7 +79,7 @@ function mergeString(prev: Merged<string | undefined>, next: unknown): Merged<st
 }
 
 /** JP's MergeableVec: a list appends; `{ value, strategy, dedup }` appends, prepends or replaces. */
-function mergeList(prev: Merged<unknown[]>, next: unknown): Merged<unknown[]> {
+export function mergeList(prev: Merged<unknown[]>, next: unknown): Merged<unknown[]> {
   if (Array.isArray(next)) {
     const items: unknown[] = next;
     return { value: prev.discard ? items : [...prev.value, ...items], discard: false };

@@ -303,6 +303,15 @@ export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools
         } else rules.push(...incoming);
         continue;
       }
+      // JP's lists of attachments add up across layers (its MergeableVec), each entry once.
+      if (p === "conversation.attachments" && Array.isArray(value)) {
+        const before: unknown[] = Array.isArray(target[key]) ? target[key] : [];
+        const seen = new Set(before.map((a) => JSON.stringify(a)));
+        const added: unknown[] = value.filter((a) => !seen.has(JSON.stringify(a)));
+        target[key] = [...before, ...added];
+        origins.set(p, layer);
+        continue;
+      }
       if (isPlain(value)) {
         mergeInto(tableAt(target, key), value, p, layer);
       } else {

@@ -49,7 +49,11 @@ const KEYS11 = new Set([
   "rule",
 ]);
 const KEYS12 = new Set(["rules", "auto", "provider_summaries"]);
-const KEYS13 = new Set([
+const KEYS13 = new Set(["state", "allow_toggle"]);
+const KEYS14 = new Set(["answer"]);
+const KEYS15 = new Set(["path", "external", "read", "write", "create", "update", "delete", "execute"]);
+const KEYS16 = new Set(["fs"]);
+const KEYS17 = new Set([
   "compaction",
   "source",
   "command",
@@ -59,13 +63,18 @@ const KEYS13 = new Set([
   "run",
   "enable",
   "env",
+  "options",
+  "questions",
+  "access",
+  "cancellation_response",
   "timeout_secs",
   "max_output_bytes",
 ]);
-const KEYS14 = new Set(["model"]);
-const KEYS15 = new Set(["generate"]);
-const KEYS16 = new Set(["compaction", "tools", "title"]);
-const KEYS17 = new Set([
+const KEYS18 = new Set(["model"]);
+const KEYS19 = new Set(["generate"]);
+const KEYS20 = new Set(["type", "path", "params"]);
+const KEYS21 = new Set(["compaction", "tools", "title", "attachments"]);
+const KEYS22 = new Set([
   "type",
   "command",
   "arguments",
@@ -75,10 +84,10 @@ const KEYS17 = new Set([
   "startup_timeout_secs",
   "all_tools",
 ]);
-const KEYS18 = new Set(["type", "url", "headers", "optional", "startup_timeout_secs", "all_tools"]);
-const KEYS19 = new Set(["aliases"]);
-const KEYS20 = new Set(["mcp", "llm"]);
-const KEYS21 = new Set([
+const KEYS23 = new Set(["type", "url", "headers", "optional", "startup_timeout_secs", "all_tools"]);
+const KEYS24 = new Set(["aliases"]);
+const KEYS25 = new Set(["mcp", "llm"]);
+const KEYS26 = new Set([
   "base_url",
   "base_url_env",
   "api_key_env",
@@ -88,9 +97,9 @@ const KEYS21 = new Set([
   "beta",
   "prompt_cache_key",
 ]);
-const KEYS22 = new Set(["above", "input", "output", "cache_read", "cache_write", "cache_write_1h"]);
-const KEYS23 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h", "tiers"]);
-const KEYS24 = new Set([
+const KEYS27 = new Set(["above", "input", "output", "cache_read", "cache_write", "cache_write_1h"]);
+const KEYS28 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h", "tiers"]);
+const KEYS29 = new Set([
   "context_window",
   "max_output_tokens",
   "thinking",
@@ -103,7 +112,7 @@ const KEYS24 = new Set([
   "replacement",
   "price",
 ]);
-const KEYS25 = new Set([
+const KEYS30 = new Set([
   "extends",
   "config_load_paths",
   "assistant",
@@ -618,18 +627,159 @@ function check29(v: unknown): SchemaIssue[] | undefined {
 
 function check30(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (v !== "explicit")
-    return [{ path: [], code: "invalid_value", message: 'Invalid input: expected "explicit"', abort: true }];
+  if (v !== "on" && v !== "off" && v !== "explicit" && v !== "always")
+    return [
+      {
+        path: [],
+        code: "invalid_value",
+        message: 'Invalid option: expected one of "on"|"off"|"explicit"|"always"',
+        abort: true,
+      },
+    ];
   return out;
 }
 
 function check31(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check29(v), () => check30(v)]);
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.state;
+    out = merge(
+      out,
+      "state",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  {
+    const x = v.allow_toggle;
+    out = merge(
+      out,
+      "allow_toggle",
+      x === undefined
+        ? undefined
+        : x !== "any" && x !== "never" && x !== "if_named" && x !== "if_named_or_group"
+          ? [
+              {
+                path: [],
+                code: "invalid_value",
+                message: 'Invalid option: expected one of "any"|"never"|"if_named"|"if_named_or_group"',
+                abort: true,
+              },
+            ]
+          : undefined,
+    );
+  }
+  const unknown = Object.keys(v).filter((k) => !KEYS13.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 function check32(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check29(v), () => check30(v), () => check31(v)]);
+  return out;
+}
+
+function check33(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  const unknown = Object.keys(v).filter((k) => !KEYS14.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check34(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check33(v[key]));
+  return out;
+}
+
+function check35(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.path;
+    out = merge(out, "path", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  {
+    const x = v.external;
+    out = merge(
+      out,
+      "external",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  {
+    const x = v.read;
+    out = merge(
+      out,
+      "read",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  {
+    const x = v.write;
+    out = merge(
+      out,
+      "write",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  {
+    const x = v.create;
+    out = merge(
+      out,
+      "create",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  {
+    const x = v.update;
+    out = merge(
+      out,
+      "update",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  {
+    const x = v.delete;
+    out = merge(
+      out,
+      "delete",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  {
+    const x = v.execute;
+    out = merge(
+      out,
+      "execute",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  const unknown = Object.keys(v).filter((k) => !KEYS15.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check36(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check35(v[i]));
+  return out;
+}
+
+function check37(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "fs", optional(check36, v.fs));
+  const unknown = Object.keys(v).filter((k) => !KEYS16.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check38(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -690,52 +840,101 @@ function check32(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "enable", optional(check31, v.enable));
+  out = merge(out, "enable", optional(check32, v.enable));
   out = merge(out, "env", optional(check1, v.env));
+  out = merge(out, "options", optional(check28, v.options));
+  out = merge(out, "questions", optional(check34, v.questions));
+  out = merge(out, "access", optional(check37, v.access));
+  {
+    const x = v.cancellation_response;
+    out = merge(
+      out,
+      "cancellation_response",
+      x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
+    );
+  }
   out = merge(out, "timeout_secs", optional(check5, v.timeout_secs));
   out = merge(out, "max_output_bytes", optional(check2, v.max_output_bytes));
-  const unknown = Object.keys(v).filter((k) => !KEYS13.has(k));
+  const unknown = Object.keys(v).filter((k) => !KEYS17.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check33(v: unknown): SchemaIssue[] | undefined {
+function check39(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check32(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check38(v[key]));
   return out;
 }
 
-function check34(v: unknown): SchemaIssue[] | undefined {
+function check40(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "model", optional(check16, v.model));
-  const unknown = Object.keys(v).filter((k) => !KEYS14.has(k));
+  const unknown = Object.keys(v).filter((k) => !KEYS18.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check35(v: unknown): SchemaIssue[] | undefined {
+function check41(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "generate", optional(check34, v.generate));
-  const unknown = Object.keys(v).filter((k) => !KEYS15.has(k));
+  out = merge(out, "generate", optional(check40, v.generate));
+  const unknown = Object.keys(v).filter((k) => !KEYS19.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check36(v: unknown): SchemaIssue[] | undefined {
+function check42(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check26(v[key]));
+  return out;
+}
+
+function check43(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
+    const x = v.type;
+    out = merge(out, "type", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  {
+    const x = v.path;
+    out = merge(out, "path", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  out = merge(out, "params", optional(check42, v.params));
+  const unknown = Object.keys(v).filter((k) => !KEYS20.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check44(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check0(v), () => check43(v)]);
+  return out;
+}
+
+function check45(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check44(v[i]));
+  return out;
+}
+
+function check46(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "compaction", optional(check24, v.compaction));
-  out = merge(out, "tools", optional(check33, v.tools));
-  out = merge(out, "title", optional(check35, v.title));
-  const unknown = Object.keys(v).filter((k) => !KEYS16.has(k));
+  out = merge(out, "tools", optional(check39, v.tools));
+  out = merge(out, "title", optional(check41, v.title));
+  out = merge(out, "attachments", optional(check45, v.attachments));
+  const unknown = Object.keys(v).filter((k) => !KEYS21.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check37(v: unknown): SchemaIssue[] | undefined {
+function check47(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -779,19 +978,19 @@ function check37(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
     );
   }
-  const unknown = Object.keys(v).filter((k) => !KEYS17.has(k));
+  const unknown = Object.keys(v).filter((k) => !KEYS22.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check38(v: unknown): SchemaIssue[] | undefined {
+function check48(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
   for (const key of Object.keys(v)) out = merge(out, key, check0(v[key]));
   return out;
 }
 
-function check39(v: unknown): SchemaIssue[] | undefined {
+function check49(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -808,7 +1007,7 @@ function check39(v: unknown): SchemaIssue[] | undefined {
     const x = v.url;
     out = merge(out, "url", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
-  out = merge(out, "headers", optional(check38, v.headers));
+  out = merge(out, "headers", optional(check48, v.headers));
   {
     const x = v.optional;
     out = merge(
@@ -826,34 +1025,34 @@ function check39(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
     );
   }
-  const unknown = Object.keys(v).filter((k) => !KEYS18.has(k));
+  const unknown = Object.keys(v).filter((k) => !KEYS23.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check40(v: unknown): SchemaIssue[] | undefined {
+function check50(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check37(v), () => check39(v)]);
+  out = pickBranch([check47(v), () => check49(v)]);
   return out;
 }
 
-function check41(v: unknown): SchemaIssue[] | undefined {
+function check51(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check40(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check50(v[key]));
   return out;
 }
 
-function check42(v: unknown): SchemaIssue[] | undefined {
+function check52(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "aliases", optional(check38, v.aliases));
-  const unknown = Object.keys(v).filter((k) => !KEYS19.has(k));
+  out = merge(out, "aliases", optional(check48, v.aliases));
+  const unknown = Object.keys(v).filter((k) => !KEYS24.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check43(v: unknown): SchemaIssue[] | undefined {
+function check53(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -924,21 +1123,21 @@ function check43(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
     );
   }
-  const unknown = Object.keys(v).filter((k) => !KEYS21.has(k));
+  const unknown = Object.keys(v).filter((k) => !KEYS26.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check44(v: unknown): SchemaIssue[] | undefined {
+function check54(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "mcp", optional(check41, v.mcp));
-  out = merge(out, "llm", optional(check42, v.llm));
-  for (const key of Object.keys(v)) if (!KEYS20.has(key)) out = merge(out, key, check43(v[key]));
+  out = merge(out, "mcp", optional(check51, v.mcp));
+  out = merge(out, "llm", optional(check52, v.llm));
+  for (const key of Object.keys(v)) if (!KEYS25.has(key)) out = merge(out, key, check53(v[key]));
   return out;
 }
 
-function check45(v: unknown): SchemaIssue[] | undefined {
+function check55(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (v !== "adaptive" && v !== "enabled" && v !== "disabled" && v !== "between_tools")
     return [
@@ -952,14 +1151,14 @@ function check45(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check46(v: unknown): SchemaIssue[] | undefined {
+function check56(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check45(v[i]));
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check55(v[i]));
   return out;
 }
 
-function check47(v: unknown): SchemaIssue[] | undefined {
+function check57(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (
     v !== "none" &&
@@ -981,14 +1180,14 @@ function check47(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check48(v: unknown): SchemaIssue[] | undefined {
+function check58(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check47(v[i]));
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check57(v[i]));
   return out;
 }
 
-function check49(v: unknown): SchemaIssue[] | undefined {
+function check59(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!(v >= 0))
@@ -996,48 +1195,48 @@ function check49(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check50(v: unknown): SchemaIssue[] | undefined {
+function check60(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "above", check4(v.above));
-  out = merge(out, "input", optional(check49, v.input));
-  out = merge(out, "output", optional(check49, v.output));
-  out = merge(out, "cache_read", optional(check49, v.cache_read));
-  out = merge(out, "cache_write", optional(check49, v.cache_write));
-  out = merge(out, "cache_write_1h", optional(check49, v.cache_write_1h));
-  const unknown = Object.keys(v).filter((k) => !KEYS22.has(k));
+  out = merge(out, "input", optional(check59, v.input));
+  out = merge(out, "output", optional(check59, v.output));
+  out = merge(out, "cache_read", optional(check59, v.cache_read));
+  out = merge(out, "cache_write", optional(check59, v.cache_write));
+  out = merge(out, "cache_write_1h", optional(check59, v.cache_write_1h));
+  const unknown = Object.keys(v).filter((k) => !KEYS27.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check51(v: unknown): SchemaIssue[] | undefined {
+function check61(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check50(v[i]));
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check60(v[i]));
   return out;
 }
 
-function check52(v: unknown): SchemaIssue[] | undefined {
+function check62(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "input", check49(v.input));
-  out = merge(out, "output", check49(v.output));
-  out = merge(out, "cache_read", optional(check49, v.cache_read));
-  out = merge(out, "cache_write", optional(check49, v.cache_write));
-  out = merge(out, "cache_write_1h", optional(check49, v.cache_write_1h));
-  out = merge(out, "tiers", optional(check51, v.tiers));
-  const unknown = Object.keys(v).filter((k) => !KEYS23.has(k));
+  out = merge(out, "input", check59(v.input));
+  out = merge(out, "output", check59(v.output));
+  out = merge(out, "cache_read", optional(check59, v.cache_read));
+  out = merge(out, "cache_write", optional(check59, v.cache_write));
+  out = merge(out, "cache_write_1h", optional(check59, v.cache_write_1h));
+  out = merge(out, "tiers", optional(check61, v.tiers));
+  const unknown = Object.keys(v).filter((k) => !KEYS28.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check53(v: unknown): SchemaIssue[] | undefined {
+function check63(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "context_window", optional(check2, v.context_window));
   out = merge(out, "max_output_tokens", optional(check2, v.max_output_tokens));
-  out = merge(out, "thinking", optional(check46, v.thinking));
-  out = merge(out, "efforts", optional(check48, v.efforts));
+  out = merge(out, "thinking", optional(check56, v.thinking));
+  out = merge(out, "efforts", optional(check58, v.efforts));
   {
     const x = v.forced_tool_use;
     out = merge(
@@ -1097,43 +1296,43 @@ function check53(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "price", optional(check52, v.price));
-  const unknown = Object.keys(v).filter((k) => !KEYS24.has(k));
+  out = merge(out, "price", optional(check62, v.price));
+  const unknown = Object.keys(v).filter((k) => !KEYS29.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check54(v: unknown): SchemaIssue[] | undefined {
+function check64(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check53(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check63(v[key]));
   return out;
 }
 
-function check55(v: unknown): SchemaIssue[] | undefined {
+function check65(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check52(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check62(v[key]));
   return out;
 }
 
-function check56(v: unknown): SchemaIssue[] | undefined {
+function check66(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "extends", optional(check1, v.extends));
   out = merge(out, "config_load_paths", optional(check1, v.config_load_paths));
   out = merge(out, "assistant", optional(check9, v.assistant));
-  out = merge(out, "conversation", optional(check36, v.conversation));
-  out = merge(out, "providers", optional(check44, v.providers));
-  out = merge(out, "models", optional(check54, v.models));
-  out = merge(out, "prices", optional(check55, v.prices));
-  const unknown = Object.keys(v).filter((k) => !KEYS25.has(k));
+  out = merge(out, "conversation", optional(check46, v.conversation));
+  out = merge(out, "providers", optional(check54, v.providers));
+  out = merge(out, "models", optional(check64, v.models));
+  out = merge(out, "prices", optional(check65, v.prices));
+  const unknown = Object.keys(v).filter((k) => !KEYS30.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 /** The first issue zod would report for `value` against checkConfig, or undefined when it is valid. */
-export const checkConfig = firstIssue(check56);
+export const checkConfig = firstIssue(check66);
 
 /** Whether `value` is a valid configuration. */
 export function isConfig(value: unknown): value is Config {

@@ -102,15 +102,65 @@ export const ToolConfig = z.strictObject({
     .describe("JSON Schema properties of the arguments"),
   run: z.enum(["ask", "unattended", "edit", "skip"]).optional().describe("how a call is approved"),
   enable: z
-    .union([z.boolean(), z.literal("explicit")])
+    .union([
+      z.boolean(),
+      z.enum(["on", "off", "explicit", "always"]),
+      z.strictObject({
+        state: z.boolean().optional().describe("whether the tool is offered"),
+        allow_toggle: z
+          .enum(["any", "never", "if_named", "if_named_or_group"])
+          .optional()
+          .describe("which -t/-T may change that: any, never, or one that names the tool"),
+      }),
+    ])
     .optional()
-    .describe("whether the model may call it"),
+    .describe(
+      'whether the model may call it: true, false, "explicit" (only when -t names it), "always" (-T cannot take it away), or { state, allow_toggle }',
+    ),
   env: z
     .array(z.string())
     .optional()
     .describe(
       "environment variables a local tool receives besides PATH, HOME, LANG, TERM (never a provider key)",
     ),
+  options: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("settings a JP tool reads from {{tool.options}}, passed as given"),
+  questions: z
+    .record(
+      z.string(),
+      z.strictObject({
+        answer: z.unknown().optional().describe("the answer given without asking"),
+      }),
+    )
+    .optional()
+    .describe("answers to a JP tool's needs_input questions, by question id, given without asking"),
+  access: z
+    .strictObject({
+      fs: z
+        .array(
+          z.strictObject({
+            path: z.string().describe('a path in the workspace ("." for all of it)'),
+            external: z.boolean().optional().describe("the path is a symlink out of the workspace"),
+            read: z.boolean().optional(),
+            write: z.boolean().optional().describe("create, update and delete"),
+            create: z.boolean().optional(),
+            update: z.boolean().optional(),
+            delete: z.boolean().optional(),
+            execute: z.boolean().optional(),
+          }),
+        )
+        .optional(),
+    })
+    .optional()
+    .describe(
+      "what of the workspace a JP tool may touch, passed in {{context}} for it to check (JP's access.fs)",
+    ),
+  cancellation_response: z
+    .string()
+    .optional()
+    .describe("what the model is told when the user declines a call"),
   timeout_secs: z.number().positive().optional().describe("stop a local tool after this long"),
   max_output_bytes: z
     .number()
@@ -416,6 +466,24 @@ export const Config = z.strictObject({
         })
         .optional()
         .describe("a new conversation's title: its first question, unless a model is set to write one"),
+      attachments: z
+        .array(
+          z.union([
+            z.string(),
+            z.strictObject({
+              type: z.string().describe("file, http, https or cmd"),
+              path: z.string().describe("the file, the address, or the program"),
+              params: z
+                .record(z.string(), z.union([z.string(), z.array(z.string())]))
+                .optional()
+                .describe("a cmd's arg (a list) and description"),
+            }),
+          ]),
+        )
+        .optional()
+        .describe(
+          "attached to every request, read anew each time, as JP does: a path, an http(s) URL, cmd://PROGRAM?arg=… (its output), or { type, path, params }; each layer's list adds to the last",
+        ),
     })
     .optional(),
   providers: Providers.optional(),

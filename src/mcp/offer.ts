@@ -4,6 +4,7 @@
 import * as path from "node:path";
 import { perWorkspaceDir, userCacheDir } from "../user-cache.js";
 import { mcpServers } from "../config/providers.js";
+import { resolveEnable } from "../config/enable.js";
 import { providerKeyEnvs } from "../llm/providers.js";
 import type { Config } from "../config/schema.js";
 import { UsageError } from "../errors.js";
@@ -86,7 +87,7 @@ export async function addAllToolsServers(
           server,
           remote: tool.name,
           config: { ...defaults },
-          enable: true,
+          enable: resolveEnable(undefined, defaults.enable),
           source: "mcp",
           listed: true,
         });

@@ -56,7 +56,8 @@ export function createMcpTool(
     source: "mcp",
     // A tool the conversation named is asked for, whatever it says.
     run: fromConversation ? "ask" : (config.run ?? "ask"),
-    enable: config.enable ?? true,
+    enable: spec.enable,
+    ...(config.cancellation_response === undefined ? {} : { declined: config.cancellation_response }),
     // Hints come only from the live server (see confirm): a cached list could say anything.
     about: `MCP server ${server}`,
     async confirm(signal) {

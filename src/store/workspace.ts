@@ -30,6 +30,26 @@ export function isJpWorkspace(workspaceDir: string): boolean {
   return fs.existsSync(path.join(workspaceDir, ".id"));
 }
 
+/**
+ * The workspace's id as a JP tool is told it: JP's own in `.jp/.id` (its last
+ * line, under JP's warning not to edit it), else one of jp's from the real
+ * path, stable across runs.
+ */
+export function workspaceId(ws: Workspace): string {
+  try {
+    const lines = fs
+      .readFileSync(path.join(ws.dir, ".id"), "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const id = lines.at(-1);
+    if (id !== undefined) return id;
+  } catch {
+    // Not a JP workspace: an id of jp's.
+  }
+  return path.basename(perWorkspaceDir("", ws.root));
+}
+
 /** The workspace at `root`; `env` says where the user's cache folder is (for a JP workspace's state). */
 export function workspaceAt(root: string, env: NodeJS.ProcessEnv = {}): Workspace {
   const dir = path.join(root, WORKSPACE_DIR);

@@ -81,9 +81,10 @@ export async function approveCall(
     );
     return { run: false, reason: `${tool.name} needs the user's approval and no one was there to give it` };
   }
+  const declined = tool.declined ?? DECLINED;
   const remembered = ctx.remembered?.get(tool.name);
   if (remembered === "run") return { run: true, args };
-  if (remembered === "decline") return { run: false, reason: DECLINED };
+  if (remembered === "decline") return { run: false, reason: declined };
   let current = args;
   const show = async () =>
     tool.renderArguments ? await tool.renderArguments(current, ctx) : JSON.stringify(current, null, 2);
@@ -111,12 +112,13 @@ export async function approveCall(
         return { run: true, args: current };
       case "N":
         ctx.remembered?.set(tool.name, "decline");
-        return { run: false, reason: DECLINED };
+        return { run: false, reason: declined };
       case "n":
-        return { run: false, reason: DECLINED };
+        return { run: false, reason: declined };
       case "r": {
+        // A reason given is the user's own words, as JP sends it instead of the canned response.
         const reason = await prompter.ask("Reason (sent to the assistant): ");
-        return { run: false, reason: reason ? `${DECLINED}: ${reason}` : DECLINED };
+        return { run: false, reason: reason ? `${DECLINED}: ${reason}` : declined };
       }
       case "e":
         current = await editArguments(prompter, current);

@@ -325,7 +325,8 @@ export function createCompactTool(deps: CompactToolDeps): Tool {
     parameters: COMPACT_PARAMETERS,
     source: "builtin",
     run: deps.run ?? "ask",
-    enable: "explicit",
+    // Offered only when named: `jp q -u compact` or `-t compact`.
+    enable: { state: false, allowToggle: "if_named" },
     validate(args, ctx) {
       const result = proposals.plan(ctx.events, args);
       return result.ok ? undefined : result.error;

@@ -4,9 +4,11 @@
 // result, or JP's Outcome when the command prints one (jp-outcome.ts); a
 // non-zero exit is an error result with stderr. No shell is involved.
 import { isJsonObject } from "../events/index.js";
+import { resolveEnable } from "../config/enable.js";
 import type { Config, ToolConfig } from "../config/schema.js";
 import { JpError } from "../errors.js";
 import { endedWithJp } from "./process-group.js";
+import type { AccessPolicy } from "./jp-access.js";
 import type { Tool, ToolContext, ToolOutcome } from "./types.js";
 
 export const DEFAULT_TIMEOUT_SECS = 60;
@@ -43,7 +45,14 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\s*\}\}/g;
 
 /** What JP's templates see besides the arguments: `context` (jp_tool's Context) and `tool`. */
 export interface JpScope {
-  context: { root: string; action: "run" };
+  context: {
+    root: string;
+    action: "run";
+    /** The tool's `access`, compiled; null (the whole workspace) without one. */
+    access: AccessPolicy | null;
+    workspace_id: string;
+    conversation_id: string;
+  };
   tool: {
     name: string;
     arguments: Record<string, unknown>;
@@ -134,6 +143,8 @@ export interface ToolEnvironment {
   secrets: ReadonlySet<string>;
   /** Tools defined only by the conversation's recorded config, not by the user's files. */
   fromConversation?: ReadonlySet<string>;
+  /** Who runs the tool, as a JP tool's {{context}} names them. */
+  invocation?: { workspaceId: string; conversationId: string };
 }
 
 const BASE_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR"];
@@ -207,11 +218,20 @@ export async function createLocalTool(
   const downgraded = injection !== undefined && configuredRun === "unattended";
   const limits = { timeoutMs: (config.timeout_secs ?? defaults.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000 };
   const env = toolEnvironment(environment, config.env ?? defaults.env);
+  const declined = config.cancellation_response ?? defaults.cancellation_response;
+  const jp: JpTool = {
+    options: { ...defaults.options, ...config.options },
+    questions: { ...defaults.questions, ...config.questions },
+    access: config.access ?? defaults.access,
+    root: environment.workspace,
+    workspaceId: environment.invocation?.workspaceId ?? "",
+    conversationId: environment.invocation?.conversationId ?? "",
+  };
   return {
     name,
     description: config.summary ?? `Run ${argv[0]}`,
     definition: (args) => {
-      const filled = argv.map((a) => fillTemplate(a, args, scopeOf(name, args, environment.workspace)));
+      const filled = argv.map((a) => fillTemplate(a, args, scopeOf(name, args, jp, null)));
       return [
         `runs: ${JSON.stringify(filled)} (no shell)`,
         ...(filled.some((a, i) => a !== argv[i]) ? [`configured as: ${JSON.stringify(argv)}`] : []),
@@ -224,24 +244,41 @@ export async function createLocalTool(
     parameters,
     source: "local",
     run: downgraded ? "ask" : configuredRun,
-    enable: config.enable ?? true,
+    enable: resolveEnable(config.enable, defaults.enable),
+    ...(declined === undefined ? {} : { declined }),
     ...(downgraded ? { warning: `tool ${name} is asked for though run = "unattended": ${injection}` } : {}),
     validate,
-    execute: (args, ctx) =>
-      runJpProtocol(name, argv, args, ctx, { env, ...limits, root: environment.workspace }),
+    execute: (args, ctx) => runJpProtocol(name, argv, args, ctx, { env, ...limits }, jp),
   };
+}
+
+/** What of a tool's config and its caller a JP tool is handed in {{context}} and {{tool}}. */
+interface JpTool {
+  options: Record<string, unknown>;
+  questions: NonNullable<ToolConfig["questions"]>;
+  access: ToolConfig["access"];
+  root: string;
+  workspaceId: string;
+  conversationId: string;
 }
 
 /** What JP's templates see for a call of `name` with `args`, with the answers given so far. */
 function scopeOf(
   name: string,
   args: Record<string, unknown>,
-  root: string,
+  jp: JpTool,
+  access: AccessPolicy | null,
   answers: Record<string, unknown> = {},
 ): JpScope {
   return {
-    context: { root, action: "run" },
-    tool: { name, arguments: args, answers: { ...answers }, options: {} },
+    context: {
+      root: jp.root,
+      action: "run",
+      access,
+      workspace_id: jp.workspaceId,
+      conversation_id: jp.conversationId,
+    },
+    tool: { name, arguments: args, answers: { ...answers }, options: jp.options },
   };
 }
 
@@ -258,12 +295,26 @@ async function runJpProtocol(
   argv: readonly [string, ...string[]],
   args: Record<string, unknown>,
   ctx: ToolContext,
-  options: { env: NodeJS.ProcessEnv; timeoutMs: number; root: string },
+  options: { env: NodeJS.ProcessEnv; timeoutMs: number },
+  jp: JpTool,
 ): Promise<ToolOutcome> {
   const { parseJpOutcome, describeJpError, answerJpQuestion } = await import("./jp-outcome.js");
+  let access: AccessPolicy | null = null;
+  if (jp.access) {
+    const { compileAccess } = await import("./jp-access.js");
+    const compiled = compileAccess(jp.access, jp.root);
+    // A policy that cannot be compiled is never run without: that would widen what the tool may touch.
+    if ("error" in compiled)
+      return {
+        content: `${name} was not run: its conversation.tools.${name}.${compiled.error}`,
+        isError: true,
+      };
+    for (const warning of compiled.warnings) ctx.prompter?.say(`jp: ${name}: ${warning}`);
+    access = compiled.policy;
+  }
   const answers: Record<string, unknown> = {};
   for (let asked = 0; ; asked++) {
-    const ran = await runCommand(name, argv, args, ctx, options, scopeOf(name, args, options.root, answers));
+    const ran = await runCommand(name, argv, args, ctx, options, scopeOf(name, args, jp, access, answers));
     const outcome = ran.isError ? undefined : parseJpOutcome(ran.content);
     if (!outcome) return ran;
     if (outcome.type === "success") return { content: outcome.content, isError: false };
@@ -274,7 +325,9 @@ async function runJpProtocol(
         content: `${name} asked more than ${MAX_QUESTIONS} questions; jp stopped running it`,
         isError: true,
       };
-    const answer = await answerJpQuestion(question, ctx.prompter);
+    // An answer the config fixes (`questions.ID.answer`) is given without asking, as JP does.
+    const fixed = jp.questions[question.id]?.answer;
+    const answer = fixed !== undefined ? fixed : await answerJpQuestion(question, ctx.prompter);
     if (answer === undefined)
       return {
         content: `${name} needs an answer to "${question.text}" and no one was there to give it`,

@@ -64,7 +64,7 @@ export function createRecallTool(capOf: OutputCap): Tool {
     parameters: RECALL_PARAMETERS,
     source: "builtin",
     run: "unattended",
-    enable: true,
+    enable: { state: true, allowToggle: "any" },
     validate(args) {
       if (isRecallArgs(args)) return undefined;
       const issue = checkRecallArgs(args);

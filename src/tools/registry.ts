@@ -5,7 +5,8 @@ import { providerKeyEnvs } from "../llm/providers.js";
 import type { Config, ToolConfig } from "../config/schema.js";
 import { JpError, UsageError } from "../errors.js";
 import { createLocalTool, type ToolEnvironment } from "./local.js";
-import type { Enable, Tool } from "./types.js";
+import { acceptsToggle, resolveEnable, type Enable } from "../config/enable.js";
+import type { Tool } from "./types.js";
 
 export type ToolSelection = { enable: boolean; name?: string };
 
@@ -58,7 +59,7 @@ export async function buildRegistry(
     registry.set(builtin.name, {
       ...builtin,
       run: overrides?.run ?? builtin.run,
-      enable: overrides?.enable ?? builtin.enable,
+      enable: overrides?.enable === undefined ? builtin.enable : resolveEnable(overrides.enable),
     });
   }
   for (const [name, tool] of Object.entries(tools)) {
@@ -76,7 +77,13 @@ export async function buildRegistry(
     const mcp = tool.source === undefined ? undefined : parseMcpSource(tool.source, name);
     if (mcp) {
       const merged = { ...defaults, ...tool };
-      registry.set(name, { name, ...mcp, config: merged, enable: tool.enable ?? true, source: "mcp" });
+      registry.set(name, {
+        name,
+        ...mcp,
+        config: merged,
+        enable: resolveEnable(tool.enable, defaults.enable),
+        source: "mcp",
+      });
       continue;
     }
     // Entries with only a compaction hint describe a tool jp does not run itself.
@@ -88,30 +95,39 @@ export async function buildRegistry(
 
 /**
  * Apply `-t/--tool[=NAME]` and `-T/--no-tool[=NAME]` left to right over the
- * tools enabled by config (`enable = true`); `explicit` tools join only when named.
+ * tools enabled by config, as JP does: a bare `-t`/`-T` flips only the tools
+ * any directive may flip (`allow_toggle = "any"`), one that names a tool flips
+ * it unless it is locked (`"never"`), which is an error.
  */
 export function selectTools<T extends { name: string; enable: Enable }>(
   registry: ReadonlyMap<string, T>,
   selections: readonly ToolSelection[],
 ): T[] {
-  const on = new Set([...registry.values()].filter((t) => t.enable === true).map((t) => t.name));
+  const on = new Set([...registry.values()].filter((t) => t.enable.state).map((t) => t.name));
+  const flip = (name: string, enable: boolean) => {
+    if (enable) on.add(name);
+    else on.delete(name);
+  };
   for (const s of selections) {
     if (s.name === undefined) {
-      if (s.enable) {
-        for (const t of registry.values()) if (t.enable !== "explicit") on.add(t.name);
-      } else {
-        on.clear();
-      }
+      for (const t of registry.values()) if (acceptsToggle(t.enable, false)) flip(t.name, s.enable);
       continue;
     }
-    if (!registry.has(s.name)) {
+    const tool = registry.get(s.name);
+    if (!tool) {
       throw new UsageError(
         `no tool named '${s.name}'`,
         `tools: ${[...registry.keys()].join(", ") || "none configured"} (configure one under [conversation.tools.NAME])`,
       );
     }
-    if (s.enable) on.add(s.name);
-    else on.delete(s.name);
+    if (on.has(s.name) === s.enable) continue;
+    if (!acceptsToggle(tool.enable, true)) {
+      throw new UsageError(
+        `cannot ${s.enable ? "enable" : "disable"} ${s.name}: it is configured as locked ${tool.enable.state ? "on" : "off"}`,
+        `conversation.tools.${s.name}.enable has allow_toggle = "never"; change it there to choose per question`,
+      );
+    }
+    flip(s.name, s.enable);
   }
   return [...registry.values()].filter((t) => on.has(t.name));
 }

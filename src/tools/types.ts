@@ -1,5 +1,6 @@
 // Owns what a tool is to the turn loop: a definition for the model, how its
 // calls are approved, and how it runs. Built-ins and local tools share it.
+import type { Enable } from "../config/enable.js";
 import type { Event } from "../events/index.js";
 import type { Approval } from "./approval.js";
 import type { Prompter } from "./prompter.js";
@@ -12,7 +13,7 @@ export interface ToolImage {
 }
 
 export type RunMode = "ask" | "unattended" | "edit" | "skip";
-export type Enable = boolean | "explicit";
+export type { Enable };
 
 export interface ToolContext {
   /** The conversation as it stands, read-only. */
@@ -65,6 +66,8 @@ export interface Tool {
   validate?(args: Record<string, unknown>, ctx: ToolContext): string | undefined;
   /** What the tool runs for these arguments and who defined it, shown on `p` at the approval prompt. */
   definition?(args: Record<string, unknown>): string;
+  /** What the model is told when the user declines a call (`cancellation_response`); jp's own words without it. */
+  declined?: string;
   /** Why the tool does not run as its config says, told when it is offered. */
   warning?: string;
   /** What the approval prompt shows; defaults to the arguments as JSON. */

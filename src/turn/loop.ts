@@ -109,6 +109,12 @@ export interface TurnOptions {
   /** Times an answer cut off at maxTokens is asked to go on; absent or 0: never. */
   maxContinuations?: number;
   tools: readonly Tool[];
+  /**
+   * What `conversation.attachments` names, read for this turn: sent before the
+   * first question of every request, as JP sends its thread's attachments,
+   * and not recorded (the config says what they are).
+   */
+  threadAttachments?: readonly Attachment[];
   /** What `-a` attached to the question, recorded with it. */
   attachments?: readonly Attachment[];
   /** The failed turn whose question this turn asks again (`jp q --retry`), recorded on the question. */
@@ -469,6 +475,20 @@ function leftOutByTurn(
   return groups;
 }
 
+/** The view with the thread's attachments before the first question's own. */
+function withThreadAttachments(
+  events: readonly Event[],
+  attachments: readonly Attachment[] | undefined,
+): readonly Event[] {
+  if (!attachments?.length) return events;
+  const first = events.findIndex((e) => e.type === "chat_request");
+  const question = events[first];
+  if (question?.type !== "chat_request") return events;
+  const out = [...events];
+  out[first] = { ...question, attachments: [...attachments, ...(question.attachments ?? [])] };
+  return out;
+}
+
 /**
  * Build the request from the projection, asserting the provider view is
  * valid. `forced`: the forced tool is asked for (firmly, with `insist`).
@@ -509,7 +529,7 @@ export function buildRequest(
       stable: options.facts?.preservedThinking === true,
     }),
   );
-  const asked = withAskedTools(shown.events, forced && insist);
+  const asked = withAskedTools(withThreadAttachments(shown.events, options.threadAttachments), forced && insist);
   const request: ModelRequest = {
     model: options.modelName,
     ...(options.system ? { system: options.system } : {}),

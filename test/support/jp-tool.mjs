@@ -13,6 +13,8 @@ if (args.mode === "fail") {
     type: "needs_input",
     question: { id: "name", text: "Which name should the file get?", answer_type: "Text", default: null },
   });
+} else if (args.mode === "context") {
+  say({ type: "success", content: JSON.stringify({ context, options: tool.options }) });
 } else if (args.mode === "ask") {
   say({ type: "success", content: `renamed ${args.path} to ${answers.name}` });
 } else {

@@ -74,6 +74,77 @@ describe("a tool written for JP", () => {
   });
 });
 
+describe("a JP tool's config", () => {
+  it("hands the tool its options, its compiled access and who calls it, in {{context}} and {{tool}}", async () => {
+    w = await qWorkspace({
+      script: [call({ mode: "context" }), { text: "ok" }],
+      extraConfig: [
+        toolConfig("unattended"),
+        "[conversation.tools.fs_modify_file.options]",
+        'suppress = [".git/"]',
+        "[[conversation.tools.fs_modify_file.access.fs]]",
+        'path = "./src/../docs"',
+        "read = true",
+        "write = true",
+        "",
+      ].join("\n"),
+    });
+    const looked = await w.jp("q", "-n", "look");
+    expect(looked.code, looked.stderr).toBe(0);
+    const sent = JSON.parse(String(resultSent(1).content)) as {
+      context: Record<string, unknown>;
+      options: unknown;
+    };
+    const conversation = (JSON.parse((await w.jp("c", "s", "--json")).stdout) as { id: string }).id;
+    expect(sent.options).toEqual({ suppress: [".git/"] });
+    expect(sent.context).toEqual({
+      root: w.root,
+      action: "run",
+      access: {
+        fs: [{ lexical_path: "docs", external: false, approved_target: null, read: true, write: true }],
+        net: [],
+        env: [],
+      },
+      // jp's own id of the workspace (a JP workspace's is JP's, in .jp/.id).
+      workspace_id: expect.stringMatching(/^[0-9a-f]{16}$/) as unknown,
+      conversation_id: conversation,
+    });
+  });
+
+  it("never runs a tool whose access reaches outside the workspace", async () => {
+    w = await qWorkspace({
+      script: [call({ mode: "context" }), { text: "ok" }],
+      extraConfig: [
+        toolConfig("unattended"),
+        "[[conversation.tools.fs_modify_file.access.fs]]",
+        'path = "../.."',
+        "read = true",
+        "",
+      ].join("\n"),
+    });
+    expect((await w.jp("q", "-n", "look")).code).toBe(0);
+    expect(resultSent(1)).toMatchObject({
+      is_error: true,
+      content:
+        'fs_modify_file was not run: its conversation.tools.fs_modify_file.access.fs path "../.." is not inside the workspace',
+    });
+  });
+
+  it("answers a question the config fixes (questions.ID.answer) without asking", async () => {
+    w = await qWorkspace({
+      script: [call({ mode: "ask", path: "a.txt" }), { text: "ok" }],
+      extraConfig: [
+        toolConfig("unattended"),
+        "[conversation.tools.fs_modify_file.questions.name]",
+        'answer = "c.txt"',
+        "",
+      ].join("\n"),
+    });
+    expect((await w.jp("q", "-n", "rename it")).code).toBe(0);
+    expect(resultSent(1)).toMatchObject({ content: "renamed a.txt to c.txt" });
+  });
+});
+
 describe.skipIf(!PTY_AVAILABLE)("a tool written for JP, at a terminal", () => {
   it("asks its needs_input question, and runs again with the answer", async () => {
     w = await qWorkspace({

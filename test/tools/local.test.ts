@@ -16,6 +16,7 @@ import {
   truncateOutput,
 } from "../../src/tools/local.js";
 import type { Tool, ToolContext } from "../../src/tools/types.js";
+import type { ToolConfig } from "../../src/config/schema.js";
 import { tempDir } from "../support/workspace.js";
 
 const ctx = (): ToolContext => ({
@@ -148,12 +149,59 @@ describe("tool selection", () => {
     expect(names([])).toEqual(["a"]);
   });
 
-  it("applies -t and -T left to right; explicit tools join only when named", () => {
+  it("applies -t and -T left to right; explicit tools join only when named, and a bare -T leaves them", () => {
     expect(names([{ enable: true }])).toEqual(["a", "b"]);
     expect(names([{ enable: true }, { enable: false, name: "a" }])).toEqual(["b"]);
     expect(names([{ enable: false }, { enable: true, name: "c" }])).toEqual(["c"]);
-    expect(names([{ enable: true, name: "c" }, { enable: false }])).toEqual([]);
+    // JP: a bulk directive flips only tools with allow_toggle = "any".
+    expect(names([{ enable: true, name: "c" }, { enable: false }])).toEqual(["c"]);
     expect(() => names([{ enable: true, name: "zzz" }])).toThrow("no tool named 'zzz'");
+  });
+});
+
+describe("JP's enable forms", () => {
+  const selected = async (
+    tools: Record<string, ToolConfig>,
+    sel: { enable: boolean; name?: string }[] = [],
+  ) => selectTools(await buildRegistry({ conversation: { tools } }), sel).map((t) => t.name);
+
+  it('reads "on", "off", "always" and { state, allow_toggle }, each field falling back to the * defaults', async () => {
+    const tools: Record<string, ToolConfig> = {
+      "*": { enable: false, run: "ask" },
+      on: { command: ["true"], enable: "on" },
+      off: { command: ["true"], enable: "off" },
+      plain: { command: ["true"] },
+      locked: { command: ["true"], enable: "always" },
+      named: { command: ["true"], enable: { state: true, allow_toggle: "if_named" } },
+      stateOnly: { command: ["true"], enable: { state: true } },
+    };
+    expect(await selected(tools)).toEqual(["on", "locked", "named", "stateOnly"]);
+    // A bare -T takes only what any directive may flip.
+    expect(await selected(tools, [{ enable: false }])).toEqual(["locked", "named"]);
+    expect(await selected(tools, [{ enable: false }, { enable: false, name: "named" }])).toEqual(["locked"]);
+    expect(await selected(tools, [{ enable: true }])).toEqual([
+      "on",
+      "off",
+      "plain",
+      "locked",
+      "named",
+      "stateOnly",
+    ]);
+  });
+
+  it("refuses to flip a locked tool by name, as JP does", async () => {
+    const tools: Record<string, ToolConfig> = {
+      locked: { command: ["true"], enable: "always" },
+      shut: { command: ["true"], enable: { state: false, allow_toggle: "never" } },
+    };
+    await expect(selected(tools, [{ enable: false, name: "locked" }])).rejects.toThrow(
+      "cannot disable locked: it is configured as locked on",
+    );
+    await expect(selected(tools, [{ enable: true, name: "shut" }])).rejects.toThrow(
+      "cannot enable shut: it is configured as locked off",
+    );
+    // Asking for the state it is in is no error.
+    expect(await selected(tools, [{ enable: true, name: "locked" }])).toEqual(["locked"]);
   });
 });
 
@@ -331,5 +379,53 @@ describe("what a tool runs, on p", () => {
     const shown = tool.definition?.({ path: "notes.txt" }) ?? "";
     expect(shown).toContain('runs: ["wc","-w","notes.txt"] (no shell)');
     expect(shown).toContain('configured as: ["wc","-w","{{path}}"]');
+  });
+});
+
+describe("cancellation_response", () => {
+  it("is what the model is told of a declined call: the tool's own, else the * default's, else jp's words", async () => {
+    const registry = await buildRegistry(
+      {
+        conversation: {
+          tools: {
+            "*": { cancellation_response: "Rejected; ask why." },
+            own: { command: ["true"], run: "ask", cancellation_response: "Not now." },
+            inherits: { command: ["true"], run: "ask" },
+          },
+        },
+      },
+      [],
+      { env: {}, workspace: "/w" },
+    );
+    const declined = async (name: string, answer: string) =>
+      approveCall(
+        localTool(registry.get(name)),
+        {},
+        { events: [], cwd: "/", signal: new AbortController().signal, turn: 0 },
+        {
+          interactive: true,
+          say: () => undefined,
+          choose: () => Promise.resolve(answer),
+          ask: () => Promise.resolve(""),
+          editText: (t: string) => Promise.resolve(t),
+        },
+      );
+    expect(await declined("own", "n")).toEqual({ run: false, reason: "Not now." });
+    expect(await declined("inherits", "N")).toEqual({ run: false, reason: "Rejected; ask why." });
+    const plain = await buildRegistry({ conversation: { tools: { t: { command: ["true"], run: "ask" } } } });
+    expect(
+      await approveCall(
+        localTool(plain.get("t")),
+        {},
+        { events: [], cwd: "/", signal: new AbortController().signal, turn: 0 },
+        {
+          interactive: true,
+          say: () => undefined,
+          choose: () => Promise.resolve("n"),
+          ask: () => Promise.resolve(""),
+          editText: (t: string) => Promise.resolve(t),
+        },
+      ),
+    ).toEqual({ run: false, reason: "the user declined to run this tool call" });
   });
 });

@@ -43,7 +43,7 @@ const shout = (run: Tool["run"]): Tool => ({
   parameters: { type: "object", properties: { text: { type: "string" } } },
   source: "builtin",
   run,
-  enable: true,
+  enable: { state: true, allowToggle: "any" },
   execute: (args) => Promise.resolve({ content: String(args.text).toUpperCase(), isError: false }),
 });
 

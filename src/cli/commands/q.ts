@@ -360,6 +360,8 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
   // Read and checked against the provider before anything is recorded: a refused attachment costs nothing.
   const attachments = retry?.attachments ?? (await readAttachments(opts.attachment ?? [], ctx));
   checkAttachments(attachments, provider.accepts, provider.name);
+  const configAttachments = await readConfigAttachments(ctx, config);
+  checkAttachments(configAttachments, provider.accepts, provider.name);
   const ref = conversationFor(ctx, existing, query, opts);
   await keepModel(ctx, ref, existing, opts, modelId, origins.get("assistant.model.id"));
   keepPersona(ctx, ref, opts, config, origins);
@@ -413,6 +415,7 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
     const result = await runTurn(query, {
       ...(retry ? { retryOf: retry.turn } : {}),
       attachments,
+      ...(configAttachments.length ? { threadAttachments: configAttachments } : {}),
       log: { events: () => memory, append: record, persisted: opts.persist },
       provider,
       modelId,
@@ -874,16 +877,31 @@ function unsavedConversation(ctx: Context): ConversationRef {
   return { id, folder: id, dir: "" };
 }
 
-/** What -a names, read (URLs through the proxy the environment names, as provider requests go). */
-async function readAttachments(sources: readonly string[], ctx: Context): Promise<Attachment[]> {
-  if (sources.length === 0) return [];
-  const { readAttachments: read } = await import("../attachments.js");
-  const { proxyFor } = await import("../../llm/proxy.js");
-  const fetcher = async (url: string, init: RequestInit) => {
+/** How attachments' URLs are fetched: through the proxy the environment names, as provider requests go. */
+function attachmentFetcher(ctx: Context) {
+  return async (url: string, init: RequestInit) => {
+    const { proxyFor } = await import("../../llm/proxy.js");
     const proxy = proxyFor(url, ctx.env);
     if (!proxy) return fetch(url, init);
     const { fetchThrough } = await import("../../llm/http.js");
     return fetchThrough(proxy)(url, init);
   };
-  return read(sources, ctx.cwd, fetcher);
+}
+
+/** What -a names, read. */
+async function readAttachments(sources: readonly string[], ctx: Context): Promise<Attachment[]> {
+  if (sources.length === 0) return [];
+  const { readAttachments: read } = await import("../attachments.js");
+  return read(sources, ctx.cwd, attachmentFetcher(ctx));
+}
+
+/** What `conversation.attachments` names, read anew for this question (relative to the workspace). */
+async function readConfigAttachments(ctx: Context, config: Config): Promise<Attachment[]> {
+  const entries = config.conversation?.attachments ?? [];
+  if (entries.length === 0) return [];
+  const { readConfigAttachments: read } = await import("../attachments.js");
+  const root = ctx.maybeWorkspace()?.root ?? ctx.cwd;
+  return read(entries, root, attachmentFetcher(ctx), (line) => {
+    ctx.warn(line);
+  });
 }

@@ -85,3 +85,43 @@ describe("labels as JP writes them", () => {
     expect(urgent.map((c) => c.id).sort()).toEqual([id, other].sort());
   });
 });
+
+describe("conversation.attachments", () => {
+  it("are read anew for each request and sent before the first question, as JP sends them, without being recorded", async () => {
+    w = await qWorkspace({
+      script: [{ text: "one" }, { text: "two" }],
+      extraConfig: [
+        "[[conversation.attachments]]",
+        'type = "cmd"',
+        'path = "node"',
+        'params.args = ["-e", "process.stdout.write(\'1 < 2\')"]',
+        "",
+      ].join("\n"),
+    });
+    // The user's own config's list adds to the workspace's, as JP's lists do.
+    fs.mkdirSync(path.join(w.root, "xdg/jp"), { recursive: true });
+    fs.writeFileSync(
+      path.join(w.root, "xdg/jp/config.toml"),
+      '[conversation]\nattachments = ["notes.md", "cmd:cat \'branch name.txt\'?description=Current branch", "bear://note/1"]\n',
+    );
+    fs.writeFileSync(path.join(w.root, "notes.md"), "first notes");
+    fs.writeFileSync(path.join(w.root, "branch name.txt"), "main");
+    const first = await w.jp("q", "-n", "what do my notes say?");
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain("jp has no reader for JP's bear attachments (bear://note/1); left out");
+    fs.writeFileSync(path.join(w.root, "notes.md"), "second notes");
+    expect((await w.jp("q", "and now?")).code).toBe(0);
+    const firstMessage = (n: number) => JSON.stringify((w!.mock.requests[n]!.body.messages as unknown[])[0]);
+    expect(firstMessage(0)).toContain("first notes");
+    expect(firstMessage(0)).toContain("<stdout>main</stdout>");
+    expect(firstMessage(0)).toContain("<stdout>1 &lt; 2</stdout>");
+    // The second request reads them again: the notes as they are now, before the first question only.
+    expect(firstMessage(1)).toContain("second notes");
+    expect(firstMessage(1)).not.toContain("first notes");
+    expect(JSON.stringify(w.mock.requests[1]!.body.messages).match(/second notes/g)).toHaveLength(1);
+    const log = JSON.stringify(w.events());
+    expect(log).toContain("and now?");
+    expect(log).not.toContain("first notes");
+    expect(log).not.toContain("second notes");
+  });
+});
