@@ -529,7 +529,10 @@ export function buildRequest(
       stable: options.facts?.preservedThinking === true,
     }),
   );
-  const asked = withAskedTools(withThreadAttachments(shown.events, options.threadAttachments), forced && insist);
+  const asked = withAskedTools(
+    withThreadAttachments(shown.events, options.threadAttachments),
+    forced && insist,
+  );
   const request: ModelRequest = {
     model: options.modelName,
     ...(options.system ? { system: options.system } : {}),
