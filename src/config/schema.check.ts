@@ -74,20 +74,22 @@ const KEYS18 = new Set(["model"]);
 const KEYS19 = new Set(["generate"]);
 const KEYS20 = new Set(["type", "path", "params"]);
 const KEYS21 = new Set(["compaction", "tools", "title", "attachments"]);
-const KEYS22 = new Set([
+const KEYS22 = new Set(["algorithm", "value"]);
+const KEYS23 = new Set([
   "type",
   "command",
   "arguments",
   "variables",
   "cwd",
+  "checksum",
   "optional",
   "startup_timeout_secs",
   "all_tools",
 ]);
-const KEYS23 = new Set(["type", "url", "headers", "optional", "startup_timeout_secs", "all_tools"]);
-const KEYS24 = new Set(["aliases"]);
-const KEYS25 = new Set(["mcp", "llm"]);
-const KEYS26 = new Set([
+const KEYS24 = new Set(["type", "url", "headers", "optional", "startup_timeout_secs", "all_tools"]);
+const KEYS25 = new Set(["aliases"]);
+const KEYS26 = new Set(["mcp", "llm"]);
+const KEYS27 = new Set([
   "base_url",
   "base_url_env",
   "api_key_env",
@@ -97,9 +99,9 @@ const KEYS26 = new Set([
   "beta",
   "prompt_cache_key",
 ]);
-const KEYS27 = new Set(["above", "input", "output", "cache_read", "cache_write", "cache_write_1h"]);
-const KEYS28 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h", "tiers"]);
-const KEYS29 = new Set([
+const KEYS28 = new Set(["above", "input", "output", "cache_read", "cache_write", "cache_write_1h"]);
+const KEYS29 = new Set(["input", "output", "cache_read", "cache_write", "cache_write_1h", "tiers"]);
+const KEYS30 = new Set([
   "context_window",
   "max_output_tokens",
   "thinking",
@@ -112,7 +114,7 @@ const KEYS29 = new Set([
   "replacement",
   "price",
 ]);
-const KEYS30 = new Set([
+const KEYS31 = new Set([
   "extends",
   "config_load_paths",
   "assistant",
@@ -938,6 +940,35 @@ function check47(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
+    const x = v.algorithm;
+    out = merge(
+      out,
+      "algorithm",
+      x !== "sha256" && x !== "sha1"
+        ? [
+            {
+              path: [],
+              code: "invalid_value",
+              message: 'Invalid option: expected one of "sha256"|"sha1"',
+              abort: true,
+            },
+          ]
+        : undefined,
+    );
+  }
+  {
+    const x = v.value;
+    out = merge(out, "value", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  const unknown = Object.keys(v).filter((k) => !KEYS22.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check48(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  {
     const x = v.type;
     out = merge(
       out,
@@ -961,53 +992,7 @@ function check47(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  {
-    const x = v.optional;
-    out = merge(
-      out,
-      "optional",
-      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
-    );
-  }
-  out = merge(out, "startup_timeout_secs", optional(check5, v.startup_timeout_secs));
-  {
-    const x = v.all_tools;
-    out = merge(
-      out,
-      "all_tools",
-      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
-    );
-  }
-  const unknown = Object.keys(v).filter((k) => !KEYS22.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
-  return out;
-}
-
-function check48(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check0(v[key]));
-  return out;
-}
-
-function check49(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  {
-    const x = v.type;
-    out = merge(
-      out,
-      "type",
-      x !== "http"
-        ? [{ path: [], code: "invalid_value", message: 'Invalid input: expected "http"', abort: true }]
-        : undefined,
-    );
-  }
-  {
-    const x = v.url;
-    out = merge(out, "url", typeof x === "string" ? undefined : [invalidType("string", x)]);
-  }
-  out = merge(out, "headers", optional(check48, v.headers));
+  out = merge(out, "checksum", optional(check47, v.checksum));
   {
     const x = v.optional;
     out = merge(
@@ -1030,29 +1015,76 @@ function check49(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check50(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  out = pickBranch([check47(v), () => check49(v)]);
-  return out;
-}
-
-function check51(v: unknown): SchemaIssue[] | undefined {
+function check49(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check50(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check0(v[key]));
   return out;
 }
 
-function check52(v: unknown): SchemaIssue[] | undefined {
+function check50(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "aliases", optional(check48, v.aliases));
+  {
+    const x = v.type;
+    out = merge(
+      out,
+      "type",
+      x !== "http"
+        ? [{ path: [], code: "invalid_value", message: 'Invalid input: expected "http"', abort: true }]
+        : undefined,
+    );
+  }
+  {
+    const x = v.url;
+    out = merge(out, "url", typeof x === "string" ? undefined : [invalidType("string", x)]);
+  }
+  out = merge(out, "headers", optional(check49, v.headers));
+  {
+    const x = v.optional;
+    out = merge(
+      out,
+      "optional",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
+  out = merge(out, "startup_timeout_secs", optional(check5, v.startup_timeout_secs));
+  {
+    const x = v.all_tools;
+    out = merge(
+      out,
+      "all_tools",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
   const unknown = Object.keys(v).filter((k) => !KEYS24.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
+function check51(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  out = pickBranch([check48(v), () => check50(v)]);
+  return out;
+}
+
+function check52(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check51(v[key]));
+  return out;
+}
+
 function check53(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "aliases", optional(check49, v.aliases));
+  const unknown = Object.keys(v).filter((k) => !KEYS25.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check54(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -1123,21 +1155,21 @@ function check53(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
     );
   }
-  const unknown = Object.keys(v).filter((k) => !KEYS26.has(k));
+  const unknown = Object.keys(v).filter((k) => !KEYS27.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
-function check54(v: unknown): SchemaIssue[] | undefined {
+function check55(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "mcp", optional(check51, v.mcp));
-  out = merge(out, "llm", optional(check52, v.llm));
-  for (const key of Object.keys(v)) if (!KEYS25.has(key)) out = merge(out, key, check53(v[key]));
+  out = merge(out, "mcp", optional(check52, v.mcp));
+  out = merge(out, "llm", optional(check53, v.llm));
+  for (const key of Object.keys(v)) if (!KEYS26.has(key)) out = merge(out, key, check54(v[key]));
   return out;
 }
 
-function check55(v: unknown): SchemaIssue[] | undefined {
+function check56(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (v !== "adaptive" && v !== "enabled" && v !== "disabled" && v !== "between_tools")
     return [
@@ -1151,14 +1183,14 @@ function check55(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check56(v: unknown): SchemaIssue[] | undefined {
+function check57(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check55(v[i]));
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check56(v[i]));
   return out;
 }
 
-function check57(v: unknown): SchemaIssue[] | undefined {
+function check58(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (
     v !== "none" &&
@@ -1180,14 +1212,14 @@ function check57(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check58(v: unknown): SchemaIssue[] | undefined {
+function check59(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check57(v[i]));
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check58(v[i]));
   return out;
 }
 
-function check59(v: unknown): SchemaIssue[] | undefined {
+function check60(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   if (!(v >= 0))
@@ -1195,48 +1227,48 @@ function check59(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check60(v: unknown): SchemaIssue[] | undefined {
+function check61(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "above", check4(v.above));
-  out = merge(out, "input", optional(check59, v.input));
-  out = merge(out, "output", optional(check59, v.output));
-  out = merge(out, "cache_read", optional(check59, v.cache_read));
-  out = merge(out, "cache_write", optional(check59, v.cache_write));
-  out = merge(out, "cache_write_1h", optional(check59, v.cache_write_1h));
-  const unknown = Object.keys(v).filter((k) => !KEYS27.has(k));
+  out = merge(out, "input", optional(check60, v.input));
+  out = merge(out, "output", optional(check60, v.output));
+  out = merge(out, "cache_read", optional(check60, v.cache_read));
+  out = merge(out, "cache_write", optional(check60, v.cache_write));
+  out = merge(out, "cache_write_1h", optional(check60, v.cache_write_1h));
+  const unknown = Object.keys(v).filter((k) => !KEYS28.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
-  return out;
-}
-
-function check61(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check60(v[i]));
   return out;
 }
 
 function check62(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "input", check59(v.input));
-  out = merge(out, "output", check59(v.output));
-  out = merge(out, "cache_read", optional(check59, v.cache_read));
-  out = merge(out, "cache_write", optional(check59, v.cache_write));
-  out = merge(out, "cache_write_1h", optional(check59, v.cache_write_1h));
-  out = merge(out, "tiers", optional(check61, v.tiers));
-  const unknown = Object.keys(v).filter((k) => !KEYS28.has(k));
-  if (unknown.length) out = add(out, unrecognized(unknown));
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check61(v[i]));
   return out;
 }
 
 function check63(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
+  out = merge(out, "input", check60(v.input));
+  out = merge(out, "output", check60(v.output));
+  out = merge(out, "cache_read", optional(check60, v.cache_read));
+  out = merge(out, "cache_write", optional(check60, v.cache_write));
+  out = merge(out, "cache_write_1h", optional(check60, v.cache_write_1h));
+  out = merge(out, "tiers", optional(check62, v.tiers));
+  const unknown = Object.keys(v).filter((k) => !KEYS29.has(k));
+  if (unknown.length) out = add(out, unrecognized(unknown));
+  return out;
+}
+
+function check64(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "context_window", optional(check2, v.context_window));
   out = merge(out, "max_output_tokens", optional(check2, v.max_output_tokens));
-  out = merge(out, "thinking", optional(check56, v.thinking));
-  out = merge(out, "efforts", optional(check58, v.efforts));
+  out = merge(out, "thinking", optional(check57, v.thinking));
+  out = merge(out, "efforts", optional(check59, v.efforts));
   {
     const x = v.forced_tool_use;
     out = merge(
@@ -1296,43 +1328,43 @@ function check63(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "price", optional(check62, v.price));
-  const unknown = Object.keys(v).filter((k) => !KEYS29.has(k));
+  out = merge(out, "price", optional(check63, v.price));
+  const unknown = Object.keys(v).filter((k) => !KEYS30.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
-  return out;
-}
-
-function check64(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check63(v[key]));
   return out;
 }
 
 function check65(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check62(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check64(v[key]));
   return out;
 }
 
 function check66(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!isPlainRecord(v)) return [invalidType("record", v)];
+  for (const key of Object.keys(v)) out = merge(out, key, check63(v[key]));
+  return out;
+}
+
+function check67(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "extends", optional(check1, v.extends));
   out = merge(out, "config_load_paths", optional(check1, v.config_load_paths));
   out = merge(out, "assistant", optional(check9, v.assistant));
   out = merge(out, "conversation", optional(check46, v.conversation));
-  out = merge(out, "providers", optional(check54, v.providers));
-  out = merge(out, "models", optional(check64, v.models));
-  out = merge(out, "prices", optional(check65, v.prices));
-  const unknown = Object.keys(v).filter((k) => !KEYS30.has(k));
+  out = merge(out, "providers", optional(check55, v.providers));
+  out = merge(out, "models", optional(check65, v.models));
+  out = merge(out, "prices", optional(check66, v.prices));
+  const unknown = Object.keys(v).filter((k) => !KEYS31.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
 }
 
 /** The first issue zod would report for `value` against checkConfig, or undefined when it is valid. */
-export const checkConfig = firstIssue(check66);
+export const checkConfig = firstIssue(check67);
 
 /** Whether `value` is a valid configuration. */
 export function isConfig(value: unknown): value is Config {

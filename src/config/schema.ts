@@ -238,6 +238,13 @@ export const McpServerConfig = z.union([
         "environment variables passed to the server besides PATH, HOME, LANG, TERM (never a provider key)",
       ),
     cwd: z.string().optional().describe("working directory (default: the workspace root)"),
+    checksum: z
+      .strictObject({
+        algorithm: z.enum(["sha256", "sha1"]),
+        value: z.string().describe("the program's digest, in hex"),
+      })
+      .optional()
+      .describe("start the server only when its program has this digest (JP's checksum)"),
     ...McpCommon,
   }),
   z.strictObject({

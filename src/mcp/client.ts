@@ -112,12 +112,22 @@ async function linkTo(
   environment: ServerEnvironment,
 ): Promise<ServerLink> {
   if (config.type === "stdio") {
+    const env = toolEnvironment(environment, config.variables);
+    const cwd = path.resolve(environment.workspace, config.cwd ?? ".");
+    if (config.checksum) {
+      const { checksumProblem } = await import("./checksum.js");
+      const problem = await checksumProblem(config.command, config.checksum, {
+        searchPath: env.PATH ?? "",
+        cwd,
+      });
+      if (problem) throw new McpServerError(name, problem);
+    }
     const { DetachedStdioTransport } = await import("./stdio-transport.js");
     const stdio = new DetachedStdioTransport({
       command: config.command,
       args: config.arguments ?? [],
-      env: toolEnvironment(environment, config.variables),
-      cwd: path.resolve(environment.workspace, config.cwd ?? "."),
+      env,
+      cwd,
     });
     return {
       transport: stdio,

@@ -4,10 +4,12 @@
 // or are optional, Ctrl-C during a slow call, the cached tool list, an HTTP
 // server with a bearer token, and no server process left behind.
 import { execa } from "execa";
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkProviderView, describeViewProblem, project } from "../../src/compaction/index.js";
+import { programPath } from "../../src/mcp/checksum.js";
 import { mcpCacheDir } from "../../src/mcp/offer.js";
 import type { ScriptedResponse } from "../support/mock-llm.js";
 import { alive, descendants, PTY_AVAILABLE, runInPty } from "../support/pty.js";
@@ -266,6 +268,31 @@ describe("MCP tools in jp q", () => {
     expect(w.mock.requests).toHaveLength(0);
     expect(w.events().map((e) => e.type)).toEqual(["turn_start", "chat_request", "request_failed"]);
     expect(w.events()[1]).toMatchObject({ content: "what is in the index?" });
+  });
+
+  it("starts a server whose program matches its checksum (JP's), and refuses one that does not, keeping the question", async () => {
+    const node = programPath("node", process.env.PATH ?? "", process.cwd())!;
+    const digest = crypto.createHash("sha256").update(fs.readFileSync(node)).digest("hex");
+    w = await mcpWorkspace({
+      script: [call("crates_search", { query: "serde" }), { text: "ok" }],
+      server: `checksum = { algorithm = "sha256", value = "${digest.toUpperCase()}" }`,
+    });
+    const matched = await w.jp("q", "-n", "find serde");
+    expect(matched.code, matched.stderr).toBe(0);
+    expect(sentResult(w)).toMatchObject({ content: "found: serde-core, serde-derive" });
+    await w.close();
+    w = await mcpWorkspace({
+      script: [call("crates_search", { query: "serde" }), { text: "never" }],
+      server: `checksum = { algorithm = "sha256", value = "${"0".repeat(64)}" }`,
+    });
+    const refused = await w.jp("q", "-n", "find serde");
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(
+      `MCP server bookworm was not started: ${node} does not match its sha256 checksum (expected ${"0".repeat(64)}, got ${digest})`,
+    );
+    expect(w.mock.requests).toHaveLength(0);
+    expect(lines("pids")).toEqual([]);
+    expect(w.events().map((e) => e.type)).toEqual(["turn_start", "chat_request", "request_failed"]);
   });
 
   it("stops when a server does not start within startup_timeout_secs, and ends it", async () => {
