@@ -8,6 +8,7 @@ import { systemClock, type Clock } from "../store/clock.js";
 import type { ConversationStore } from "../store/conversations.js";
 import type * as StoreRuntime from "./store-runtime.js";
 import { warningsToSay } from "./said-warnings.js";
+import { terminalSession } from "../store/session.js";
 import { findWorkspace, type Workspace } from "../store/workspace.js";
 import { megabytes, progressLine } from "../render/progress.js";
 import { visible } from "../render/visible.js";
@@ -129,11 +130,18 @@ async function summarizeShowing(ctx: Context, request: SummarizeRequest): Promis
   return result;
 }
 
+/** The terminal session the store keeps an active conversation for, when one can be told. */
+function sessionOption(env: NodeJS.ProcessEnv): { session?: string } {
+  const session = terminalSession(env);
+  return session === undefined ? {} : { session };
+}
+
 /** The conversation store of the context's workspace, telling the person what it waits for and repairs. */
 function openStore(ctx: Context, runtime: typeof StoreRuntime): ConversationStore {
   return new runtime.ConversationStore(ctx.workspace(), ctx.clock, {
     timeoutMs: runtime.lockTimeoutFromEnv(ctx.env),
     command: "jp",
+    ...sessionOption(ctx.env),
     onWait: (holder) => {
       ctx.info(
         `waiting for the conversation lock held by ${holder ? `process ${holder.pid}` : "another process"}…`,

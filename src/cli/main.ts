@@ -6,6 +6,7 @@ import { fromSystemError, JpError, type ExitCode } from "../errors.js";
 import { addCommands, COMMANDS } from "./commands/index.js";
 import { commandWords, rewriteOptionalValues } from "./argv.js";
 import { createContext, type ContextOptions } from "./context.js";
+import { expandTargets } from "./targets.js";
 import { VERSION } from "./version.js";
 
 export async function main(argv: string[], options: ContextOptions = {}): Promise<ExitCode> {
@@ -23,11 +24,13 @@ export async function main(argv: string[], options: ContextOptions = {}): Promis
       (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
     .exitOverride();
-  program.hook("preAction", async () => {
+  program.hook("preAction", async (_program, command) => {
     await ctx.prepare();
     const { workspace, cfg } = program.opts<{ workspace?: string; cfg?: string[] }>();
     if (workspace) ctx.workspaceOption = workspace;
     ctx.cfg = cfg ?? [];
+    // JP's `?` and `-` become ids before any command sees them.
+    await expandTargets(ctx, command);
     // A -c value that names nothing is an error for every command, whether or not it reads the config.
     if (ctx.cfg.length === 0) return;
     const { collectLayers } = await import("./runtime.js");

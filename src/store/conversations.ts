@@ -37,6 +37,7 @@ import {
   streamLog,
   type AppendOptions,
 } from "./log.js";
+import { sessionEnded } from "./session.js";
 import type { Workspace } from "./workspace.js";
 
 export interface LogStats {
@@ -163,6 +164,40 @@ export const TURN_LOCK_FILE = "turn.lock";
 /** Held only around a read-modify-write of the metadata file: a label added meanwhile is never lost. */
 const METADATA_LOCK_FILE = "metadata.lock";
 const STATE_FILE = "state.json";
+/** How many terminal sessions' active conversations are kept, the most recent first. */
+const MAX_SESSIONS = 64;
+
+type Sessions = Record<string, { active: string; at: string } | undefined>;
+
+/** The terminal sessions' active conversations in `state.json`, as far as they can be read. */
+function sessionsOf(state: Record<string, unknown>): Sessions {
+  const out: Sessions = {};
+  if (!isJsonObject(state.sessions)) return out;
+  for (const [session, entry] of Object.entries(state.sessions))
+    if (isJsonObject(entry) && typeof entry.active === "string")
+      out[session] = { active: entry.active, at: typeof entry.at === "string" ? entry.at : "" };
+  return out;
+}
+
+/** The sessions but those `drop` picks. */
+function withoutSessions(
+  sessions: Sessions,
+  drop: (session: string, entry: { active: string; at: string }) => boolean,
+): Sessions {
+  return Object.fromEntries(
+    Object.entries(sessions).filter(([session, entry]) => entry !== undefined && !drop(session, entry)),
+  );
+}
+
+/** The sessions worth keeping: not surely over, and only the most recent few. */
+function keptSessions(sessions: Sessions): Sessions {
+  const live = Object.entries(sessions).filter(
+    (entry): entry is [string, { active: string; at: string }] =>
+      entry[1] !== undefined && !sessionEnded(entry[0]),
+  );
+  live.sort((a, b) => (a[1].at < b[1].at ? 1 : a[1].at > b[1].at ? -1 : 0));
+  return Object.fromEntries(live.slice(0, MAX_SESSIONS));
+}
 const ID_PATTERN = /^(\d{8,})(?:-(.*))?$/;
 
 export { systemClock, type Clock } from "./clock.js";
@@ -251,6 +286,8 @@ export class ConversationStore {
     readonly workspace: Workspace,
     private readonly clock: Clock = systemClock,
     private readonly lockOptions: AppendOptions & {
+      /** The terminal session jp runs in: it keeps an active conversation of its own (see activeId()). */
+      session?: string;
       /** Called once when `state.json` cannot be read (see state()). */
       onBrokenState?: (file: string) => void;
       /** Called when jp begins its own log beside a JP conversation's files (see continueJp()). */
@@ -280,20 +317,22 @@ export class ConversationStore {
 
   /**
    * The conversation `query` names: an id, a folder, a unique id prefix, JP's
-   * `jp-c<id>` form, or JP's keywords `.` (the active one) and `n` (the newest).
-   * None: the active one.
+   * `jp-c<id>` form, or JP's keywords `.`/`active` (this terminal's active
+   * one), `r`/`recent` (the one made active last in any terminal) and
+   * `n`/`newest`. None: the active one.
    */
   resolve(query?: string): ConversationRef {
-    if (query === "n") {
+    if (query === "n" || query === "newest") {
       // list() is oldest first.
       const newest = this.list().at(-1);
-      if (!newest) throw new ConversationNotFoundError("n", "there are no conversations yet");
+      if (!newest) throw new ConversationNotFoundError(query, "there are no conversations yet");
       return newest;
     }
     const jpForm = query === undefined ? undefined : /^jp-c(\d+)$/.exec(query)?.[1];
     if (jpForm !== undefined) return this.resolve(jpForm);
-    if (query === undefined || query === "" || query === ".") {
-      const active = this.activeId();
+    const recent = query === "r" || query === "recent";
+    if (query === undefined || query === "" || query === "." || query === "active" || recent) {
+      const active = recent ? this.recentId() : this.activeId();
       if (!active) throw new NoActiveConversationError();
       const ref = this.list().find((r) => r.id === active);
       if (!ref)
@@ -650,7 +689,18 @@ export class ConversationStore {
     fs.rmSync(this.statsFile(ref), { force: true });
   }
 
+  /**
+   * The active conversation: this terminal session's (JP's RFD 020), else the
+   * workspace's, the one made active last in any terminal (`recentId`).
+   */
   activeId(): string | undefined {
+    const session = this.lockOptions.session;
+    const mine = session === undefined ? undefined : sessionsOf(this.state())[session]?.active;
+    return mine ?? this.recentId();
+  }
+
+  /** The conversation made active last in the workspace, in whichever terminal (JP's `r`). */
+  recentId(): string | undefined {
     const active = this.state().active;
     return typeof active === "string" ? active : undefined;
   }
@@ -693,14 +743,34 @@ export class ConversationStore {
     return broken;
   }
 
+  /** Make `id` the active conversation of this terminal session and of the workspace; undefined: none. */
   setActive(id: string | undefined): void {
-    const file = path.join(this.workspace.localDir, STATE_FILE);
     const state = this.state();
+    const session = this.lockOptions.session;
+    const sessions = sessionsOf(state);
     // Every `jp q` names its conversation active: rewriting (and syncing) an unchanged file is work for nothing.
-    if (state.active === id) return;
+    if (state.active === id && (session === undefined || sessions[session]?.active === id)) return;
+    const others = withoutSessions(sessions, (s) => s === session);
+    const mine =
+      session !== undefined && id !== undefined
+        ? { [session]: { active: id, at: this.clock.now().toISOString() } }
+        : {};
+    this.writeState({ ...state, active: id, sessions: keptSessions({ ...others, ...mine }) });
+  }
+
+  /** No terminal has `id` active any more (it was removed or archived). */
+  forgetActive(id: string): void {
+    const state = this.state();
+    const sessions = sessionsOf(state);
+    const kept = withoutSessions(sessions, (_, entry) => entry.active === id);
+    if (state.active !== id && Object.keys(kept).length === Object.keys(sessions).length) return;
+    this.writeState({ ...state, active: state.active === id ? undefined : state.active, sessions: kept });
+  }
+
+  private writeState(state: Record<string, unknown>): void {
     // A JP workspace's state is in the user's cache folder, made on first use.
     makeDirWithin(this.workspace.localRoot, this.workspace.localDir);
-    writeJsonAtomic(file, { ...state, active: id });
+    writeJsonAtomic(path.join(this.workspace.localDir, STATE_FILE), state);
   }
 
   /** Conversations in `.trash/` (a folder trashed twice carries a `.N` suffix), oldest id first. */
@@ -771,7 +841,7 @@ export class ConversationStore {
       fs.renameSync(ref.dir, target);
       // The lock moved with the folder; held by this process, it is removed there.
       fs.rmSync(path.join(target, TURN_LOCK_FILE), { force: true });
-      if (this.activeId() === ref.id) this.setActive(undefined);
+      this.forgetActive(ref.id);
       return target;
     } finally {
       turn.release();

@@ -245,6 +245,31 @@ describe.skipIf(!PTY_AVAILABLE)("choosing a conversation from a list", () => {
   });
 });
 
+describe.skipIf(!PTY_AVAILABLE)("JP's ? keyword", () => {
+  it("opens the list where a conversation is named, even with one active (jp c s ?)", async () => {
+    w = await qWorkspace();
+    const made = async (title: string) =>
+      (
+        JSON.parse(
+          (await runCli(["c", "new", "--title", title, "--json"], { cwd: w!.root, env: w!.env })).stdout,
+        ) as { id: string }
+      ).id;
+    const older = await made("the older one");
+    await made("the newer one");
+    const session = runInPty([JP, "c", "s", "?"], { cwd: w.root, env: w.env });
+    await session.waitFor("Choose a conversation");
+    session.type("\x1b[B");
+    session.type("\r");
+    expect(await session.exit).toBe(0);
+    expect(session.output()).toContain("the older one");
+    expect(session.output()).toContain(older);
+    // Without a terminal, ? says what it needs.
+    const piped = await runCli(["c", "s", "?"], { cwd: w.root, env: w.env });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain("`?` chooses from a list, which needs a terminal");
+  });
+});
+
 describe.skipIf(!PTY_AVAILABLE)("piped input", () => {
   it("still asks for approval at the terminal (git diff | jp q …)", async () => {
     w = await qWorkspace({ toolRun: "ask", script: loadScript("tool-then-answer") });

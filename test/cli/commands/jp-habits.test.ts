@@ -125,3 +125,62 @@ describe("conversation.attachments", () => {
     expect(log).not.toContain("second notes");
   });
 });
+
+describe("an active conversation per terminal session (JP's RFD 020)", () => {
+  it("keeps one per session, the workspace's last as the fallback, r for the last in any terminal", async () => {
+    const ws = tempWorkspace();
+    const jp = (session: string | undefined, ...args: string[]) =>
+      runCli(args, { cwd: ws.root, env: session === undefined ? {} : { JP_SESSION: session } });
+    const made = async (session: string, title: string) =>
+      (
+        JSON.parse((await jp(session, "conversation", "new", "--title", title, "--json")).stdout) as {
+          id: string;
+        }
+      ).id;
+    const shownId = async (session: string | undefined, target: string) =>
+      (JSON.parse((await jp(session, "c", "s", target, "--json")).stdout) as { id: string }).id;
+    const first = await made("tab-a", "in tab a");
+    const second = await made("tab-b", "in tab b");
+    // Each terminal keeps its own.
+    expect(await shownId("tab-a", ".")).toBe(first);
+    expect(await shownId("tab-b", ".")).toBe(second);
+    // A new terminal falls back to the workspace's, the last made active anywhere; r names that one everywhere.
+    expect(await shownId("tab-c", ".")).toBe(second);
+    expect(await shownId("tab-a", "r")).toBe(second);
+    expect((await jp("tab-a", "c", "u", second)).code).toBe(0);
+    expect((await jp("tab-b", "c", "u", first)).code).toBe(0);
+    expect(await shownId("tab-a", "active")).toBe(second);
+    expect(await shownId("tab-b", ".")).toBe(first);
+    // Removed in one terminal, it is active in none.
+    expect((await jp("tab-a", "c", "rm", first)).code).toBe(0);
+    const gone = await jp("tab-b", "c", "s", ".");
+    expect(gone.code).not.toBe(0);
+    expect(gone.stderr).not.toContain("is gone");
+  });
+});
+
+describe("JP's - keyword", () => {
+  it("reads conversation ids from standard input, one per line, as jp c ls prints them", async () => {
+    const ws = tempWorkspace();
+    const jp = (stdin: string, ...args: string[]) => runCli(args, { cwd: ws.root, stdin });
+    const made = async (title: string) =>
+      (JSON.parse((await jp("", "conversation", "new", "--title", title, "--json")).stdout) as { id: string })
+        .id;
+    const one = await made("one");
+    const two = await made("two");
+    const shown = await jp(`${one}\n`, "c", "s", "-", "--json");
+    expect(shown.code, shown.stderr).toBe(0);
+    expect((JSON.parse(shown.stdout) as { id: string }).id).toBe(one);
+    // jp c ls's header and its * are passed over.
+    const listed = (await jp("", "c", "ls")).stdout;
+    const grepped = await jp(listed, "c", "grep", "--json", "zzz", "-");
+    expect(grepped.stderr).toBe("");
+    // The ids piped in are the ones searched: one that is no conversation is said.
+    const unknown = await jp("99999999\n", "c", "grep", "zzz", "-");
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain("99999999");
+    const both = await jp(`${one}\n${two}\n`, "c", "s", "-");
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("jp show takes one conversation, and `-` gave 2");
+  });
+});

@@ -18,7 +18,7 @@ export function register(parent: Command, ctx: Context): void {
         ctx.out(`${ref.id} is archived already (since ${before.archived_at})`);
         return;
       }
-      if (store.activeId() === ref.id) store.setActive(undefined);
+      store.forgetActive(ref.id);
       ctx.out(`Archived ${ref.id}; \`jp conversation unarchive ${ref.id}\` brings it back`);
     });
 }
