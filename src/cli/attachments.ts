@@ -195,8 +195,17 @@ function urlOfObject(entry: Exclude<ConfigAttachment, string>): string {
 
 const xmlEscape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-/** A command's output as JP attaches it: its command line as the source, `<Output>` with stdout, stderr and code. */
-async function commandAttachment(command: AttachedCommand, root: string): Promise<Attachment> {
+/**
+ * A command's output as JP attaches it: its command line as the source,
+ * `<Output>` with stdout, stderr and code. A program that cannot be started
+ * is said through `warn` and left out (JP stops the question; one missing
+ * tool on this machine should not stop every question).
+ */
+async function commandAttachment(
+  command: AttachedCommand,
+  root: string,
+  warn: (line: string) => void,
+): Promise<Attachment | undefined> {
   const { execa } = await import("execa");
   const line = [command.program, ...command.args].join(" ");
   const ran = await execa(command.program, command.args, {
@@ -206,11 +215,12 @@ async function commandAttachment(command: AttachedCommand, root: string): Promis
     maxBuffer: MAX_ATTACHMENT_BYTES,
     timeout: URL_TIMEOUT_MS,
   });
-  if (ran.failed && ran.exitCode === undefined)
-    throw new UsageError(
-      `conversation.attachments: \`${line}\` could not be run (${ran.shortMessage})`,
-      "install the program, or take the attachment out of the configuration (`jp config show` names the file)",
+  if (ran.failed && ran.exitCode === undefined) {
+    warn(
+      `conversation.attachments: \`${line}\` could not be run (${ran.code ?? ran.shortMessage}); left out (install ${command.program}, or take it out of the configuration)`,
     );
+    return undefined;
+  }
   const parts = [
     ...(ran.stdout ? [`  <stdout>${xmlEscape(ran.stdout)}</stdout>`] : []),
     ...(ran.stderr ? [`  <stderr>${xmlEscape(ran.stderr)}</stderr>`] : []),
@@ -246,7 +256,10 @@ export async function readConfigAttachments(
     } else if (scheme === "cmd") {
       const command = commandOf(url);
       if (!command) warn(`conversation.attachments: ${url} names no command; left out`);
-      else out.push(await commandAttachment(command, root));
+      else {
+        const attached = await commandAttachment(command, root, warn);
+        if (attached) out.push(attached);
+      }
     } else {
       warn(`conversation.attachments: jp has no reader for JP's ${scheme} attachments (${url}); left out`);
     }

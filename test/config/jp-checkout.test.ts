@@ -29,7 +29,9 @@ describe.skipIf(checkout === undefined)(
     let w: QWorkspace;
     let before: Map<string, string>;
     beforeAll(async () => {
-      w = await qWorkspace({ script: [{ text: "continued in dcdpr/jp's workspace" }] });
+      w = await qWorkspace({
+        script: [{ text: "continued in dcdpr/jp's workspace" }, { text: "the workspace holds JP" }],
+      });
       fs.rmSync(path.join(w.root, ".jp"), { recursive: true });
       fs.cpSync(path.join(checkout!, ".jp"), path.join(w.root, ".jp"), { recursive: true });
       before = hashes(path.join(w.root, ".jp"));
@@ -50,6 +52,24 @@ describe.skipIf(checkout === undefined)(
       }
     });
 
+    it("leaves out none of the workspace's tools, nor its MCP server", async () => {
+      const shown = await w.jp("config", "show", "--json");
+      const config = JSON.parse(shown.stdout) as Config;
+      const names = (dir: string): string[] =>
+        fs
+          .readdirSync(dir, { recursive: true, encoding: "utf8" })
+          .filter((f) => f.endsWith(".toml"))
+          .flatMap((f) => [
+            ...fs.readFileSync(path.join(dir, f), "utf8").matchAll(/^\[conversation\.tools\.(\w+)\]$/gm),
+          ])
+          .map((m) => m[1]!);
+      const declared = [...new Set(names(path.join(w.root, ".jp/mcp")))];
+      expect(declared.length).toBeGreaterThan(50);
+      for (const name of declared) expect(Object.keys(config.conversation?.tools ?? {})).toContain(name);
+      expect(Object.keys(config.providers?.mcp ?? {})).toContain("bookworm");
+      expect(shown.stderr).not.toMatch(/left out .*tool/);
+    });
+
     it("ls, print and grep read JP's conversations in place", async () => {
       const listed = JSON.parse((await w.jp("conversation", "ls", "--json")).stdout) as {
         id: string;
@@ -63,7 +83,7 @@ describe.skipIf(checkout === undefined)(
       expect((await w.jp("conversation", "grep", "-i", "xdg", CONVERSATION)).code).toBe(0);
     });
 
-    it("q continues a JP conversation with its recorded sections and instructions and no tool it cannot run", async () => {
+    it("q continues a JP conversation with its recorded sections and instructions", async () => {
       const folder = fs
         .readdirSync(path.join(w.root, ".jp/conversations"))
         .find((f) => f.startsWith(CONVERSATION))!;
@@ -71,7 +91,6 @@ describe.skipIf(checkout === undefined)(
         fs.readFileSync(path.join(w.root, ".jp/conversations", folder, "base_config.json"), "utf8"),
       ) as {
         assistant: { instructions: { value: { title: string }[] } };
-        conversation: { tools: Record<string, { command?: string }> };
       };
       expect((await w.jp("conversation", "use", CONVERSATION)).code).toBe(0);
       const asked = await w.jp("q", ...mockProvider(), "where did we leave the XDG question?");
@@ -82,13 +101,28 @@ describe.skipIf(checkout === undefined)(
         expect(system).toContain(`<instruction title="${title.replace(/"/g, "&quot;")}"`);
       // The later deltas' sections (the git-staging skill) are there too.
       expect(system).toContain("You have been given the git-staging skill");
-      const unrunnable = Object.entries(base.conversation.tools)
-        .filter(([, tool]) => tool.command?.includes("{{context}}"))
-        .map(([name]) => name);
-      expect(unrunnable.length).toBeGreaterThan(20);
-      for (const tool of body.tools ?? []) expect(unrunnable).not.toContain(tool.name);
       const after = hashes(path.join(w.root, ".jp"));
       for (const [file, hash] of before) expect(after.get(file), file).toBe(hash);
+    });
+
+    it("offers the tools a persona enables, written for JP (`just serve-tools {{context}} {{tool}}`)", async () => {
+      // The bookworm server is served by `just`, which this machine may lack.
+      const optional = ["-c", "providers.mcp.bookworm.optional=true"];
+      const asked = await w.jp(
+        "-c",
+        "dev",
+        ...optional,
+        "q",
+        ...mockProvider(),
+        "-n",
+        "what does the workspace hold?",
+      );
+      expect(asked.code, asked.stderr).toBe(0);
+      const offered = w.mock.requests.flatMap((r) =>
+        ((r.body.tools ?? []) as { name: string }[]).map((t) => t.name),
+      );
+      for (const name of ["fs_read_file", "fs_grep_files", "git_diff", "cargo_check"])
+        expect(offered).toContain(name);
     });
   },
 );

@@ -31,7 +31,7 @@ const ctx = (): ToolContext => ({
 
 describe("compact tool", () => {
   it("is explicit, asks by default, and describes how to quote", () => {
-    expect(tool.enable).toBe("explicit");
+    expect(tool.enable).toEqual({ state: false, allowToggle: "if_named" });
     expect(tool.run).toBe("ask");
     expect(tool.description).toContain("verbatim");
     expect(tool.description).toContain("take effect when the next turn starts");
