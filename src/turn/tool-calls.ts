@@ -14,7 +14,7 @@ import { messageOf } from "../errors.js";
 import { approveCall, decideApproval, type Approval } from "../tools/approval.js";
 import { PromptInterruptedError } from "../tools/prompter.js";
 import type { Tool, ToolContext, ToolImage } from "../tools/types.js";
-import type { TurnOptions } from "./loop.js";
+import type { TurnOptions } from "./types.js";
 
 export const INTERRUPTED = "interrupted";
 

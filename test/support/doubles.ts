@@ -4,7 +4,7 @@ import type { Event } from "../../src/events/index.js";
 import type { ModelRequest, Provider, StreamPart } from "../../src/llm/types.js";
 import type { TurnOutput } from "../../src/turn/output.js";
 import type { Prompter } from "../../src/tools/prompter.js";
-import type { TurnLog } from "../../src/turn/loop.js";
+import type { TurnLog } from "../../src/turn/types.js";
 
 /** A provider that answers each request with the next scripted list of stream parts, recording the requests. */
 export function scriptedProvider(answers: StreamPart[][]): Provider & { requests: ModelRequest[] } {

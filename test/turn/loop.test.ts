@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { checkProviderView, project } from "../../src/compaction/index.js";
 import type { StreamPart } from "../../src/llm/types.js";
 import type { Tool } from "../../src/tools/types.js";
-import { runTurn, type TurnOptions } from "../../src/turn/loop.js";
+import { runTurn } from "../../src/turn/loop.js";
+import type { TurnOptions } from "../../src/turn/types.js";
 import { memoryLog, recordingOutput, scriptedPrompter, scriptedProvider } from "../support/doubles.js";
 
 const NOW = new Date("2026-12-01T10:00:00Z");

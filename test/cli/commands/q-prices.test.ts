@@ -5,7 +5,7 @@
 import * as http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { isJsonObject, type Event } from "../../../src/events/index.js";
-import { CONTINUE_PROMPT } from "../../../src/turn/loop.js";
+import { CONTINUE_PROMPT } from "../../../src/turn/continuation.js";
 import { qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
 import { runCli } from "../../support/workspace.js";
 

@@ -1,0 +1,162 @@
+// Owns what a turn writes to its log besides the response: the question with
+// its attachments, and a request that failed, kept for --retry.
+import { JpError } from "../errors.js";
+import {
+  ASKED_FOR_TOOL_KEY,
+  type Event,
+  type JsonObject,
+  turnCount,
+  type UsageRecord,
+} from "../events/index.js";
+import {
+  type Collected,
+  CUT_CALL,
+  cutCallError,
+  discardedMetadata,
+  isRefusal,
+  lastBlock,
+  unanswered,
+} from "./assemble.js";
+import { asksForTool, forcingStopsThinking } from "./request.js";
+import { INTERRUPTED, syntheticResponse } from "./tool-calls.js";
+import type { TurnOptions } from "./types.js";
+
+/** A first request that got no answer: marked failed, so the next request does not send the question twice. */
+/** What a failure says of the question it left without an answer. */
+export const KEPT_FAILED =
+  "the question is kept in the log, marked as failed, and is not sent again; `jp q --retry` asks it again";
+
+/** The event that marks the last turn of `events` as failed: its question is not sent again. */
+export function requestFailed(
+  at: string,
+  events: readonly Event[],
+  error: unknown,
+  metadata?: JsonObject,
+): Event {
+  return {
+    type: "request_failed",
+    timestamp: at,
+    turn: turnCount(events) - 1,
+    reason: error instanceof Error ? error.message : String(error),
+    ...(metadata ? { metadata } : {}),
+  };
+}
+
+export function markFailed(options: TurnOptions, error: unknown, discarded: readonly UsageRecord[]): void {
+  const billed = discarded.length ? { model: options.modelId, ...discardedMetadata(discarded) } : undefined;
+  options.log.append([requestFailed(options.now().toISOString(), options.log.events(), error, billed)]);
+  const note =
+    options.log.persisted === false
+      ? "nothing was recorded (--no-persist): to ask again, run the same command"
+      : KEPT_FAILED;
+  if (error instanceof JpError) error.notes.push(note);
+  else options.output.notice(note);
+}
+
+/**
+ * Record a response. An interrupted one, or one whose call the output limit
+ * cut off, gets answers for its calls that will not run, so the stream stays
+ * valid for the next request; then the turn ends ("interrupted", or by
+ * throwing). Otherwise says how it stopped, if worth saying.
+ */
+export function recordResponse(
+  collected: Collected,
+  responses: Event[],
+  interrupted: boolean,
+  options: TurnOptions,
+): "interrupted" | undefined {
+  const at = options.now().toISOString();
+  if (interrupted) {
+    options.log.append([
+      ...responses,
+      ...unanswered(collected).map((c) => syntheticResponse(c, INTERRUPTED, at)),
+    ]);
+    return "interrupted";
+  }
+  const windowFull = collected.stop === "context_exceeded";
+  if (collected.cut) {
+    options.log.append([
+      ...responses,
+      ...unanswered(collected).map((c) => syntheticResponse(c, windowFull ? CUT_BY_WINDOW : CUT_CALL, at)),
+    ]);
+    throw windowFull ? windowFullError(options) : cutCallError(collected.cut, options);
+  }
+  // A response that calls tools is committed once its calls are approved (answerCalls), with the arguments that run.
+  if (responses.length && (windowFull || collected.calls.length === 0)) options.log.append(responses);
+  if (windowFull) throw windowFullError(options);
+  if (collected.stop === "refusal" || lastBlock(collected, isRefusal))
+    options.output.notice(
+      collected.stopDetail
+        ? `the model declined to answer: ${collected.stopDetail}`
+        : "the model declined to answer",
+    );
+  return undefined;
+}
+
+/** The answer to a call cut off when the model's window filled up. */
+export const CUT_BY_WINDOW =
+  "not run: the model's context window filled up before this call's arguments were complete";
+
+/** The window filled up while the model answered: what arrived is kept, and compaction makes room. */
+export function windowFullError(options: TurnOptions): JpError {
+  return new JpError(
+    "turn.context_window_exceeded",
+    `the conversation filled ${options.modelId}'s context window while it answered; what arrived is kept`,
+    {
+      hint: "make room, e.g. `jp conversation compact -k s:..-2` (summarise all but the last two turns) or `-k t` (strip tool calls), then `jp q` to go on",
+    },
+  );
+}
+
+/** The question that opens the turn, recorded before anything is sent. */
+/** The events that open a turn: its start and its question, with what was attached and asked for. */
+export function questionEvents(
+  query: string,
+  options: Pick<TurnOptions, "now" | "attachments" | "retryOf">,
+  forcedTool?: string,
+): Event[] {
+  const start = options.now().toISOString();
+  return [
+    { type: "turn_start", timestamp: start },
+    {
+      type: "chat_request",
+      timestamp: start,
+      content: query,
+      ...(options.attachments?.length ? { attachments: [...options.attachments] } : {}),
+      ...(options.retryOf !== undefined || forcedTool !== undefined
+        ? {
+            metadata: {
+              ...(options.retryOf !== undefined ? { retry_of: options.retryOf } : {}),
+              ...(forcedTool !== undefined ? { [ASKED_FOR_TOOL_KEY]: forcedTool } : {}),
+            },
+          }
+        : {}),
+    },
+  ];
+}
+
+/**
+ * A question that could not be asked (a tool server that would not start):
+ * recorded as asked and failed, so that nothing is lost and `jp q --retry`
+ * asks it again.
+ */
+export function recordFailedQuestion(
+  query: string,
+  error: unknown,
+  options: Pick<TurnOptions, "now" | "attachments" | "retryOf" | "log">,
+): void {
+  const asked = questionEvents(query, options);
+  const at = options.now().toISOString();
+  options.log.append([...asked, requestFailed(at, [...options.log.events(), ...asked], error)]);
+  if (error instanceof JpError) error.notes.push(KEPT_FAILED);
+}
+
+export function recordQuestion(query: string, options: TurnOptions): void {
+  options.log.append(questionEvents(query, options, asksForTool(options) ? options.forcedTool : undefined));
+  const asked = options.reasoning?.budgetTokens || options.reasoning?.effort;
+  const configured = asked && options.reasoning?.effort !== "none";
+  if (configured && forcingStopsThinking(options))
+    options.output.notice(
+      `thinking is off for this turn: a forced tool call (-u ${options.forcedTool}) cannot be combined with it`,
+    );
+}
