@@ -4,9 +4,8 @@
 // and which kinds a provider takes at all.
 import type { Attachment } from "../events/index.js";
 import { JpError } from "../errors.js";
-import type { AcceptedFields } from "./types.js";
+import type { AcceptedFields, BinaryKind } from "./types.js";
 
-export type BinaryKind = "image" | "pdf";
 export type TextAttachment = Extract<Attachment, { text: string }>;
 export type BinaryAttachment = Extract<Attachment, { data: string }>;
 

@@ -1,7 +1,9 @@
 // Owns the provider-neutral shape of a model request and of what streams back.
 import type { Event, JsonObject } from "../events/index.js";
-import type { BinaryKind } from "./attachments.js";
 import type { Effort, ModelFacts } from "./capabilities.js";
+
+/** The kinds of binary attachment a provider may take as blocks of its own. */
+export type BinaryKind = "image" | "pdf";
 
 export interface ToolDefinition {
   name: string;

@@ -5,7 +5,6 @@ import * as fs from "node:fs";
 import { errnoCode, messageOf } from "../errors.js";
 import * as path from "node:path";
 import { isJsonObject, kindOf, MAX_DEPTH, tooDeep, validateEvent, type Event } from "../events/index.js";
-import type { ConversationStore } from "./conversations.js";
 import { LOG_FILE, readLog } from "./log.js";
 import { ImportError } from "./errors.js";
 import { jsonArrayElements, NotAJsonArrayError } from "./json-array.js";
@@ -285,47 +284,4 @@ function readJson(file: string): unknown {
       "this is not a conversation JP wrote; nothing was imported from it",
     );
   return value;
-}
-
-/** Import one JP conversation folder into the store; refuses one imported before. */
-export function importJpConversation(
-  store: ConversationStore,
-  dir: string,
-  progress?: ImportProgress,
-): ImportResult | ImportSkip {
-  const converted = streamJpConversation(dir, progress);
-  if ("reason" in converted) return converted;
-  const previous = store
-    .list()
-    .find(
-      (ref) =>
-        ref.id === converted.originalId ||
-        store.metadata(ref).imported_from?.original_id === converted.originalId,
-    );
-  if (previous) {
-    throw new ImportError(
-      `${dir} was already imported as conversation ${previous.id}`,
-      `see it with \`jp conversation show ${previous.id}\``,
-    );
-  }
-  const counts: Record<string, number> = {};
-  function* counted(events: Iterable<Event>): Generator<Event> {
-    for (const e of events) {
-      const kind = kindOf(e);
-      counts[kind] = (counts[kind] ?? 0) + 1;
-      yield e;
-    }
-  }
-  const ref = store.create({
-    id: converted.originalId,
-    title: converted.title,
-    events: counted(converted.events),
-    metadata: {
-      created_at: converted.createdAt,
-      imported_from: { path: dir, original_id: converted.originalId },
-    },
-  });
-  const result: ImportResult = { id: ref.id, source: dir, counts };
-  if (converted.title !== undefined) result.title = converted.title;
-  return result;
 }

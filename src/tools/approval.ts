@@ -3,7 +3,7 @@
 import { messageOf } from "../errors.js";
 import { isJsonObject } from "../events/index.js";
 import type { Prompter } from "./prompter.js";
-import type { RunMode, Tool, ToolContext } from "./types.js";
+import type { Approval, RunMode, Tool, ToolContext } from "./types.js";
 
 export type Decision = "run" | "skip" | "ask" | "edit" | "no_terminal";
 
@@ -15,7 +15,6 @@ export function decideApproval(mode: RunMode, interactive: boolean): Decision {
   return mode;
 }
 
-export type Approval = { run: true; args: Record<string, unknown> } | { run: false; reason: string };
 
 const KEYS = ["y", "Y", "n", "N", "p", "r", "e", "?"] as const;
 

@@ -19,10 +19,10 @@ import { isJsonObject, turnsLabel, type Compaction, type Event, type Pin } from 
 import type { PreviewRule } from "../render/compact-preview.js";
 import type { TokenCounter } from "../tokens/count.js";
 import { requestTokens, type RequestFrame } from "../tokens/request.js";
-import { decideApproval, type Approval } from "./approval.js";
+import { decideApproval } from "./approval.js";
 import { privateTempDir } from "../store/private-temp.js";
 import type { Prompter } from "./prompter.js";
-import type { RunMode, Tool, ToolContext, ToolOutcome } from "./types.js";
+import type { Approval, RunMode, Tool, ToolContext, ToolOutcome } from "./types.js";
 
 const COMPACT_KEYS = ["y", "n", "r", "e", "?"] as const;
 const COMPACT_HELP = [

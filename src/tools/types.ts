@@ -2,7 +2,6 @@
 // calls are approved, and how it runs. Built-ins and local tools share it.
 import type { Enable } from "../config/enable.js";
 import type { Event } from "../events/index.js";
-import type { Approval } from "./approval.js";
 import type { Prompter } from "./prompter.js";
 
 /** An image a tool result holds besides its text. */
@@ -14,6 +13,9 @@ export interface ToolImage {
 
 export type RunMode = "ask" | "unattended" | "edit" | "skip";
 export type { Enable };
+
+/** What the person (or the run mode) decided of a call: run it with these arguments, or not, with why. */
+export type Approval = { run: true; args: Record<string, unknown> } | { run: false; reason: string };
 
 export interface ToolContext {
   /** The conversation as it stands, read-only. */

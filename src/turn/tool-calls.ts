@@ -11,9 +11,9 @@ import {
   turnCount,
 } from "../events/index.js";
 import { messageOf } from "../errors.js";
-import { approveCall, decideApproval, type Approval } from "../tools/approval.js";
+import { approveCall, decideApproval } from "../tools/approval.js";
 import { PromptInterruptedError } from "../tools/prompter.js";
-import type { Tool, ToolContext, ToolImage } from "../tools/types.js";
+import type { Approval, Tool, ToolContext, ToolImage } from "../tools/types.js";
 import type { TurnOptions } from "./types.js";
 
 export const INTERRUPTED = "interrupted";

@@ -4,7 +4,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isJsonObject, kindOf } from "../../src/events/index.js";
 import { ConversationStore } from "../../src/store/conversations.js";
-import { decodeJpString, findJpConversations, importJpConversation } from "../../src/store/import-jp.js";
+import { importJpConversation } from "../../src/store/import-into.js";
+import { decodeJpString, findJpConversations } from "../../src/store/import-jp.js";
 import { FIXTURES_DIR, tempWorkspace } from "../support/workspace.js";
 import { anyString } from "../support/matchers.js";
 

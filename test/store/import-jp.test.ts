@@ -2,12 +2,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConversationStore } from "../../src/store/conversations.js";
-import {
-  convertJpConversation,
-  decodeJpString,
-  importJpConversation,
-  normalizeJpTimestamp,
-} from "../../src/store/import-jp.js";
+import { convertJpConversation, decodeJpString, normalizeJpTimestamp } from "../../src/store/import-jp.js";
+import { importJpConversation } from "../../src/store/import-into.js";
 import { ImportError } from "../../src/store/errors.js";
 import { tempDir, tempWorkspace } from "../support/workspace.js";
 import { stringContaining } from "../support/matchers.js";

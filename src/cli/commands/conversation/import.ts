@@ -5,12 +5,8 @@ import type { Context } from "../../context.js";
 import { JpError } from "../../../errors.js";
 import { megabytes, progressLine } from "../../../render/progress.js";
 import { counted } from "../../../render/words.js";
-import {
-  findJpConversations,
-  importJpConversation,
-  type ImportProgress,
-  type ImportResult,
-} from "../../../store/import-jp.js";
+import { importJpConversation } from "../../../store/import-into.js";
+import { findJpConversations, type ImportProgress, type ImportResult } from "../../../store/import-jp.js";
 
 const EACH_LINE_UP_TO = 10;
 
