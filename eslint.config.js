@@ -17,6 +17,22 @@ const PROVIDER_DETAILS = [
   },
 ];
 
+/**
+ * The same rules for `import()`, which no-restricted-imports does not see: a
+ * lazy import of a provider's wire module or of a higher layer is still one.
+ */
+const dynamicImports = (/** @type {{ group: string[]; message: string }[]} */ patterns) =>
+  patterns.flatMap(({ group, message }) =>
+    group.map((glob) => ({
+      selector: `ImportExpression[source.value=/${glob
+        .replace(/^\*\*\//, "")
+        .replace(/[.]/g, "\\.")
+        .replace(/\//g, "\\/")
+        .replace(/\*/g, "[^/]*")}$/]`,
+      message,
+    })),
+  );
+
 export default tseslint.config(
   // *.check.ts is written by scripts/schema-checks.mjs; test/schema-checks.test.ts holds it to the schemas.
   { ignores: ["dist/", "node_modules/", "coverage/", "src/**/*.check.ts"] },
@@ -52,6 +68,7 @@ export default tseslint.config(
     files: ["src/{llm,tools,mcp,render,store,config,tokens}/**/*.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...UPWARD, ...PROVIDER_DETAILS] }],
+      "no-restricted-syntax": ["error", ...dynamicImports([...UPWARD, ...PROVIDER_DETAILS])],
     },
   },
   {
@@ -72,12 +89,14 @@ export default tseslint.config(
           ],
         },
       ],
+      "no-restricted-syntax": ["error", ...dynamicImports([...UPWARD, ...PROVIDER_DETAILS])],
     },
   },
   {
     files: ["src/{turn,service}/**/*.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...UPWARD, ...PROVIDER_DETAILS] }],
+      "no-restricted-syntax": ["error", ...dynamicImports([...UPWARD, ...PROVIDER_DETAILS])],
     },
   },
   {

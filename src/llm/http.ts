@@ -12,7 +12,8 @@
 // The SDKs still define the wire shapes jp sends and reads: their types are
 // imported, their code is not.
 import * as http from "node:http";
-import { pipeline, Readable, type Transform } from "node:stream";
+import type { Readable } from "node:stream";
+import { pipeline, type Transform } from "node:stream";
 import {
   classifyProviderError,
   ErrorBodyError,
@@ -24,6 +25,7 @@ import {
   StreamErrorEvent,
   UnsupportedEncodingError,
 } from "./errors.js";
+import { agentFor } from "../net/fetch-through.js";
 import { LineDecoder, SseDecoder, type ServerSentEvent } from "./sse.js";
 import { proxySecrets } from "./redact.js";
 import type { AcceptedFields, ModelRequest, Provider, StreamPart } from "./types.js";
@@ -141,65 +143,6 @@ async function decoded(message: http.IncomingMessage): Promise<Readable> {
   }
   // pipeline carries an error of either side to the decoded stream, where the reader sees it.
   return pipeline(message, decoder(), () => undefined);
-}
-
-/** Where to connect: straight to the host, or through `proxy` (whose agent loads only then). */
-async function agentFor(proxy: string | undefined): Promise<http.Agent | undefined> {
-  if (!proxy) return undefined;
-  let agent = proxyAgents.get(proxy);
-  if (!agent) {
-    const { HttpsProxyAgent } = await import("https-proxy-agent");
-    // CONNECT for every target, plain or TLS: one kind of proxy serves both.
-    // The type parameter only picks which connect options apply; none more are given.
-    agent = new HttpsProxyAgent<`http://${string}`>(new URL(proxy), { keepAlive: true });
-    proxyAgents.set(proxy, agent);
-  }
-  return agent;
-}
-const proxyAgents = new Map<string, http.Agent>();
-
-/**
- * A fetch that goes through `proxy` (a CONNECT tunnel), for clients that take
- * a fetch of their own (the MCP SDK's Streamable HTTP transport): Node's
- * fetch reads no proxy settings.
- */
-export function fetchThrough(proxy: string): (url: string | URL, init?: RequestInit) => Promise<Response> {
-  return async (url, init = {}) => {
-    const target = new URL(url);
-    const transport = target.protocol === "https:" ? await import("node:https") : http;
-    const agent = await agentFor(proxy);
-    const body =
-      init.body === undefined || init.body === null
-        ? undefined
-        : Buffer.from(await new Response(init.body).arrayBuffer());
-    const message = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      const outgoing = transport.request(
-        target,
-        {
-          method: init.method ?? "GET",
-          headers: Object.fromEntries(new Headers(init.headers).entries()),
-          ...(init.signal ? { signal: init.signal } : {}),
-          ...(agent ? { agent } : {}),
-        },
-        resolve,
-      );
-      outgoing.on("error", reject);
-      outgoing.end(body);
-    });
-    const status = message.statusCode ?? 0;
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(message.headers))
-      for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
-        headers.append(name, v);
-    // These statuses carry no body, and a Response refuses one for them.
-    const noBody = [101, 204, 205, 304].includes(status);
-    if (noBody) message.resume();
-    return new Response(noBody ? null : (Readable.toWeb(message) as ReadableStream<Uint8Array>), {
-      status,
-      statusText: message.statusMessage ?? "",
-      headers,
-    });
-  };
 }
 
 /** What `send` needs of a request: a JSON POST of `body`, or a GET without one. */

@@ -22,7 +22,7 @@ import {
 } from "./openai.js";
 import { createResponsesProvider } from "./openai-responses.js";
 import { OPENROUTER_BASE_URL, openrouterDialect, openrouterFacts } from "./openrouter.js";
-import { proxyFor } from "./proxy.js";
+import { proxyFor } from "../net/proxy.js";
 import type { Provider } from "./types.js";
 
 /** The APIs jp speaks, each in its own module. */

@@ -6,7 +6,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "../config/schema.js";
 import { JpError } from "../errors.js";
-import { proxyFor } from "../llm/proxy.js";
+import { proxyFor } from "../net/proxy.js";
 import { toolEnvironment } from "../tools/local.js";
 import type { McpToolInfo } from "./cache.js";
 
@@ -148,7 +148,7 @@ async function linkTo(
     await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
   // Through the proxy the environment names for this url, as provider requests go.
   const proxy = proxyFor(url, environment.env);
-  const fetch = proxy ? (await import("../llm/http.js")).fetchThrough(proxy) : undefined;
+  const fetch = proxy ? (await import("../net/fetch-through.js")).fetchThrough(proxy) : undefined;
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers },
     ...(fetch ? { fetch } : {}),

@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import { errnoCode, messageOf } from "../errors.js";
 import * as path from "node:path";
-import { isJsonObject, kindOf, MAX_DEPTH, tooDeep, validateEvent, type Event } from "../events/index.js";
+import { isJsonObject, MAX_DEPTH, tooDeep, validateEvent, type Event } from "../events/index.js";
 import { LOG_FILE, readLog } from "./log.js";
 import { ImportError } from "./errors.js";
 import { jsonArrayElements, NotAJsonArrayError } from "./json-array.js";

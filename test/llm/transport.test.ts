@@ -10,7 +10,7 @@ import {
   retryAfterMs,
   type ProviderError,
 } from "../../src/llm/errors.js";
-import { proxyFor } from "../../src/llm/proxy.js";
+import { proxyFor } from "../../src/net/proxy.js";
 import { backoffDelay } from "../../src/llm/retry.js";
 import type { ScriptedResponse } from "../support/mock-llm.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";

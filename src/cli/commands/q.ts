@@ -881,10 +881,10 @@ function unsavedConversation(ctx: Context): ConversationRef {
 /** How attachments' URLs are fetched: through the proxy the environment names, as provider requests go. */
 function attachmentFetcher(ctx: Context) {
   return async (url: string, init: RequestInit) => {
-    const { proxyFor } = await import("../../llm/proxy.js");
+    const { proxyFor } = await import("../../net/proxy.js");
     const proxy = proxyFor(url, ctx.env);
     if (!proxy) return fetch(url, init);
-    const { fetchThrough } = await import("../../llm/http.js");
+    const { fetchThrough } = await import("../../net/fetch-through.js");
     return fetchThrough(proxy)(url, init);
   };
 }

@@ -10,7 +10,7 @@ import { JpError } from "../../errors.js";
 export async function refreshPrices(ctx: Context): Promise<string> {
   const { refreshPriceData } = await import("../../llm/price-data.js");
   const { fetchJson } = await import("../../llm/http.js");
-  const { proxyFor } = await import("../../llm/proxy.js");
+  const { proxyFor } = await import("../../net/proxy.js");
   const result = await refreshPriceData(ctx.env, ctx.clock.now(), (url, timeoutMs) =>
     fetchJson({
       url,

@@ -1,0 +1,58 @@
+// The layering lint (eslint.config.js): the arrows of docs/architecture.md §2
+// hold for import() as for import, so a lazy import cannot pass them.
+import { ESLint, type Linter } from "eslint";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import tseslint from "typescript-eslint";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "./support/workspace.js";
+
+/** eslint.config.js's entries that hold the layers: none of them needs type information. */
+async function layeringLint(): Promise<ESLint> {
+  const module: unknown = await import(path.join(REPO_ROOT, "eslint.config.js"));
+  const config: unknown = module && typeof module === "object" ? Reflect.get(module, "default") : undefined;
+  if (!Array.isArray(config)) throw new Error("eslint.config.js exports no array");
+  const entries: unknown[] = config;
+  const layers = entries.filter(
+    (entry): entry is Linter.Config =>
+      typeof entry === "object" &&
+      entry !== null &&
+      "rules" in entry &&
+      typeof entry.rules === "object" &&
+      entry.rules !== null &&
+      "no-restricted-syntax" in entry.rules,
+  );
+  return new ESLint({
+    cwd: REPO_ROOT,
+    overrideConfigFile: true,
+    overrideConfig: [
+      {
+        files: ["**/*.ts"],
+        languageOptions: { parser: tseslint.parser },
+        plugins: { "@typescript-eslint": tseslint.plugin },
+      },
+      ...layers,
+    ],
+  });
+}
+
+const fixture = fs.readFileSync(
+  path.join(REPO_ROOT, "test/fixtures/layering/mcp-imports-http.ts.txt"),
+  "utf8",
+);
+const messages = async (filePath: string) =>
+  (
+    await (await layeringLint()).lintText(fixture, { filePath: path.join(REPO_ROOT, filePath) })
+  )[0]!.messages.map((m) => `${m.ruleId ?? ""}: ${m.message}`);
+
+describe("the layering lint", () => {
+  it("refuses an MCP module importing a provider's wire module with import()", async () => {
+    expect(await messages("src/mcp/lazy.ts")).toEqual([
+      "no-restricted-syntax: provider details stay in llm/; use llm/types, llm/providers or llm/errors",
+    ]);
+  });
+
+  it("lets the same import() be where it belongs: in cli/", async () => {
+    expect(await messages("src/cli/lazy.ts")).toEqual([]);
+  });
+});
