@@ -4,7 +4,12 @@
 import { kindOf, type Event } from "../events/index.js";
 import type { ConversationStore } from "./conversations.js";
 import { ImportError } from "./errors.js";
-import { streamJpConversation, type ImportProgress, type ImportResult, type ImportSkip } from "./import-jp.js";
+import {
+  streamJpConversation,
+  type ImportProgress,
+  type ImportResult,
+  type ImportSkip,
+} from "./import-jp.js";
 
 /** Import one JP conversation folder into the store; refuses one imported before. */
 export function importJpConversation(
@@ -48,4 +53,3 @@ export function importJpConversation(
   if (converted.title !== undefined) result.title = converted.title;
   return result;
 }
-

@@ -15,7 +15,6 @@ export function decideApproval(mode: RunMode, interactive: boolean): Decision {
   return mode;
 }
 
-
 const KEYS = ["y", "Y", "n", "N", "p", "r", "e", "?"] as const;
 
 const HELP = [
