@@ -6,6 +6,7 @@ import * as path from "node:path";
 import { UsageError } from "../errors.js";
 import type { Attachment } from "../events/index.js";
 import { globFiles, isGlob } from "../glob.js";
+import { escapeXml } from "../llm/attachments.js";
 
 /** The most one attachment may hold: what providers take in one request is of this order. */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
@@ -193,8 +194,6 @@ function urlOfObject(entry: Exclude<ConfigAttachment, string>): string {
   return `${entry.type}://${entry.path}${search ? `?${search}` : ""}`;
 }
 
-const xmlEscape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
 /**
  * A command's output as JP attaches it: its command line as the source,
  * `<Output>` with stdout, stderr and code. A program that cannot be started
@@ -222,8 +221,8 @@ async function commandAttachment(
     return undefined;
   }
   const parts = [
-    ...(ran.stdout ? [`  <stdout>${xmlEscape(ran.stdout)}</stdout>`] : []),
-    ...(ran.stderr ? [`  <stderr>${xmlEscape(ran.stderr)}</stderr>`] : []),
+    ...(ran.stdout ? [`  <stdout>${escapeXml(ran.stdout)}</stdout>`] : []),
+    ...(ran.stderr ? [`  <stderr>${escapeXml(ran.stderr)}</stderr>`] : []),
     `  <code>${ran.exitCode ?? 0}</code>`,
   ];
   return { source: line, media_type: "text/plain", text: `<Output>\n${parts.join("\n")}\n</Output>` };

@@ -14,9 +14,14 @@ export interface Enable {
 
 type EnableSetting = NonNullable<ToolConfig["enable"]>;
 
-/** The fields an `enable` value sets; a field left unset comes from the defaults. */
-function fieldsOf(setting: EnableSetting | undefined): Partial<Enable> {
-  if (setting === undefined) return {};
+const ALLOW_TOGGLES: readonly AllowToggle[] = ["any", "never", "if_named", "if_named_or_group"];
+
+/**
+ * The fields an `enable` value sets; a field left unset comes from the
+ * defaults. It also reads a raw value of a JP file not yet checked: what is
+ * not one of the forms sets nothing.
+ */
+export function enableFields(setting: unknown): Partial<Enable> {
   if (typeof setting === "boolean") return { state: setting, allowToggle: "any" };
   switch (setting) {
     case "on":
@@ -30,16 +35,20 @@ function fieldsOf(setting: EnableSetting | undefined): Partial<Enable> {
     case "always":
       return { state: true, allowToggle: "never" };
   }
+  if (typeof setting !== "object" || setting === null) return {};
+  const state: unknown = Reflect.get(setting, "state");
+  const toggle: unknown = Reflect.get(setting, "allow_toggle");
+  const allowToggle = ALLOW_TOGGLES.find((t) => t === toggle);
   return {
-    ...(setting.state === undefined ? {} : { state: setting.state }),
-    ...(setting.allow_toggle === undefined ? {} : { allowToggle: setting.allow_toggle }),
+    ...(typeof state === "boolean" ? { state } : {}),
+    ...(allowToggle === undefined ? {} : { allowToggle }),
   };
 }
 
 /** A tool's `enable` against the `*` defaults' (as JP resolves it: each field from the tool, the defaults, then on and toggleable). */
 export function resolveEnable(own: EnableSetting | undefined, defaults?: EnableSetting): Enable {
-  const mine = fieldsOf(own);
-  const fallback = fieldsOf(defaults);
+  const mine = enableFields(own);
+  const fallback = enableFields(defaults);
   return {
     state: mine.state ?? fallback.state ?? true,
     allowToggle: mine.allowToggle ?? fallback.allowToggle ?? "any",

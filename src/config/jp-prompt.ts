@@ -3,6 +3,7 @@
 // and across a conversation's recorded deltas) and rendered as JP renders
 // them (jp_config's SectionConfig::render and InstructionsConfig::to_section).
 // jp sends the parts as one system prompt, in JP's order, blank-line separated.
+import { enableFields } from "./enable.js";
 import { isPlain, type Plain } from "./trust.js";
 
 /** The assistant keys that make up JP's system prompt. */
@@ -40,21 +41,13 @@ const TOOL_USAGE = {
   ],
 };
 
-/** The state a JP `enable` value sets, in any of its forms; undefined when it sets none. */
-function enableState(enable: unknown): boolean | undefined {
-  if (typeof enable === "boolean") return enable;
-  if (enable === "on" || enable === "always") return true;
-  if (enable === "off" || enable === "explicit") return false;
-  return isPlain(enable) && typeof enable.state === "boolean" ? enable.state : undefined;
-}
-
 /** Whether a JP config's tools include one it offers (JP's `enable` is the tool's, then `*`'s, then true). */
 function offersTools(config: Plain): boolean {
   const conversation = isPlain(config.conversation) ? config.conversation : {};
   const tools = isPlain(conversation.tools) ? conversation.tools : {};
-  const defaults = isPlain(tools["*"]) ? enableState(tools["*"].enable) : undefined;
+  const defaults = isPlain(tools["*"]) ? enableFields(tools["*"].enable).state : undefined;
   return Object.entries(tools).some(
-    ([name, tool]) => name !== "*" && isPlain(tool) && (enableState(tool.enable) ?? defaults ?? true),
+    ([name, tool]) => name !== "*" && isPlain(tool) && (enableFields(tool.enable).state ?? defaults ?? true),
   );
 }
 

@@ -27,7 +27,8 @@ export const fileName = (a: Attachment): string =>
     .filter(Boolean)
     .at(-1) ?? "attachment";
 
-const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+export const escapeXml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** Text in CDATA when it holds markup (a `]]>` inside split across two), as JP's serializer does. */
 const xmlText = (text: string, cdata: boolean) =>

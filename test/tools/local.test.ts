@@ -383,6 +383,21 @@ describe("what a tool runs, on p", () => {
 });
 
 describe("cancellation_response", () => {
+  /** What approveCall gives back when the person answers `answer` at the prompt. */
+  const answered = (tool: Tool, answer: string) =>
+    approveCall(
+      tool,
+      {},
+      { events: [], cwd: "/", signal: new AbortController().signal, turn: 0 },
+      {
+        interactive: true,
+        say: () => undefined,
+        choose: () => Promise.resolve(answer),
+        ask: () => Promise.resolve(""),
+        editText: (t: string) => Promise.resolve(t),
+      },
+    );
+
   it("is what the model is told of a declined call: the tool's own, else the * default's, else jp's words", async () => {
     const registry = await buildRegistry(
       {
@@ -397,35 +412,15 @@ describe("cancellation_response", () => {
       [],
       { env: {}, workspace: "/w" },
     );
-    const declined = async (name: string, answer: string) =>
-      approveCall(
-        localTool(registry.get(name)),
-        {},
-        { events: [], cwd: "/", signal: new AbortController().signal, turn: 0 },
-        {
-          interactive: true,
-          say: () => undefined,
-          choose: () => Promise.resolve(answer),
-          ask: () => Promise.resolve(""),
-          editText: (t: string) => Promise.resolve(t),
-        },
-      );
-    expect(await declined("own", "n")).toEqual({ run: false, reason: "Not now." });
-    expect(await declined("inherits", "N")).toEqual({ run: false, reason: "Rejected; ask why." });
+    expect(await answered(localTool(registry.get("own")), "n")).toEqual({ run: false, reason: "Not now." });
+    expect(await answered(localTool(registry.get("inherits")), "N")).toEqual({
+      run: false,
+      reason: "Rejected; ask why.",
+    });
     const plain = await buildRegistry({ conversation: { tools: { t: { command: ["true"], run: "ask" } } } });
-    expect(
-      await approveCall(
-        localTool(plain.get("t")),
-        {},
-        { events: [], cwd: "/", signal: new AbortController().signal, turn: 0 },
-        {
-          interactive: true,
-          say: () => undefined,
-          choose: () => Promise.resolve("n"),
-          ask: () => Promise.resolve(""),
-          editText: (t: string) => Promise.resolve(t),
-        },
-      ),
-    ).toEqual({ run: false, reason: "the user declined to run this tool call" });
+    expect(await answered(localTool(plain.get("t")), "n")).toEqual({
+      run: false,
+      reason: "the user declined to run this tool call",
+    });
   });
 });
