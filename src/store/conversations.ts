@@ -1,279 +1,66 @@
 // Owns the conversations of a workspace: ids, folders, metadata, the active
 // conversation, listing with cached counts, prefix lookup, fork and trash.
-import { errnoCode, JpError } from "../errors.js";
-import { streamJpConversation } from "./import-jp.js";
-import { systemClock, type Clock } from "./clock.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import {
-  addUsage,
-  emptyUsage,
-  isJsonObject,
-  isKnown,
-  kindOf,
-  recordedUsages,
-  TurnCounter,
-  type Event,
-  type UsageTotals,
-  reportsReasoning,
-} from "../events/index.js";
+import { JpError } from "../errors.js";
+import { isJsonObject, type Event } from "../events/index.js";
+import { systemClock, type Clock } from "./clock.js";
 import {
   AmbiguousConversationError,
+  ConversationExistsError,
   ConversationNotFoundError,
   NoActiveConversationError,
-  ConversationExistsError,
   SymlinkRefusedError,
 } from "./errors.js";
-import { makeDirWithin, NotJpsFileError, readJsonFile, writeFileAtomic, writeJsonAtomic } from "./files.js";
+import { makeDirWithin, writeFileAtomic, writeJsonAtomic } from "./files.js";
+import {
+  type ConversationMetadata,
+  type ConversationRef,
+  CREATE_LOCK,
+  folderNames,
+  ID_PATTERN,
+  idForTime,
+  inFolder,
+  isJpFolder,
+  JP_ARCHIVE_DIR,
+  JP_FOLDER_METADATA_FILE,
+  JP_LOG_FILE,
+  jpEvents,
+  jpLogOf,
+  METADATA_FILE,
+  METADATA_LOCK_FILE,
+  storedMetadataOf,
+  trashedIn,
+  slugify,
+  removeStaleStaging,
+  STAGING_PREFIX,
+  timeOfId,
+  TURN_LOCK_FILE,
+} from "./folders.js";
 import { acquireLock, type HeldLock } from "./lock.js";
+import { StatsCache, type LogStats } from "./log-stats.js";
 import {
   EventLog,
   isSymlink,
   LOG_FILE,
-  readLines,
   readLog,
-  parseLine,
   serializedPieces,
   streamLog,
   type AppendOptions,
 } from "./log.js";
-import { sessionEnded } from "./session.js";
+import { WorkspaceState } from "./state.js";
 import type { Workspace } from "./workspace.js";
 
-export interface LogStats {
-  /** Byte length of complete lines counted. */
-  bytes: number;
-  events: number;
-  turns: number;
-  current_turn: number;
-  holds_event: boolean;
-  last_event_at?: string;
-  kinds: Record<string, number>;
-  /** Token usage the responses recorded, per model. */
-  usage: Record<string, UsageTotals>;
-  /**
-   * Answers that record reasoning their request left out or a provider
-   * dropped: `show` reads the log for them only when there are any.
-   */
-  reasoning_reports?: number;
-  /** How usage was counted (USAGE_COUNTING): a cache counted another way is counted again. */
-  usage_counting?: number;
-  /** The model that answered last, as its response recorded it (`provider/name`). */
-  last_model?: string;
-  /** The start of the last question asked, on one line: what tells one "say hello" from another in a list. */
-  last_question?: string;
-  /** For a JP conversation read in place: the events.json these counts are of. */
-  jp_source?: { size: number; mtimeMs: number };
-}
-
-function emptyStats(): LogStats {
-  return {
-    bytes: 0,
-    events: 0,
-    turns: 0,
-    current_turn: 0,
-    holds_event: false,
-    kinds: {},
-    usage: {},
-    usage_counting: USAGE_COUNTING,
-  };
-}
-
-function countEvent(stats: LogStats, event: Event, counter: TurnCounter): void {
-  stats.events += 1;
-  const kind = kindOf(event);
-  stats.kinds[kind] = (stats.kinds[kind] ?? 0) + 1;
-  counter.next(event);
-  if (typeof event.timestamp === "string") stats.last_event_at = event.timestamp;
-  for (const { model, usage } of recordedUsages(event)) {
-    addUsage((stats.usage[model] ??= emptyUsage()), usage);
-    if (model !== "") stats.last_model = model;
-  }
-  if (isKnown(event) && event.type === "chat_request")
-    stats.last_question = event.content.replace(/\s+/g, " ").trim().slice(0, QUESTION_CHARS);
-  if (reportsReasoning(event)) stats.reasoning_reports = (stats.reasoning_reports ?? 0) + 1;
-}
-
-function finishCount(stats: LogStats, counter: TurnCounter): void {
-  stats.current_turn = counter.current;
-  stats.holds_event = counter.holdsEvent;
-  stats.turns = counter.count;
-}
-
-/** JP's events.json of a folder jp has written no log into: JP's conversation, read in place. */
-function jpLogOf(ref: ConversationRef): string | undefined {
-  const json = inFolder(ref, JP_LOG_FILE);
-  return !fs.existsSync(inFolder(ref, LOG_FILE)) && fs.existsSync(json) ? json : undefined;
-}
-
-/** A JP conversation's events, converted as they are read; none when it holds none. */
-function* jpEvents(ref: ConversationRef): Generator<Event> {
-  const streamed = streamJpConversation(ref.dir);
-  if (!("reason" in streamed)) yield* streamed.events;
-}
-
-/** A folder JP wrote (its events.json): JP's files in it are only read, jp's own sit beside them. */
-function isJpFolder(ref: ConversationRef): boolean {
-  return fs.existsSync(inFolder(ref, JP_LOG_FILE));
-}
-
-/**
- * 2: attempts that retries threw away are counted, and hour-long cache writes
- * apart; 3: answers that record reasoning not sent (`reasoning_reports`);
- * 4: the last model and question (`last_model`, `last_question`);
- * 5: the costs requests recorded (`cost_usd`, `costed_requests`).
- */
-const USAGE_COUNTING = 5;
-/** How much of the last question the counts keep: more than a list line shows. */
-const QUESTION_CHARS = 160;
-
-export interface ConversationMetadata {
-  title?: string;
-  created_at: string;
-  pinned?: boolean;
-  labels?: string[];
-  forked_from?: string;
-  imported_from?: { path: string; original_id: string };
-  /** For a JP conversation jp continues: JP's events.json when jp began its own log beside it. */
-  continued_from_jp?: { size: number; mtimeMs: number };
-  /** The tools `jp q` last said it leaves out of this conversation, so it says so once, not every turn. */
-  left_out_tools_noticed?: string[];
-  [key: string]: unknown;
-}
-
-export interface ConversationRef {
-  id: string;
-  /** Folder name: `<id>` or `<id>-<slug>`. */
-  folder: string;
-  dir: string;
-}
-
-const METADATA_FILE = "metadata.json";
-/** The log JP writes, read in place; jp never writes it. */
-const JP_LOG_FILE = "events.json";
-/** Where JP moves the conversations it archives. */
-const JP_ARCHIVE_DIR = ".archive";
-/** jp's metadata of a conversation JP wrote, whose metadata.json is JP's. */
-const JP_FOLDER_METADATA_FILE = "metadata.jp.json";
-const CREATE_LOCK = ".create.lock";
-/** Folders being created; the name never matches a conversation id, so they are never listed. */
-const STAGING_PREFIX = ".new-";
-const STALE_STAGING_MS = 60 * 60 * 1000;
-/** Held by `jp q` for a whole turn, so a second one on the same conversation is told who runs it. */
-export const TURN_LOCK_FILE = "turn.lock";
-/** Held only around a read-modify-write of the metadata file: a label added meanwhile is never lost. */
-const METADATA_LOCK_FILE = "metadata.lock";
-const STATE_FILE = "state.json";
-/** How many terminal sessions' active conversations are kept, the most recent first. */
-const MAX_SESSIONS = 64;
-
-type Sessions = Record<string, { active: string; at: string } | undefined>;
-
-/** The terminal sessions' active conversations in `state.json`, as far as they can be read. */
-function sessionsOf(state: Record<string, unknown>): Sessions {
-  const out: Sessions = {};
-  if (!isJsonObject(state.sessions)) return out;
-  for (const [session, entry] of Object.entries(state.sessions))
-    if (isJsonObject(entry) && typeof entry.active === "string")
-      out[session] = { active: entry.active, at: typeof entry.at === "string" ? entry.at : "" };
-  return out;
-}
-
-/** The sessions but those `drop` picks. */
-function withoutSessions(
-  sessions: Sessions,
-  drop: (session: string, entry: { active: string; at: string }) => boolean,
-): Sessions {
-  return Object.fromEntries(
-    Object.entries(sessions).filter(([session, entry]) => entry !== undefined && !drop(session, entry)),
-  );
-}
-
-/** The sessions worth keeping: not surely over, and only the most recent few. */
-function keptSessions(sessions: Sessions): Sessions {
-  const live = Object.entries(sessions).filter(
-    (entry): entry is [string, { active: string; at: string }] =>
-      entry[1] !== undefined && !sessionEnded(entry[0]),
-  );
-  live.sort((a, b) => (a[1].at < b[1].at ? 1 : a[1].at > b[1].at ? -1 : 0));
-  return Object.fromEntries(live.slice(0, MAX_SESSIONS));
-}
-const ID_PATTERN = /^(\d{8,})(?:-(.*))?$/;
-
 export { systemClock, type Clock } from "./clock.js";
-
-export function slugify(title: string): string {
-  return title
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[^\p{Letter}\p{Number}]+/gu, "-")
-    .replace(/[^a-z0-9-]/g, "")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60)
-    .replace(/-+$/, "");
-}
-
-/** Ids are deciseconds since the epoch (as JP's are), so they sort by creation time. */
-export function idForTime(date: Date): string {
-  return String(Math.floor(date.getTime() / 100));
-}
-
-/** When a conversation with this id was created: ids count deciseconds since the epoch. */
-export function timeOfId(id: string): string {
-  const time = new Date(Number(id) * 100);
-  return Number.isNaN(time.getTime()) ? new Date(0).toISOString() : time.toISOString();
-}
-
-/**
- * A file of a conversation's folder. Not path.join: the name is one segment
- * and the folder is already normal, and `ls` asks this twice per conversation.
- */
-function inFolder(ref: ConversationRef, name: string): string {
-  return `${ref.dir}${path.sep}${name}`;
-}
-
-/** The names in a folder; none when it does not exist yet. */
-function folderNames(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch (error) {
-    if (errnoCode(error) === "ENOENT") return [];
-    throw error;
-  }
-}
-
-/** One metadata file of a conversation's folder, read with one open that does not follow a link. */
-function readMetadataFile(
-  ref: ConversationRef,
-  file: string,
-): { value?: object; problem?: string; file: string } {
-  let text: string;
-  let fd: number;
-  try {
-    fd = fs.openSync(inFolder(ref, file), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-  } catch (error) {
-    if (errnoCode(error) === "ELOOP")
-      return { problem: `${file} is a symbolic link; jp reads it as absent`, file };
-    return { file };
-  }
-  try {
-    if (!fs.fstatSync(fd).isFile())
-      return { problem: `${file} is not a regular file; jp reads it as absent`, file };
-    text = fs.readFileSync(fd, "utf8");
-  } catch {
-    return { problem: `${file} cannot be read; jp reads it as absent`, file };
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    const stored: unknown = JSON.parse(text);
-    if (typeof stored === "object" && stored !== null && !Array.isArray(stored))
-      return { value: stored, file };
-    return { problem: `${file} is not a JSON object; jp reads it as absent`, file };
-  } catch {
-    return { problem: `${file} is not valid JSON; jp reads it as absent`, file };
-  }
-}
+export {
+  idForTime,
+  slugify,
+  timeOfId,
+  TURN_LOCK_FILE,
+  type ConversationMetadata,
+  type ConversationRef,
+} from "./folders.js";
+export type { LogStats } from "./log-stats.js";
 
 export class ConversationStore {
   private readonly jpChangeSaid = new Set<string>();
@@ -295,7 +82,13 @@ export class ConversationStore {
       /** Called once when JP's events.json changed after jp began its own log (see checkJpSource()). */
       onJpChanged?: (ref: ConversationRef) => void;
     } = {},
-  ) {}
+  ) {
+    this.counts = new StatsCache(workspace);
+    this.active = new WorkspaceState(workspace, clock, lockOptions);
+  }
+
+  private readonly counts: StatsCache;
+  private readonly active: WorkspaceState;
 
   /**
    * Conversations sorted by id (creation time), oldest first: jp's, and the
@@ -378,7 +171,7 @@ export class ConversationStore {
     };
     // The folder is written in full under a temporary name (never listed) and renamed
     // into place at the end: a crash or a failed write leaves nothing half-imported.
-    this.removeStaleStaging();
+    removeStaleStaging(this.workspace.conversationsDir);
     let staging: string;
     try {
       staging = fs.mkdtempSync(path.join(this.workspace.conversationsDir, STAGING_PREFIX));
@@ -409,27 +202,6 @@ export class ConversationStore {
     } catch (error) {
       fs.rmSync(staging, { recursive: true, force: true });
       throw error;
-    }
-  }
-
-  /**
-   * Staging folders a killed process left behind. One untouched for an hour
-   * belongs to no create still running (a create writes and renames in seconds).
-   */
-  private removeStaleStaging(): void {
-    // File times are the real clock's, whatever clock the store was given.
-    const now = Date.now();
-    const dir = this.workspace.conversationsDir;
-    for (const name of fs.readdirSync(dir)) {
-      if (!name.startsWith(STAGING_PREFIX)) continue;
-      const staging = path.join(dir, name);
-      try {
-        const stat = fs.lstatSync(staging);
-        if (stat.isDirectory() && now - stat.mtimeMs > STALE_STAGING_MS)
-          fs.rmSync(staging, { recursive: true, force: true });
-      } catch {
-        // Gone already (another process cleaned it), or not ours to remove: leave it.
-      }
     }
   }
 
@@ -541,13 +313,7 @@ export class ConversationStore {
    * metadata.json (read until jp writes its own).
    */
   storedMetadata(ref: ConversationRef): { value?: object; problem?: string; file: string } {
-    const shared = readMetadataFile(ref, METADATA_FILE);
-    // jp's own metadata.json always has created_at: only another tool's sends jp to look further.
-    if (shared.value && "created_at" in shared.value) return shared;
-    // Looked for first, not opened: a missing file's exception, per JP conversation listed, costs more.
-    if (!fs.existsSync(inFolder(ref, JP_FOLDER_METADATA_FILE))) return shared;
-    const own = readMetadataFile(ref, JP_FOLDER_METADATA_FILE);
-    return own.value || own.problem ? own : shared;
+    return storedMetadataOf(ref);
   }
 
   /** Move the metadata file jp cannot read aside (kept as NAME.unreadable-TIME); returns where, or nothing for JP's own file, left as it is. */
@@ -594,193 +360,53 @@ export class ConversationStore {
     writeJsonAtomic(inFolder(ref, target), metadata);
   }
 
-  /**
-   * Counts of a conversation's log. Logs only grow on line boundaries, so the
-   * cached counts stay valid up to their byte length and only the new lines are read.
-   */
+  /** Counts of a conversation's log, kept between runs (log-stats.ts). */
   stats(ref: ConversationRef): LogStats {
-    const file = inFolder(ref, LOG_FILE);
-    let stat: fs.Stats | undefined;
-    try {
-      // Not an exception per missing log: `ls` of a thousand JP conversations would throw a thousand.
-      stat = fs.statSync(file, { throwIfNoEntry: false });
-    } catch {
-      // Unreadable: counted as empty; reading it says why.
-    }
-    if (!stat) {
-      // A folder without jp's log: JP's conversation, read in place, or none.
-      const json = inFolder(ref, JP_LOG_FILE);
-      if (fs.existsSync(json)) return this.jpStats(ref, json);
-    }
-    const size = stat?.size ?? 0;
-    // Caches written before usage was counted (as it is now) are recounted once, and the counts
-    // of JP's events.json (jp_source) are not a start for jp's own log begun beside it.
-    const kept = this.cachedStats(ref);
-    const cached = kept?.usage_counting === USAGE_COUNTING && !kept.jp_source ? kept : undefined;
-    if (cached && cached.bytes === size) return cached;
-    const resume = cached && cached.bytes < size ? cached : undefined;
-    const stats: LogStats = resume
-      ? { ...resume, kinds: { ...resume.kinds }, usage: structuredClone(resume.usage) }
-      : emptyStats();
-    const counter = new TurnCounter({ current: stats.current_turn, holdsEvent: stats.holds_event });
-    for (const raw of readLines(file, { from: stats.bytes })) {
-      stats.bytes = raw.end;
-      const event = parseLine(raw.text);
-      if (event === null || typeof event === "string") continue;
-      countEvent(stats, event, counter);
-    }
-    finishCount(stats, counter);
-    if (stats.bytes !== cached?.bytes) this.keepStats(ref, stats);
-    return stats;
-  }
-
-  /**
-   * Counts of a JP conversation read in place, through the importer. Kept in
-   * the cache keyed by events.json's size and modification time, so a listing
-   * reads each JP conversation once, not on every `ls`.
-   */
-  private jpStats(ref: ConversationRef, file: string): LogStats {
-    const { size, mtimeMs } = fs.statSync(file);
-    const kept = this.cachedStats(ref);
-    const source = kept?.jp_source;
-    if (kept?.usage_counting === USAGE_COUNTING && source?.size === size && source.mtimeMs === mtimeMs)
-      return kept;
-    const stats: LogStats = {
-      ...emptyStats(),
-      jp_source: { size, mtimeMs },
-    };
-    const counter = new TurnCounter();
-    for (const event of jpEvents(ref)) countEvent(stats, event, counter);
-    finishCount(stats, counter);
-    this.keepStats(ref, stats);
-    return stats;
-  }
-
-  private keepStats(ref: ConversationRef, stats: LogStats): void {
-    try {
-      // A cache folder that links elsewhere is not written through; the counts are then made each time.
-      makeDirWithin(this.workspace.localRoot, path.dirname(this.statsFile(ref)));
-      writeJsonAtomic(this.statsFile(ref), stats);
-    } catch {
-      // The cache is an optimisation; a read-only workspace still lists.
-    }
-  }
-
-  /**
-   * Where a conversation's counts are kept: `.jp/cache/stats/`, beside the
-   * other caches, so reading a conversation never changes its folder (which
-   * git may track).
-   */
-  private statsFile(ref: ConversationRef): string {
-    return path.join(this.workspace.localDir, "cache", "stats", `${ref.folder}.json`);
-  }
-
-  /** The counts kept for `ref`, when a readable file holds them. */
-  private cachedStats(ref: ConversationRef): LogStats | undefined {
-    try {
-      const kept = readJsonFile<unknown>(this.statsFile(ref));
-      return isLogStats(kept) ? kept : undefined;
-    } catch {
-      return undefined;
-    }
+    return this.counts.stats(ref);
   }
 
   invalidateStats(ref: ConversationRef): void {
-    fs.rmSync(this.statsFile(ref), { force: true });
+    this.counts.invalidate(ref);
   }
 
-  /**
-   * The active conversation: this terminal session's (JP's RFD 020), else the
-   * workspace's, the one made active last in any terminal (`recentId`).
-   */
+  /** The active conversation: this terminal session's, else the workspace's (state.ts). */
   activeId(): string | undefined {
-    const session = this.lockOptions.session;
-    const mine = session === undefined ? undefined : sessionsOf(this.state())[session]?.active;
-    return mine ?? this.recentId();
+    return this.active.activeId();
   }
 
   /** The conversation made active last in the workspace, in whichever terminal (JP's `r`). */
   recentId(): string | undefined {
-    const active = this.state().active;
-    return typeof active === "string" ? active : undefined;
+    return this.active.recentId();
   }
 
-  /**
-   * What `state.json` holds. One that cannot be read as a JSON object (empty,
-   * cut short, edited by hand) is said once and counts as no active
-   * conversation; the next setActive replaces it, and doctor resets it.
-   */
+  /** What `state.json` holds; a broken one is said once and counts as empty. */
   state(): Record<string, unknown> {
-    const state = this.readState();
-    if (state !== "broken") return state;
-    if (!this.stateReported) {
-      this.stateReported = true;
-      this.lockOptions.onBrokenState?.(path.join(this.workspace.localDir, STATE_FILE));
-    }
-    return {};
-  }
-  private stateReported = false;
-
-  private readState(): Record<string, unknown> | "broken" {
-    try {
-      const state = readJsonFile<unknown>(path.join(this.workspace.localDir, STATE_FILE)) ?? {};
-      return isJsonObject(state) ? state : "broken";
-    } catch (error) {
-      if (error instanceof SyntaxError || error instanceof NotJpsFileError) return "broken";
-      throw error;
-    }
+    return this.active.state();
   }
 
   /** Whether `state.json` exists but cannot be read as a JSON object. */
   stateIsBroken(): boolean {
-    return this.readState() === "broken";
+    return this.active.isBroken();
   }
 
-  /** Replace a broken `state.json` with an empty one (no active conversation); whether it was broken. */
+  /** Replace a broken `state.json` with an empty one; whether it was broken. */
   resetState(): boolean {
-    const broken = this.stateIsBroken();
-    if (broken) writeJsonAtomic(path.join(this.workspace.localDir, STATE_FILE), {});
-    return broken;
+    return this.active.reset();
   }
 
   /** Make `id` the active conversation of this terminal session and of the workspace; undefined: none. */
   setActive(id: string | undefined): void {
-    const state = this.state();
-    const session = this.lockOptions.session;
-    const sessions = sessionsOf(state);
-    // Every `jp q` names its conversation active: rewriting (and syncing) an unchanged file is work for nothing.
-    if (state.active === id && (session === undefined || sessions[session]?.active === id)) return;
-    const others = withoutSessions(sessions, (s) => s === session);
-    const mine =
-      session !== undefined && id !== undefined
-        ? { [session]: { active: id, at: this.clock.now().toISOString() } }
-        : {};
-    this.writeState({ ...state, active: id, sessions: keptSessions({ ...others, ...mine }) });
+    this.active.set(id);
   }
 
   /** No terminal has `id` active any more (it was removed or archived). */
   forgetActive(id: string): void {
-    const state = this.state();
-    const sessions = sessionsOf(state);
-    const kept = withoutSessions(sessions, (_, entry) => entry.active === id);
-    if (state.active !== id && Object.keys(kept).length === Object.keys(sessions).length) return;
-    this.writeState({ ...state, active: state.active === id ? undefined : state.active, sessions: kept });
-  }
-
-  private writeState(state: Record<string, unknown>): void {
-    // A JP workspace's state is in the user's cache folder, made on first use.
-    makeDirWithin(this.workspace.localRoot, this.workspace.localDir);
-    writeJsonAtomic(path.join(this.workspace.localDir, STATE_FILE), state);
+    this.active.forget(id);
   }
 
   /** Conversations in `.trash/` (a folder trashed twice carries a `.N` suffix), oldest id first. */
   trashed(): ConversationRef[] {
-    return folderNames(this.workspace.trashDir)
-      .flatMap((folder) => {
-        const match = ID_PATTERN.exec(folder.replace(/\.\d+$/, ""));
-        return match ? [{ id: match[1]!, folder, dir: path.join(this.workspace.trashDir, folder) }] : [];
-      })
-      .sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return trashedIn(this.workspace.trashDir);
   }
 
   /**
@@ -852,44 +478,4 @@ export class ConversationStore {
   holdTurn(ref: ConversationRef): HeldLock {
     return acquireLock(path.join(ref.dir, TURN_LOCK_FILE), { ...this.lockOptions, command: "jp" });
   }
-}
-
-/** A stats cache this version wrote: its counting version and byte length are checked before use. */
-function isLogStats(value: unknown): value is LogStats {
-  // A count no log reaches (a token total past 10^13, an event count past 10^12) is not a count jp wrote.
-  const count = (v: unknown, most = 1e12) =>
-    typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && v <= most;
-  const counts = (v: unknown, each: (x: unknown) => boolean) =>
-    isJsonObject(v) && Object.keys(v).length <= 10_000 && Object.values(v).every(each);
-  const usage = (u: unknown) =>
-    isJsonObject(u) &&
-    count(u.requests) &&
-    [
-      "input_tokens",
-      "output_tokens",
-      "cache_read_tokens",
-      "cache_write_tokens",
-      "cache_write_1h_tokens",
-    ].every((k) => count(u[k], 1e13)) &&
-    count(u.costed_requests) &&
-    typeof u.cost_usd === "number" &&
-    Number.isFinite(u.cost_usd) &&
-    u.cost_usd >= 0;
-  return (
-    isJsonObject(value) &&
-    count(value.bytes, Number.MAX_SAFE_INTEGER) &&
-    count(value.events) &&
-    count(value.turns) &&
-    count(value.current_turn) &&
-    typeof value.holds_event === "boolean" &&
-    (value.last_event_at === undefined ||
-      (typeof value.last_event_at === "string" && value.last_event_at.length <= 40)) &&
-    counts(value.kinds, (k) => count(k)) &&
-    counts(value.usage, usage) &&
-    (value.reasoning_reports === undefined || count(value.reasoning_reports)) &&
-    [value.last_model, value.last_question].every(
-      (v) => v === undefined || (typeof v === "string" && v.length <= 2 * QUESTION_CHARS),
-    ) &&
-    (value.usage_counting === undefined || count(value.usage_counting))
-  );
 }
