@@ -24,14 +24,8 @@ import { ANTHROPIC_ACCEPTS, anthropicThinking, anthropicToolChoice } from "./ant
 import { reasoningGoesBack } from "./capabilities.js";
 import { inputTransformationsOf } from "./reasoning-binding.js";
 import { fetchAnthropicModel } from "./anthropic-models.js";
-import {
-  classifiedProvider,
-  endpoint,
-  eventData,
-  postForEvents,
-  transportOptions,
-  type ProviderOptions,
-} from "./http.js";
+import { classifiedProvider, endpoint, eventData, transportOptions, type ProviderOptions } from "./http.js";
+import { postForEvents } from "../net/http.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
 import { type ModelRequest, type Provider, type StopReason, type StreamPart } from "./types.js";
 

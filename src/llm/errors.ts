@@ -1,8 +1,31 @@
 // Owns provider failures: one class per kind, chosen in one place
 // (`classifyProviderError`), so retry decides by class.
-import { isJsonObject } from "../events/json.js";
 import { JpError } from "../errors.js";
+import { isJsonObject } from "../events/json.js";
+import { retryAfterMs, shouldRetryHeader, type ResponseHeaders } from "../net/advice.js";
+import {
+  ErrorBodyError,
+  HttpStatusError,
+  IdleTimeoutError,
+  RedirectError,
+  ResponseTimeoutError,
+  StreamCutError,
+  StreamErrorEvent,
+  UnsupportedEncodingError,
+} from "../net/errors.js";
 import { redactSecrets } from "./redact.js";
+
+// How reaching a server fails is net/'s; the providers read those failures here, beside their own.
+export {
+  ErrorBodyError,
+  HttpStatusError,
+  IdleTimeoutError,
+  RedirectError,
+  ResponseTimeoutError,
+  StreamCutError,
+  StreamErrorEvent,
+  UnsupportedEncodingError,
+} from "../net/errors.js";
 
 export class ProviderError extends JpError {
   readonly retryable: boolean;
@@ -36,101 +59,6 @@ export class MissingKeyError extends JpError {
       exitCode: 2,
     });
   }
-}
-
-/** The server answered with a status other than 2xx. `body` is its JSON body, when it sent one. */
-export class HttpStatusError extends Error {
-  override readonly name = "HttpStatusError";
-  constructor(
-    readonly status: number,
-    readonly headers: Readonly<Record<string, string>>,
-    readonly body: unknown,
-    text: string,
-  ) {
-    super(text.replace(/\s+/g, " ").trim().slice(0, 300) || `HTTP ${status}`);
-  }
-}
-
-/** The stream itself reported an error (an `error` event after a 200). */
-export class StreamErrorEvent extends Error {
-  override readonly name: string = "StreamErrorEvent";
-  constructor(readonly body: unknown) {
-    super(typeof body === "string" ? body : JSON.stringify(body));
-  }
-}
-
-/** The stream ended before the answer did (no final event): the connection was cut mid-answer. */
-export class StreamCutError extends Error {
-  override readonly name = "StreamCutError";
-  constructor(cause?: unknown) {
-    super("the stream ended before the answer was complete", { cause });
-  }
-}
-
-/** A 2xx answer whose body is JSON instead of a stream: an OpenAI-compatible server's error, not retried. */
-export class ErrorBodyError extends StreamErrorEvent {
-  override readonly name = "ErrorBodyError";
-}
-
-/** The stream went silent for longer than the idle timeout after it began. */
-export class IdleTimeoutError extends Error {
-  override readonly name = "IdleTimeoutError";
-  constructor(readonly ms: number) {
-    super(`no data for ${ms / 1000} s`);
-  }
-}
-
-/** A redirect jp does not follow: to another origin (it would be handed the key), or one too many. */
-export class RedirectError extends Error {
-  override readonly name = "RedirectError";
-  constructor(
-    readonly from: string,
-    readonly to: string,
-    readonly tooMany: boolean,
-  ) {
-    super(tooMany ? `too many redirects, the last to ${to}` : `redirected from ${from} to ${to}`);
-  }
-}
-
-/** The server compressed the body with a coding jp cannot decode. */
-export class UnsupportedEncodingError extends Error {
-  override readonly name = "UnsupportedEncodingError";
-  constructor(readonly coding: string) {
-    super(`the answer is compressed as '${coding}', which jp cannot decode`);
-  }
-}
-
-/** No response began within the timeout. */
-export class ResponseTimeoutError extends Error {
-  override readonly name = "ResponseTimeoutError";
-  constructor(readonly ms: number) {
-    super(`no response within ${ms / 1000} s`);
-  }
-}
-
-/** A header of a failed response, by its lower-case name. */
-type ResponseHeaders = Readonly<Record<string, string | undefined>>;
-
-/**
- * `retry-after-ms`, else `retry-after` (seconds or an HTTP date), in
- * milliseconds, as the SDKs read them: a value that is missing, not a
- * number, zero or negative is no advice (the caller backs off by itself).
- */
-export function retryAfterMs(headers: ResponseHeaders | undefined, now = Date.now()): number | undefined {
-  const positive = (ms: number) => (Number.isFinite(ms) && ms > 0 ? ms : undefined);
-  const ms = headers?.["retry-after-ms"];
-  if (ms !== undefined && ms.trim() !== "" && !Number.isNaN(Number(ms))) return positive(Number(ms));
-  const value = headers?.["retry-after"]?.trim();
-  if (value === undefined || value === "") return undefined;
-  if (/^-?\d+(\.\d+)?$/.test(value)) return positive(Number(value) * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : positive(date - now);
-}
-
-/** The server's own word on retrying (`x-should-retry`), which the SDKs put before the status. */
-function shouldRetryHeader(headers: ResponseHeaders | undefined): boolean | undefined {
-  const value = headers?.["x-should-retry"];
-  return value === "true" ? true : value === "false" ? false : undefined;
 }
 
 /** What a network failure's code says, in words. */

@@ -31,10 +31,10 @@ import {
   eventData,
   askModelApiFor,
   NO_SUCH_MODEL,
-  postForEvents,
   transportOptions,
   type ProviderOptions,
 } from "./http.js";
+import { postForEvents } from "../net/http.js";
 import { generatedCallId } from "./tool-arguments.js";
 import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart, Usage } from "./types.js";
 import { toolChoiceOf } from "./tool-choice.js";

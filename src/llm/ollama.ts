@@ -21,10 +21,10 @@ import {
   classifiedProvider,
   endpoint,
   askModelApi,
-  postForLines,
   transportOptions,
   type ProviderOptions,
 } from "./http.js";
+import { postForLines } from "../net/http.js";
 import { generatedCallId, resultText } from "./tool-arguments.js";
 import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 

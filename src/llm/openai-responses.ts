@@ -17,14 +17,8 @@ import { assertNever } from "../errors.js";
 import { dataUrl, fileName, questionParts, type QuestionParts } from "./attachments.js";
 import { effortOfBudget, nearestEffort, reasoningGoesBack, type Effort } from "./capabilities.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
-import {
-  classifiedProvider,
-  endpoint,
-  eventData,
-  postForEvents,
-  transportOptions,
-  type ProviderOptions,
-} from "./http.js";
+import { classifiedProvider, endpoint, eventData, transportOptions, type ProviderOptions } from "./http.js";
+import { postForEvents } from "../net/http.js";
 import { malformedArguments, tryToolArguments, resultText } from "./tool-arguments.js";
 import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 import { toolChoiceOf } from "./tool-choice.js";

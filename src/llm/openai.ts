@@ -22,10 +22,10 @@ import {
   classifiedProvider,
   endpoint,
   eventData,
-  postForEvents,
   transportOptions,
   type ProviderOptions,
 } from "./http.js";
+import { postForEvents } from "../net/http.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
 import { responsesEffort } from "./openai-responses.js";
 import {

@@ -4,14 +4,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  classifyProviderError,
-  HttpStatusError,
-  retryAfterMs,
-  type ProviderError,
-} from "../../src/llm/errors.js";
+import { classifyProviderError, HttpStatusError, type ProviderError } from "../../src/llm/errors.js";
+import { retryAfterMs } from "../../src/net/advice.js";
 import { proxyFor } from "../../src/net/proxy.js";
-import { backoffDelay } from "../../src/llm/retry.js";
+import { backoffDelay } from "../../src/net/backoff.js";
 import type { ScriptedResponse } from "../support/mock-llm.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { startConnectProxy, type ConnectProxy } from "../support/connect-proxy.js";

@@ -9,7 +9,7 @@ import { JpError } from "../../errors.js";
 /** Fetch the data now; what it came to, as one line. */
 export async function refreshPrices(ctx: Context): Promise<string> {
   const { refreshPriceData } = await import("../../llm/price-data.js");
-  const { fetchJson } = await import("../../llm/http.js");
+  const { fetchJson } = await import("../../net/http.js");
   const { proxyFor } = await import("../../net/proxy.js");
   const result = await refreshPriceData(ctx.env, ctx.clock.now(), (url, timeoutMs) =>
     fetchJson({

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SseDecoder, type ServerSentEvent } from "../../src/llm/sse.js";
+import { SseDecoder, type ServerSentEvent } from "../../src/net/sse.js";
 
 function decode(pieces: readonly string[]): ServerSentEvent[] {
   const decoder = new SseDecoder();

@@ -5,7 +5,7 @@
 // in tests/streaming.test.ts. Inputs and expected outputs are theirs; a BOM
 // case is added, which the format requires and their suites do not hold.
 import { describe, expect, it } from "vitest";
-import { LineDecoder, SseDecoder, type ServerSentEvent } from "../../src/llm/sse.js";
+import { LineDecoder, SseDecoder, type ServerSentEvent } from "../../src/net/sse.js";
 
 function lines(pieces: readonly (string | Uint8Array)[], flush = false): string[] {
   const decoder = new LineDecoder();
