@@ -9,29 +9,56 @@ const UPWARD = [
   { group: ["**/turn/*"], message: "only cli/ imports turn/ (docs/architecture.md §2)" },
   { group: ["**/service/*"], message: "only cli/ imports service/ (docs/architecture.md §2)" },
 ];
-/** One provider's wire details: only llm/ knows them. */
+/**
+ * llm/'s public face: what the layers beside and above it may import. Every
+ * other module of llm/ (the provider rooms, the wire, the Chat Completions
+ * mapping) is llm/'s own.
+ */
+const LLM_PUBLIC = [
+  "types",
+  "errors",
+  "create-provider",
+  "capabilities",
+  "model-info",
+  "model-table",
+  "provider-summary",
+  "pricing",
+  "price-data",
+  "summarize",
+  "title",
+  "attachments",
+  "reasoning-binding",
+  "usage",
+  "tool-choice",
+  "retry",
+];
 const PROVIDER_DETAILS = [
   {
-    group: ["anthropic", "openai", "http", "sse"].map((f) => `**/llm/${f}.js`),
-    message: "provider details stay in llm/; use llm/types, llm/providers or llm/errors",
+    group: ["**/llm/**", ...LLM_PUBLIC.map((f) => `!**/llm/${f}.js`)],
+    message: `provider details stay in llm/; use its public face (${LLM_PUBLIC.map((f) => `llm/${f}`).join(", ")})`,
   },
 ];
-
 /**
  * The same rules for `import()`, which no-restricted-imports does not see: a
  * lazy import of a provider's wire module or of a higher layer is still one.
  */
 const dynamicImports = (/** @type {{ group: string[]; message: string }[]} */ patterns) =>
-  patterns.flatMap(({ group, message }) =>
-    group.map((glob) => ({
-      selector: `ImportExpression[source.value=/${glob
-        .replace(/^\*\*\//, "")
+  patterns.flatMap(({ group, message }) => {
+    const regex = (/** @type {string} */ glob) =>
+      glob
+        .replace(/^!?\*\*\//, "")
         .replace(/[.]/g, "\\.")
         .replace(/\//g, "\\/")
-        .replace(/\*/g, "[^/]*")}$/]`,
-      message,
-    })),
-  );
+        .replace(/\*\*$/, "\0")
+        .replace(/\*/g, "[^/]*")
+        .replace("\0", ".*");
+    // A `!glob` exempts what it matches from the globs before it (gitignore's sense, as no-restricted-imports reads it).
+    const exempt = group.filter((g) => g.startsWith("!")).map(regex);
+    const unless = exempt.length > 0 ? `(?!.*(?:${exempt.join("|")})$)` : "";
+    return group
+      .filter((g) => !g.startsWith("!"))
+      .map((glob) => ({ selector: `ImportExpression[source.value=/^${unless}.*${regex(glob)}$/]`, message }));
+  });
 
 export default tseslint.config(
   // *.check.ts is written by scripts/schema-checks.mjs; test/schema-checks.test.ts holds it to the schemas.

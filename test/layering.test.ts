@@ -48,8 +48,29 @@ const messages = async (filePath: string) =>
 describe("the layering lint", () => {
   it("refuses an MCP module importing a provider's wire module with import()", async () => {
     expect(await messages("src/mcp/lazy.ts")).toEqual([
-      "no-restricted-syntax: provider details stay in llm/; use llm/types, llm/providers or llm/errors",
+      expect.stringMatching(
+        /^no-restricted-syntax: provider details stay in llm\/; use its public face \(llm\/types, /,
+      ),
     ]);
+  });
+
+  it("refuses a provider's room, statically or lazily, and lets llm/'s public face be imported", async () => {
+    const lint = await layeringLint();
+    const lintAt = async (text: string) =>
+      (await lint.lintText(text, { filePath: path.join(REPO_ROOT, "src/tools/lazy.ts") }))[0]!.messages.map(
+        (m) => m.ruleId,
+      );
+    expect(await lintAt('export const p = () => import("../llm/providers/anthropic/index.js");\n')).toEqual([
+      "no-restricted-syntax",
+    ]);
+    expect(await lintAt('export const p = () => import("../llm/chat-completions.js");\n')).toEqual([
+      "no-restricted-syntax",
+    ]);
+    expect(await lintAt('export const p = () => import("../llm/errors.js");\n')).toEqual([]);
+    expect(await lintAt('export { anthropic } from "../llm/providers/anthropic/index.js";\n')).toEqual([
+      "@typescript-eslint/no-restricted-imports",
+    ]);
+    expect(await lintAt('export { BadRequestError } from "../llm/errors.js";\n')).toEqual([]);
   });
 
   it("lets the same import() be where it belongs: in cli/", async () => {

@@ -4,7 +4,7 @@
 import type { Config } from "../config/schema.js";
 import type { UsageRecord } from "../events/index.js";
 import { knownFacts } from "./model-info.js";
-import { createProvider, requestSettings } from "./providers.js";
+import { createProvider, requestSettings } from "./create-provider.js";
 import { streamWithRetries } from "./retry.js";
 import type { ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
 import { usageRecord } from "./usage.js";

@@ -10,7 +10,7 @@ import { capToolOutputs, project, streamShape, type OutputCap, type TurnRange } 
 import { isJsonObject, type Compaction, type Event, type JsonObject } from "../events/index.js";
 import { knownFacts } from "./model-info.js";
 import { streamOnce } from "./one-shot.js";
-import { createProvider, providerApi, requestSettings } from "./providers.js";
+import { createProvider, providerApi, requestSettings } from "./create-provider.js";
 import { boundReasoning, historyDigest, unboundUntil } from "./reasoning-binding.js";
 import { summaryBilling, SummaryFailedError, type Summary } from "./summarize.js";
 import { withAskedTools } from "./tool-choice.js";

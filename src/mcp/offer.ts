@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { perWorkspaceDir, userCacheDir } from "../user-cache.js";
 import { mcpServers } from "../config/providers.js";
 import { resolveEnable } from "../config/enable.js";
-import { providerKeyEnvs } from "../llm/providers.js";
+import { providerKeyEnvs } from "../llm/create-provider.js";
 import type { Config } from "../config/schema.js";
 import { UsageError } from "../errors.js";
 import { quotedName } from "../render/visible.js";

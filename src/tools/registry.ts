@@ -1,7 +1,7 @@
 // Owns the tools of a conversation: local tools from config and built-ins in
 // one registry, and which of them a request offers (`-t`, `-T`, `-u`).
 import { mcpServers } from "../config/providers.js";
-import { providerKeyEnvs } from "../llm/providers.js";
+import { providerKeyEnvs } from "../llm/create-provider.js";
 import type { Config, ToolConfig } from "../config/schema.js";
 import { JpError, UsageError } from "../errors.js";
 import { createLocalTool, type ToolEnvironment } from "./local.js";

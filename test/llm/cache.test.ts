@@ -3,10 +3,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Event } from "../../src/events/index.js";
 import fc from "fast-check";
-import { anthropicBody, mapMessages, toAnthropicMessages } from "../../src/llm/anthropic.js";
+import { anthropicBody, mapMessages, toAnthropicMessages } from "../../src/llm/providers/anthropic/request.js";
 import { compactedStream } from "../support/arbitrary.js";
-import { openaiBody } from "../../src/llm/openai.js";
-import { createProvider } from "../../src/llm/providers.js";
+import { openaiBody } from "../../src/llm/chat-completions.js";
+import { createProvider } from "../../src/llm/create-provider.js";
 import { streamWithRetries, type RetryPart } from "../../src/llm/retry.js";
 import type { ModelRequest } from "../../src/llm/types.js";
 import { PromptCache, startMockLlm, type MockLlm } from "../support/mock-llm.js";

@@ -8,7 +8,7 @@ import {
   nearestEffort,
   type ModelFacts,
 } from "../../src/llm/capabilities.js";
-import { factsOfModelInfo } from "../../src/llm/anthropic-models.js";
+import { factsOfModelInfo } from "../../src/llm/providers/anthropic/models.js";
 import { builtInFacts, builtInModels } from "../../src/llm/model-table.js";
 import { modelInfo, SONNET_5_5 } from "../support/model-info.js";
 

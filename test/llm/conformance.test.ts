@@ -7,7 +7,14 @@ import { execa } from "execa";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Event } from "../../src/events/index.js";
-import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import {
+  BUILT_IN_PROVIDERS,
+  baseUrlFor,
+  type Api,
+  type BuiltInName,
+  type BuiltInProvider,
+} from "../../src/llm/providers/index.js";
+import { mockModel, qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT } from "../support/workspace.js";
 
 const JP = path.join(REPO_ROOT, "bin/jp");
@@ -27,57 +34,48 @@ interface Dialect {
   forced?: Record<string, unknown>;
 }
 
+/** Where each API streams an answer from, below the provider's base path. */
+const STREAM_PATH: Record<Api, (name: string) => string> = {
+  anthropic: () => "/v1/messages",
+  responses: () => "/responses",
+  chat: () => "/chat/completions",
+  gemini: (name) => `/v1beta/models/${name}:streamGenerateContent?alt=sse`,
+  ollama: () => "/api/chat",
+};
+
+/** How each API forces a tool, in its documented form; Ollama's /api/chat cannot. */
+const FORCED: Record<Api, Record<string, unknown> | undefined> = {
+  anthropic: { tool_choice: { type: "tool", name: "count_words" } },
+  responses: { tool_choice: { type: "function", name: "count_words" } },
+  // As JP's accepted requests to OpenRouter and Cerebras name it.
+  chat: { tool_choice: { type: "function", function: { name: "count_words" } } },
+  gemini: { toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["count_words"] } } },
+  ollama: undefined,
+};
+
+/** Servers that read only the string forms of `tool_choice` (llama-server). */
+const STRING_TOOL_CHOICE: ReadonlySet<string> = new Set(["llamacpp"]);
+
+/** Every built-in provider, as the registry lists it, and a compatible server jp knows nothing of. */
 const DIALECTS: Dialect[] = [
-  {
-    name: "Anthropic Messages",
-    options: { provider: "anthropic" },
-    model: "anthropic/claude-mock",
-    path: "/v1/messages",
-    forced: { tool_choice: { type: "tool", name: "count_words" } },
-  },
-  {
-    name: "OpenAI Responses",
-    options: { provider: "openai", api: "responses" },
-    model: "openai/gpt-mock",
-    path: "/v1/responses",
-    forced: { tool_choice: { type: "function", name: "count_words" } },
-  },
+  ...BUILT_IN_PROVIDERS.map((room: BuiltInProvider & { name: BuiltInName }): Dialect => {
+    const model = mockModel(room.name);
+    const base = new URL(baseUrlFor(room, room.api)).pathname;
+    const forced = STRING_TOOL_CHOICE.has(room.name) ? { tool_choice: "required" } : FORCED[room.api];
+    return {
+      name: room.title,
+      options: room.name === "openai" ? { provider: room.name, api: "responses" } : { provider: room.name },
+      model,
+      path: base.replace(/\/+$/, "") + STREAM_PATH[room.api](model.slice(model.indexOf("/") + 1)),
+      ...(forced ? { forced } : {}),
+    };
+  }),
   {
     name: "Chat Completions (compatible servers)",
     options: { provider: "openai", api: "chat" },
-    model: "openai/gpt-mock",
+    model: mockModel("openai"),
     path: "/v1/chat/completions",
-    forced: { tool_choice: { type: "function", function: { name: "count_words" } } },
-  },
-  {
-    name: "Gemini",
-    options: { provider: "google" },
-    model: "google/gemini-mock",
-    path: "/v1beta/models/gemini-mock:streamGenerateContent?alt=sse",
-    forced: { toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["count_words"] } } },
-  },
-  { name: "Ollama", options: { provider: "ollama" }, model: "ollama/qwen-mock", path: "/api/chat" },
-  {
-    name: "llama.cpp",
-    options: { provider: "llamacpp" },
-    model: "llamacpp/qwen-mock",
-    path: "/v1/chat/completions",
-    forced: { tool_choice: "required" },
-  },
-  {
-    name: "OpenRouter",
-    options: { provider: "openrouter" },
-    model: "openrouter/anthropic/claude-mock",
-    path: "/api/v1/chat/completions",
-    // As JP's accepted requests to OpenRouter name it.
-    forced: { tool_choice: { type: "function", function: { name: "count_words" } } },
-  },
-  {
-    name: "Cerebras",
-    options: { provider: "cerebras" },
-    model: "cerebras/gpt-oss-mock",
-    path: "/v1/chat/completions",
-    forced: { tool_choice: { type: "function", function: { name: "count_words" } } },
+    forced: FORCED.chat,
   },
 ];
 

@@ -11,7 +11,7 @@ import {
   RateLimitError,
   UnreachableError,
 } from "../../src/llm/errors.js";
-import { createProvider } from "../../src/llm/providers.js";
+import { createProvider } from "../../src/llm/create-provider.js";
 import { streamWithRetries, type RetryPart } from "../../src/llm/retry.js";
 import type { ModelRequest } from "../../src/llm/types.js";
 import { startMockLlm, type MockLlm } from "../support/mock-llm.js";

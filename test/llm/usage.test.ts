@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { addUsage, emptyUsage, usageByModel, type Event } from "../../src/events/index.js";
-import { anthropicParts } from "../../src/llm/anthropic.js";
+import { anthropicParts } from "../../src/llm/providers/anthropic/stream.js";
 import { estimateCost, estimateTotalCost, requestCost } from "../../src/llm/pricing.js";
 import type { StreamPart } from "../../src/llm/types.js";
 

@@ -1,7 +1,7 @@
 // Anthropic Models API answers for the mock server, typed by the SDK's own
 // ModelInfo so they have the shape the API documents.
 import type { ModelInfo } from "@anthropic-ai/sdk/resources/models";
-import type { AnsweredModelInfo } from "../../src/llm/anthropic-models.js";
+import type { AnsweredModelInfo } from "../../src/llm/providers/anthropic/models.js";
 
 const yes = { supported: true };
 const no = { supported: false };

@@ -2,11 +2,27 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Event } from "../../src/events/index.js";
+import { baseUrlFor, builtInProvider, type BuiltInName } from "../../src/llm/providers/index.js";
 import { ConversationStore } from "../../src/store/conversations.js";
 import { startMockLlm, type MockLlm, type MockRoute, type ScriptedResponse } from "./mock-llm.js";
 import { REPO_ROOT, runCli, tempWorkspace } from "./workspace.js";
 
 export const API_KEY = "sk-mock-SECRET-4242";
+
+/**
+ * The mock's model per provider, where the tests name one: a family the
+ * provider's dialect reads (OpenRouter's `anthropic/…`). Any other built-in
+ * provider is spoken to as `NAME/mock-model`.
+ */
+const MOCK_MODELS: Partial<Record<BuiltInName, string>> = {
+  anthropic: "claude-mock",
+  openai: "gpt-mock",
+  google: "gemini-mock",
+  ollama: "qwen-mock",
+  llamacpp: "qwen-mock",
+  openrouter: "anthropic/claude-mock",
+  cerebras: "gpt-oss-mock",
+};
 
 export interface QWorkspace {
   root: string;
@@ -20,9 +36,14 @@ export interface QWorkspace {
   close: () => Promise<void>;
 }
 
+/** The model (`provider/name`) a test workspace of `provider` asks by default. */
+export function mockModel(provider: BuiltInName): string {
+  return `${provider}/${MOCK_MODELS[provider] ?? "mock-model"}`;
+}
+
 export async function qWorkspace(
   options: {
-    provider?: "anthropic" | "openai" | "google" | "ollama" | "llamacpp" | "openrouter" | "cerebras";
+    provider?: BuiltInName;
     /** Which OpenAI API the mock is spoken to with (default: Chat Completions, as compatible servers are). */
     api?: "chat" | "responses";
     script?: ScriptedResponse[];
@@ -38,30 +59,23 @@ export async function qWorkspace(
   const ws = tempWorkspace();
   const mock = await startMockLlm(options.script ?? [], options.route);
   const provider = options.provider ?? "anthropic";
-  const model =
-    options.model ??
-    {
-      anthropic: "anthropic/claude-mock",
-      openai: "openai/gpt-mock",
-      google: "google/gemini-mock",
-      ollama: "ollama/qwen-mock",
-      llamacpp: "llamacpp/qwen-mock",
-      openrouter: "openrouter/anthropic/claude-mock",
-      cerebras: "cerebras/gpt-oss-mock",
-    }[provider];
+  const model = options.model ?? mockModel(provider);
+  const room = builtInProvider(provider)!;
   // The mock's own model is one its model API knows, as a provider knows the models it serves
   // (an id it does not know is a 404, and jp says so). What it says of it is nothing more than that.
   const name = model.slice(model.indexOf("/") + 1);
   // Only the mock's own: a test that names a model says what the mock's model API knows of it.
-  const known = {
-    anthropic: { type: "model", id: name, display_name: name, created_at: "2026-01-01T00:00:00Z" },
-    openai: { id: name, object: "model", created: 1_767_225_600, owned_by: "system" },
-    google: { name: `models/${name}` },
-  }[provider as string];
+  const known =
+    room.api === "anthropic"
+      ? { type: "model", id: name, display_name: name, created_at: "2026-01-01T00:00:00Z" }
+      : room.api === "responses"
+        ? { id: name, object: "model", created: 1_767_225_600, owned_by: "system" }
+        : room.api === "gemini"
+          ? { name: `models/${name}` }
+          : undefined;
   if (known && options.model === undefined) mock.models.set(name, known);
-  /** Where each provider's API sits at the mock: OpenAI-compatible ones under /v1 (OpenRouter's /api/v1). */
-  const baseUrl =
-    { openai: "/v1", llamacpp: "/v1", openrouter: "/api/v1", cerebras: "/v1" }[provider as string] ?? "";
+  // Where the provider's API sits at the mock: the path of its real base URL (OpenRouter's /api/v1).
+  const baseUrl = new URL(baseUrlFor(room, room.api)).pathname.replace(/\/+$/, "");
   const example = fs
     .readFileSync(path.join(REPO_ROOT, "config/examples/count-words.toml"), "utf8")
     .replace('run = "ask"', `run = "${options.toolRun ?? "unattended"}"`);

@@ -6,7 +6,7 @@ import { JpError } from "../../errors.js";
 import { turnsLabel, type Event } from "../../events/index.js";
 import { checkAttachments } from "../../llm/attachments.js";
 import { modelCacheDir, modelCapabilities } from "../../llm/model-info.js";
-import { createProvider } from "../../llm/providers.js";
+import { createProvider } from "../../llm/create-provider.js";
 import type { McpServers } from "../../mcp/servers.js";
 import { TURN_LOCK_FILE } from "../../store/conversations.js";
 import { acquireLock } from "../../store/lock.js";

@@ -8,7 +8,7 @@ import { closest } from "../../config/zod-walk.js";
 import { JpError } from "../../errors.js";
 import { lifecycleNotice, type ModelCapabilities } from "../../llm/capabilities.js";
 import { currentBuiltInModels } from "../../llm/model-table.js";
-import { requestSettings } from "../../llm/providers.js";
+import { requestSettings } from "../../llm/create-provider.js";
 import { createStreamRenderer } from "../../render/stream.js";
 import { visible } from "../../render/visible.js";
 import { type ConversationRef } from "../../store/conversations.js";

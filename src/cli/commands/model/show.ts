@@ -8,7 +8,7 @@ import type { Price } from "../../../config/schema.js";
 import type { FactName, FactSource, ModelCapabilities, ModelFacts } from "../../../llm/capabilities.js";
 import { acceptsForcedTool } from "../../../llm/capabilities.js";
 import { modelCacheDir, modelCapabilities } from "../../../llm/model-info.js";
-import { createProvider } from "../../../llm/providers.js";
+import { createProvider } from "../../../llm/create-provider.js";
 import { MissingKeyError } from "../../../llm/errors.js";
 import { JpError } from "../../../errors.js";
 import { refreshPrices } from "../refresh-prices.js";

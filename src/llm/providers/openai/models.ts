@@ -2,9 +2,9 @@
 // gives its id and owner and, once OpenAI has announced its retirement, its
 // `shutdown_date` (YYYY-MM-DD; null while none is announced). Windows and
 // prices are not in it: they come from the price data.
-import type { ModelFacts } from "./capabilities.js";
-import { askModelApiFor, bearerIfKeyed, endpoint, NO_SUCH_MODEL, type ProviderOptions } from "./http.js";
-import { isJsonObject } from "../events/index.js";
+import type { ModelFacts } from "../../capabilities.js";
+import { askModelApiFor, bearerIfKeyed, endpoint, NO_SUCH_MODEL, type ProviderOptions } from "../../http.js";
+import { isJsonObject } from "../../../events/index.js";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

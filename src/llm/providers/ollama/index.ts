@@ -10,12 +10,12 @@ import {
   PROVIDER_BLOCK_KEY,
   REASONING_FIELD_KEY,
   responseModels,
-} from "../events/index.js";
-import { assertNever } from "../errors.js";
-import { isBinaryAttachment, questionWithDocuments } from "./attachments.js";
-import { tokensOfChars } from "../compaction/index.js";
-import { GPT_OSS_EFFORTS, reasoningGoesBack, type ModelFacts } from "./capabilities.js";
-import { BadRequestError, HttpStatusError, StreamCutError, StreamErrorEvent } from "./errors.js";
+} from "../../../events/index.js";
+import { assertNever } from "../../../errors.js";
+import { isBinaryAttachment, questionWithDocuments } from "../../attachments.js";
+import { tokensOfChars } from "../../../compaction/index.js";
+import { GPT_OSS_EFFORTS, reasoningGoesBack, type ModelFacts } from "../../capabilities.js";
+import { BadRequestError, HttpStatusError, StreamCutError, StreamErrorEvent } from "../../errors.js";
 import {
   bearerIfKeyed,
   classifiedProvider,
@@ -23,10 +23,11 @@ import {
   askModelApi,
   transportOptions,
   type ProviderOptions,
-} from "./http.js";
-import { postForLines } from "../net/http.js";
-import { generatedCallId, resultText } from "./tool-arguments.js";
-import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
+} from "../../http.js";
+import { postForLines } from "../../../net/http.js";
+import { generatedCallId, resultText } from "../../tool-arguments.js";
+import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } from "../../types.js";
+import type { BuiltInProvider } from "../built-in.js";
 
 export const OLLAMA_BASE_URL = "http://127.0.0.1:11434";
 
@@ -341,3 +342,13 @@ export function createOllamaProvider(
   });
   return { ...provider, modelFacts: (name, signal) => showModel(name, options, signal) };
 }
+
+/** A local Ollama server: its own /api/chat, its OpenAI-compatible API under /v1; no key. */
+export const ollama = {
+  name: "ollama",
+  title: "Ollama",
+  api: "ollama",
+  baseUrl: OLLAMA_BASE_URL,
+  chatBaseUrl: `${OLLAMA_BASE_URL}/v1`,
+  keyEnv: [],
+} as const satisfies BuiltInProvider;

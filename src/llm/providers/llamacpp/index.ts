@@ -2,10 +2,11 @@
 // `max_tokens`, only the string forms of `tool_choice`, thinking on or off
 // through the chat template with the thinking in its own field, and the
 // window it was started with from `GET /props`.
-import { isJsonObject } from "../events/index.js";
-import type { ModelFacts } from "./capabilities.js";
-import { askModelApi, bearerIfKeyed, endpoint, positiveNumber, type ProviderOptions } from "./http.js";
-import { COMPATIBLE_DIALECT, type ChatDialect } from "./openai.js";
+import { isJsonObject } from "../../../events/index.js";
+import type { ModelFacts } from "../../capabilities.js";
+import { askModelApi, bearerIfKeyed, endpoint, positiveNumber, type ProviderOptions } from "../../http.js";
+import { COMPATIBLE_DIALECT, type ChatDialect } from "../../chat-completions.js";
+import type { BuiltInProvider } from "../built-in.js";
 
 export const LLAMACPP_BASE_URL = "http://127.0.0.1:8080/v1";
 
@@ -25,3 +26,14 @@ export async function llamacppFacts(
   const window = positiveNumber(settings.n_ctx) ?? positiveNumber(props.n_ctx);
   return window ? { contextWindow: window } : undefined;
 }
+
+/** A local llama.cpp server (llama-server); no key. */
+export const llamacpp = {
+  name: "llamacpp",
+  title: "llama.cpp",
+  api: "chat",
+  baseUrl: LLAMACPP_BASE_URL,
+  keyEnv: [],
+  dialect: () => LLAMACPP_DIALECT,
+  modelFacts: (_name, options, signal) => llamacppFacts(options, signal),
+} as const satisfies BuiltInProvider;

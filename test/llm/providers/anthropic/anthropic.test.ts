@@ -2,20 +2,21 @@
 // API's stream events to stream parts, each checked on its own.
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { describe, expect, it } from "vitest";
-import type { Event } from "../../src/events/index.js";
+import type { Event } from "../../../../src/events/index.js";
 import {
   CITATIONS_KEY,
   PROVIDER_BLOCK_KEY,
   REASONING_SIGNATURE_KEY,
   REDACTED_REASONING_KEY,
   TOOL_IMAGES_KEY,
-} from "../../src/events/index.js";
-import { anthropicBody, anthropicParts } from "../../src/llm/anthropic.js";
-import { anthropicThinking } from "../../src/llm/anthropic-choices.js";
-import { JpError } from "../../src/errors.js";
-import { StreamCutError, StreamErrorEvent } from "../../src/llm/errors.js";
-import type { ModelRequest, StreamPart } from "../../src/llm/types.js";
-import { requestFor } from "../support/stream.js";
+} from "../../../../src/events/index.js";
+import { anthropicBody } from "../../../../src/llm/providers/anthropic/request.js";
+import { anthropicParts } from "../../../../src/llm/providers/anthropic/stream.js";
+import { anthropicThinking } from "../../../../src/llm/providers/anthropic/choices.js";
+import { JpError } from "../../../../src/errors.js";
+import { StreamCutError, StreamErrorEvent } from "../../../../src/llm/errors.js";
+import type { ModelRequest, StreamPart } from "../../../../src/llm/types.js";
+import { requestFor } from "../../../support/stream.js";
 
 const at = "2026-01-01T00:00:00Z";
 const request = requestFor("claude-test");

@@ -2,9 +2,9 @@
 // gives its window, output cap, the thinking types and effort levels it
 // accepts, and its lifecycle; mapped here to jp's model facts.
 import type { ModelInfo } from "@anthropic-ai/sdk/resources/models";
-import type { Effort, ModelFacts } from "./capabilities.js";
-import { askModelApiFor, endpoint, NO_SUCH_MODEL, type ProviderOptions } from "./http.js";
-import { isJsonObject } from "../events/index.js";
+import type { Effort, ModelFacts } from "../../capabilities.js";
+import { askModelApiFor, endpoint, NO_SUCH_MODEL, type ProviderOptions } from "../../http.js";
+import { isJsonObject } from "../../../events/index.js";
 
 /**
  * Whether the answer says a capability (`thinking`, `effort.high`…) is

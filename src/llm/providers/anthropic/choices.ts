@@ -3,16 +3,16 @@
 // the model takes as off), the tool choice (forced, or asked for on a model
 // that refuses forcing) and which earlier thinking blocks may go back.
 import type { OutputConfig, ThinkingConfigParam, ToolChoice } from "@anthropic-ai/sdk/resources/messages";
-import { JpError } from "../errors.js";
+import { JpError } from "../../../errors.js";
 import {
   budgetOfEffort,
   effortOfBudget,
   nearestEffort,
   type Effort,
   type ModelFacts,
-} from "./capabilities.js";
-import { toolChoiceOf } from "./tool-choice.js";
-import type { AcceptedFields, ModelRequest, ReasoningRequest } from "./types.js";
+} from "../../capabilities.js";
+import { toolChoiceOf } from "../../tool-choice.js";
+import type { AcceptedFields, ModelRequest, ReasoningRequest } from "../../types.js";
 
 export interface ThinkingChoice {
   thinking?: ThinkingConfigParam;

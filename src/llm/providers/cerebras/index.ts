@@ -4,11 +4,12 @@
 // into the answer as <think> tags) and goes back there; `reasoning_effort` as
 // asked; a named tool choice. And its public model list, the only place it
 // gives a model's window, output cap and price.
-import { isJsonObject } from "../events/index.js";
-import type { ModelFacts } from "./capabilities.js";
-import { endpoint, positiveNumber, type ProviderOptions } from "./http.js";
-import { listedModel, listedPrice } from "./model-lists.js";
-import { COMPATIBLE_DIALECT, type ChatDialect } from "./openai.js";
+import { isJsonObject } from "../../../events/index.js";
+import type { ModelFacts } from "../../capabilities.js";
+import { endpoint, positiveNumber, type ProviderOptions } from "../../http.js";
+import { listedModel, listedPrice } from "../../model-lists.js";
+import { COMPATIBLE_DIALECT, type ChatDialect } from "../../chat-completions.js";
+import type { BuiltInProvider } from "../built-in.js";
 
 export const CEREBRAS_BASE_URL = "https://api.cerebras.ai/v1";
 
@@ -49,3 +50,14 @@ export async function cerebrasFacts(
   const entry = await listedModel(endpoint(root, "/public/v1/models"), name, options, signal);
   return entry ? cerebrasEntry(entry) : undefined;
 }
+
+/** Cerebras's inference API, spoken to through Chat Completions. */
+export const cerebras = {
+  name: "cerebras",
+  title: "Cerebras",
+  api: "chat",
+  baseUrl: CEREBRAS_BASE_URL,
+  keyEnv: ["CEREBRAS_API_KEY"],
+  dialect: () => CEREBRAS_DIALECT,
+  modelFacts: cerebrasFacts,
+} as const satisfies BuiltInProvider;

@@ -12,17 +12,23 @@ import {
   OPENAI_REASONING_ITEM_KEY,
   PROVIDER_BLOCK_KEY,
   responseModels,
-} from "../events/index.js";
-import { assertNever } from "../errors.js";
-import { dataUrl, fileName, questionParts, type QuestionParts } from "./attachments.js";
-import { effortOfBudget, nearestEffort, reasoningGoesBack, type Effort } from "./capabilities.js";
-import { StreamCutError, StreamErrorEvent } from "./errors.js";
-import { classifiedProvider, endpoint, eventData, transportOptions, type ProviderOptions } from "./http.js";
-import { postForEvents } from "../net/http.js";
-import { malformedArguments, tryToolArguments, resultText } from "./tool-arguments.js";
-import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } from "./types.js";
-import { toolChoiceOf } from "./tool-choice.js";
-import { inputTransformationsOf } from "./reasoning-binding.js";
+} from "../../../events/index.js";
+import { assertNever } from "../../../errors.js";
+import { dataUrl, fileName, questionParts, type QuestionParts } from "../../attachments.js";
+import { effortOfBudget, nearestEffort, reasoningGoesBack, type Effort } from "../../capabilities.js";
+import { StreamCutError, StreamErrorEvent } from "../../errors.js";
+import {
+  classifiedProvider,
+  endpoint,
+  eventData,
+  transportOptions,
+  type ProviderOptions,
+} from "../../http.js";
+import { postForEvents } from "../../../net/http.js";
+import { malformedArguments, tryToolArguments, resultText } from "../../tool-arguments.js";
+import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } from "../../types.js";
+import { toolChoiceOf } from "../../tool-choice.js";
+import { inputTransformationsOf } from "../../reasoning-binding.js";
 
 // The Responses API's own shapes, as the SDK declares them (types only: no code loads).
 import type {

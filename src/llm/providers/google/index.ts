@@ -13,9 +13,9 @@ import {
   PROVIDER_BLOCK_KEY,
   responseModels,
   type ToolCallRequest,
-} from "../events/index.js";
-import { assertNever } from "../errors.js";
-import { isBinaryAttachment, questionWithDocuments } from "./attachments.js";
+} from "../../../events/index.js";
+import { assertNever } from "../../../errors.js";
+import { isBinaryAttachment, questionWithDocuments } from "../../attachments.js";
 import {
   budgetOfEffort,
   effortOfBudget,
@@ -23,8 +23,8 @@ import {
   reasoningGoesBack,
   type Effort,
   type ModelFacts,
-} from "./capabilities.js";
-import { StreamCutError, StreamErrorEvent } from "./errors.js";
+} from "../../capabilities.js";
+import { StreamCutError, StreamErrorEvent } from "../../errors.js";
 import {
   classifiedProvider,
   endpoint,
@@ -33,14 +33,15 @@ import {
   NO_SUCH_MODEL,
   transportOptions,
   type ProviderOptions,
-} from "./http.js";
-import { postForEvents } from "../net/http.js";
-import { generatedCallId } from "./tool-arguments.js";
-import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart, Usage } from "./types.js";
-import { toolChoiceOf } from "./tool-choice.js";
+} from "../../http.js";
+import { postForEvents } from "../../../net/http.js";
+import { generatedCallId } from "../../tool-arguments.js";
+import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart, Usage } from "../../types.js";
+import { toolChoiceOf } from "../../tool-choice.js";
 
 // Gemini's usage report, as its SDK declares it (types only: no code loads).
 import type { GenerateContentResponseUsageMetadata } from "@google/genai";
+import type { BuiltInProvider } from "../built-in.js";
 
 /**
  * A part as the REST API documents it (the SDK declares some of its fields
@@ -392,3 +393,12 @@ export function createGeminiProvider(options: ProviderOptions & { baseURL: strin
   );
   return { ...provider, modelFacts: (name, signal) => geminiModel(name, options, signal) };
 }
+
+/** Gemini's own API; Google's SDKs read either key name, GEMINI_API_KEY first. */
+export const google = {
+  name: "google",
+  title: "Gemini",
+  api: "gemini",
+  baseUrl: GEMINI_BASE_URL,
+  keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+} as const satisfies BuiltInProvider;

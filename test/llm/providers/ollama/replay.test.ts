@@ -4,10 +4,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ScriptedResponse } from "../support/mock-llm.js";
-import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
-import { sdkTypeErrors } from "../support/sdk-types.js";
-import { REPO_ROOT } from "../support/workspace.js";
+import type { ScriptedResponse } from "../../../support/mock-llm.js";
+import { qWorkspace, type QWorkspace } from "../../../support/q-workspace.js";
+import { sdkTypeErrors } from "../../../support/sdk-types.js";
+import { REPO_ROOT } from "../../../support/workspace.js";
 
 let w: QWorkspace | undefined;
 afterEach(async () => {

@@ -2,11 +2,12 @@
 // field, `cache_control` breakpoints for the models that cache that way, and
 // the windows, output caps and prices of `GET /api/v1/models`. Its
 // `reasoning_details` are kept and sent back by the Chat Completions mapping.
-import { isJsonObject } from "../events/index.js";
-import type { ModelFacts } from "./capabilities.js";
-import { endpoint, positiveNumber, type ProviderOptions } from "./http.js";
-import { listedModel, listedPrice } from "./model-lists.js";
-import { COMPATIBLE_DIALECT, type ChatDialect } from "./openai.js";
+import { isJsonObject } from "../../../events/index.js";
+import type { ModelFacts } from "../../capabilities.js";
+import { endpoint, positiveNumber, type ProviderOptions } from "../../http.js";
+import { listedModel, listedPrice } from "../../model-lists.js";
+import { COMPATIBLE_DIALECT, type ChatDialect } from "../../chat-completions.js";
+import type { BuiltInProvider } from "../built-in.js";
 
 export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
 
@@ -46,3 +47,14 @@ export async function openrouterFacts(
   const entry = await listedModel(endpoint(options.baseURL, "/models"), name, options, signal);
   return entry ? openrouterEntry(entry) : undefined;
 }
+
+/** OpenRouter, spoken to through Chat Completions with its own fields. */
+export const openrouter = {
+  name: "openrouter",
+  title: "OpenRouter",
+  api: "chat",
+  baseUrl: OPENROUTER_BASE_URL,
+  keyEnv: ["OPENROUTER_API_KEY"],
+  dialect: openrouterDialect,
+  modelFacts: openrouterFacts,
+} as const satisfies BuiltInProvider;

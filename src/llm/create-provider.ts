@@ -1,92 +1,31 @@
 // Owns choosing and building the provider for a model id (`provider/name`),
 // with its key from the environment only.
-import { CEREBRAS_BASE_URL, CEREBRAS_DIALECT, cerebrasFacts } from "./cerebras.js";
 import { parseModelId, type ModelRef } from "../config/models.js";
 import { llmProvider, llmProviders, type ProviderSettings } from "../config/providers.js";
 import type { Config } from "../config/schema.js";
 import { JpError } from "../errors.js";
-import { ANTHROPIC_BASE_URL, createAnthropicProvider } from "./anthropic.js";
-import type { ModelFacts } from "./capabilities.js";
-import { MissingKeyError } from "./errors.js";
-import { createGeminiProvider, GEMINI_BASE_URL } from "./gemini.js";
-import { openaiModelFacts } from "./openai-models.js";
-import type { ProviderOptions } from "./http.js";
-import { LLAMACPP_BASE_URL, LLAMACPP_DIALECT, llamacppFacts } from "./llamacpp.js";
-import { createOllamaProvider, OLLAMA_BASE_URL } from "./ollama.js";
-import {
-  type ChatDialect,
-  COMPATIBLE_DIALECT,
-  createOpenAIProvider,
-  OPENAI_BASE_URL,
-  OPENAI_DIALECT,
-} from "./openai.js";
-import { createResponsesProvider } from "./openai-responses.js";
-import { OPENROUTER_BASE_URL, openrouterDialect, openrouterFacts } from "./openrouter.js";
 import { proxyFor } from "../net/proxy.js";
+import type { ModelFacts } from "./capabilities.js";
+import { COMPATIBLE_DIALECT, createOpenAIProvider, OPENAI_BASE_URL } from "./chat-completions.js";
+import { MissingKeyError } from "./errors.js";
+import { createAnthropicProvider } from "./providers/anthropic/index.js";
+import { createGeminiProvider } from "./providers/google/index.js";
+import {
+  baseUrlFor,
+  BUILT_IN_PROVIDERS,
+  builtInProvider,
+  type Api,
+  type BuiltInProvider,
+  type ProviderSetup,
+} from "./providers/index.js";
+import { createOllamaProvider } from "./providers/ollama/index.js";
+import { createResponsesProvider } from "./providers/openai/responses.js";
 import type { Provider } from "./types.js";
 
-/** The APIs jp speaks, each in its own module. */
-export type Api = NonNullable<ProviderSettings["api"]>;
-
-type Options = ProviderOptions & { baseURL: string };
-
-/** A provider jp knows by name, ready to use with no configuration beyond its key. */
-interface BuiltInProvider {
-  /** The API it speaks unless its config says otherwise. */
-  api: Api;
-  baseUrl: string;
-  /** Its OpenAI-compatible endpoint, for `api = "chat"` when its own API sits elsewhere. */
-  chatBaseUrl?: string;
-  /** Where its key is read, the first variable set winning; none for a local server that takes no key. */
-  keyEnv: readonly string[];
-  /** What its Chat Completions endpoint reads beyond the standard fields. */
-  dialect?: (model: string) => ChatDialect;
-  /** Its own model API, where its API's has none. */
-  modelFacts?: (name: string, options: Options, signal: AbortSignal) => Promise<ModelFacts | undefined>;
-}
-
-/** The built-in providers: adding one is its module, its fixtures and its line here. */
-const BUILT_IN: Readonly<Record<string, BuiltInProvider>> = {
-  anthropic: { api: "anthropic", baseUrl: ANTHROPIC_BASE_URL, keyEnv: ["ANTHROPIC_API_KEY"] },
-  openai: {
-    api: "responses",
-    baseUrl: OPENAI_BASE_URL,
-    keyEnv: ["OPENAI_API_KEY"],
-    dialect: () => OPENAI_DIALECT,
-    modelFacts: openaiModelFacts,
-  },
-  // Google's SDKs read either name, GEMINI_API_KEY first.
-  google: { api: "gemini", baseUrl: GEMINI_BASE_URL, keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] },
-  ollama: { api: "ollama", baseUrl: OLLAMA_BASE_URL, chatBaseUrl: `${OLLAMA_BASE_URL}/v1`, keyEnv: [] },
-  llamacpp: {
-    api: "chat",
-    baseUrl: LLAMACPP_BASE_URL,
-    keyEnv: [],
-    dialect: () => LLAMACPP_DIALECT,
-    modelFacts: (_name, options, signal) => llamacppFacts(options, signal),
-  },
-  cerebras: {
-    api: "chat",
-    baseUrl: CEREBRAS_BASE_URL,
-    keyEnv: ["CEREBRAS_API_KEY"],
-    dialect: () => CEREBRAS_DIALECT,
-    modelFacts: cerebrasFacts,
-  },
-  openrouter: {
-    api: "chat",
-    baseUrl: OPENROUTER_BASE_URL,
-    keyEnv: ["OPENROUTER_API_KEY"],
-    dialect: openrouterDialect,
-    modelFacts: openrouterFacts,
-  },
-};
-
-function builtIn(name: string): BuiltInProvider | undefined {
-  return Object.hasOwn(BUILT_IN, name) ? BUILT_IN[name] : undefined;
-}
+export type { Api } from "./providers/index.js";
 
 /** What one API's module needs to build the provider. */
-interface Setup extends Options {
+interface Setup extends ProviderSetup {
   model: ModelRef;
   settings: ProviderSettings;
   known: BuiltInProvider | undefined;
@@ -108,7 +47,7 @@ const APIS: Readonly<Record<Api, (setup: Setup) => Provider>> = {
 
 /** The environment variables that hold provider keys: never passed to a tool or an MCP server. */
 export function providerKeyEnvs(config: Config): Set<string> {
-  const names = Object.values(BUILT_IN).flatMap((p) => p.keyEnv);
+  const names: string[] = BUILT_IN_PROVIDERS.flatMap((p) => p.keyEnv);
   for (const [, settings] of llmProviders(config)) if (settings.api_key_env) names.push(settings.api_key_env);
   return new Set(names);
 }
@@ -131,7 +70,7 @@ function keyOf(
 export function providerApi(modelId: string, config: Config): Api | undefined {
   const model = parseModelId(modelId);
   const settings = llmProvider(config, model.provider);
-  const known = builtIn(model.provider);
+  const known = builtInProvider(model.provider);
   if (!known && !settings.base_url) return undefined;
   return settings.api ?? known?.api ?? "chat";
 }
@@ -160,7 +99,7 @@ export function createProvider(
 ): { provider: Provider; model: ModelRef } {
   const model = parseModelId(modelId);
   const settings = llmProvider(config, model.provider);
-  const known = builtIn(model.provider);
+  const known = builtInProvider(model.provider);
   if (!known && !settings.base_url)
     throw new JpError(
       "llm.unknown_provider",
@@ -175,8 +114,7 @@ export function createProvider(
   const baseURL =
     baseUrlFromEnv(model.provider, settings, env) ??
     settings.base_url ??
-    (api === "chat" ? known?.chatBaseUrl : undefined) ??
-    known?.baseUrl ??
+    (known ? baseUrlFor(known, api) : undefined) ??
     OPENAI_BASE_URL;
   const request = config.assistant?.request;
   const setup: Setup = {

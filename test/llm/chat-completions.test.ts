@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { PROVIDER_BLOCK_KEY, REASONING_FIELD_KEY, REFUSAL_KEY } from "../../src/events/index.js";
 import { StreamCutError, StreamErrorEvent } from "../../src/llm/errors.js";
-import { DONE, openaiBody, openaiParts } from "../../src/llm/openai.js";
+import { DONE, openaiBody, openaiParts } from "../../src/llm/chat-completions.js";
 import type { StreamPart } from "../../src/llm/types.js";
 import { requestFor } from "../support/stream.js";
 

@@ -1,13 +1,13 @@
 // The Responses API mapping without HTTP: events to input items, and the
 // documented stream events to parts (a cut call, a failed response, a cut stream).
 import { describe, expect, it } from "vitest";
-import type { Event } from "../../src/events/index.js";
-import { StreamCutError, StreamErrorEvent } from "../../src/llm/errors.js";
-import { responsesBody, responsesParts } from "../../src/llm/openai-responses.js";
-import type { StreamPart } from "../../src/llm/types.js";
-import { requestFor } from "../support/stream.js";
+import type { Event } from "../../../../src/events/index.js";
+import { StreamCutError, StreamErrorEvent } from "../../../../src/llm/errors.js";
+import { responsesBody, responsesParts } from "../../../../src/llm/providers/openai/responses.js";
+import type { StreamPart } from "../../../../src/llm/types.js";
+import { requestFor } from "../../../support/stream.js";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
-import { sdkTypeErrors } from "../support/sdk-types.js";
+import { sdkTypeErrors } from "../../../support/sdk-types.js";
 
 const at = "2026-12-01T10:00:00Z";
 const request = requestFor("gpt-5.5");

@@ -1,11 +1,11 @@
 // The Gemini mapping without HTTP: events to contents, thinking from jp's
 // settings, and streamed chunks to parts.
 import { describe, expect, it } from "vitest";
-import type { Event } from "../../src/events/index.js";
-import { StreamCutError, StreamErrorEvent } from "../../src/llm/errors.js";
-import { geminiParts, geminiThinking, toGeminiContents } from "../../src/llm/gemini.js";
-import type { StreamPart } from "../../src/llm/types.js";
-import { requestFor } from "../support/stream.js";
+import type { Event } from "../../../../src/events/index.js";
+import { StreamCutError, StreamErrorEvent } from "../../../../src/llm/errors.js";
+import { geminiParts, geminiThinking, toGeminiContents } from "../../../../src/llm/providers/google/index.js";
+import type { StreamPart } from "../../../../src/llm/types.js";
+import { requestFor } from "../../../support/stream.js";
 
 const at = "2026-12-01T10:00:00Z";
 const request = requestFor("gemini-3-flash-preview");

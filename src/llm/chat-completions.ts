@@ -27,7 +27,7 @@ import {
 } from "./http.js";
 import { postForEvents } from "../net/http.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
-import { responsesEffort } from "./openai-responses.js";
+import { responsesEffort } from "./providers/openai/responses.js";
 import {
   type AcceptedFields,
   type ModelRequest,
