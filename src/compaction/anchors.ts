@@ -3,7 +3,8 @@
 // through origins.
 import type { Event } from "../events/index.js";
 import { turnsLabel, isKind } from "../events/index.js";
-import { project, type TurnOrigin } from "./project.js";
+import { project } from "./project.js";
+import type { TurnOrigin } from "./projector.js";
 
 export interface AnchorCandidate {
   /** 0-based raw turn (for a summary turn, the first turn it covers). */

@@ -9,6 +9,16 @@ export * from "./plan.js";
 export * from "./policy.js";
 export * from "./positions.js";
 export * from "./project.js";
+export {
+  SUMMARY_REQUEST,
+  SUMMARY_SHOWN_ABOVE,
+  summaryRequest,
+  type FailedQuestion,
+  type ProjectionSink,
+  type ProjectionStats,
+  type StreamShape,
+  type TurnOrigin,
+} from "./projector.js";
 export * from "./reasoning-report.js";
 export * from "./recall.js";
 export * from "./tool-output.js";

@@ -4,8 +4,14 @@
 // by the checker derived from this schema (schema.check.ts, written by
 // scripts/schema-checks.mjs); zod loads only to explain an invalid one.
 import * as z from "zod";
-import { TOOL_HINTS, TOOL_MODES } from "../compaction/policy.js";
+import { TOOL_MODES } from "../compaction/policy.js";
 import { CONFIG_CHECKS } from "./checks.js";
+import { Providers } from "./schema-providers.js";
+import { ToolConfig } from "./schema-tools.js";
+
+// Parts of the one schema, each in its own file; imported from here.
+export { McpServerConfig, ProviderConfig } from "./schema-providers.js";
+export { ToolConfig } from "./schema-tools.js";
 
 const KeepBound = z
   .union([z.number().int(), z.string()])
@@ -80,198 +86,6 @@ export const AutoCompactionConfig = z.strictObject({
     .describe("never compact a conversation with fewer turns"),
   rule: CompactionRuleConfig.optional().describe("what to do with whole earlier turns"),
 });
-
-export const ToolConfig = z.strictObject({
-  compaction: z.enum(TOOL_HINTS).optional().describe("per-tool compaction hint"),
-  source: z
-    .string()
-    .refine(CONFIG_CHECKS.toolSource.test, {
-      error: (issue) => CONFIG_CHECKS.toolSource.message(issue.input),
-    })
-    .optional()
-    .describe('where the tool comes from: "local", "builtin", "mcp.SERVER" or "mcp.SERVER.TOOL"'),
-  command: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .describe("the command a local tool runs"),
-  summary: z.string().optional().describe("what the tool does, as shown to the model"),
-  description: z.string().optional().describe("more on what the tool does, shown to the model after summary"),
-  parameters: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe("JSON Schema properties of the arguments"),
-  run: z.enum(["ask", "unattended", "edit", "skip"]).optional().describe("how a call is approved"),
-  enable: z
-    .union([
-      z.boolean(),
-      z.enum(["on", "off", "explicit", "always"]),
-      z.strictObject({
-        state: z.boolean().optional().describe("whether the tool is offered"),
-        allow_toggle: z
-          .enum(["any", "never", "if_named", "if_named_or_group"])
-          .optional()
-          .describe("which -t/-T may change that: any, never, or one that names the tool"),
-      }),
-    ])
-    .optional()
-    .describe(
-      'whether the model may call it: true, false, "explicit" (only when -t names it), "always" (-T cannot take it away), or { state, allow_toggle }',
-    ),
-  env: z
-    .array(z.string())
-    .optional()
-    .describe(
-      "environment variables a local tool receives besides PATH, HOME, LANG, TERM (never a provider key)",
-    ),
-  options: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe("settings a JP tool reads from {{tool.options}}, passed as given"),
-  questions: z
-    .record(
-      z.string(),
-      z.strictObject({
-        answer: z.unknown().optional().describe("the answer given without asking"),
-      }),
-    )
-    .optional()
-    .describe("answers to a JP tool's needs_input questions, by question id, given without asking"),
-  access: z
-    .strictObject({
-      fs: z
-        .array(
-          z.strictObject({
-            path: z.string().describe('a path in the workspace ("." for all of it)'),
-            external: z.boolean().optional().describe("the path is a symlink out of the workspace"),
-            read: z.boolean().optional(),
-            write: z.boolean().optional().describe("create, update and delete"),
-            create: z.boolean().optional(),
-            update: z.boolean().optional(),
-            delete: z.boolean().optional(),
-            execute: z.boolean().optional(),
-          }),
-        )
-        .optional(),
-    })
-    .optional()
-    .describe(
-      "what of the workspace a JP tool may touch, passed in {{context}} for it to check (JP's access.fs)",
-    ),
-  cancellation_response: z
-    .string()
-    .optional()
-    .describe("what the model is told when the user declines a call"),
-  timeout_secs: z.number().positive().optional().describe("stop a local tool after this long"),
-  max_output_bytes: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe(
-      "show the model at most this many bytes of a tool's output, as head and tail (the log keeps it whole, up to 10 MiB; recall reads the rest)",
-    ),
-});
-export type ToolConfig = z.infer<typeof ToolConfig>;
-
-export const ProviderConfig = z.strictObject({
-  base_url: z.string().optional().describe("API base URL (OpenAI-compatible servers, proxies)"),
-  base_url_env: z
-    .string()
-    .optional()
-    .describe(
-      "environment variable holding the API base URL; when set, it wins over base_url (as JP reads it)",
-    ),
-  api_key_env: z.string().optional().describe("environment variable holding the API key"),
-  proxy: z
-    .string()
-    .optional()
-    .describe(
-      'proxy URL for this provider ("" for none); absent, HTTPS_PROXY / HTTP_PROXY / NO_PROXY decide',
-    ),
-  api: z
-    .enum(["anthropic", "gemini", "responses", "chat", "ollama"])
-    .optional()
-    .describe(
-      "which API the provider speaks: Anthropic's Messages API (default for anthropic), Gemini's generateContent (default for google), OpenAI's Responses API (default for openai), Ollama's own /api/chat (default for ollama), or Chat Completions (every other server)",
-    ),
-  keep_alive: z
-    .string()
-    .optional()
-    .describe('how long Ollama keeps the model loaded after a request ("5m", "1h", "-1" for ever)'),
-  beta: z
-    .array(z.string())
-    .optional()
-    .describe("beta features to turn on, sent as the anthropic-beta header (Anthropic)"),
-  prompt_cache_key: z
-    .boolean()
-    .optional()
-    .describe(
-      "send prompt_cache_key to this OpenAI-compatible server (for servers that route by it; others may reject it)",
-    ),
-});
-
-const McpCommon = {
-  optional: z
-    .boolean()
-    .optional()
-    .describe("leave the server's tools out with a warning when it cannot start, instead of failing"),
-  startup_timeout_secs: z
-    .number()
-    .positive()
-    .optional()
-    .describe("give up on a server that has not answered its start-up after this long (default 30)"),
-  all_tools: z
-    .boolean()
-    .optional()
-    .describe("offer every tool of the server under its own name, without a [conversation.tools] entry each"),
-};
-
-export const McpServerConfig = z.union([
-  z.strictObject({
-    type: z.literal("stdio").describe("a server jp starts and talks to on stdin/stdout"),
-    command: z.string().describe("the program to run"),
-    arguments: z.array(z.string()).optional().describe("its arguments"),
-    variables: z
-      .array(z.string())
-      .optional()
-      .describe(
-        "environment variables passed to the server besides PATH, HOME, LANG, TERM (never a provider key)",
-      ),
-    cwd: z.string().optional().describe("working directory (default: the workspace root)"),
-    checksum: z
-      .strictObject({
-        algorithm: z.enum(["sha256", "sha1"]),
-        value: z.string().describe("the program's digest, in hex"),
-      })
-      .optional()
-      .describe("start the server only when its program has this digest (JP's checksum)"),
-    ...McpCommon,
-  }),
-  z.strictObject({
-    type: z.literal("http").describe("a server reached over Streamable HTTP"),
-    url: z.string().describe("the server's MCP endpoint"),
-    headers: z
-      .record(z.string(), z.string())
-      .optional()
-      .describe("request headers; ${NAME} in a value is the environment variable NAME (for bearer tokens)"),
-    ...McpCommon,
-  }),
-]);
-export type McpServerConfig = z.infer<typeof McpServerConfig>;
-
-const Providers = z
-  .object({
-    mcp: z.record(z.string(), McpServerConfig).optional().describe("MCP servers, by name"),
-    llm: z
-      .strictObject({
-        aliases: z
-          .record(z.string(), z.string())
-          .optional()
-          .describe('short names for models, e.g. sonnet = "anthropic/claude-sonnet-5" (-m sonnet)'),
-      })
-      .optional(),
-  })
-  .catchall(ProviderConfig);
 
 const cacheRates = {
   cache_read: z.number().nonnegative().optional().describe("input tokens read from the cache"),
