@@ -1,11 +1,62 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Tests outside test/e2e/ that start processes (a tool's command, an MCP
+ * server, a worker holding a lock, git): the end-to-end tier runs them. The
+ * unit tier's setup (test/support/no-process.ts) fails any other test that
+ * starts one, naming this list.
+ */
+const STARTS_PROCESSES = [
+  "test/cli/commands/completion.test.ts",
+  "test/cli/commands/config/extends-limits.test.ts",
+  "test/cli/commands/conversation/fork-running.test.ts",
+  "test/cli/commands/conversation/hints.test.ts",
+  "test/cli/commands/conversation/metadata-races.test.ts",
+  "test/cli/commands/conversation/show-context.test.ts",
+  "test/cli/commands/jp-habits.test.ts",
+  "test/cli/commands/q-any-json.test.ts",
+  "test/cli/commands/q-compatible.test.ts",
+  "test/cli/commands/q-display.test.ts",
+  "test/cli/commands/q-gemini.test.ts",
+  "test/cli/commands/q-models.test.ts",
+  "test/cli/commands/q-trust.test.ts",
+  "test/cli/commands/q.test.ts",
+  "test/cli/compile-cache.test.ts",
+  "test/config/jp-workspace.test.ts",
+  "test/index.test.ts",
+  "test/llm/conformance.test.ts",
+  "test/llm/jp-replay.test.ts",
+  "test/llm/providers/google/replay.test.ts",
+  "test/llm/providers/ollama/replay.test.ts",
+  "test/llm/replay.test.ts",
+  "test/llm/transport.test.ts",
+  "test/store/concurrency.test.ts",
+  "test/store/files.test.ts",
+  "test/store/links.test.ts",
+  "test/tools/jp-protocol.test.ts",
+  "test/tools/local.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
     globalSetup: ["test/support/global-setup.ts"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/e2e/**", ...STARTS_PROCESSES],
+          setupFiles: ["test/support/no-process.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts", ...STARTS_PROCESSES] },
+      },
+    ],
   },
 });

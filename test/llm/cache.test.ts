@@ -3,7 +3,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Event } from "../../src/events/index.js";
 import fc from "fast-check";
-import { anthropicBody, mapMessages, toAnthropicMessages } from "../../src/llm/providers/anthropic/request.js";
+import {
+  anthropicBody,
+  mapMessages,
+  toAnthropicMessages,
+} from "../../src/llm/providers/anthropic/request.js";
 import { compactedStream } from "../support/arbitrary.js";
 import { openaiBody } from "../../src/llm/chat-completions.js";
 import { createProvider } from "../../src/llm/create-provider.js";

@@ -5,7 +5,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { isJsonObject, type ChatResponse, type Event, type ToolCallRequest } from "../../../../src/events/index.js";
+import {
+  isJsonObject,
+  type ChatResponse,
+  type Event,
+  type ToolCallRequest,
+} from "../../../../src/events/index.js";
 import type { ScriptedResponse } from "../../../support/mock-llm.js";
 import { qWorkspace, type QWorkspace } from "../../../support/q-workspace.js";
 import { sdkTypeErrors } from "../../../support/sdk-types.js";
