@@ -52,14 +52,16 @@ export function* jsonArrayElements(
     fs.readSync(fd, head, 0, 3, 0);
     const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
     for (let read = bom; read < size || read === 0;) {
-      const piece = Buffer.allocUnsafe(Math.min(pieceSize, Math.max(size - read, 0)));
-      const n = piece.length ? fs.readSync(fd, piece, 0, piece.length, read) : 0;
+      // The element still being read (usually a small part of a piece) is copied to the front
+      // of the next buffer and the piece read in behind it: the piece itself is never copied.
+      const kept = at < bytes.length || start !== -1 ? bytes : bytes.subarray(0, 0);
+      const wanted = Math.min(pieceSize, Math.max(size - read, 0));
+      const next = Buffer.allocUnsafe(kept.length + wanted);
+      kept.copy(next, 0);
+      const n = wanted ? fs.readSync(fd, next, kept.length, wanted, read) : 0;
       read += n;
       progress?.(read, size);
-      bytes =
-        at < bytes.length || start !== -1
-          ? Buffer.concat([bytes, piece.subarray(0, n)])
-          : piece.subarray(0, n);
+      bytes = next.subarray(0, kept.length + n);
       for (; at < bytes.length; at++) {
         if (inString) {
           const quote = closingQuote(bytes, at);
