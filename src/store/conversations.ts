@@ -37,7 +37,7 @@ import {
   timeOfId,
   TURN_LOCK_FILE,
 } from "./folders.js";
-import { acquireLock, type HeldLock } from "./lock.js";
+import { acquireLock, type HeldLock, type LockOptions } from "./lock.js";
 import { StatsCache, type LogStats } from "./log-stats.js";
 import {
   EventLog,
@@ -475,7 +475,11 @@ export class ConversationStore {
   }
 
   /** The conversation's turn lock, as `jp q` holds it for a turn: whoever else changes the conversation waits. */
-  holdTurn(ref: ConversationRef): HeldLock {
-    return acquireLock(path.join(ref.dir, TURN_LOCK_FILE), { ...this.lockOptions, command: "jp" });
+  holdTurn(ref: ConversationRef, options: LockOptions = {}): HeldLock {
+    return acquireLock(path.join(ref.dir, TURN_LOCK_FILE), {
+      ...this.lockOptions,
+      command: "jp",
+      ...options,
+    });
   }
 }

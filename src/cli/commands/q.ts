@@ -1,6 +1,5 @@
 // `jp q [QUERY]`: ask in a conversation; the model may call tools.
 import { type Command } from "commander";
-import * as path from "node:path";
 import { jpEffortLevel } from "../../config/jp-efforts.js";
 import { JpError } from "../../errors.js";
 import { turnsLabel, type Event } from "../../events/index.js";
@@ -8,8 +7,6 @@ import { checkAttachments } from "../../llm/attachments.js";
 import { modelCacheDir, modelCapabilities } from "../../llm/model-info.js";
 import { createProvider } from "../../llm/create-provider.js";
 import type { McpServers } from "../../mcp/servers.js";
-import { TURN_LOCK_FILE } from "../../store/conversations.js";
-import { acquireLock } from "../../store/lock.js";
 import { toolNameProblem } from "../../tools/names.js";
 import { runTurn } from "../../turn/loop.js";
 import { recordFailedQuestion } from "../../turn/record.js";
@@ -113,7 +110,8 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
   // The conversation is ours for the whole turn; a second `jp q` on it is told who holds it.
   // Taken before anything is started (MCP servers), and everything started is ended on every path.
   const turnLock = opts.persist
-    ? acquireLock(path.join(ref.dir, TURN_LOCK_FILE), { timeoutMs: 1000, command: "jp q" })
+    ? // Refused within a second, not waited for: the other `jp q` may run for minutes.
+      ctx.store().holdTurn(ref, { timeoutMs: 1000, command: "jp q", onWait: undefined })
     : undefined;
   const interrupt = interruptHandler(ctx, () => turnLock?.release());
   let servers: McpServers | undefined;
