@@ -13,14 +13,32 @@ function expected(name: string): boolean {
   return /^jp-(test|worker)-/.test(name) || name === `jp-${uid}`;
 }
 
+/** The run's root, shared by the tiers (vitest sets each project up on its own, in one process). */
+interface RunRoot {
+  root: string;
+  system: string;
+  users: number;
+}
+const RUN_ROOT = Symbol.for("jp.test-run-root");
+type WithRunRoot = typeof globalThis & { [RUN_ROOT]?: RunRoot };
+
 export default function setup(): () => void {
-  const system = os.tmpdir();
-  const root = fs.mkdtempSync(path.join(system, "jp-test-run-"));
-  process.env.TMPDIR = root;
+  const scope: WithRunRoot = globalThis;
+  if (scope[RUN_ROOT] === undefined) {
+    const system = os.tmpdir();
+    const root = fs.mkdtempSync(path.join(system, "jp-test-run-"));
+    process.env.TMPDIR = root;
+    scope[RUN_ROOT] = { root, system, users: 0 };
+  }
+  const run = scope[RUN_ROOT];
+  run.users += 1;
   return () => {
-    process.env.TMPDIR = system;
-    const left = fs.readdirSync(root).filter((name) => !expected(name));
-    fs.rmSync(root, { recursive: true, force: true });
+    run.users -= 1;
+    if (run.users > 0) return;
+    scope[RUN_ROOT] = undefined;
+    process.env.TMPDIR = run.system;
+    const left = fs.readdirSync(run.root).filter((name) => !expected(name));
+    fs.rmSync(run.root, { recursive: true, force: true });
     if (left.length > 0) {
       // A teardown error is only logged by vitest; the exit code makes it fail the run.
       console.error(`the tests left ${left.length} unexpected temp entries: ${left.join(", ")}`);
