@@ -22,8 +22,6 @@ import { createOllamaProvider } from "./providers/ollama/index.js";
 import { createResponsesProvider } from "./providers/openai/responses.js";
 import type { Provider } from "./types.js";
 
-export type { Api } from "./providers/index.js";
-
 /** What one API's module needs to build the provider. */
 interface Setup extends ProviderSetup {
   model: ModelRef;

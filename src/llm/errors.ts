@@ -16,16 +16,7 @@ import {
 import { redactSecrets } from "./redact.js";
 
 // How reaching a server fails is net/'s; the providers read those failures here, beside their own.
-export {
-  ErrorBodyError,
-  HttpStatusError,
-  IdleTimeoutError,
-  RedirectError,
-  ResponseTimeoutError,
-  StreamCutError,
-  StreamErrorEvent,
-  UnsupportedEncodingError,
-} from "../net/errors.js";
+export * from "../net/errors.js";
 
 export class ProviderError extends JpError {
   readonly retryable: boolean;
