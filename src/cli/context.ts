@@ -17,6 +17,7 @@ import type { ResolvedConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import type { TokenCounter } from "../tokens/count.js";
 import type { Summarizer, SummarizeRequest, Summary } from "../llm/summarize.js";
+import { grouped } from "../numbers.js";
 
 export interface Context {
   cwd: string;
@@ -117,7 +118,7 @@ async function summarizeShowing(ctx: Context, request: SummarizeRequest): Promis
   }).summarize(request);
   const seconds = ((ctx.clock.now().getTime() - started) / 1000).toFixed(1);
   const used = result.usage
-    ? ` (in ${(result.usage.input_tokens ?? 0).toLocaleString("en-US")} · out ${(result.usage.output_tokens ?? 0).toLocaleString("en-US")} tokens)`
+    ? ` (in ${grouped(result.usage.input_tokens ?? 0)} · out ${grouped(result.usage.output_tokens ?? 0)} tokens)`
     : "";
   // What will stand in for the turns, shown before anything else is said of them.
   ctx.info(ctx.color.dim(`summary written in ${seconds}s by ${result.model}${used}:`));

@@ -5,6 +5,7 @@
 import { isKind, NO_TURN, TurnCounter, type Event } from "../events/index.js";
 import { project } from "./project.js";
 import { capToolOutputs, type OutputCap } from "./tool-output.js";
+import { grouped } from "../numbers.js";
 
 export interface RecallRequest {
   /** Raw turns, 1-based as the markers and `print` number them: "4" or "2-5". */
@@ -76,7 +77,7 @@ function bounded(text: string, next: string): string {
   if (text.length <= RECALL_LIMIT) return text;
   const kept = RECALL_LIMIT - NOTE_ROOM;
   const more = text.length - kept;
-  return `${text.slice(0, kept)}\n[… ${more.toLocaleString("en-US")} more characters: ${next}]`;
+  return `${text.slice(0, kept)}\n[… ${grouped(more)} more characters: ${next}]`;
 }
 
 function recallTurns(all: Piece[], spec: string, turnCount: number): RecallAnswer {
@@ -108,7 +109,7 @@ function recallCall(all: Piece[], request: RecallRequest & { call: string }): Re
   // The arguments (the model's own words, possibly megabytes of them) are shown in part: the answer stays bounded.
   const args =
     call && call.text.length > ARGUMENTS_SHOWN
-      ? `${call.label}:\n${call.text.slice(0, ARGUMENTS_SHOWN)}\n[… ${(call.text.length - ARGUMENTS_SHOWN).toLocaleString("en-US")} more characters of arguments]`
+      ? `${call.label}:\n${call.text.slice(0, ARGUMENTS_SHOWN)}\n[… ${grouped(call.text.length - ARGUMENTS_SHOWN)} more characters of arguments]`
       : call && render(call);
   const turn = `── turn ${(call ?? result)!.turn + 1} ──`;
   const room =
@@ -124,7 +125,7 @@ function recallCall(all: Piece[], request: RecallRequest & { call: string }): Re
   ].filter((line) => line !== undefined);
   const rest =
     end < output.length
-      ? `\n[… ${(output.length - end).toLocaleString("en-US")} more characters: recall ${JSON.stringify({ call: request.call, offset: end })}]`
+      ? `\n[… ${grouped(output.length - end)} more characters: recall ${JSON.stringify({ call: request.call, offset: end })}]`
       : "";
   return { ok: true, text: `${header.join("\n")}\n${slice}${rest}` };
 }
@@ -181,7 +182,7 @@ function* recallQuery(events: readonly Event[], query: string, capOf: OutputCap 
   if (words.length > RECALL_QUERY_WORDS)
     return {
       ok: false,
-      error: `the query has ${words.length.toLocaleString("en-US")} words; recall searches for at most ${RECALL_QUERY_WORDS} (all must occur): give the few that matter`,
+      error: `the query has ${grouped(words.length)} words; recall searches for at most ${RECALL_QUERY_WORDS} (all must occur): give the few that matter`,
     };
   const visible = visibleTexts(events, capOf);
   const found: string[] = [];

@@ -3,6 +3,7 @@
 // `max_output_bytes`, with a marker saying what was cut and how `recall`
 // reads it. A view setting, so changing it later never touches the log. Pure.
 import { isKind, type Event, type ToolCallResponse } from "../events/index.js";
+import { grouped } from "../numbers.js";
 
 /** The view's cap, in bytes, of one tool's output. */
 export type OutputCap = (toolName: string) => number;
@@ -41,7 +42,7 @@ export function cutOutput(content: string, cap: number): OutputCut | undefined {
 /** The marker between head and tail: byte-stable for one output and one cap, so the prompt cache holds. */
 export function cutMarker(callId: string, cut: OutputCut, total: number): string {
   const recall = JSON.stringify({ call: callId, offset: cut.offset, length: cut.length });
-  return `\n[… ${cut.length.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} characters cut from the middle of this output; recall ${recall} reads them]\n`;
+  return `\n[… ${grouped(cut.length)} of ${grouped(total)} characters cut from the middle of this output; recall ${recall} reads them]\n`;
 }
 
 /** The view of one response: its head, the marker and its tail when it is over the cap. */

@@ -9,6 +9,7 @@ import { ConfigError } from "./errors.js";
 import { FORBIDDEN_KEYS } from "../events/keys.js";
 import type { Plain } from "./trust.js";
 import { setValueAt } from "./paths.js";
+import { grouped } from "../numbers.js";
 
 export interface Layer {
   /** Shown by `config show --origin`, e.g. `workspace (.jp/config.toml)`. */
@@ -44,7 +45,7 @@ function configText(file: string, shown: string): string {
       );
     if (stat.size > MAX_CONFIG_BYTES)
       throw new ConfigError(
-        `config file ${shown} is ${stat.size.toLocaleString("en-US")} bytes, more than jp reads (${MAX_CONFIG_BYTES / 1024 / 1024} MiB)`,
+        `config file ${shown} is ${grouped(stat.size)} bytes, more than jp reads (${MAX_CONFIG_BYTES / 1024 / 1024} MiB)`,
         "split it, or name the right file",
       );
     return fs.readFileSync(fd, "utf8");

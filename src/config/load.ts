@@ -18,6 +18,7 @@ import type { Config } from "./schema.js";
 import { isPlain, restrictConversationDelta, serverNames, toolNames, type Plain } from "./trust.js";
 import { isJpWorkspace } from "../store/workspace.js";
 import { PACKAGE_ROOT } from "./package-root.js";
+import { grouped } from "../numbers.js";
 
 export type { Layer } from "./layers.js";
 
@@ -274,7 +275,7 @@ function checkSettingsCount(layers: readonly Layer[]): void {
     settings += children.length;
     if (settings > MAX_SETTINGS)
       throw new ConfigError(
-        `the configuration holds more than ${MAX_SETTINGS.toLocaleString("en-US")} settings, more than jp reads`,
+        `the configuration holds more than ${grouped(MAX_SETTINGS)} settings, more than jp reads`,
         "check what the config files and their extends bring in (`jp config show --origin` names each layer)",
       );
     stack.push(...children);

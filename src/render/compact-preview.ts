@@ -9,6 +9,7 @@ import { PLAIN } from "./palette.js";
 import { renderHistory } from "./history.js";
 import { atRiskLine, policyNames, reasoningLostLine } from "./compactions.js";
 import { counted } from "./words.js";
+import { grouped } from "../numbers.js";
 
 export interface PreviewRule {
   compaction: Compaction;
@@ -93,7 +94,7 @@ function replacement(c: Compaction): string {
     .join(" + ");
 }
 
-const fmt = (n: number, approximate: boolean) => `${approximate ? "≈" : ""}${n.toLocaleString("en-US")}`;
+const fmt = (n: number, approximate: boolean) => `${approximate ? "≈" : ""}${grouped(n)}`;
 
 export function renderCompactPreview(
   events: readonly Event[],

@@ -4,6 +4,7 @@ import { turnsLabel } from "../events/index.js";
 import type { CompactionEntry } from "../compaction/index.js";
 import { describeToolPolicy } from "../compaction/index.js";
 import { policyNames, stateLabel } from "./compactions.js";
+import { grouped } from "../numbers.js";
 
 export interface CompactionItem {
   index: number;
@@ -72,8 +73,7 @@ export function renderCompactionItems(items: readonly CompactionItem[]): string[
     const policy = [...item.policies, ...(overrides.length ? [`hints: ${overrides.join(", ")}`] : [])].join(
       " + ",
     );
-    const saved =
-      item.tokens_saved !== null ? `, saved ${item.tokens_saved.toLocaleString("en-US")} tokens` : "";
+    const saved = item.tokens_saved !== null ? `, saved ${grouped(item.tokens_saved)} tokens` : "";
     lines.push(`    #${item.index} ${item.id}  ${range}  ${policy}  [${item.source}, ${item.state}${saved}]`);
     if (item.summary) {
       const author =

@@ -5,6 +5,7 @@ import { turnList, turnsLabel, type Compaction } from "../events/index.js";
 import { formatTokens } from "../tokens/count.js";
 import { counted } from "./words.js";
 import { visible } from "./visible.js";
+import { grouped } from "../numbers.js";
 
 /** The policies of a compaction as words: `summary`, `reasoning`, `tools`, `tools (omit)`. */
 export function policyNames(c: Compaction): string[] {
@@ -97,7 +98,7 @@ function plannedLine(
   const tokens = p.summaryNotGenerated
     ? `${o.fmt(before)} tokens now; the summary by ${p.summaryNotGenerated.model} is not generated in a dry run`
     : `${o.fmt(before)} → ${o.fmt(o.rangeTokens("after", range))} tokens`;
-  return `${o.dryRun ? "Would compact" : "Compacted"} ${turnsLabel(range.from, range.to)} (${count.toLocaleString("en-US")} total, ${describePolicies(p.compaction)}${notes.length ? `; ${notes.join("; ")}` : ""}): ${tokens}.`;
+  return `${o.dryRun ? "Would compact" : "Compacted"} ${turnsLabel(range.from, range.to)} (${grouped(count)} total, ${describePolicies(p.compaction)}${notes.length ? `; ${notes.join("; ")}` : ""}): ${tokens}.`;
 }
 
 /** The compact command's timeline, in 1-based turns, with token figures. */

@@ -2,6 +2,7 @@
 // tokens and each part's share of the model's window, so the user sees what
 // to compact. The parts sum to the total by construction.
 import { CONTEXT_PARTS, type ContextItem, type ContextPart } from "../tokens/request.js";
+import { grouped } from "../numbers.js";
 
 export interface ContextSummary {
   total: number;
@@ -40,14 +41,14 @@ export function renderContext(
   summary: ContextSummary,
   options: { modelId: string; approximate: boolean; bars: boolean },
 ): string[] {
-  const fmt = (n: number) => `${options.approximate ? "≈" : ""}${n.toLocaleString("en-US")}`;
+  const fmt = (n: number) => `${options.approximate ? "≈" : ""}${grouped(n)}`;
   const base = summary.window ?? summary.total;
   const pct = (n: number) => {
     const share = base > 0 ? (n / base) * 100 : 0;
     return share > 0 && share < 0.05 ? "<0.1%" : `${share.toFixed(1)}%`;
   };
   const of = summary.window
-    ? `${pct(summary.total)} of the ${summary.window.toLocaleString("en-US")}-token window of ${options.modelId}`
+    ? `${pct(summary.total)} of the ${grouped(summary.window)}-token window of ${options.modelId}`
     : `the window of ${options.modelId} is unknown: shares are of the total`;
   const width = Math.max(...summary.parts.map((p) => fmt(p.tokens).length));
   const lines = [`The next request holds ${fmt(summary.total)} tokens, ${of}.`, ""];

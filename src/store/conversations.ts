@@ -245,6 +245,15 @@ export class ConversationStore {
     return [...events];
   }
 
+  /** The size in bytes of the file a conversation's events are read from (JP's own when read in place); 0 when there is none yet. */
+  logBytes(ref: ConversationRef): number {
+    try {
+      return fs.statSync(jpLogOf(ref) ?? path.join(ref.dir, LOG_FILE)).size;
+    } catch {
+      return 0;
+    }
+  }
+
   /** The events of a conversation one at a time, without holding the log in memory. */
   *streamEvents(ref: ConversationRef): Generator<Event> {
     if (jpLogOf(ref)) {

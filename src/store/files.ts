@@ -4,6 +4,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { uniqueToken } from "./unique.js";
 import { LogWriteError, SymlinkRefusedError } from "./errors.js";
+import { grouped } from "../numbers.js";
 
 /**
  * Replace `file` atomically: write a temp file beside it, fsync, rename, fsync
@@ -93,9 +94,7 @@ export function readJsonFile<T>(file: string): T | undefined {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw new NotJpsFileError(`${file} is not a regular file`);
     if (stat.size > MAX_JSON_FILE_BYTES)
-      throw new NotJpsFileError(
-        `${file} holds ${stat.size.toLocaleString("en-US")} bytes, more than jp writes`,
-      );
+      throw new NotJpsFileError(`${file} holds ${grouped(stat.size)} bytes, more than jp writes`);
     text = fs.readFileSync(fd, "utf8");
   } finally {
     fs.closeSync(fd);

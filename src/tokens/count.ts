@@ -7,6 +7,7 @@ import type { Event } from "../events/index.js";
 import { tokensOfChars } from "../compaction/estimate.js";
 import { splitModelId } from "../config/models.js";
 import { binaryKind, isBinaryAttachment, questionWithDocuments } from "../llm/attachments.js";
+import { grouped } from "../numbers.js";
 
 export type Estimate = "tokenizer" | "chars";
 
@@ -130,5 +131,5 @@ export async function createTokenCounter(
 
 /** `12,345` or `≈12,345`. */
 export function formatTokens(n: number, approximate: boolean): string {
-  return `${approximate ? "≈" : ""}${n.toLocaleString("en-US")}`;
+  return `${approximate ? "≈" : ""}${grouped(n)}`;
 }

@@ -26,6 +26,7 @@ import { requestCost } from "../llm/pricing.js";
 import type { StopReason, StreamPart } from "../llm/types.js";
 import { usageRecord } from "../llm/usage.js";
 import type { TurnOptions } from "./types.js";
+import { grouped } from "../numbers.js";
 
 /** What one response streamed: its blocks as events, in the order they came. */
 export interface Collected {
@@ -240,7 +241,7 @@ export function unanswered(collected: Collected): ToolCallRequest[] {
 export function cutCallError(call: ToolCallRequest, options: TurnOptions): JpError {
   return new JpError(
     "turn.cut_tool_call",
-    `the answer was cut off at the output limit (${options.maxTokens.toLocaleString("en-US")} tokens) while the model was writing the arguments of ${call.name || "a tool call"}; nothing was run`,
+    `the answer was cut off at the output limit (${grouped(options.maxTokens)} tokens) while the model was writing the arguments of ${call.name || "a tool call"}; nothing was run`,
     {
       hint: "raise assistant.request.max_tokens (-c or config), or ask for a smaller step; the call is recorded as not run",
     },

@@ -19,6 +19,7 @@ import { recordedUsages, type Compaction, type Event } from "../events/index.js"
 import { summaryBilling, type Summarizer } from "../llm/summarize.js";
 import type { TokenCounter } from "../tokens/count.js";
 import { requestTokens, type RequestFrame } from "../tokens/request.js";
+import { grouped } from "../numbers.js";
 
 export const MAX_FRUITLESS_ATTEMPTS = 3;
 
@@ -78,7 +79,7 @@ function lastResponseAt(events: readonly Event[]): number | undefined {
   return undefined;
 }
 
-const short = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : n.toLocaleString("en-US"));
+const short = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : grouped(n));
 
 const MECHANICAL: CompactionRule = {
   reasoning: "strip",

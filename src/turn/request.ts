@@ -34,6 +34,7 @@ import { withRecallWhenUseful } from "../tools/recall.js";
 import type { Tool } from "../tools/types.js";
 import type { Collected } from "./assemble.js";
 import type { TurnOptions } from "./types.js";
+import { grouped } from "../numbers.js";
 
 export function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
   return tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
@@ -98,7 +99,7 @@ export function overWindow(
   if (window === undefined) return undefined;
   const size = approximateTokens(request);
   if (size <= window) return undefined;
-  const fmt = (n: number) => n.toLocaleString("en-US");
+  const fmt = (n: number) => grouped(n);
   const what = `this request is about ${fmt(size)} tokens, more than the ${fmt(window)}-token context window of ${options.modelId}`;
   if (size <= window * 1.2) {
     if (!mayWarn) return undefined;

@@ -10,6 +10,7 @@ import type { Context } from "../context.js";
 import { UsageError } from "../../errors.js";
 import { listConversations } from "../../store/listing.js";
 import { visible } from "../../render/visible.js";
+import { grouped } from "../../numbers.js";
 
 export const COMPLETION_KINDS = ["conversation", "model", "tool", "label", "config-key"] as const;
 export type CompletionKind = (typeof COMPLETION_KINDS)[number];
@@ -58,7 +59,7 @@ async function models(ctx: Context): Promise<Candidate[]> {
       ctx.clock.now(),
       priceDataSources(ctx.env, provider),
     )?.contextWindow;
-    const window = contextWindow ? `${contextWindow.toLocaleString("en-US")} tokens` : "";
+    const window = contextWindow ? `${grouped(contextWindow)} tokens` : "";
     out.set(id, facts?.lifecycle === "deprecated" ? `deprecated ${window}`.trim() : window);
   }
   for (const id of cachedModelIds(modelCacheDir(ctx.env))) if (!out.has(id)) out.set(id, "");

@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import type { Context } from "../context.js";
 import { JpError } from "../../errors.js";
+import { grouped } from "../../numbers.js";
 
 /** Fetch the data now; what it came to, as one line. */
 export async function refreshPrices(ctx: Context): Promise<string> {
@@ -25,7 +26,7 @@ export async function refreshPrices(ctx: Context): Promise<string> {
       hint: "the copy jp holds is used meanwhile; JP_PRICE_DATA_URL names a mirror",
       exitCode: 1,
     });
-  return `price data: ${result.models.toLocaleString("en-US")} models (${result.source})`;
+  return `price data: ${grouped(result.models)} models (${result.source})`;
 }
 
 export function register(program: Command, ctx: Context): void {

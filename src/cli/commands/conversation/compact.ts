@@ -50,6 +50,7 @@ import { compactionItems } from "../../../render/compaction-list.js";
 import { turnsLabel } from "../../../events/index.js";
 import type { CompactionReset, Event } from "../../../events/index.js";
 import { turnCount } from "../../../events/index.js";
+import { grouped } from "../../../numbers.js";
 
 /** A count of turns (`--first 16`); conversation ids are longer, so they are never taken for one. */
 export const isTurnCount = (token: string): boolean => /^\d{1,6}$/.test(token);
@@ -297,13 +298,11 @@ async function planned(
 ): Promise<CompactionOutcome> {
   const long = input.events.length > LONG_CONVERSATION_EVENTS;
   // Planning and counting a long conversation takes seconds: say how far it is while it runs.
-  const clear = long
-    ? ctx.status(`planning ${input.events.length.toLocaleString("en-US")} events…`)
-    : () => undefined;
+  const clear = long ? ctx.status(`planning ${grouped(input.events.length)} events…`) : () => undefined;
   const counting = progressLine(
     ctx.stderr,
     (done, total) =>
-      `planning and counting: ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} events (${Math.floor((done / total) * 100)}%)`,
+      `planning and counting: ${grouped(done)} of ${grouped(total)} events (${Math.floor((done / total) * 100)}%)`,
   );
   return compactConversation({
     ...input,

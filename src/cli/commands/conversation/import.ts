@@ -7,6 +7,7 @@ import { megabytes, progressLine } from "../../../render/progress.js";
 import { counted } from "../../../render/words.js";
 import { importJpConversation } from "../../../store/import-into.js";
 import { findJpConversations, type ImportProgress, type ImportResult } from "../../../store/import-jp.js";
+import { grouped } from "../../../numbers.js";
 
 const EACH_LINE_UP_TO = 10;
 
@@ -65,7 +66,7 @@ export function register(parent: Command, ctx: Context): void {
       else if (dirs.length > 1) {
         const events = imported.reduce((n, r) => n + Object.values(r.counts).reduce((a, b) => a + b, 0), 0);
         ctx.out(
-          `Imported ${imported.length} of ${dirs.length} conversations (${events.toLocaleString("en-US")} events)` +
+          `Imported ${imported.length} of ${dirs.length} conversations (${grouped(events)} events)` +
             `${skipped ? `; ${skipped} skipped` : ""}${failures.length ? `; ${failures.length} failed` : ""}.`,
         );
       }

@@ -135,12 +135,30 @@ function notSent(shape: StreamShape): string[] {
 }
 
 /**
+ * Logs up to this many MB are read once and held while the compacted view is
+ * made (a 20 MB log's events take some 100 MB); larger ones are read twice as
+ * they stream, so memory stays bounded whatever the size. JP_PRINT_HOLD_MB
+ * sets it (0: always stream).
+ */
+const HOLD_MB = 32;
+
+function holdLimitBytes(env: NodeJS.ProcessEnv): number {
+  const set = env.JP_PRINT_HOLD_MB?.trim();
+  const mb = set ? Number(set) : HOLD_MB;
+  if (!Number.isFinite(mb) || mb < 0)
+    throw new UsageError(`JP_PRINT_HOLD_MB is '${set}', not a number of MB: unset it, or give one such as 32`);
+  return mb * 2 ** 20;
+}
+
+/**
  * The compacted view of a log of any size, in bounded memory: one pass for the
  * shape of the stream, then the projection made and printed a turn at a time.
  */
 function printCompactedStreaming(ctx: Context, ref: ConversationRef): void {
   const store = ctx.store();
-  const shape = streamShape(store.streamEvents(ref));
+  const held = store.logBytes(ref) <= holdLimitBytes(ctx.env) ? store.readEvents(ref) : undefined;
+  const events = () => held ?? store.streamEvents(ref);
+  const shape = streamShape(events());
   const outline = projectionOutline(shape);
   const summaries = summaryInfos(shape.entries);
   ctx.stdout.write(`${compactedHeader(ctx, shape)}\n\n`);
@@ -173,7 +191,7 @@ function printCompactedStreaming(ctx: Context, ref: ConversationRef): void {
       yield e;
     }
   }
-  projectStream(noting(store.streamEvents(ref)), shape, sink);
+  projectStream(noting(events()), shape, sink);
   sink.end();
   ctx.stdout.write("\n");
 }

@@ -15,6 +15,7 @@ import { refreshPrices } from "../refresh-prices.js";
 import type { Provider } from "../../../llm/types.js";
 import { visible } from "../../../render/visible.js";
 import type { Context } from "../../context.js";
+import { grouped } from "../../../numbers.js";
 
 export function register(parent: Command, ctx: Context): void {
   parent
@@ -69,7 +70,7 @@ export function register(parent: Command, ctx: Context): void {
     });
 }
 
-const fmt = (n: number) => n.toLocaleString("en-US");
+const fmt = (n: number) => grouped(n);
 const usd = (n: number) => `$${n.toFixed(n < 1 ? 3 : 2)}`;
 
 function rateLine(rates: Partial<Omit<Price, "tiers">>): string {

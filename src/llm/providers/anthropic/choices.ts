@@ -13,6 +13,7 @@ import {
 } from "../../capabilities.js";
 import { toolChoiceOf } from "../../tool-choice.js";
 import type { AcceptedFields, ModelRequest, ReasoningRequest } from "../../types.js";
+import { grouped } from "../../../numbers.js";
 
 export interface ThinkingChoice {
   thinking?: ThinkingConfigParam;
@@ -32,7 +33,7 @@ function anthropicEffort(effort: Effort, facts: ModelFacts | undefined): Thinkin
 
 /** A manual budget, checked as the API checks it: at least 1,024 and below max_tokens. */
 function manualBudget(budget: number, request: ModelRequest): ThinkingConfigParam {
-  const fmt = (n: number) => n.toLocaleString("en-US");
+  const fmt = (n: number) => grouped(n);
   if (budget < 1024 || budget >= request.maxTokens)
     throw new JpError(
       "llm.thinking_budget",
@@ -62,7 +63,7 @@ function adaptiveThinking(reasoning: ReasoningRequest, request: ModelRequest): T
   if (wanted === undefined && reasoning.budgetTokens !== undefined) {
     wanted = effortOfBudget(reasoning.budgetTokens);
     notices.push(
-      `${request.model} takes adaptive thinking only: the budget of ${reasoning.budgetTokens.toLocaleString("en-US")} tokens is sent as effort "${wanted}" (set assistant.reasoning.effort to choose)`,
+      `${request.model} takes adaptive thinking only: the budget of ${grouped(reasoning.budgetTokens)} tokens is sent as effort "${wanted}" (set assistant.reasoning.effort to choose)`,
     );
   }
   // Summarized, so the text a model writes between tool calls reaches the screen.

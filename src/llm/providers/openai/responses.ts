@@ -40,6 +40,7 @@ import type {
   ResponseUsage,
 } from "openai/resources/responses/responses";
 import type { ReasoningEffort } from "openai/resources/shared";
+import { grouped } from "../../../numbers.js";
 
 /**
  * A recorded reasoning item as it goes back: its id, its text where it came
@@ -136,7 +137,7 @@ export function responsesEffort(request: ModelRequest): { effort?: ReasoningEffo
   let notice: string | undefined;
   if (wanted === undefined && asked?.budgetTokens) {
     wanted = effortOfBudget(asked.budgetTokens);
-    notice = `${request.model} takes a reasoning effort, not a budget: the budget of ${asked.budgetTokens.toLocaleString("en-US")} tokens is sent as effort "${wanted}" (set assistant.reasoning.effort to choose)`;
+    notice = `${request.model} takes a reasoning effort, not a budget: the budget of ${grouped(asked.budgetTokens)} tokens is sent as effort "${wanted}" (set assistant.reasoning.effort to choose)`;
   }
   if (wanted === undefined) {
     if (!facts?.reasons || !accepted?.length) return {};
