@@ -91,6 +91,14 @@ async function asCommonJs(chunks) {
     banner: { js: '"use strict"; const __jpChunkUrl = require("node:url").pathToFileURL(__filename).href;' },
     logLevel: "warning",
   });
+  // The chunk URL costs every chunk's load a pathToFileURL: only the chunks that read it keep it.
+  const banner = /^("use strict";) const __jpChunkUrl = [^\n]*/;
+  for (const name of fs.readdirSync(staging).filter((n) => n.endsWith(".js"))) {
+    const file = path.join(staging, name);
+    const code = fs.readFileSync(file, "utf8");
+    if (!code.replace(banner, "").includes("__jpChunkUrl"))
+      fs.writeFileSync(file, code.replace(banner, "$1"));
+  }
   const hash = createHash("sha256");
   for (const name of fs.readdirSync(staging).sort()) {
     if (name.endsWith(".js")) hash.update(name).update(fs.readFileSync(path.join(staging, name)));
