@@ -21,6 +21,7 @@ import Module from "node:module";
 import * as path from "node:path";
 import * as vm from "node:vm";
 import { userCacheDir } from "../user-cache.js";
+import { removeFile } from "../remove-file.js";
 
 interface CommonJsModule {
   exports: unknown;
@@ -80,7 +81,7 @@ function dropAfterCrash(dir: string): void {
     const pid = /^loading-(\d+)$/.exec(name)?.[1];
     if (pid === undefined || isAlive(Number(pid))) continue;
     for (const file of fs.readdirSync(dir))
-      if (file.endsWith(".v8cache") || file === name) fs.rmSync(path.join(dir, file), { force: true });
+      if (file.endsWith(".v8cache") || file === name) removeFile(path.join(dir, file));
     return;
   }
 }
@@ -163,7 +164,7 @@ function writeCaches(made: { script: vm.Script; file: string; source: Buffer }[]
       fs.writeFileSync(temp, Buffer.concat([MAGIC, source, digest(data), data]), { mode: 0o600 });
       fs.renameSync(temp, file);
     } catch {
-      fs.rmSync(temp, { force: true });
+      removeFile(temp);
     }
   }
 }
@@ -203,7 +204,7 @@ export function enableCompileCache(bundleDir: string, env: NodeJS.ProcessEnv = p
     fs.writeFileSync(marker, "");
     marked = true;
     process.nextTick(() => {
-      fs.rmSync(marker, { force: true });
+      removeFile(marker);
       marked = false;
     });
   };

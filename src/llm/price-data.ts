@@ -14,6 +14,7 @@ import { PACKAGE_ROOT } from "../config/package-root.js";
 import { isJsonObject } from "../events/index.js";
 import { makeDirWithin, writeJsonAtomic } from "../store/files.js";
 import { userCacheDir } from "../user-cache.js";
+import { removeFile } from "../remove-file.js";
 
 /** Where the package publishes its data, refreshed weekly. */
 export const PRICE_DATA_URL =
@@ -333,7 +334,7 @@ export async function refreshPriceData(
     }
     // Last: a copy cut short by a crash is fetched again at the next turn.
     fs.writeFileSync(fetchedStamp(env), now.toISOString());
-    fs.rmSync(failureMarker(env), { force: true });
+    removeFile(failureMarker(env));
     return { models: providers.reduce((n, p) => n + p.models.length, 0), source };
   } catch (error) {
     try {

@@ -60,6 +60,7 @@ export {
   type ConversationMetadata,
   type ConversationRef,
 } from "./folders.js";
+import { removeFile } from "../remove-file.js";
 export type { LogStats } from "./log-stats.js";
 
 export class ConversationStore {
@@ -475,7 +476,7 @@ export class ConversationStore {
         target = path.join(this.workspace.trashDir, `${ref.folder}.${n}`);
       fs.renameSync(ref.dir, target);
       // The lock moved with the folder; held by this process, it is removed there.
-      fs.rmSync(path.join(target, TURN_LOCK_FILE), { force: true });
+      removeFile(path.join(target, TURN_LOCK_FILE));
       this.forgetActive(ref.id);
       return target;
     } finally {

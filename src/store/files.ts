@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { uniqueToken } from "./unique.js";
 import { LogWriteError, SymlinkRefusedError } from "./errors.js";
 import { grouped } from "../numbers.js";
+import { removeFile } from "../remove-file.js";
 
 /**
  * Replace `file` atomically: write a temp file beside it, fsync, rename, fsync
@@ -30,7 +31,7 @@ export function writeFileAtomic(
     fs.fsyncSync(fd);
   } catch (error) {
     fs.closeSync(fd);
-    fs.rmSync(tmp, { force: true });
+    removeFile(tmp);
     // Data made as it is written (an import) may fail on its own: that error is its own, not the disk's.
     if (error instanceof JpError || errnoCode(error) === undefined) throw error;
     throw new LogWriteError(file, error, "write");
@@ -40,11 +41,11 @@ export function writeFileAtomic(
     if (options.exclusive) fs.linkSync(tmp, file);
     else fs.renameSync(tmp, file);
   } catch (error) {
-    fs.rmSync(tmp, { force: true });
+    removeFile(tmp);
     if (options.exclusive && errnoCode(error) === "EEXIST") return false;
     throw error;
   } finally {
-    if (options.exclusive) fs.rmSync(tmp, { force: true });
+    if (options.exclusive) removeFile(tmp);
   }
   try {
     const dirFd = fs.openSync(path.dirname(file), "r");

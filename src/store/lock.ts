@@ -13,6 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import { uniqueToken } from "./unique.js";
 import { LockTimeoutError, LogWriteError, type LockHolder } from "./errors.js";
+import { removeFile } from "../remove-file.js";
 
 export interface LockOptions {
   /** Give up after this long (milliseconds). */
@@ -114,7 +115,7 @@ function tryCreate(path: string, holder: LockHolder): boolean {
     fs.writeFileSync(tmp, JSON.stringify(holder));
   } catch (error) {
     // A full disk leaves an empty file behind, and Node's error names no path: remove it, name the lock.
-    fs.rmSync(tmp, { force: true });
+    removeFile(tmp);
     throw new LogWriteError(path, error, "write");
   }
   try {
@@ -124,7 +125,7 @@ function tryCreate(path: string, holder: LockHolder): boolean {
     if (errnoCode(error) === "EEXIST") return false;
     throw error;
   } finally {
-    fs.rmSync(tmp, { force: true });
+    removeFile(tmp);
   }
 }
 
@@ -136,7 +137,7 @@ function tryCreate(path: string, holder: LockHolder): boolean {
 function takeOver(path: string, seen: LockState, me: LockHolder): void {
   const guard = `${path}.takeover`;
   if (!tryCreate(guard, me)) {
-    if (isStale(readHolder(guard))) fs.rmSync(guard, { force: true });
+    if (isStale(readHolder(guard))) removeFile(guard);
     return;
   }
   try {
@@ -146,11 +147,11 @@ function takeOver(path: string, seen: LockState, me: LockHolder): void {
       (seen.kind === "broken" && current.kind === "broken" && current.identity === seen.identity);
     // A folder in the lock's place is removed only when empty (rmdir): nothing of anyone's is lost.
     if (same && current.kind === "broken" && current.why === NOT_A_FILE) fs.rmdirSync(path);
-    else if (same) fs.rmSync(path, { force: true });
+    else if (same) removeFile(path);
   } catch (error) {
     if (errnoCode(error) !== "ENOENT") throw error;
   } finally {
-    fs.rmSync(guard, { force: true });
+    removeFile(guard);
   }
 }
 
@@ -211,7 +212,7 @@ export function acquireLock(path: string, options: LockOptions = {}): HeldLock {
     path,
     release() {
       const current = readHolder(path);
-      if (current?.token === me.token) fs.rmSync(path, { force: true });
+      if (current?.token === me.token) removeFile(path);
     },
   };
 }

@@ -18,6 +18,7 @@ import {
   type Event,
   type UsageTotals,
 } from "../events/index.js";
+import { removeFile } from "../remove-file.js";
 
 export interface LogStats {
   /** Byte length of complete lines counted. */
@@ -225,6 +226,6 @@ export class StatsCache {
   }
 
   invalidate(ref: ConversationRef): void {
-    fs.rmSync(this.statsFile(ref), { force: true });
+    removeFile(this.statsFile(ref));
   }
 }

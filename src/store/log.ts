@@ -15,6 +15,7 @@ import * as path from "node:path";
 import { validateEvent, type Event } from "../events/index.js";
 import { LogWriteError, MalformedLogError, SpecialFileError, SymlinkRefusedError } from "./errors.js";
 import { acquireLock, type HeldLock, type LockOptions } from "./lock.js";
+import { removeFile } from "../remove-file.js";
 
 export const LOG_FILE = "events.jsonl";
 export const QUARANTINE_FILE = "events.quarantine";
@@ -366,10 +367,10 @@ export class EventLog {
           // The truncation failed too; the record stays, and the next locked write quarantines the group.
           throw new LogWriteError(this.file, error);
         }
-        fs.rmSync(this.pendingFile, { force: true });
+        removeFile(this.pendingFile);
         throw new LogWriteError(this.file, error);
       }
-      fs.rmSync(this.pendingFile, { force: true });
+      removeFile(this.pendingFile);
     });
   }
 
@@ -411,7 +412,7 @@ export class EventLog {
     const size = stat.size;
     const committed = committedEnd(this.file, stat);
     // The record of a group that was written in full (or rolled back) is only left over.
-    fs.rmSync(this.pendingFile, { force: true });
+    removeFile(this.pendingFile);
     if (committed < size) return this.cutTail(fd, committed, size, `unfinished group at byte ${committed}`);
     if (size === 0) return 0;
     const probe = Buffer.allocUnsafe(Math.min(size, 64 * 1024));
@@ -457,7 +458,7 @@ export class EventLog {
         written += fs.writeSync(fd, bytes, written, bytes.length - written);
     } catch (error) {
       fs.closeSync(fd);
-      fs.rmSync(file, { force: true });
+      removeFile(file);
       throw new LogWriteError(file, error, "write");
     }
     fs.closeSync(fd);

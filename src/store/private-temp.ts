@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { errnoCode } from "../errors.js";
+import { removeFile } from "../remove-file.js";
 
 /**
  * The user's private temp folder for spill files: `jp-<uid>` in the system
@@ -34,7 +35,7 @@ export function cleanSpillFiles(now: number, maxAgeMs: number, options: { dryRun
     const file = path.join(dir, name);
     const stat = fs.lstatSync(file);
     if (stat.isFile() && now - stat.mtimeMs > maxAgeMs) {
-      if (!options.dryRun) fs.rmSync(file, { force: true });
+      if (!options.dryRun) removeFile(file);
       old++;
     }
   }

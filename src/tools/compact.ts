@@ -23,6 +23,7 @@ import { decideApproval } from "./approval.js";
 import { privateTempDir } from "../store/private-temp.js";
 import type { Prompter } from "./prompter.js";
 import type { Approval, RunMode, Tool, ToolContext, ToolOutcome } from "./types.js";
+import { removeFile } from "../remove-file.js";
 
 const COMPACT_KEYS = ["y", "n", "r", "e", "?"] as const;
 const COMPACT_HELP = [
@@ -179,7 +180,7 @@ class CompactProposals {
   }
 
   dropSpills(): void {
-    for (const file of this.spilled.values()) fs.rmSync(file, { force: true });
+    for (const file of this.spilled.values()) removeFile(file);
     this.spilled.clear();
   }
 
@@ -254,7 +255,7 @@ class CompactProposals {
     if (Array.isArray(args.rules)) this.idsByRules.delete(JSON.stringify(args.rules));
     // Spill files of earlier previews (before an edit) show nothing that was recorded.
     const kept = new Set(result.compactions.map((c) => c.id));
-    for (const [id, file] of this.spilled) if (!kept.has(id)) fs.rmSync(file, { force: true });
+    for (const [id, file] of this.spilled) if (!kept.has(id)) removeFile(file);
     const pinned = result.pins.map((p) => `turn ${p.turn + 1}`);
     const pins = pinned.length
       ? `Pinned ${pinned.join(", ")}: no compaction changes ${pinned.length > 1 ? "them" : "it"}. `

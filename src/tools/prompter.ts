@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { JpError, errnoCode } from "../errors.js";
 import { privateTempDir } from "../store/private-temp.js";
 import type { PromptStreams } from "./key-prompt.js";
+import { removeFile } from "../remove-file.js";
 
 /** Ctrl-C at a prompt: the question is abandoned and the turn ends as interrupted. */
 export class PromptInterruptedError extends JpError {
@@ -124,7 +125,7 @@ export function createTerminalPrompter(options: {
         if (edited.trim() === "") return undefined;
         return edited === text && !editOptions.keepUnchanged ? undefined : edited;
       } finally {
-        fs.rmSync(file, { force: true });
+        removeFile(file);
       }
     },
   };
