@@ -109,6 +109,20 @@ describe("convertJpConversation", () => {
     expect(response).toMatchObject({ content: "ok ✓" });
   });
 
+  it("keeps a `__proto__` key of an event as a key, never as the event's prototype", () => {
+    const dir = path.join(tempDir(), "17000000001-proto");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(
+      path.join(dir, "events.json"),
+      '[{"type":"chat_request","timestamp":"2025-01-01 00:00:01.0","content":"hi","__proto__":{"polluted":true}}]',
+    );
+    const converted = convertJpConversation(dir);
+    if (!("events" in converted)) throw new Error("not converted");
+    const [event] = converted.events;
+    expect(Object.getPrototypeOf(event)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(event, "__proto__")?.value).toEqual({ polluted: true });
+  });
+
   it("reports a folder without events instead of crashing", () => {
     expect(convertJpConversation(jpFolder("17000000004", undefined))).toMatchObject({
       reason: stringContaining("no events.json"),
