@@ -94,14 +94,19 @@ export function editDistance(a: string, b: string): number {
 }
 
 export function closest(word: string, candidates: readonly string[]): string | undefined {
+  const wanted = word.toLowerCase();
+  const within = Math.max(2, Math.floor(word.length / 3));
   let best: string | undefined;
-  let bestScore = Infinity;
+  let bestScore = within + 1;
   for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    // Two strings are at least as far apart as their lengths: such a candidate cannot be nearer.
+    const lowered = c.toLowerCase();
+    if (Math.abs(lowered.length - wanted.length) >= bestScore) continue;
+    const d = editDistance(wanted, lowered);
     if (d < bestScore) {
       best = c;
       bestScore = d;
     }
   }
-  return best !== undefined && bestScore <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+  return best;
 }
