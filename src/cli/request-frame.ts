@@ -9,6 +9,7 @@ import { outputCapOf } from "../tools/local.js";
 import { createRecallTool, withRecallWhenUseful } from "../tools/recall.js";
 import { buildRegistry, isMcpToolSpec, selectTools } from "../tools/registry.js";
 import type { Tool } from "../tools/types.js";
+import { providerKeyEnvs } from "../llm/create-provider.js";
 
 /** The next request's frame, and the MCP tools it leaves uncounted (their servers describe them; none is started). */
 export async function nextRequestFrame(
@@ -18,6 +19,7 @@ export async function nextRequestFrame(
   const capOf = outputCapOf(config);
   const registry = await buildRegistry(config, [createRecallTool(capOf)], {
     env: ctx.env,
+    secrets: providerKeyEnvs(config),
     workspace: ctx.maybeWorkspace()?.root ?? ctx.cwd,
   });
   const selected = selectTools(registry, []);

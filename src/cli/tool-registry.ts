@@ -9,6 +9,7 @@ import { workspaceId } from "../store/workspace.js";
 import { buildRegistry } from "../tools/registry.js";
 import type { Context } from "./context.js";
 import { nextRequestFrame } from "./request-frame.js";
+import { providerKeyEnvs } from "../llm/create-provider.js";
 
 /** `fromConversation`: the tools whose command the conversation's recorded config set (always asked for). */
 export async function conversationRegistry(
@@ -31,6 +32,7 @@ export async function conversationRegistry(
   const workspace = ctx.maybeWorkspace();
   return buildRegistry(config, builtins, {
     env: ctx.env,
+    secrets: providerKeyEnvs(config),
     workspace: workspace?.root ?? ctx.cwd,
     invocation: { workspaceId: workspace ? workspaceId(workspace) : "", conversationId: ref.id },
     ...(fromConversation ? { fromConversation } : {}),

@@ -1,7 +1,6 @@
 // Owns the tools of a conversation: local tools from config and built-ins in
 // one registry, and which of them a request offers (`-t`, `-T`, `-u`).
 import { mcpServers } from "../config/providers.js";
-import { providerKeyEnvs } from "../llm/create-provider.js";
 import type { Config, ToolConfig } from "../config/schema.js";
 import { JpError, UsageError } from "../errors.js";
 import { createLocalTool, type ToolEnvironment } from "./local.js";
@@ -47,10 +46,9 @@ export const isMcpToolSpec = (entry: RegistryEntry): entry is McpToolSpec => "re
 export async function buildRegistry(
   config: Config,
   builtins: readonly Tool[] = [],
-  environment: Omit<ToolEnvironment, "secrets"> = { env: process.env, workspace: process.cwd() },
+  // Its `secrets`, the provider keys, never reach a tool, whatever the tool's `env` lists.
+  environment: ToolEnvironment,
 ): Promise<Map<string, RegistryEntry>> {
-  // Provider keys never reach a tool, whatever its `env` lists.
-  const secrets = providerKeyEnvs(config);
   const registry = new Map<string, RegistryEntry>();
   const tools = config.conversation?.tools ?? {};
   const defaults = tools["*"] ?? {};
@@ -88,7 +86,7 @@ export async function buildRegistry(
     }
     // Entries with only a compaction hint describe a tool jp does not run itself.
     if (tool.command === undefined && tool.source !== "local") continue;
-    registry.set(name, await createLocalTool(name, tool, defaults, { ...environment, secrets }));
+    registry.set(name, await createLocalTool(name, tool, defaults, environment));
   }
   return registry;
 }

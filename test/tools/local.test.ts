@@ -19,6 +19,9 @@ import type { Tool, ToolContext } from "../../src/tools/types.js";
 import type { ToolConfig } from "../../src/config/schema.js";
 import { tempDir } from "../support/workspace.js";
 
+/** Where the tools of these tests run: jp's own environment, with no provider keys to keep from them. */
+const TOOL_ENV = { env: process.env, workspace: process.cwd(), secrets: new Set<string>() };
+
 const ctx = (): ToolContext => ({
   events: [],
   cwd: tempDir(),
@@ -129,16 +132,20 @@ describe("local tools", () => {
 describe("tool selection", () => {
   let built: Map<string, RegistryEntry>;
   beforeAll(async () => {
-    built = await buildRegistry({
-      conversation: {
-        tools: {
-          a: { command: ["true"] },
-          b: { command: ["true"], enable: false },
-          c: { command: ["true"], enable: "explicit" },
-          hinted: { compaction: "omit" },
+    built = await buildRegistry(
+      {
+        conversation: {
+          tools: {
+            a: { command: ["true"] },
+            b: { command: ["true"], enable: false },
+            c: { command: ["true"], enable: "explicit" },
+            hinted: { compaction: "omit" },
+          },
         },
       },
-    });
+      [],
+      TOOL_ENV,
+    );
   });
   const registry = () => built;
   const names = (sel: { enable: boolean; name?: string }[]) =>
@@ -163,7 +170,7 @@ describe("JP's enable forms", () => {
   const selected = async (
     tools: Record<string, ToolConfig>,
     sel: { enable: boolean; name?: string }[] = [],
-  ) => selectTools(await buildRegistry({ conversation: { tools } }), sel).map((t) => t.name);
+  ) => selectTools(await buildRegistry({ conversation: { tools } }, [], TOOL_ENV), sel).map((t) => t.name);
 
   it('reads "on", "off", "always" and { state, allow_toggle }, each field falling back to the * defaults', async () => {
     const tools: Record<string, ToolConfig> = {
@@ -217,7 +224,7 @@ describe("p at the approval prompt", () => {
         },
       },
       [],
-      { env: {}, workspace: "/w", fromConversation: new Set(["planted"]) },
+      { env: {}, workspace: "/w", secrets: new Set<string>(), fromConversation: new Set(["planted"]) },
     );
     const shown = async (name: string) => {
       const said: string[] = [];
@@ -251,7 +258,7 @@ describe("answers at the approval prompt", () => {
     const registry = await buildRegistry(
       { conversation: { tools: { echo: { command: ["echo", "{{x}}"], run: "ask" } } } },
       [],
-      { env: {}, workspace: "/w" },
+      { env: {}, workspace: "/w", secrets: new Set<string>() },
     );
     tool = localTool(registry.get("echo"));
   });
@@ -410,14 +417,18 @@ describe("cancellation_response", () => {
         },
       },
       [],
-      { env: {}, workspace: "/w" },
+      { env: {}, workspace: "/w", secrets: new Set<string>() },
     );
     expect(await answered(localTool(registry.get("own")), "n")).toEqual({ run: false, reason: "Not now." });
     expect(await answered(localTool(registry.get("inherits")), "N")).toEqual({
       run: false,
       reason: "Rejected; ask why.",
     });
-    const plain = await buildRegistry({ conversation: { tools: { t: { command: ["true"], run: "ask" } } } });
+    const plain = await buildRegistry(
+      { conversation: { tools: { t: { command: ["true"], run: "ask" } } } },
+      [],
+      TOOL_ENV,
+    );
     expect(await answered(localTool(plain.get("t")), "n")).toEqual({
       run: false,
       reason: "the user declined to run this tool call",
