@@ -5,7 +5,6 @@ import { messageOf } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { cacheRewriteTokens } from "../tokens/cache-rewrite.js";
-import { lostReasoning } from "../llm/reasoning-binding.js";
 import { checkCompactArgs, COMPACT_PARAMETERS, isCompactArgs, RULE_FIELDS } from "./compact-args.check.js";
 import {
   factsAtRisk,
@@ -13,6 +12,7 @@ import {
   project,
   streamShape,
   type AssistantRule,
+  type Projection,
   type ToolHint,
 } from "../compaction/index.js";
 import { isJsonObject, turnsLabel, type Compaction, type Event, type Pin } from "../events/index.js";
@@ -60,6 +60,12 @@ export interface CompactToolDeps {
   counter: () => Promise<TokenCounter>;
   /** The request's frame (system prompt, tools, output caps), so the preview counts what show --context counts. */
   frame: () => Promise<RequestFrame>;
+  /** The reasoning a model with preserved thinking stops reading when the view `before` becomes `after`. */
+  lostReasoning: (
+    before: Projection,
+    after: Projection,
+    counter: TokenCounter,
+  ) => { turns: number[]; tokens: number };
   conversationId: string;
   run?: RunMode;
 }
@@ -143,7 +149,7 @@ class CompactProposals {
         tokensBefore: before,
         tokensAfter: after,
         cacheRewrite: cacheRewriteTokens(counter, previous, projected),
-        reasoningLost: lostReasoning(previousView, view, counter),
+        reasoningLost: this.deps.lostReasoning(previousView, view, counter),
         approximate: counter.approximate,
         atRisk: factsAtRisk(previous, projected),
         pinned: pinned.filter((t) => t >= c.from_turn && t <= c.to_turn),

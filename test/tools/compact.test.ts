@@ -8,6 +8,7 @@ import type { ToolContext } from "../../src/tools/types.js";
 import { resetClock, turns } from "../support/stream.js";
 import { droppedText, renderCompactPreview } from "../../src/render/compact-preview.js";
 import { anyNumber, anyString, objectContaining } from "../support/matchers.js";
+import { lostReasoning } from "../../src/llm/reasoning-binding.js";
 
 beforeEach(resetClock);
 
@@ -20,6 +21,7 @@ const tool = createCompactTool({
   hints: {},
   counter: () => createTokenCounter("openai/gpt-4.1", "chars"),
   frame: () => Promise.resolve({ tools: [], capOf: () => Number.MAX_SAFE_INTEGER }),
+  lostReasoning,
   conversationId: "c1",
 });
 const ctx = (): ToolContext => ({
