@@ -38,6 +38,11 @@ const PROVIDER_DETAILS = [
     message: `provider details stay in llm/; use its public face (${LLM_PUBLIC.map((f) => `llm/${f}`).join(", ")})`,
   },
 ];
+/** For the modules that take nothing of the providers but through their callers. */
+const NO_LLM = [
+  { group: ["**/llm/**"], message: "tools/ and tokens/ import nothing of llm/: take it through the caller" },
+];
+
 /**
  * The same rules for `import()`, which no-restricted-imports does not see: a
  * lazy import of a provider's wire module or of a higher layer is still one.
@@ -99,6 +104,15 @@ export default tseslint.config(
     },
   },
   {
+    // Tools and token counting are given what they need of the providers (their keys, the reasoning a
+    // compaction loses) by their callers: they import nothing of llm/, its public face included.
+    files: ["src/{tools,tokens}/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...UPWARD, ...NO_LLM] }],
+      "no-restricted-syntax": ["error", ...dynamicImports([...UPWARD, ...NO_LLM])],
+    },
+  },
+  {
     // A tool hands its preview's words in through its deps; it may name their data types.
     files: ["src/tools/**/*.ts"],
     rules: {
@@ -107,7 +121,7 @@ export default tseslint.config(
         {
           patterns: [
             ...UPWARD,
-            ...PROVIDER_DETAILS,
+            ...NO_LLM,
             {
               group: ["**/render/*"],
               allowTypeImports: true,
@@ -116,7 +130,7 @@ export default tseslint.config(
           ],
         },
       ],
-      "no-restricted-syntax": ["error", ...dynamicImports([...UPWARD, ...PROVIDER_DETAILS])],
+      "no-restricted-syntax": ["error", ...dynamicImports([...UPWARD, ...NO_LLM])],
     },
   },
   {

@@ -57,7 +57,7 @@ describe("the layering lint", () => {
   it("refuses a provider's room, statically or lazily, and lets llm/'s public face be imported", async () => {
     const lint = await layeringLint();
     const lintAt = async (text: string) =>
-      (await lint.lintText(text, { filePath: path.join(REPO_ROOT, "src/tools/lazy.ts") }))[0]!.messages.map(
+      (await lint.lintText(text, { filePath: path.join(REPO_ROOT, "src/mcp/lazy.ts") }))[0]!.messages.map(
         (m) => m.ruleId,
       );
     expect(await lintAt('export const p = () => import("../llm/providers/anthropic/index.js");\n')).toEqual([
@@ -71,6 +71,25 @@ describe("the layering lint", () => {
       "@typescript-eslint/no-restricted-imports",
     ]);
     expect(await lintAt('export { BadRequestError } from "../llm/errors.js";\n')).toEqual([]);
+  });
+
+  it("keeps tools/ and tokens/ from llm/ altogether, its public face included, statically or lazily", async () => {
+    const lint = await layeringLint();
+    const lintAt = async (file: string, text: string) =>
+      (await lint.lintText(text, { filePath: path.join(REPO_ROOT, file) }))[0]!.messages.map((m) => m.ruleId);
+    for (const file of ["src/tools/lazy.ts", "src/tokens/lazy.ts"]) {
+      expect(await lintAt(file, 'export const p = () => import("../llm/errors.js");\n'), file).toEqual([
+        "no-restricted-syntax",
+      ]);
+      expect(
+        await lintAt(file, 'export { providerKeyEnvs } from "../llm/create-provider.js";\n'),
+        file,
+      ).toEqual(["@typescript-eslint/no-restricted-imports"]);
+      expect(
+        await lintAt(file, 'export type { ToolDefinition } from "../tool-definition.js";\n'),
+        file,
+      ).toEqual([]);
+    }
   });
 
   it("lets the same import() be where it belongs: in cli/", async () => {

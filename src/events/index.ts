@@ -9,3 +9,4 @@ export * from "./metadata.js";
 export * from "./keys.js";
 export * from "./repair.js";
 export * from "./json.js";
+export * from "./attachments.js";

@@ -1,16 +1,11 @@
 // Owns the provider-neutral shape of a model request and of what streams back.
-import type { Event, JsonObject } from "../events/index.js";
+import type { BinaryKind, Event, JsonObject } from "../events/index.js";
+import type { ToolDefinition } from "../tool-definition.js";
 import type { Effort, ModelFacts } from "./capabilities.js";
 
-/** The kinds of binary attachment a provider may take as blocks of its own. */
-export type BinaryKind = "image" | "pdf";
-
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  /** JSON Schema of the arguments object. */
-  parameters: Record<string, unknown>;
-}
+// Defined below llm/ (tokens/ counts them too), and part of a request's shape here.
+export type { BinaryKind } from "../events/index.js";
+export type { ToolDefinition } from "../tool-definition.js";
 
 export interface ModelRequest {
   /** The model name without its provider part. */

@@ -2,11 +2,10 @@
 // lazily, only by commands that count; counts are cached per event object, so
 // the projections of one conversation (which share unchanged events) are
 // counted once.
-import { isKind } from "../events/index.js";
+import { binaryKind, isBinaryAttachment, isKind, questionWithDocuments } from "../events/index.js";
 import type { Event } from "../events/index.js";
 import { tokensOfChars } from "../compaction/estimate.js";
 import { splitModelId } from "../config/models.js";
-import { binaryKind, isBinaryAttachment, questionWithDocuments } from "../llm/attachments.js";
 import { grouped } from "../numbers.js";
 
 export type Estimate = "tokenizer" | "chars";

@@ -4,7 +4,7 @@
 // automatic compaction's budget all count with this, so they say one number.
 import { capToolOutputs, type OutputCap, type Projection } from "../compaction/index.js";
 import { isKind, turnsLabel, type Event } from "../events/index.js";
-import type { ToolDefinition } from "../llm/types.js";
+import type { ToolDefinition } from "../tool-definition.js";
 import type { TokenCounter } from "./count.js";
 
 export const CONTEXT_PARTS = [
