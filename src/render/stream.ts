@@ -33,32 +33,80 @@ function oneLine(text: string, columns = 160): string {
   return cutToWidth(text.replace(/\s+/g, " ").trim(), columns);
 }
 
+/** The spinner on a terminal's stderr while the model has sent nothing yet. */
+function waitingSpinner(options: StreamRendererOptions) {
+  let spinner: NodeJS.Timeout | undefined;
+  let frame = 0;
+  return {
+    start: () => {
+      if (!options.stderr.isTTY || spinner) return;
+      spinner = setInterval(
+        () =>
+          options.stderr.write(
+            `\r${options.color.dim(`${FRAMES[frame++ % FRAMES.length]} waiting for the model…`)}`,
+          ),
+        80,
+      );
+    },
+    stop: () => {
+      if (!spinner) return;
+      clearInterval(spinner);
+      spinner = undefined;
+      options.stderr.write("\r\x1b[K");
+    },
+  };
+}
+
+/**
+ * Where reasoning is shown: with the answer on a terminal; when stdout is a
+ * file or a pipe it holds the answer alone, and reasoning goes to stderr if
+ * that is a terminal.
+ */
+function reasoningStream(options: StreamRendererOptions): NodeJS.WritableStream | undefined {
+  if (options.reasoning === "hidden") return undefined;
+  if (options.stdout.isTTY) return options.stdout;
+  return options.stderr.isTTY ? options.stderr : undefined;
+}
+
+/** The tool calls of a turn on stderr: each call, its run, its progress and its result. `settle` ends what streams before. */
+function toolViews(options: StreamRendererOptions, settle: () => void) {
+  const c = options.color;
+  const shown = options.toolCalls !== "hidden";
+  return {
+    toolCall(call: ToolCallRequest, brief?: boolean) {
+      settle();
+      if (!shown) return;
+      const args = brief ? "" : ` ${c.dim(oneLine(JSON.stringify(call.arguments)))}`;
+      options.stderr.write(`${c.yellow("⚙")} ${c.bold(visible(call.name))}${args}\n`);
+    },
+    toolRunning(call: ToolCallRequest, signal: AbortSignal) {
+      if (!options.stderr.isTTY || !shown) return undefined;
+      settle();
+      return startToolRunView(call.name, options.stderr, c, { signal });
+    },
+    toolProgress(_call: ToolCallRequest, line: string) {
+      if (!shown) return;
+      options.stderr.write(`  ${c.dim(`… ${visible(oneLine(line, 120))}`)}\n`);
+    },
+    toolResult(_call: ToolCallRequest, content: string, isError: boolean) {
+      if (!shown) return;
+      options.stderr.write(
+        `  ${isError ? c.red("✗") : c.green("✓")} ${c.dim(visible(oneLine(content, 120)))}\n`,
+      );
+    },
+  };
+}
+
 /**
  * The terminal's view of a turn as it happens: a `TurnOutput` (turn/output.ts)
  * by shape, which cli/ hands to the turn loop.
  */
 export function createStreamRenderer(options: StreamRendererOptions) {
   const c = options.color;
-  let spinner: NodeJS.Timeout | undefined;
-  let frame = 0;
+  const spinner = waitingSpinner(options);
+  const stopSpinner = spinner.stop;
   let mode: "none" | "text" | "reasoning" = "none";
-  // Reasoning goes with the answer on a terminal; when stdout is a file or a pipe it holds the answer
-  // alone, and reasoning goes to stderr if that is a terminal.
-  const reasoningOut =
-    options.reasoning === "hidden"
-      ? undefined
-      : options.stdout.isTTY
-        ? options.stdout
-        : options.stderr.isTTY
-          ? options.stderr
-          : undefined;
-  const showTools = options.toolCalls !== "hidden";
-  const stopSpinner = () => {
-    if (!spinner) return;
-    clearInterval(spinner);
-    spinner = undefined;
-    options.stderr.write("\r\x1b[K");
-  };
+  const reasoningOut = reasoningStream(options);
   const lineBreak = () => {
     // Markdown ends each line it draws; raw text needs its line ended.
     if (mode === "text") {
@@ -79,13 +127,7 @@ export function createStreamRenderer(options: StreamRendererOptions) {
     { once: true },
   );
   return {
-    waiting() {
-      if (!options.stderr.isTTY || spinner) return;
-      spinner = setInterval(
-        () => options.stderr.write(`\r${c.dim(`${FRAMES[frame++ % FRAMES.length]} waiting for the model…`)}`),
-        80,
-      );
-    },
+    waiting: spinner.start,
     text(delta: string) {
       if (stopped) return;
       stopSpinner();
@@ -123,29 +165,10 @@ export function createStreamRenderer(options: StreamRendererOptions) {
         c.yellow(`${visible(error.message)}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)}s\n`),
       );
     },
-    toolCall(call: ToolCallRequest, brief?: boolean) {
+    ...toolViews(options, () => {
       stopSpinner();
       lineBreak();
-      if (!showTools) return;
-      const args = brief ? "" : ` ${c.dim(oneLine(JSON.stringify(call.arguments)))}`;
-      options.stderr.write(`${c.yellow("⚙")} ${c.bold(visible(call.name))}${args}\n`);
-    },
-    toolRunning(call: ToolCallRequest, signal: AbortSignal) {
-      if (!options.stderr.isTTY || !showTools) return undefined;
-      stopSpinner();
-      lineBreak();
-      return startToolRunView(call.name, options.stderr, c, { signal });
-    },
-    toolProgress(_call: ToolCallRequest, line: string) {
-      if (!showTools) return;
-      options.stderr.write(`  ${c.dim(`… ${visible(oneLine(line, 120))}`)}\n`);
-    },
-    toolResult(_call: ToolCallRequest, content: string, isError: boolean) {
-      if (!showTools) return;
-      options.stderr.write(
-        `  ${isError ? c.red("✗") : c.green("✓")} ${c.dim(visible(oneLine(content, 120)))}\n`,
-      );
-    },
+    }),
     responseDone() {
       stopSpinner();
       lineBreak();
