@@ -134,6 +134,41 @@ async function sendRequest(
   return { streamed: await streamResponse(request, options), warned: warned || oversize === "warned" };
 }
 
+/**
+ * One request built and sent; when the provider refuses earlier reasoning jp
+ * took for valid, built and sent once more with none (the refused answer's
+ * usage comes back to be recorded with the next).
+ */
+async function ask(
+  asked: () => readonly Event[],
+  options: TurnOptions,
+  /** The options the answer streams with (a continued answer's output merges it with what came before). */
+  streaming: TurnOptions,
+  state: { forcing: boolean; insisting: boolean; warned: boolean },
+  first: boolean,
+) {
+  let built = buildRequest(asked(), options, state.forcing, state.insisting);
+  tellLeftOut(built.leftOut, options);
+  let sent = await sendRequest(built.request, streaming, first, state.warned);
+  let refusedUsage: UsageRecord[] = [];
+  if (!sent.streamed.ok && boundElsewhere(sent.streamed.error) && built.header) {
+    options.output.notice(
+      `${options.modelId} refused earlier reasoning as bound to a different conversation; asking again without it`,
+    );
+    refusedUsage = sent.streamed.discarded;
+    built = buildRequest(asked(), options, state.forcing, state.insisting, true);
+    sent = await sendRequest(built.request, streaming, false, state.warned);
+  }
+  return { built, sent, refusedUsage };
+}
+
+/** What is said of an answer the output cap cut off, once it is not continued (again). */
+function cutOffNotice(continuations: number): string {
+  return continuations
+    ? `the answer was still cut off at the token limit after ${continuations} continuations (assistant.request.max_continuations)`
+    : "the response was cut off at the token limit (assistant.request.max_tokens)";
+}
+
 /** Run one turn for `query`. */
 export async function runTurn(query: string, options: TurnOptions): Promise<TurnResult> {
   recordQuestion(query, options);
@@ -161,22 +196,16 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
             ...options.log.events(),
             { type: "chat_request", timestamp: options.now().toISOString(), content: CONTINUE_PROMPT },
           ];
-    let built = buildRequest(asked(), options, forcing, insisting);
-    tellLeftOut(built.leftOut, options);
     requests += 1;
     const streaming =
       continuing === undefined ? options : { ...options, output: mergingOutput(options.output, continuing) };
-    let sent = await sendRequest(built.request, streaming, requests === 1, warned);
-    let refusedUsage: UsageRecord[] = [];
-    if (!sent.streamed.ok && boundElsewhere(sent.streamed.error) && built.header) {
-      // A block jp took for valid was refused: ask once more with no earlier reasoning.
-      options.output.notice(
-        `${options.modelId} refused earlier reasoning as bound to a different conversation; asking again without it`,
-      );
-      refusedUsage = sent.streamed.discarded;
-      built = buildRequest(asked(), options, forcing, insisting, true);
-      sent = await sendRequest(built.request, streaming, false, warned);
-    }
+    const { built, sent, refusedUsage } = await ask(
+      asked,
+      options,
+      streaming,
+      { forcing, insisting, warned },
+      requests === 1,
+    );
     warned = sent.warned;
     const streamed = sent.streamed;
     if (!streamed.ok) {
@@ -211,11 +240,7 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
         continuing = (continuing ?? "") + answerText(collected);
         continue;
       }
-      options.output.notice(
-        continuations
-          ? `the answer was still cut off at the token limit after ${continuations} continuations (assistant.request.max_continuations)`
-          : "the response was cut off at the token limit (assistant.request.max_tokens)",
-      );
+      options.output.notice(cutOffNotice(continuations));
     }
     continuing = undefined;
     if (collected.calls.length === 0) return { interrupted: false, requests, lastStop: collected.stop };
