@@ -42,6 +42,43 @@ function withoutCompactCalls(events: readonly Event[]): Event[] {
 
 export const COMPACT_TOOL = "compact";
 
+/** What makes a rule ask for nothing, or for something it cannot do, if anything. */
+function ruleShapeProblem(r: AssistantRule): string | undefined {
+  if (!r.summary && !r.reasoning && !r.tool_calls)
+    return "give at least one of summary, reasoning, tool_calls or pin_quote";
+  if (r.summary === undefined || (!r.reasoning && !r.tool_calls)) return undefined;
+  const also = [r.reasoning ? "reasoning" : "", r.tool_calls ? "tool_calls" : ""]
+    .filter(Boolean)
+    .join(" and ");
+  return `a summary replaces its turns whole, so ${also} would do nothing there; drop ${also}, or give it a rule of its own for other turns`;
+}
+
+/** The core's rule for an assistant's rule, its quotes found in `events`; what is wrong with a quote when one is not. */
+function compactionRuleOf(r: AssistantRule, events: readonly Event[]): CompactionRule | string {
+  // Keeps count from the ends of the conversation, whatever the quotes choose.
+  // The turn in progress (the user's request and this very call) is never folded.
+  // As positions (a kept position is kept), so they bound whatever the quotes choose rather than add to it.
+  const keepFirst = r.keep_first ?? 0;
+  const rule: CompactionRule = {
+    ...(keepFirst > 0 ? { keepFirst: { kind: "absolute", index: keepFirst - 1 } } : {}),
+    keepLast: { kind: "from_end", offset: Math.max(1, r.keep_last ?? 1) - 1 },
+  };
+  for (const [field, quote] of [
+    ["after_quote", r.after_quote],
+    ["before_quote", r.before_quote],
+  ] as const) {
+    if (quote === undefined) continue;
+    const anchor = resolveAnchor(events, quote);
+    if (!anchor.ok) return `${field}: ${describeAnchorError(quote, anchor.error)}`;
+    if (field === "after_quote") rule.from = { kind: "absolute", index: anchor.turn + 1 };
+    else rule.to = { kind: "absolute", index: anchor.turn - 1 };
+  }
+  if (r.summary !== undefined) rule.summary = { kind: "supplied", text: r.summary, author: "assistant" };
+  if (r.reasoning) rule.reasoning = r.reasoning;
+  if (r.tool_calls) rule.tool_calls = toolPolicyFor(r.tool_calls);
+  return rule;
+}
+
 /**
  * Plan every rule in order, each against the stream as extended by the ones
  * before it (so overlapping rules resolve by the core's rules). Any problem is
@@ -75,40 +112,10 @@ export function planAssistantRules(
       current = [...current, pin];
       if (!r.summary && !r.reasoning && !r.tool_calls) continue;
     }
-    if (!r.summary && !r.reasoning && !r.tool_calls) {
-      return { ok: false, error: `${label}give at least one of summary, reasoning, tool_calls or pin_quote` };
-    }
-    if (r.summary !== undefined && (r.reasoning || r.tool_calls)) {
-      const also = [r.reasoning ? "reasoning" : "", r.tool_calls ? "tool_calls" : ""]
-        .filter(Boolean)
-        .join(" and ");
-      return {
-        ok: false,
-        error: `${label}a summary replaces its turns whole, so ${also} would do nothing there; drop ${also}, or give it a rule of its own for other turns`,
-      };
-    }
-    // Keeps count from the ends of the conversation, whatever the quotes choose.
-    // The turn in progress (the user's request and this very call) is never folded.
-    // As positions (a kept position is kept), so they bound whatever the quotes choose rather than add to it.
-    const keepFirst = r.keep_first ?? 0;
-    const rule: CompactionRule = {
-      ...(keepFirst > 0 ? { keepFirst: { kind: "absolute", index: keepFirst - 1 } } : {}),
-      keepLast: { kind: "from_end", offset: Math.max(1, r.keep_last ?? 1) - 1 },
-    };
-    for (const [field, quote] of [
-      ["after_quote", r.after_quote],
-      ["before_quote", r.before_quote],
-    ] as const) {
-      if (quote === undefined) continue;
-      const anchor = resolveAnchor(withoutCompactCalls(current), quote);
-      if (!anchor.ok)
-        return { ok: false, error: `${label}${field}: ${describeAnchorError(quote, anchor.error)}` };
-      if (field === "after_quote") rule.from = { kind: "absolute", index: anchor.turn + 1 };
-      else rule.to = { kind: "absolute", index: anchor.turn - 1 };
-    }
-    if (r.summary !== undefined) rule.summary = { kind: "supplied", text: r.summary, author: "assistant" };
-    if (r.reasoning) rule.reasoning = r.reasoning;
-    if (r.tool_calls) rule.tool_calls = toolPolicyFor(r.tool_calls);
+    const problem = ruleShapeProblem(r);
+    if (problem !== undefined) return { ok: false, error: `${label}${problem}` };
+    const rule = compactionRuleOf(r, withoutCompactCalls(current));
+    if (typeof rule === "string") return { ok: false, error: `${label}${rule}` };
     const timestamp = new Date(options.now + i).toISOString();
     const plan = planRule(current, rule, {
       id: options.ids[i] ?? `a${i}`,
