@@ -74,91 +74,108 @@ const STYLING = /\u001b\[[0-9;]*m/g;
 
 /** With `color` false (NO_COLOR), the layout is kept (bullets, tables, indentation) and every style dropped. */
 export function createMarkdownStream(out: NodeJS.WritableStream, width = 100, color = true): MarkdownStream {
-  const marked = terminalMarked(width);
-  let pending = "";
-  // A paragraph line drawn in part already (a long line streams in pieces that close their markers).
-  let midLine = false;
-  let block: string[] = [];
-  let kind: "none" | "fence" | "table" = "none";
-  let fence = "";
+  return new MarkdownStreamer(out, terminalMarked(width), color);
+}
 
-  // Text from outside jp: control characters made visible before marked adds its own styling.
-  const draw = (markdown: string, indent = "") => {
-    const rendered = marked.parse(visible(markdown), { async: false });
-    const shown = (color ? rendered : rendered.replace(STYLING, "")).replace(/\n+$/, "");
-    out.write(`${indent ? shown.replace(/^/gm, indent) : shown}\n`);
-  };
-  const drawInline = (markdown: string) => {
-    const rendered = marked.parseInline(visible(markdown), { async: false });
-    out.write(color ? rendered : rendered.replace(STYLING, ""));
-  };
+/** Markdown drawn line by line as it streams: a fence or a table whole once it closes, a paragraph as it grows. */
+class MarkdownStreamer implements MarkdownStream {
+  private pending = "";
+  /** A paragraph line drawn in part already (a long line streams in pieces that close their markers). */
+  private midLine = false;
+  private block: string[] = [];
+  private kind: "none" | "fence" | "table" = "none";
+  private fence = "";
+
+  constructor(
+    private readonly out: NodeJS.WritableStream,
+    private readonly marked: Marked,
+    private readonly color: boolean,
+  ) {}
+
+  write(delta: string): void {
+    this.pending += delta;
+    let at: number;
+    while ((at = this.pending.indexOf("\n")) !== -1) {
+      this.line(this.pending.slice(0, at));
+      this.pending = this.pending.slice(at + 1);
+    }
+    this.drawPart();
+  }
+
+  end(): void {
+    if (this.pending || this.midLine) this.line(this.pending);
+    this.pending = "";
+    // An unclosed fence or a table at the very end is drawn as it stands.
+    this.closeBlock();
+  }
+
+  /** Text from outside jp: control characters made visible before marked adds its own styling. */
+  private draw(markdown: string, indent = ""): void {
+    const rendered = this.marked.parse(visible(markdown), { async: false });
+    const shown = (this.color ? rendered : rendered.replace(STYLING, "")).replace(/\n+$/, "");
+    this.out.write(`${indent ? shown.replace(/^/gm, indent) : shown}\n`);
+  }
+
+  private drawInline(markdown: string): void {
+    const rendered = this.marked.parseInline(visible(markdown), { async: false });
+    this.out.write(this.color ? rendered : rendered.replace(STYLING, ""));
+  }
+
   /** Draw what of a growing paragraph line is safe to draw now: up to its last space, markers closed. */
-  const drawPart = () => {
-    if (kind !== "none" || (!midLine && (pending.length < 4 || BLOCK_START.test(pending)))) return;
+  private drawPart(): void {
+    const { pending } = this;
+    if (this.kind !== "none" || (!this.midLine && (pending.length < 4 || BLOCK_START.test(pending)))) return;
     const cut = pending.lastIndexOf(" ");
     if (cut <= 0 || !balanced(pending.slice(0, cut + 1))) return;
-    drawInline(pending.slice(0, cut + 1));
-    pending = pending.slice(cut + 1);
-    midLine = true;
-  };
-  const closeBlock = () => {
-    if (block.length) draw(block.join("\n"));
-    block = [];
-    kind = "none";
-  };
-  const line = (text: string) => {
-    if (midLine) {
-      drawInline(text);
-      out.write("\n");
-      midLine = false;
+    this.drawInline(pending.slice(0, cut + 1));
+    this.pending = pending.slice(cut + 1);
+    this.midLine = true;
+  }
+
+  private closeBlock(): void {
+    if (this.block.length) this.draw(this.block.join("\n"));
+    this.block = [];
+    this.kind = "none";
+  }
+
+  private line(text: string): void {
+    if (this.midLine) {
+      this.drawInline(text);
+      this.out.write("\n");
+      this.midLine = false;
       return;
     }
-    if (kind === "fence") {
-      block.push(text);
-      if (text.trim().startsWith(fence)) closeBlock();
+    if (this.kind === "fence") {
+      this.block.push(text);
+      if (text.trim().startsWith(this.fence)) this.closeBlock();
       return;
     }
-    if (kind === "table") {
+    if (this.kind === "table") {
       if (TABLE_ROW.test(text)) {
-        block.push(text);
+        this.block.push(text);
         return;
       }
-      closeBlock();
+      this.closeBlock();
     }
+    if (!this.opensBlock(text)) this.drawLine(text);
+  }
+
+  /** Whether `text` opens a fence or a table, which are drawn whole once they close. */
+  private opensBlock(text: string): boolean {
     const opening = FENCE.exec(text);
-    if (opening) {
-      kind = "fence";
-      fence = opening[1]!;
-      block = [text];
-      return;
-    }
-    if (TABLE_ROW.test(text)) {
-      kind = "table";
-      block = [text];
-      return;
-    }
+    if (opening) this.fence = opening[1]!;
+    else if (!TABLE_ROW.test(text)) return false;
+    this.kind = opening ? "fence" : "table";
+    this.block = [text];
+    return true;
+  }
+
+  private drawLine(text: string): void {
     const indent = /^[ \t]*/.exec(text)![0];
-    if (text.trim() === "") out.write("\n");
+    if (text.trim() === "") this.out.write("\n");
     // An indented line (a nested list item, an item's second paragraph) alone would be code to
     // marked, or lose its place: it is drawn as it reads and set in at its indentation.
-    else if (indent) draw(text.slice(indent.length), indent);
-    else draw(text);
-  };
-  return {
-    write(delta) {
-      pending += delta;
-      let at: number;
-      while ((at = pending.indexOf("\n")) !== -1) {
-        line(pending.slice(0, at));
-        pending = pending.slice(at + 1);
-      }
-      drawPart();
-    },
-    end() {
-      if (pending || midLine) line(pending);
-      pending = "";
-      // An unclosed fence or a table at the very end is drawn as it stands.
-      closeBlock();
-    },
-  };
+    else if (indent) this.draw(text.slice(indent.length), indent);
+    else this.draw(text);
+  }
 }
