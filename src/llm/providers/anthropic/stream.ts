@@ -140,31 +140,55 @@ export function closeBlock(open: OpenBlock, cut: (call: OpenBlock & { kind: "too
   }
 }
 
+/** The counts so far: message_start carries the input counts; message_delta the final output (and, lately, input) counts. */
+class UsageTally {
+  private readonly counts: RawUsage = {};
+  private write1h = 0;
+
+  merge(raw: RawUsage | undefined | null): void {
+    for (const key of USAGE_KEYS) {
+      const value = raw?.[key];
+      if (typeof value === "number") this.counts[key] = value;
+    }
+    const hour = raw?.cache_creation?.ephemeral_1h_input_tokens;
+    if (typeof hour === "number") this.write1h = hour;
+  }
+
+  part(): StreamPart {
+    return usagePart(this.counts, this.write1h);
+  }
+}
+
+type BlockDelta = Extract<RawMessageStreamEvent, { type: "content_block_delta" }>["delta"];
+
+/** What a block's delta says, if it says something of its own; a tool's JSON and a whole block grow in `open`. */
+function deltaPart(open: OpenBlock | undefined, d: BlockDelta): StreamPart | undefined {
+  if (open?.kind === "other" && mergeWhole(open.block, d)) return undefined;
+  if (d.type === "text_delta" && d.text) return { type: "text", text: d.text };
+  if (d.type === "thinking_delta" && d.thinking) return { type: "reasoning", text: d.thinking };
+  if (d.type === "signature_delta" && d.signature)
+    return { type: "reasoning_signature", signature: d.signature };
+  if (d.type === "citations_delta") return { type: "citation", citation: { ...d.citation } };
+  if (d.type === "input_json_delta" && (open?.kind === "tool" || open?.kind === "other"))
+    open.json += d.partial_json;
+  return undefined;
+}
+
 /** Stream parts from raw Messages API stream events, block by block in the order they came. */
 export async function* anthropicParts(
   events: AsyncIterable<RawMessageStreamEvent>,
 ): AsyncGenerator<StreamPart> {
   const blocks = new Map<number, OpenBlock>();
-  // message_start carries the input counts; message_delta the final output (and, lately, input) counts.
-  const usage: RawUsage = {};
-  let write1h = 0;
-  const mergeUsage = (raw: RawUsage | undefined | null) => {
-    for (const key of USAGE_KEYS) {
-      const value = raw?.[key];
-      if (typeof value === "number") usage[key] = value;
-    }
-    const hour = raw?.cache_creation?.ephemeral_1h_input_tokens;
-    if (typeof hour === "number") write1h = hour;
-  };
+  const usage = new UsageTally();
   let stop: StopReason | undefined;
   let detail: string | undefined;
   let unparsed: (OpenBlock & { kind: "tool" }) | undefined;
   for await (const ev of events) {
     switch (ev.type) {
       case "message_start": {
-        mergeUsage(ev.message.usage);
+        usage.merge(ev.message.usage);
         // Counted now: an answer cut off or retried was still billed for its input.
-        yield usagePart(usage, write1h);
+        yield usage.part();
         const changed = inputTransformationsOf(ev.message);
         if (changed.length) yield { type: "input_transformations", items: changed };
         break;
@@ -176,16 +200,8 @@ export async function* anthropicParts(
         break;
       }
       case "content_block_delta": {
-        const d = ev.delta;
-        const open = blocks.get(ev.index);
-        if (open?.kind === "other" && mergeWhole(open.block, d)) break;
-        if (d.type === "text_delta" && d.text) yield { type: "text", text: d.text };
-        else if (d.type === "thinking_delta" && d.thinking) yield { type: "reasoning", text: d.thinking };
-        else if (d.type === "signature_delta" && d.signature)
-          yield { type: "reasoning_signature", signature: d.signature };
-        else if (d.type === "citations_delta") yield { type: "citation", citation: { ...d.citation } };
-        else if (d.type === "input_json_delta" && (open?.kind === "tool" || open?.kind === "other"))
-          open.json += d.partial_json;
+        const part = deltaPart(blocks.get(ev.index), ev.delta);
+        if (part) yield part;
         break;
       }
       case "content_block_stop": {
@@ -198,8 +214,8 @@ export async function* anthropicParts(
         if (ev.delta.stop_reason) stop = STOP[ev.delta.stop_reason] ?? "other";
         // Older streams send no stop_details at all.
         detail = ev.delta.stop_details?.explanation ?? detail;
-        mergeUsage(ev.usage);
-        yield usagePart(usage, write1h);
+        usage.merge(ev.usage);
+        yield usage.part();
         break;
       case "message_stop":
         // A block the output limit cut off may never see its content_block_stop.
