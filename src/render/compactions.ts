@@ -101,6 +101,37 @@ function plannedLine(
   return `${o.dryRun ? "Would compact" : "Compacted"} ${turnsLabel(range.from, range.to)} (${grouped(count)} total, ${describePolicies(p.compaction)}${notes.length ? `; ${notes.join("; ")}` : ""}): ${tokens}.`;
 }
 
+const covers = (c: Compaction, t: number) => c.from_turn <= t && t <= c.to_turn;
+
+/** The turns 0..`last` in runs alike: planned, pinned, or under the same active compactions. */
+function turnGroups(
+  outcome: TimelineOutcome,
+  active: readonly CompactionEntry[],
+  last: number,
+  pinnedTurns: ReadonlySet<number> | undefined,
+): Group[] {
+  const groups: Group[] = [];
+  for (let t = 0; t <= last; t++) {
+    if (outcome.planned.some((p) => covers(p.compaction, t))) {
+      groups.push({ from: t, to: t, existing: [], pinned: false, planned: true });
+      continue;
+    }
+    const pinned = pinnedTurns?.has(t) ?? false;
+    const old = pinned ? [] : active.flatMap((e) => (covers(e.event, t) ? [e.number] : []));
+    const prev = groups.at(-1);
+    if (
+      prev &&
+      !prev.planned &&
+      prev.pinned === pinned &&
+      prev.existing.join() === old.join() &&
+      prev.to === t - 1
+    )
+      prev.to = t;
+    else groups.push({ from: t, to: t, existing: old, pinned, planned: false });
+  }
+  return groups;
+}
+
 /** The compact command's timeline, in 1-based turns, with token figures. */
 export function renderTimeline(
   outcome: TimelineOutcome,
@@ -122,33 +153,13 @@ export function renderTimeline(
     return lines;
   }
   const active = existing.filter((e) => e.state.kind === "active");
-  const covers = (c: Compaction, t: number) => c.from_turn <= t && t <= c.to_turn;
   const last = options.turnCount - 1;
   // One line per planned compaction, with the range it records; the turns outside them grouped as they are.
   const placed: { at: number; line: string }[] = outcome.planned.map((p) => ({
     at: p.compaction.from_turn,
     line: plannedLine(p, { ...options, last, active, fmt }),
   }));
-  const groups: Group[] = [];
-  for (let t = 0; t <= last; t++) {
-    if (outcome.planned.some((p) => covers(p.compaction, t))) {
-      groups.push({ from: t, to: t, existing: [], pinned: false, planned: true });
-      continue;
-    }
-    const pinned = options.pinned?.has(t) ?? false;
-    const old = pinned ? [] : active.flatMap((e) => (covers(e.event, t) ? [e.number] : []));
-    const prev = groups.at(-1);
-    if (
-      prev &&
-      !prev.planned &&
-      prev.pinned === pinned &&
-      prev.existing.join() === old.join() &&
-      prev.to === t - 1
-    )
-      prev.to = t;
-    else groups.push({ from: t, to: t, existing: old, pinned, planned: false });
-  }
-  for (const g of groups) {
+  for (const g of turnGroups(outcome, active, last, options.pinned)) {
     if (g.planned) continue;
     const label = turnsLabel(g.from, g.to);
     placed.push({
