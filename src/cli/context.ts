@@ -222,15 +222,27 @@ function readsAtOnce(fd: number): boolean {
   }
 }
 
+/** A line of progress on a terminal's stderr, cleared before anything else is said. */
+function statusLine(stderr: Context["stderr"]) {
+  let shown = false;
+  const clear = () => {
+    if (shown) stderr.write("\r\x1b[K");
+    shown = false;
+  };
+  const show = (text: string) => {
+    if (!stderr.isTTY) return () => undefined;
+    stderr.write(`\r\x1b[K${text}`);
+    shown = true;
+    return clear;
+  };
+  return { clear, show };
+}
+
 export function createContext(options: ContextOptions = {}): Context {
   const env = options.env ?? process.env;
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  let statusShown = false;
-  const clearStatus = () => {
-    if (statusShown) stderr.write("\r\x1b[K");
-    statusShown = false;
-  };
+  const { clear: clearStatus, show: showStatus } = statusLine(stderr);
   let workspace: Workspace | undefined;
   let store: ConversationStore | undefined;
   let storeRuntime: typeof StoreRuntime | undefined;
@@ -294,12 +306,7 @@ export function createContext(options: ContextOptions = {}): Context {
       clearStatus();
       stderr.write(`${text}\n`);
     },
-    status(text) {
-      if (!stderr.isTTY) return () => undefined;
-      stderr.write(`\r\x1b[K${text}`);
-      statusShown = true;
-      return clearStatus;
-    },
+    status: showStatus,
   };
   return ctx;
 }
