@@ -146,7 +146,9 @@ function holdLimitBytes(env: NodeJS.ProcessEnv): number {
   const set = env.JP_PRINT_HOLD_MB?.trim();
   const mb = set ? Number(set) : HOLD_MB;
   if (!Number.isFinite(mb) || mb < 0)
-    throw new UsageError(`JP_PRINT_HOLD_MB is '${set}', not a number of MB: unset it, or give one such as 32`);
+    throw new UsageError(
+      `JP_PRINT_HOLD_MB is '${set}', not a number of MB: unset it, or give one such as 32`,
+    );
   return mb * 2 ** 20;
 }
 
