@@ -4,9 +4,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { UsageError } from "../errors.js";
-import type { Attachment } from "../events/index.js";
+import { type Attachment, escapeXml } from "../events/index.js";
 import { globFiles, isGlob } from "../glob.js";
-import { escapeXml } from "../llm/attachments.js";
 
 /** The most one attachment may hold: what providers take in one request is of this order. */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;

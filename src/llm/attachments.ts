@@ -13,20 +13,6 @@ import {
 import { JpError } from "../errors.js";
 import type { AcceptedFields } from "./types.js";
 
-// The providers' rooms read the neutral helpers from here, beside the provider-facing ones.
-export {
-  binaryKind,
-  dataUrl,
-  documentsXml,
-  escapeXml,
-  fileName,
-  isBinaryAttachment,
-  isTextAttachment,
-  questionWithDocuments,
-  type BinaryAttachment,
-  type TextAttachment,
-} from "../events/index.js";
-
 /** How one API spells a question's parts: its text, an image, a PDF. */
 export interface QuestionParts<T> {
   text: (text: string) => T;

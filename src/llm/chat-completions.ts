@@ -12,10 +12,12 @@ import {
   REASONING_FIELD_KEY,
   REFUSAL_KEY,
   responseModels,
+  dataUrl,
+  fileName,
 } from "../events/index.js";
 import { reasoningGoesBack } from "./capabilities.js";
 import { assertNever } from "../errors.js";
-import { dataUrl, fileName, questionParts, type QuestionParts } from "./attachments.js";
+import { questionParts, type QuestionParts } from "./attachments.js";
 import { generatedCallId, malformedArguments, tryToolArguments, resultText } from "./tool-arguments.js";
 import {
   bearerIfKeyed,

@@ -1,14 +1,15 @@
 // Owns summaries for compaction: the summariser reads the raw events of a
 // range (never a projection) and must return a complete, non-empty answer.
-import { isBinaryAttachment, questionWithDocuments } from "./attachments.js";
-import type { Config } from "../config/schema.js";
 import {
+  isBinaryAttachment,
+  questionWithDocuments,
   DISCARDED_ATTEMPTS_KEY,
   isKind,
   type Event,
   type JsonObject,
   type UsageRecord,
 } from "../events/index.js";
+import type { Config } from "../config/schema.js";
 import { JpError } from "../errors.js";
 import { askOnce } from "./one-shot.js";
 

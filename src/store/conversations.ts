@@ -63,6 +63,9 @@ export {
 import { removeFile } from "../remove-file.js";
 export type { LogStats } from "./log-stats.js";
 
+/** The file a conversation's events are read from: JP's own when it is read in place, else jp's log. */
+const logFileOf = (ref: ConversationRef): string => jpLogOf(ref) ?? path.join(ref.dir, LOG_FILE);
+
 export class ConversationStore {
   private readonly jpChangeSaid = new Set<string>();
   private readonly readCache = new Map<
@@ -219,7 +222,7 @@ export class ConversationStore {
   readEvents(ref: ConversationRef): Event[] {
     const jp = jpLogOf(ref);
     if (!jp) this.checkJpSource(ref);
-    const file = jp ?? path.join(ref.dir, LOG_FILE);
+    const file = logFileOf(ref);
     let stat: fs.Stats | undefined;
     try {
       stat = fs.statSync(file);
@@ -249,7 +252,7 @@ export class ConversationStore {
   /** The size in bytes of the file a conversation's events are read from (JP's own when read in place); 0 when there is none yet. */
   logBytes(ref: ConversationRef): number {
     try {
-      return fs.statSync(jpLogOf(ref) ?? path.join(ref.dir, LOG_FILE)).size;
+      return fs.statSync(logFileOf(ref)).size;
     } catch {
       return 0;
     }

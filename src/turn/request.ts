@@ -16,8 +16,8 @@ import {
   isJsonObject,
   isKnown,
   REASONING_LEFT_OUT_KEY,
+  questionWithDocuments,
 } from "../events/index.js";
-import { questionWithDocuments } from "../llm/attachments.js";
 import { BadRequestError } from "../llm/errors.js";
 import {
   bindReasoning,

@@ -153,10 +153,11 @@ function holdLimitBytes(env: NodeJS.ProcessEnv): number {
 }
 
 /**
- * The compacted view of a log of any size, in bounded memory: one pass for the
- * shape of the stream, then the projection made and printed a turn at a time.
+ * The compacted view of a log of any size, to a file or a pipe: one pass for
+ * the shape of the stream, then the projection made and printed a turn at a
+ * time (over the log held in memory, or streamed again when it is large).
  */
-function printCompactedStreaming(ctx: Context, ref: ConversationRef): void {
+function printCompactedToFile(ctx: Context, ref: ConversationRef): void {
   const store = ctx.store();
   const held = store.logBytes(ref) <= holdLimitBytes(ctx.env) ? store.readEvents(ref) : undefined;
   const events = () => held ?? store.streamEvents(ref);
@@ -247,7 +248,7 @@ async function print(ctx: Context, id: string | undefined, opts: PrintOptions): 
   }
   if (opts.compacted && !opts.json && !selecting(opts) && !ctx.stdout.isTTY) {
     // To a file or a pipe the compacted view streams too: two passes over the log, bounded memory.
-    printCompactedStreaming(ctx, ref);
+    printCompactedToFile(ctx, ref);
     return;
   }
   const events = store.readEvents(ref);

@@ -11,8 +11,8 @@ import type {
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
 import { assertNever } from "../../../errors.js";
-import type { Attachment } from "../../../events/index.js";
 import {
+  type Attachment,
   type ChatResponse,
   CITATIONS_KEY,
   type Event,
@@ -26,8 +26,10 @@ import {
   responseModels,
   TOOL_IMAGES_KEY,
   type ToolCallResponse,
+  binaryKind,
+  isBinaryAttachment,
+  isTextAttachment,
 } from "../../../events/index.js";
-import { binaryKind, isBinaryAttachment, isTextAttachment } from "../../attachments.js";
 import { reasoningGoesBack } from "../../capabilities.js";
 import { type ModelRequest } from "../../types.js";
 import { anthropicThinking, anthropicToolChoice } from "./choices.js";

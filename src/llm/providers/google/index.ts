@@ -13,9 +13,10 @@ import {
   PROVIDER_BLOCK_KEY,
   responseModels,
   type ToolCallRequest,
+  isBinaryAttachment,
+  questionWithDocuments,
 } from "../../../events/index.js";
 import { assertNever } from "../../../errors.js";
-import { isBinaryAttachment, questionWithDocuments } from "../../attachments.js";
 import {
   budgetOfEffort,
   effortOfBudget,

@@ -10,9 +10,10 @@ import {
   PROVIDER_BLOCK_KEY,
   REASONING_FIELD_KEY,
   responseModels,
+  isBinaryAttachment,
+  questionWithDocuments,
 } from "../../../events/index.js";
 import { assertNever } from "../../../errors.js";
-import { isBinaryAttachment, questionWithDocuments } from "../../attachments.js";
 import { tokensOfChars } from "../../../compaction/index.js";
 import { GPT_OSS_EFFORTS, reasoningGoesBack, type ModelFacts } from "../../capabilities.js";
 import { BadRequestError, HttpStatusError, StreamCutError, StreamErrorEvent } from "../../errors.js";

@@ -12,9 +12,11 @@ import {
   OPENAI_REASONING_ITEM_KEY,
   PROVIDER_BLOCK_KEY,
   responseModels,
+  dataUrl,
+  fileName,
 } from "../../../events/index.js";
 import { assertNever } from "../../../errors.js";
-import { dataUrl, fileName, questionParts, type QuestionParts } from "../../attachments.js";
+import { questionParts, type QuestionParts } from "../../attachments.js";
 import { effortOfBudget, nearestEffort, reasoningGoesBack, type Effort } from "../../capabilities.js";
 import { StreamCutError, StreamErrorEvent } from "../../errors.js";
 import {
