@@ -29,6 +29,7 @@ const LLM_PUBLIC = [
   "attachments",
   "reasoning-binding",
   "usage",
+  "assemble",
   "tool-choice",
   "retry",
 ];

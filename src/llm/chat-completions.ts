@@ -28,6 +28,7 @@ import {
   type ProviderOptions,
 } from "./http.js";
 import { postForEvents } from "../net/http.js";
+import type { ServerSentEvent } from "../net/sse.js";
 import { StreamCutError, StreamErrorEvent } from "./errors.js";
 import { responsesEffort } from "./providers/openai/responses.js";
 import {
@@ -428,19 +429,21 @@ function usagePart(usage: NonNullable<ChatCompletionChunk["usage"]>): StreamPart
   };
 }
 
-/** Chat Completions' stream, chunk by chunk, up to `[DONE]`; a chunk that reports an error throws. */
-async function* completionChunks(
-  url: string,
-  options: ProviderOptions,
-  body: ChatBody,
-  signal: AbortSignal,
-): AsyncGenerator<Chunk | typeof DONE> {
+/** The answer to a streamed request, as server-sent events. */
+function postCompletions(url: string, options: ProviderOptions, body: ChatBody, signal: AbortSignal) {
   // A server without a key (a local Ollama, llama.cpp) is sent no Authorization header at all.
   const headers = {
     accept: "application/json",
     ...bearerIfKeyed(options),
   };
-  for await (const event of postForEvents({ url, headers, body, signal, ...transportOptions(options) })) {
+  return postForEvents({ url, headers, body, signal, ...transportOptions(options) });
+}
+
+/** Chat Completions' stream, chunk by chunk, up to `[DONE]`; a chunk that reports an error throws. */
+export async function* completionChunks(
+  frames: AsyncIterable<ServerSentEvent>,
+): AsyncGenerator<Chunk | typeof DONE> {
+  for await (const event of frames) {
     if (event.data.startsWith("[DONE]")) {
       yield DONE;
       return;
@@ -468,7 +471,9 @@ export function createOpenAIProvider(
     { ...options, baseURL: baseUrl },
     options.dialect,
     (request, signal) =>
-      openaiParts(completionChunks(url, options, openaiBody(request, options.dialect), signal)),
+      openaiParts(
+        completionChunks(postCompletions(url, options, openaiBody(request, options.dialect), signal)),
+      ),
   );
 }
 

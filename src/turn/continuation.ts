@@ -1,7 +1,7 @@
 // Owns continuing an answer cut off at its output cap, as JP does: the
 // prompt that asks for more, and where the next piece joins the last.
 import { type ChatResponse } from "../events/index.js";
-import type { Collected } from "./assemble.js";
+import type { Collected } from "../llm/assemble.js";
 import type { TurnOutput } from "./output.js";
 
 /**

@@ -6,7 +6,7 @@ import { type Event, type ToolCallRequest, type UsageRecord } from "../events/in
 import { AbortedError } from "../llm/errors.js";
 import { streamWithRetries } from "../llm/retry.js";
 import type { ModelRequest } from "../llm/types.js";
-import { collect, type Collected, emptyCollected, responseEvents } from "./assemble.js";
+import { collect, type Collected, emptyCollected, responseEvents } from "../llm/assemble.js";
 import { answerText, CONTINUE_PROMPT, mergedContinuation, mergingOutput } from "./continuation.js";
 import { markFailed, recordQuestion, recordResponse } from "./record.js";
 import {

@@ -5,23 +5,16 @@ import {
   ASKED_FOR_TOOL_KEY,
   type Event,
   type JsonObject,
+  type ToolCallRequest,
   turnCount,
   type UsageRecord,
 } from "../events/index.js";
-import {
-  type Collected,
-  CUT_CALL,
-  cutCallError,
-  discardedMetadata,
-  isRefusal,
-  lastBlock,
-  unanswered,
-} from "./assemble.js";
+import { type Collected, discardedMetadata, isRefusal, lastBlock, unanswered } from "../llm/assemble.js";
+import { grouped } from "../numbers.js";
 import { asksForTool, forcingStopsThinking } from "./request.js";
 import { INTERRUPTED, syntheticResponse } from "./tool-calls.js";
 import type { TurnOptions } from "./types.js";
 
-/** A first request that got no answer: marked failed, so the next request does not send the question twice. */
 /** What a failure says of the question it left without an answer. */
 export const KEPT_FAILED =
   "the question is kept in the log, marked as failed, and is not sent again; `jp q --retry` asks it again";
@@ -93,6 +86,20 @@ export function recordResponse(
   return undefined;
 }
 
+/** The answer to a call the output limit cut off: the model sees it was not run, and why. */
+export const CUT_CALL =
+  "not run: the answer was cut off at the output limit before this call's arguments were complete";
+
+export function cutCallError(call: ToolCallRequest, options: TurnOptions): JpError {
+  return new JpError(
+    "turn.cut_tool_call",
+    `the answer was cut off at the output limit (${grouped(options.maxTokens)} tokens) while the model was writing the arguments of ${call.name || "a tool call"}; nothing was run`,
+    {
+      hint: "raise assistant.request.max_tokens (-c or config), or ask for a smaller step; the call is recorded as not run",
+    },
+  );
+}
+
 /** The answer to a call cut off when the model's window filled up. */
 export const CUT_BY_WINDOW =
   "not run: the model's context window filled up before this call's arguments were complete";
@@ -108,7 +115,6 @@ export function windowFullError(options: TurnOptions): JpError {
   );
 }
 
-/** The question that opens the turn, recorded before anything is sent. */
 /** The events that open a turn: its start and its question, with what was attached and asked for. */
 export function questionEvents(
   query: string,

@@ -32,7 +32,7 @@ import type { ModelRequest, ReasoningRequest, ToolDefinition } from "../llm/type
 import { leftOutLines } from "../render/reasoning.js";
 import { withRecallWhenUseful } from "../tools/recall.js";
 import type { Tool } from "../tools/types.js";
-import type { Collected } from "./assemble.js";
+import type { Collected } from "../llm/assemble.js";
 import type { TurnOptions } from "./types.js";
 import { grouped } from "../numbers.js";
 

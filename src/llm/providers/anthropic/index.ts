@@ -3,6 +3,7 @@
 // (stream.ts), with its model API (models.ts) and thinking choices (choices.ts).
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { postForEvents } from "../../../net/http.js";
+import type { ServerSentEvent } from "../../../net/sse.js";
 import { StreamErrorEvent } from "../../errors.js";
 import {
   classifiedProvider,
@@ -49,7 +50,8 @@ export function createAnthropicProvider(options: AnthropicOptions): Provider {
     "anthropic",
     { ...options, baseURL: baseUrl },
     ANTHROPIC_ACCEPTS,
-    (request, signal) => anthropicParts(messageEvents(url, options, anthropicBody(request), signal)),
+    (request, signal) =>
+      anthropicParts(messageEvents(postMessages(url, options, anthropicBody(request), signal))),
   );
   return {
     ...provider,
@@ -59,16 +61,18 @@ export function createAnthropicProvider(options: AnthropicOptions): Provider {
   };
 }
 
-/** The Messages API's stream, event by event: pings are dropped, an error event throws. */
-async function* messageEvents(
-  url: string,
-  options: AnthropicOptions,
-  body: AnthropicBody,
-  signal: AbortSignal,
-): AsyncGenerator<RawMessageStreamEvent> {
+/** The Messages API's answer to a streamed request, as server-sent events. */
+function postMessages(url: string, options: AnthropicOptions, body: AnthropicBody, signal: AbortSignal) {
   const beta = [...new Set([...(options.beta ?? []), ...betasOf(body)])];
   const headers = apiHeaders({ ...options, beta });
-  for await (const event of postForEvents({ url, headers, body, signal, ...transportOptions(options) })) {
+  return postForEvents({ url, headers, body, signal, ...transportOptions(options) });
+}
+
+/** The Messages API's stream, event by event: pings are dropped, an error event throws. */
+export async function* messageEvents(
+  frames: AsyncIterable<ServerSentEvent>,
+): AsyncGenerator<RawMessageStreamEvent> {
+  for await (const event of frames) {
     // eslint-disable-next-line @typescript-eslint/switch-exhaustiveness-check -- ping, and events a newer API may add, fall to the default
     switch (event.event) {
       case "message_start":

@@ -36,6 +36,7 @@ import {
   type ProviderOptions,
 } from "../../http.js";
 import { postForEvents } from "../../../net/http.js";
+import type { ServerSentEvent } from "../../../net/sse.js";
 import { generatedCallId } from "../../tool-arguments.js";
 import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart, Usage } from "../../types.js";
 import { toolChoiceOf } from "../../tool-choice.js";
@@ -341,15 +342,15 @@ export async function* geminiParts(chunks: AsyncIterable<Chunk>): AsyncGenerator
   yield { type: "stop", reason: stop === "end" && calls ? "tool_use" : stop };
 }
 
-/** The stream's chunks, one per server-sent event. */
-async function* geminiChunks(
-  url: string,
-  options: ProviderOptions,
-  body: GeminiBody,
-  signal: AbortSignal,
-): AsyncGenerator<Chunk> {
+/** The answer to a streamed request, as server-sent events. */
+function postGenerate(url: string, options: ProviderOptions, body: GeminiBody, signal: AbortSignal) {
   const headers = { accept: "text/event-stream", "x-goog-api-key": options.apiKey };
-  for await (const event of postForEvents({ url, headers, body, signal, ...transportOptions(options) })) {
+  return postForEvents({ url, headers, body, signal, ...transportOptions(options) });
+}
+
+/** The stream's chunks, one per server-sent event. */
+export async function* geminiChunks(frames: AsyncIterable<ServerSentEvent>): AsyncGenerator<Chunk> {
+  for await (const event of frames) {
     if (event.data === "") continue;
     const data = eventData(event);
     if (isJsonObject(data)) yield data;
@@ -382,13 +383,15 @@ export function createGeminiProvider(options: ProviderOptions & { baseURL: strin
   const provider = classifiedProvider("google", options, GEMINI_ACCEPTS, (request, signal) =>
     geminiParts(
       geminiChunks(
-        endpoint(
-          options.baseURL,
-          `/v1beta/models/${encodeURIComponent(request.model)}:streamGenerateContent?alt=sse`,
+        postGenerate(
+          endpoint(
+            options.baseURL,
+            `/v1beta/models/${encodeURIComponent(request.model)}:streamGenerateContent?alt=sse`,
+          ),
+          options,
+          geminiBody(request),
+          signal,
         ),
-        options,
-        geminiBody(request),
-        signal,
       ),
     ),
   );

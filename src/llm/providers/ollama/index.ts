@@ -274,12 +274,18 @@ export async function* ollamaParts(chunks: AsyncIterable<Chunk>): AsyncGenerator
   throw new StreamCutError();
 }
 
-async function* ollamaChunks(url: string, options: ProviderOptions, body: OllamaBody, signal: AbortSignal) {
+/** The answer to a streamed request, line by line. */
+function postChat(url: string, options: ProviderOptions, body: OllamaBody, signal: AbortSignal) {
   const headers = {
     accept: "application/x-ndjson",
     ...bearerIfKeyed(options),
   };
-  for await (const line of postForLines({ url, headers, body, signal, ...transportOptions(options) })) {
+  return postForLines({ url, headers, body, signal, ...transportOptions(options) });
+}
+
+/** The stream's chunks, one per line of JSON; a line that is not JSON throws. */
+export async function* ollamaChunks(lines: AsyncIterable<string>): AsyncGenerator<Chunk> {
+  for await (const line of lines) {
     if (!line.trim()) continue;
     let chunk: unknown;
     try {
@@ -336,7 +342,9 @@ export function createOllamaProvider(
   const url = endpoint(options.baseURL, "/api/chat");
   const provider = classifiedProvider("ollama", options, OLLAMA_ACCEPTS, async function* (request, signal) {
     try {
-      yield* ollamaParts(ollamaChunks(url, options, ollamaBody(request, options.keepAlive), signal));
+      yield* ollamaParts(
+        ollamaChunks(postChat(url, options, ollamaBody(request, options.keepAlive), signal)),
+      );
     } catch (error) {
       throw notPulled(error, request.model) ?? error;
     }

@@ -27,6 +27,7 @@ import {
   type ProviderOptions,
 } from "../../http.js";
 import { postForEvents } from "../../../net/http.js";
+import type { ServerSentEvent } from "../../../net/sse.js";
 import { malformedArguments, tryToolArguments, resultText } from "../../tool-arguments.js";
 import type { AcceptedFields, ModelRequest, Provider, StopReason, StreamPart } from "../../types.js";
 import { toolChoiceOf } from "../../tool-choice.js";
@@ -335,15 +336,22 @@ export async function* responsesParts(
   throw new StreamCutError();
 }
 
-/** The Responses API's stream, event by event. */
-async function* responseEvents(
+/** The answer to a streamed request, as server-sent events. */
+function postResponses(
   url: string,
   options: ProviderOptions,
   body: ResponseCreateParamsStreaming,
   signal: AbortSignal,
-): AsyncGenerator<ResponseStreamEvent> {
+) {
   const headers = { accept: "application/json", authorization: `Bearer ${options.apiKey}` };
-  for await (const event of postForEvents({ url, headers, body, signal, ...transportOptions(options) })) {
+  return postForEvents({ url, headers, body, signal, ...transportOptions(options) });
+}
+
+/** The Responses API's stream, event by event. */
+export async function* responseEvents(
+  frames: AsyncIterable<ServerSentEvent>,
+): AsyncGenerator<ResponseStreamEvent> {
+  for await (const event of frames) {
     if (event.data === "" || event.data.startsWith("[DONE]")) continue;
     const data = eventData(event);
     if (isStreamEvent(data)) yield data;
@@ -360,7 +368,7 @@ export function createResponsesProvider(
 ): Provider {
   const url = endpoint(options.baseURL, "/responses");
   const provider = classifiedProvider(options.name, options, RESPONSES_ACCEPTS, (request, signal) =>
-    responsesParts(responseEvents(url, options, responsesBody(request), signal)),
+    responsesParts(responseEvents(postResponses(url, options, responsesBody(request), signal))),
   );
   return {
     ...provider,

@@ -2,7 +2,6 @@
 // signatures, citations, whole blocks and tool calls collected as they
 // arrive, shown as they come, and the events a response records.
 import type { Price } from "../config/schema.js";
-import { JpError } from "../errors.js";
 import {
   type ChatResponse,
   CITATIONS_KEY,
@@ -22,11 +21,23 @@ import {
   type ToolCallRequest,
   type UsageRecord,
 } from "../events/index.js";
-import { requestCost } from "../llm/pricing.js";
-import type { StopReason, StreamPart } from "../llm/types.js";
-import { usageRecord } from "../llm/usage.js";
-import type { TurnOptions } from "./types.js";
-import { grouped } from "../numbers.js";
+import type { ModelFacts } from "./capabilities.js";
+import { requestCost } from "./pricing.js";
+import type { StopReason, StreamPart } from "./types.js";
+import { usageRecord } from "./usage.js";
+
+/** What assembling a stream needs of the turn: the clock its events are stamped by, and where the text shows as it comes. */
+export interface AssemblyOptions {
+  now: () => Date;
+  output: { text(delta: string): void; reasoning(delta: string): void };
+}
+
+/** What the events of a response record beyond their blocks: the model that wrote them, and its prices. */
+export interface ResponseOptions {
+  modelId: string;
+  now: () => Date;
+  facts?: Pick<ModelFacts, "price">;
+}
 
 /** What one response streamed: its blocks as events, in the order they came. */
 export interface Collected {
@@ -102,7 +113,7 @@ export function append(block: ChatResponse, field: "message" | "reasoning", text
 }
 
 /** Text of the answer: a second text block of one answer starts a paragraph of its own on screen too. */
-export function collectText(collected: Collected, text: string, options: TurnOptions): void {
+export function collectText(collected: Collected, text: string, options: AssemblyOptions): void {
   const before = collected.open;
   const block = openBlock(collected, "message", options.now().toISOString());
   const another = collected.blocks.some(
@@ -174,7 +185,7 @@ export function collectWhole(collected: Collected, part: WholeBlock, at: string)
 }
 
 /** Add one stream part to what the response has made so far (and show it). */
-export function collect(collected: Collected, part: StreamPart, options: TurnOptions): void {
+export function collect(collected: Collected, part: StreamPart, options: AssemblyOptions): void {
   const at = () => options.now().toISOString();
   switch (part.type) {
     case "text":
@@ -229,23 +240,9 @@ export function collect(collected: Collected, part: StreamPart, options: TurnOpt
   }
 }
 
-/** The answer to a call the output limit cut off: the model sees it was not run, and why. */
-export const CUT_CALL =
-  "not run: the answer was cut off at the output limit before this call's arguments were complete";
-
 /** Every call of a response that has no answer yet, the cut-off one included. */
 export function unanswered(collected: Collected): ToolCallRequest[] {
   return collected.cut ? [...collected.calls, collected.cut] : collected.calls;
-}
-
-export function cutCallError(call: ToolCallRequest, options: TurnOptions): JpError {
-  return new JpError(
-    "turn.cut_tool_call",
-    `the answer was cut off at the output limit (${grouped(options.maxTokens)} tokens) while the model was writing the arguments of ${call.name || "a tool call"}; nothing was run`,
-    {
-      hint: "raise assistant.request.max_tokens (-c or config), or ask for a smaller step; the call is recorded as not run",
-    },
-  );
 }
 
 /** The metadata that records billed attempts which left no response of their own. */
@@ -262,7 +259,7 @@ export function withCost(usage: UsageRecord, price: Price | undefined): UsageRec
 /** The response events of one model response, usage (with its cost) and model on the last one. */
 export function responseEvents(
   collected: Collected,
-  options: Pick<TurnOptions, "modelId" | "now" | "facts">,
+  options: ResponseOptions,
   interrupted: boolean,
   billedBefore: readonly UsageRecord[] = [],
 ): Event[] {
