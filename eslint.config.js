@@ -4,10 +4,16 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 /** Imports against the direction of the arrows of docs/architecture.md §2. */
-const UPWARD = [
+const ABOVE_SERVICE = [
   { group: ["**/cli/*"], message: "nothing below cli/ imports it (docs/architecture.md §2)" },
-  { group: ["**/turn/*"], message: "only cli/ imports turn/ (docs/architecture.md §2)" },
+];
+const ABOVE_TURN = [
+  ...ABOVE_SERVICE,
   { group: ["**/service/*"], message: "only cli/ imports service/ (docs/architecture.md §2)" },
+];
+const UPWARD = [
+  ...ABOVE_TURN,
+  { group: ["**/turn/*"], message: "only cli/ and service/ import turn/ (docs/architecture.md §2)" },
 ];
 /**
  * llm/'s public face: what the layers beside and above it may import. Every
@@ -95,8 +101,8 @@ export default tseslint.config(
     },
   },
   // the arrows of docs/architecture.md §2:
-  // cli → {turn, service} → {llm, tools, mcp, render, store, config, tokens} → {chat, compaction} → events.
-  // Nothing below cli imports it; nothing below turn and service imports them; provider details stay in llm/.
+  // cli → service → turn → {llm, tools, mcp, render, store, config, tokens} → {net, chat, compaction} → events.
+  // Nothing below cli imports it, nothing below service, nothing below turn; provider details stay in llm/.
   {
     files: ["src/{llm,tools,mcp,render,store,config,tokens}/**/*.ts"],
     rules: {
@@ -135,10 +141,23 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/{turn,service}/**/*.ts"],
+    files: ["src/turn/**/*.ts"],
     rules: {
-      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...UPWARD, ...PROVIDER_DETAILS] }],
-      "no-restricted-syntax": ["error", ...dynamicImports([...UPWARD, ...PROVIDER_DETAILS])],
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [...ABOVE_TURN, ...PROVIDER_DETAILS] },
+      ],
+      "no-restricted-syntax": ["error", ...dynamicImports([...ABOVE_TURN, ...PROVIDER_DETAILS])],
+    },
+  },
+  {
+    files: ["src/service/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [...ABOVE_SERVICE, ...PROVIDER_DETAILS] },
+      ],
+      "no-restricted-syntax": ["error", ...dynamicImports([...ABOVE_SERVICE, ...PROVIDER_DETAILS])],
     },
   },
   {

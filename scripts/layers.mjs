@@ -5,7 +5,8 @@ import madge from "madge";
 
 const LAYERS = [
   ["cli"],
-  ["turn", "service"],
+  ["service"],
+  ["turn"],
   ["llm", "tools", "mcp", "render", "store", "config", "tokens"],
   ["net", "chat", "compaction"],
   ["events"],

@@ -13,7 +13,7 @@ import { findWorkspace, type Workspace } from "../store/workspace.js";
 import { megabytes, progressLine } from "../render/progress.js";
 import { visible } from "../render/visible.js";
 import type { ConversationRef } from "../store/conversations.js";
-import type { ResolvedConfig } from "../config/load.js";
+import type { LoadOptions, ResolvedConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import type { TokenCounter } from "../tokens/count.js";
 import type { Summarizer, SummarizeRequest, Summary } from "../llm/summarize.js";
@@ -61,7 +61,7 @@ export interface Context {
    */
   config(options?: {
     conversation?: ConversationRef;
-    flags?: Record<string, unknown>;
+    flags?: LoadOptions["flags"];
   }): Promise<ResolvedConfig>;
   tokenCounter(config: Config): Promise<TokenCounter>;
   summarizer: Summarizer;

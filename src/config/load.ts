@@ -33,6 +33,8 @@ export interface ResolvedConfig {
   clamped: string[];
   /** A line for each key of a recorded config left out (one that could reach Object.prototype). */
   ignored: string[];
+  /** The configuration before the command's flags (files, the conversation, -c): what -m changed from. */
+  beforeFlags: Config;
 }
 
 export const DEFAULT_CONFIG_FILE = path.join(PACKAGE_ROOT, "config/default.toml");
@@ -110,8 +112,12 @@ export interface LoadOptions {
   /** The `delta` of each config_delta event of the conversation, in order. */
   deltas?: Plain[];
   cfg?: string[];
-  /** Values set by command flags (`-m` sets assistant.model.id). */
-  flags?: Plain;
+  /**
+   * Values set by command flags (`-m` sets assistant.model.id); or what they
+   * set given the configuration without them (a bare `-r` turns thinking on
+   * only where the configuration leaves it off), so it is read once.
+   */
+  flags?: Plain | ((before: Config) => Plain | undefined);
 }
 
 /** The folders `-c NAME` looks in: `config_load_paths` of the user's and workspace's files (the last set wins), from the workspace root. */
@@ -255,8 +261,6 @@ export function collectLayers(options: LoadOptions): {
     if (Object.keys(value).length) layers.push({ name: `conversation (config delta ${i + 1})`, value });
   });
   layers.push(...cfgLayers);
-  if (options.flags && Object.keys(options.flags).length)
-    layers.push({ name: "command flags", value: options.flags });
   return { layers, leftOutTools: [...leftOut], ignored };
 }
 
@@ -283,7 +287,9 @@ function checkSettingsCount(layers: readonly Layer[]): void {
 }
 
 /** Merge layers: tables deeply, rules appended (the built-in default rule dropped once any layer has rules). */
-export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools" | "clamped" | "ignored"> {
+export function mergeLayers(
+  layers: Layer[],
+): Omit<ResolvedConfig, "leftOutTools" | "clamped" | "ignored" | "beforeFlags"> {
   const merged: Plain = {};
   const origins = new Map<string, string>();
   let rules: { rule: unknown; layer: string }[] = [];
@@ -344,16 +350,37 @@ export function mergeLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools
  */
 export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> {
   const { layers, leftOutTools, ignored } = collectLayers(options);
+  await checkLayers(layers);
+  const unflagged = layers.length;
+  let flags = options.flags;
+  if (typeof flags === "function") flags = flags(mergedConfig(layers));
+  if (flags && Object.keys(flags).length) {
+    layers.push({ name: "command flags", value: flags });
+    await checkLayers(layers);
+  }
+  const resolved = mergeLayers(layers);
+  resolveModelAliases(resolved.config);
+  const clamped = clampSettings(resolved.config);
+  const beforeFlags = layers.length === unflagged ? resolved.config : mergedConfig(layers.slice(0, unflagged));
+  return { ...resolved, leftOutTools, clamped, ignored, beforeFlags };
+}
+
+/** Throws every problem of `layers` at once (explained by problems.ts, which loads zod). */
+async function checkLayers(layers: Layer[]): Promise<void> {
   checkSettingsCount(layers);
   const checked = layers.map((layer, i) => asChecked(layer, layers.slice(0, i)));
   if (checked.some((l) => forbiddenKeyPath(l.value) !== undefined || checkConfig(l.value) !== undefined)) {
     const { layerProblems } = await import("./problems.js");
     throw configProblems(checked.flatMap(layerProblems));
   }
-  const resolved = mergeLayers(layers);
-  resolveModelAliases(resolved.config);
-  const clamped = clampSettings(resolved.config);
-  return { ...resolved, leftOutTools, clamped, ignored };
+}
+
+/** The configuration checked `layers` make, model aliases resolved and settings held to their ranges. */
+function mergedConfig(layers: Layer[]): Config {
+  const { config } = mergeLayers(layers);
+  resolveModelAliases(config);
+  clampSettings(config);
+  return config;
 }
 
 /** The MCP servers a layer's value names, as an object per name. */

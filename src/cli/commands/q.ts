@@ -2,16 +2,13 @@
 import { type Command } from "commander";
 import { jpEffortLevel } from "../../config/jp-efforts.js";
 import type { Config } from "../../config/schema.js";
-import { JpError } from "../../errors.js";
-import { turnsLabel, type Attachment, type Event } from "../../events/index.js";
+import { turnsLabel } from "../../events/index.js";
 import { checkAttachments } from "../../llm/attachments.js";
 import { modelCacheDir, modelCapabilities } from "../../llm/model-info.js";
 import { createProvider } from "../../llm/create-provider.js";
-import type { McpServers } from "../../mcp/servers.js";
+import { ask as askQuestion, type AskSteps, type ReadyModel } from "../../service/ask.js";
 import type { ConversationRef } from "../../store/conversations.js";
 import { toolNameProblem } from "../../tools/names.js";
-import { runTurn } from "../../turn/loop.js";
-import { recordFailedQuestion } from "../../turn/record.js";
 import type { OptionalValueFlag } from "../argv.js";
 import { addSpecOptions, COMPACT_SPEC_FLAG, compactWithSpecs } from "../compact-options.js";
 import type { Context } from "../context.js";
@@ -83,44 +80,81 @@ async function ask(ctx: Context, words: string[], opts: QOptions): Promise<void>
     ctx.info("the editor was left without a question (or with an error); nothing was asked");
     return;
   }
-  const { config, leftOutTools, origins } = await configForQuery(ctx, existing, opts);
-  noticeLeftOutTools(ctx, existing, leftOutTools, opts.persist);
-  const model = await readyModel(ctx, config, opts, retry);
-  const ref = conversationFor(ctx, existing, query, opts);
-  await keepModel(ctx, ref, existing, opts, model.modelId, origins.get("assistant.model.id"));
-  keepPersona(ctx, ref, opts, config, origins);
-  const unsaved = !existing && !opts.persist;
-  if (!unsaved) await compactFirst(ctx, ref, opts, config);
+  await askQuestion(qSteps(ctx, opts, existing, query, retry), { query, ...(retry ? { retry } : {}) });
+}
 
-  // The conversation is ours for the whole turn; a second `jp q` on it is told who holds it.
-  // Taken before anything is started (MCP servers), and everything started is ended on every path.
-  const turnLock = opts.persist
-    ? // Refused within a second, not waited for: the other `jp q` may run for minutes.
-      ctx.store().holdTurn(ref, { timeoutMs: 1000, command: "jp q", onWait: undefined })
-    : undefined;
-  const interrupt = interruptHandler(ctx, () => turnLock?.release());
-  let servers: McpServers | undefined;
-  try {
-    const offered = await offeredTools(ctx, config, ref, opts, {
-      commands: setByConversation(origins, "command"),
-      mcpSources: setByConversation(origins, "source"),
-    }).catch((error: unknown) => {
-      // A server that would not start loses nothing: the question is recorded, failed, for --retry.
-      if (opts.persist) recordUnasked(ctx, ref, query, error, model.attachments, retry);
-      throw error;
-    });
-    servers = offered.servers;
-    const turn = { query, retry, model, tools: offered.tools, signal: interrupt.signal };
-    await askInTurn(ctx, ref, opts, config, { ...turn, fresh: !existing, unsaved });
-  } finally {
-    interrupt.dispose();
-    turnLock?.release();
-    await servers?.closeAll();
-  }
+type QueryConfig = Awaited<ReturnType<typeof configForQuery>>;
+
+/** Each step of the use case as `jp q` does it: its flags, its terminal, the workspace's store. */
+function qSteps(
+  ctx: Context,
+  opts: QOptions,
+  existing: ConversationRef | undefined,
+  query: string,
+  retry: Retry | undefined,
+): AskSteps<QueryConfig> {
+  const unsaved = !existing && !opts.persist;
+  return {
+    keeps: opts.persist,
+    configure: async () => {
+      const resolved = await configForQuery(ctx, existing, opts);
+      noticeLeftOutTools(ctx, existing, resolved.leftOutTools, opts.persist);
+      return resolved;
+    },
+    readyModel: ({ config }) => readyModel(ctx, config, opts, retry),
+    conversation: async ({ config, origins, beforeFlags }, model) => {
+      const ref = conversationFor(ctx, existing, query, opts);
+      keepModel(ctx, ref, existing, opts, model.modelId, origins.get("assistant.model.id"), beforeFlags);
+      keepPersona(ctx, ref, opts, config, origins);
+      if (!unsaved) await compactFirst(ctx, ref, opts, config);
+      return ref;
+    },
+    log: (ref) => ({
+      events: () => (unsaved ? [] : ctx.store().readEvents(ref)),
+      append: (group) => {
+        ctx.store().append(ref, group);
+      },
+    }),
+    // Refused within a second, not waited for: the other `jp q` may run for minutes.
+    holdTurn: (ref) => ctx.store().holdTurn(ref, { timeoutMs: 1000, command: "jp q", onWait: undefined }),
+    interrupts: (release) => interruptHandler(ctx, release),
+    offerTools: async ({ config, origins }, ref) => {
+      const offered = await offeredTools(ctx, config, ref, opts, {
+        commands: setByConversation(origins, "command"),
+        mcpSources: setByConversation(origins, "source"),
+      });
+      return { tools: offered.tools, close: async () => offered.servers?.closeAll() };
+    },
+    setUp: async ({ config }, tools, ref, model, signal) => ({
+      forcedTool: opts.toolUse,
+      ...(await turnSettings(ctx, config, tools, ref, model.capabilities)),
+      ...(await turnIo(ctx, config, opts, signal, await answerMarkdown(ctx, opts))),
+    }),
+    // With --json, every event recorded is printed as it is recorded, one per line.
+    recorded: (group) => {
+      if (opts.json) for (const event of group) ctx.out(JSON.stringify(event));
+    },
+    repair: (events, record) => {
+      repairInterruption(ctx, events, record);
+    },
+    afterTurn: async ({ config }, ref, events, result) => {
+      reportUsage(ctx, events, config);
+      await refreshPricesInBackground(ctx);
+      // A title given with --title, or refused with --no-title, is not generated over.
+      if (!existing && opts.persist && !result.interrupted && opts.title === undefined)
+        await titleByModel(ctx, config, ref, query, events);
+    },
+    now: () => ctx.clock.now(),
+  };
 }
 
 /** The provider and what its model takes, the question's attachments read and checked against it before anything is recorded. */
-async function readyModel(ctx: Context, config: Config, opts: QOptions, retry: Retry | undefined) {
+async function readyModel(
+  ctx: Context,
+  config: Config,
+  opts: QOptions,
+  retry: Retry | undefined,
+): Promise<ReadyModel> {
   const modelId = config.assistant?.model?.id ?? "";
   const { provider, model } = createProvider(modelId, config, ctx.env);
   const capabilities = await modelCapabilities(modelId, config, {
@@ -149,83 +183,5 @@ async function compactFirst(
   for (const p of await compactWithSpecs(ctx, ref, opts, config, opts.persist)) {
     const range = turnsLabel(p.compaction.from_turn, p.compaction.to_turn);
     ctx.info(ctx.color.dim(`compacted ${range}: ${p.tokens.before} → ${p.tokens.after} tokens`));
-  }
-}
-
-/** The question recorded as failed, before the turn could start: --retry asks it again. */
-function recordUnasked(
-  ctx: Context,
-  ref: ConversationRef,
-  query: string,
-  error: unknown,
-  attachments: Attachment[],
-  retry: Retry | undefined,
-): void {
-  recordFailedQuestion(query, error, {
-    now: () => ctx.clock.now(),
-    attachments,
-    ...(retry ? { retryOf: retry.turn } : {}),
-    log: {
-      events: () => ctx.store().readEvents(ref),
-      append: (group) => {
-        ctx.store().append(ref, group);
-      },
-    },
-  });
-}
-
-interface TurnAsked {
-  query: string;
-  retry: Retry | undefined;
-  model: Awaited<ReturnType<typeof readyModel>>;
-  tools: Awaited<ReturnType<typeof offeredTools>>["tools"];
-  signal: AbortSignal;
-  /** The conversation was made by this question. */
-  fresh: boolean;
-  /** Neither an existing conversation nor kept (--no-persist on a new one). */
-  unsaved: boolean;
-}
-
-/** The turn itself, then what follows it: usage, prices, a title. */
-async function askInTurn(
-  ctx: Context,
-  ref: ConversationRef,
-  opts: QOptions,
-  config: Config,
-  turn: TurnAsked,
-) {
-  const { query, retry, model, tools } = turn;
-  // The turn works on a copy of the stream; every group is also appended to the log unless --no-persist.
-  const memory: Event[] = turn.unsaved ? [] : [...ctx.store().readEvents(ref)];
-  // With --json, every event recorded is printed as it is recorded, one per line.
-  const record = (group: readonly Event[]) => {
-    if (opts.persist) ctx.store().append(ref, group);
-    memory.push(...group);
-    if (opts.json) for (const event of group) ctx.out(JSON.stringify(event));
-  };
-  repairInterruption(ctx, memory, record);
-  const turnStart = memory.length;
-  const result = await runTurn(query, {
-    ...(retry ? { retryOf: retry.turn } : {}),
-    attachments: model.attachments,
-    ...(model.configAttachments.length ? { threadAttachments: model.configAttachments } : {}),
-    log: { events: () => memory, append: record, persisted: opts.persist },
-    provider: model.provider,
-    modelId: model.modelId,
-    modelName: model.modelName,
-    tools,
-    forcedTool: opts.toolUse,
-    ...(await turnSettings(ctx, config, tools, ref, model.capabilities)),
-    ...(await turnIo(ctx, config, opts, turn.signal, await answerMarkdown(ctx, opts))),
-  });
-  reportUsage(ctx, memory.slice(turnStart), config);
-  await refreshPricesInBackground(ctx);
-  // A title given with --title, or refused with --no-title, is not generated over.
-  if (turn.fresh && opts.persist && !result.interrupted && opts.title === undefined)
-    await titleByModel(ctx, config, ref, query, memory.slice(turnStart));
-  if (result.interrupted) {
-    throw new JpError("turn.interrupted", "the turn was interrupted; what arrived is kept", {
-      exitCode: 130,
-    });
   }
 }

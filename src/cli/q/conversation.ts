@@ -13,8 +13,13 @@ import type { Context } from "../context.js";
 import { titleFrom } from "./after.js";
 import type { QOptions } from "./options.js";
 
-/** The configuration of this query: the conversation's, with -m, -r and -R on top. */
+/** The configuration of this query, read once: the conversation's, with -m, -r and -R on top. */
 export async function configForQuery(ctx: Context, existing: ConversationRef | undefined, opts: QOptions) {
+  return ctx.config({ conversation: existing, flags: (before: Config) => queryFlags(opts, before) });
+}
+
+/** What -m, -r and -R set; a bare -r thinks at the configured effort, or at medium where none is configured. */
+function queryFlags(opts: QOptions, before: Config): Record<string, unknown> | undefined {
   const model = opts.model ? { model: { id: opts.model } } : {};
   if (opts.reasoningEffort !== undefined) {
     const effort = jpEffortLevel(opts.reasoningEffort);
@@ -23,25 +28,13 @@ export async function configForQuery(ctx: Context, existing: ConversationRef | u
         `-r ${opts.reasoningEffort} is not an effort`,
         `use one of ${JP_EFFORT_NAMES.join(", ")}, or -r alone for the configured one`,
       );
-    return ctx.config({
-      conversation: existing,
-      flags: { assistant: { ...model, reasoning: { effort, budget_tokens: 0 } } },
-    });
+    return { assistant: { ...model, reasoning: { effort, budget_tokens: 0 } } };
   }
-  if (opts.reasoning === false)
-    return ctx.config({
-      conversation: existing,
-      flags: { assistant: { ...model, reasoning: { effort: "none", budget_tokens: 0 } } },
-    });
-  const flags = opts.model ? { assistant: model } : undefined;
-  const resolved = await ctx.config({ conversation: existing, ...(flags ? { flags } : {}) });
-  const configured = resolved.config.assistant?.reasoning;
+  if (opts.reasoning === false) return { assistant: { ...model, reasoning: { effort: "none", budget_tokens: 0 } } };
+  const configured = before.assistant?.reasoning;
   const thinking = (configured?.effort && configured.effort !== "none") || configured?.budget_tokens;
-  if (!opts.reasoning || thinking) return resolved;
-  return ctx.config({
-    conversation: existing,
-    flags: { assistant: { ...model, reasoning: { effort: "medium" } } },
-  });
+  if (opts.reasoning && !thinking) return { assistant: { ...model, reasoning: { effort: "medium" } } };
+  return opts.model ? { assistant: model } : undefined;
 }
 
 /**
@@ -51,21 +44,20 @@ export async function configForQuery(ctx: Context, existing: ConversationRef | u
  * turn's first line; -m is recorded (a config delta, as JP does) so the
  * conversation keeps it.
  */
-export async function keepModel(
+export function keepModel(
   ctx: Context,
   ref: ConversationRef,
   existing: ConversationRef | undefined,
   opts: QOptions,
   modelId: string,
   origin: string | undefined,
-): Promise<void> {
+  beforeFlags: Config,
+): void {
   // Said when the model changes: not on every turn of a conversation that keeps answering with it.
   if (origin?.startsWith("conversation") && existing && lastAnsweredBy(ctx, existing) !== modelId)
     ctx.info(ctx.color.dim(`${modelId}: this conversation's model, as it recorded it (-m changes it)`));
   if (!opts.model) return;
-  const recorded = existing
-    ? (await ctx.config({ conversation: existing })).config.assistant?.model?.id
-    : undefined;
+  const recorded = existing ? beforeFlags.assistant?.model?.id : undefined;
   if (recorded === modelId) return;
   ctx.info(
     ctx.color.dim(
