@@ -361,7 +361,8 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
   const resolved = mergeLayers(layers);
   resolveModelAliases(resolved.config);
   const clamped = clampSettings(resolved.config);
-  const beforeFlags = layers.length === unflagged ? resolved.config : mergedConfig(layers.slice(0, unflagged));
+  const beforeFlags =
+    layers.length === unflagged ? resolved.config : mergedConfig(layers.slice(0, unflagged));
   return { ...resolved, leftOutTools, clamped, ignored, beforeFlags };
 }
 

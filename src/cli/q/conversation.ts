@@ -30,7 +30,8 @@ function queryFlags(opts: QOptions, before: Config): Record<string, unknown> | u
       );
     return { assistant: { ...model, reasoning: { effort, budget_tokens: 0 } } };
   }
-  if (opts.reasoning === false) return { assistant: { ...model, reasoning: { effort: "none", budget_tokens: 0 } } };
+  if (opts.reasoning === false)
+    return { assistant: { ...model, reasoning: { effort: "none", budget_tokens: 0 } } };
   const configured = before.assistant?.reasoning;
   const thinking = (configured?.effort && configured.effort !== "none") || configured?.budget_tokens;
   if (opts.reasoning && !thinking) return { assistant: { ...model, reasoning: { effort: "medium" } } };
