@@ -59,10 +59,7 @@ export interface Context {
    * given. Asynchronous because the schema and TOML parser load on first use:
    * commands that never read config (ls, --help) do not pay for them.
    */
-  config(options?: {
-    conversation?: ConversationRef;
-    flags?: LoadOptions["flags"];
-  }): Promise<ResolvedConfig>;
+  config(options?: { conversation?: ConversationRef; flags?: LoadOptions["flags"] }): Promise<ResolvedConfig>;
   tokenCounter(config: Config): Promise<TokenCounter>;
   summarizer: Summarizer;
   /** A new short id for a compaction. */
