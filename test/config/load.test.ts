@@ -18,7 +18,7 @@ function setup(files: Record<string, string>) {
       cfg?: string[];
       deltas?: Record<string, unknown>[];
       env?: Record<string, string>;
-      flags?: Record<string, unknown>;
+      flags?: Parameters<typeof loadConfig>[0]["flags"];
     } = {},
   ) =>
     loadConfig({
@@ -42,6 +42,29 @@ function setup(files: Record<string, string>) {
 }
 
 describe("config layers", () => {
+  it("gives flags that depend on the configuration what the other layers make, and keeps it as beforeFlags", async () => {
+    const { load } = setup({
+      ".jp/config.toml": `[assistant.model]\nid = "workspace/model"\n[assistant.reasoning]\neffort = "none"\n`,
+    });
+    const seen: unknown[] = [];
+    const resolved = await load({
+      cfg: ["assistant.model.id=cfg/model"],
+      flags: (before) => {
+        seen.push(before.assistant?.model?.id, before.assistant?.reasoning?.effort);
+        return { assistant: { model: { id: "flag/model" }, reasoning: { effort: "medium" } } };
+      },
+    });
+    expect(seen).toEqual(["cfg/model", "none"]);
+    expect(resolved.config.assistant?.model?.id).toBe("flag/model");
+    expect(resolved.config.assistant?.reasoning?.effort).toBe("medium");
+    expect(resolved.origins.get("assistant.reasoning.effort")).toBe("command flags");
+    expect(resolved.beforeFlags.assistant?.model?.id).toBe("cfg/model");
+    // No flags: the configuration is what it was before them.
+    const plain = await load({ flags: () => undefined });
+    expect(plain.beforeFlags).toBe(plain.config);
+    expect(plain.origins.get("assistant.model.id")).not.toBe("command flags");
+  });
+
   it("applies layers lowest first: default, user, workspace, environment, deltas, -c, flags", async () => {
     const { load } = setup({
       "xdg/jp/config.toml": `[assistant.model]\nid = "user/model"\ncontext_window = 1000\n`,
