@@ -45,6 +45,7 @@ import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionContentPart,
+  ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 
@@ -66,6 +67,7 @@ export function toOpenAIMessages(
   system: string | undefined,
   events: readonly Event[],
   model?: string,
+  callId: (id: string) => string = (id) => id,
 ): Message[] {
   const messages: Message[] = system ? [{ role: "system", content: system }] : [];
   const writers = model === undefined ? [] : responseModels(events);
@@ -93,7 +95,7 @@ export function toOpenAIMessages(
         const a = assistant();
         const calls = a.tool_calls ?? [];
         calls.push({
-          id: e.id,
+          id: callId(e.id),
           type: "function",
           function: { name: e.name, arguments: JSON.stringify(e.arguments) },
         });
@@ -103,7 +105,7 @@ export function toOpenAIMessages(
       case "tool_call_response":
         messages.push({
           role: "tool",
-          tool_call_id: e.id,
+          tool_call_id: callId(e.id),
           content: resultText(e),
         });
         break;
@@ -143,30 +145,26 @@ function addResponse(assistant: () => AssistantMessage, e: ChatResponse): void {
 }
 
 /**
- * What a server speaking Chat Completions reads besides the standard fields.
- * OpenAI itself takes `max_completion_tokens`, `prompt_cache_key` and
- * `reasoning_effort`; compatible servers (Ollama, llama.cpp, vLLM…) read
- * `max_tokens`, and may reject fields they do not know, so they get only
- * what their kind or their config turns on.
+ * What a server speaking Chat Completions reads besides the standard fields,
+ * as what it accepts (AcceptedFields, which the turn reads) and how the body
+ * says it: the hooks below, each a behaviour of its own. OpenAI itself takes
+ * `max_completion_tokens`, `prompt_cache_key` and `reasoning_effort`;
+ * compatible servers (Ollama, llama.cpp, vLLM…) read `max_tokens`, and may
+ * reject fields they do not know, so they get only what their kind or their
+ * config turns on.
  */
 export interface ChatDialect extends AcceptedFields {
-  /** `max_completion_tokens` (OpenAI) or `max_tokens` (what compatible servers read). */
-  maxTokensField: "max_completion_tokens" | "max_tokens";
-  /**
-   * `tool_choice` naming the tool (OpenAI), or "required" over that tool
-   * alone (llama.cpp and Ollama's compatible API read only the string forms
-   * and take the object form as "auto").
-   */
-  toolChoice: "named" | "required";
-  /**
-   * How jp's reasoning settings are sent: OpenAI's `reasoning_effort`,
-   * OpenRouter's unified `reasoning: {effort | max_tokens}`, or llama.cpp's
-   * `chat_template_kwargs.enable_thinking` with `reasoning_format` (so the
-   * thinking comes back in its own field).
-   */
-  reasoning: "reasoning_effort" | "reasoning" | "chat_template_kwargs" | "none";
-  /** Sent on every request where the server wants reasoning in a field of its own (Cerebras: "parsed"). */
-  reasoningFormat?: "parsed";
+  /** The output cap, in the field the server reads (`maxCompletionTokens`, `maxTokensCap`). */
+  outputCap: (maxTokens: number) => Partial<ChatBody>;
+  /** jp's reasoning settings in the server's own fields (`effortReasoning`, `unifiedReasoning`…). */
+  reasoningFields: (request: ModelRequest) => Partial<ChatBody>;
+  /** The tools offered and the choice, `forced` the tool the request forces (`namedChoice`, `requiredChoice`). */
+  offerTools: (
+    tools: ChatCompletionFunctionTool[],
+    forced: string | undefined,
+  ) => Pick<ChatBody, "tools" | "tool_choice">;
+  /** A call's id as the server takes it back, on the call and on its result; absent, as jp recorded it. */
+  callId?: (id: string) => string;
 }
 
 /** A body with the fields compatible servers add to OpenAI's. */
@@ -198,46 +196,82 @@ function markCacheBreakpoints(messages: Message[], ttl: "5m" | "1h"): void {
   mark(messages.at(-1));
 }
 
-/** The reasoning fields of a body, in the server's own terms. */
-function reasoningFields(request: ModelRequest, dialect: ChatDialect): Partial<ChatBody> {
+/** Whether the request asks for thinking, says it off, or leaves it unsaid. */
+function thinkingAsked(request: ModelRequest): "on" | "off" | "unsaid" {
   const asked = request.reasoning;
-  const off = asked?.effort === "none";
-  const on = !off && (asked?.effort !== undefined || (asked?.budgetTokens ?? 0) > 0);
-  switch (dialect.reasoning) {
-    case "reasoning_effort": {
-      const { effort } = responsesEffort(request);
-      return effort ? { reasoning_effort: effort } : {};
-    }
-    case "reasoning":
-      // Off is said, as JP's recorded requests say it: unsaid, the model reasons at its default and bills for it.
-      if (!on) return { reasoning: { effort: "minimal", exclude: true } };
-      return {
-        reasoning: asked?.effort ? { effort: asked.effort } : { max_tokens: asked?.budgetTokens ?? 0 },
-      };
-    case "chat_template_kwargs":
-      if (!on && !off) return {};
-      return on
-        ? { chat_template_kwargs: { enable_thinking: true }, reasoning_format: "deepseek" }
-        : { chat_template_kwargs: { enable_thinking: false } };
-    case "none":
-      return {};
-    default:
-      return assertNever(dialect.reasoning, "chat reasoning field");
-  }
+  if (asked?.effort === "none") return "off";
+  return asked?.effort !== undefined || (asked?.budgetTokens ?? 0) > 0 ? "on" : "unsaid";
 }
 
+/** OpenAI's `reasoning_effort`, at an effort the model takes. */
+export const effortReasoning = (request: ModelRequest): Partial<ChatBody> => {
+  const { effort } = responsesEffort(request);
+  return effort ? { reasoning_effort: effort } : {};
+};
+
+/** OpenRouter's unified `reasoning: {effort | max_tokens}`. */
+export const unifiedReasoning = (request: ModelRequest): Partial<ChatBody> => {
+  const asked = request.reasoning;
+  // Off is said, as JP's recorded requests say it: unsaid, the model reasons at its default and bills for it.
+  if (thinkingAsked(request) !== "on") return { reasoning: { effort: "minimal", exclude: true } };
+  return { reasoning: asked?.effort ? { effort: asked.effort } : { max_tokens: asked?.budgetTokens ?? 0 } };
+};
+
+/** llama.cpp's `chat_template_kwargs.enable_thinking`, with `reasoning_format` so the thinking comes back in its own field. */
+export const templateReasoning = (request: ModelRequest): Partial<ChatBody> => {
+  const asked = thinkingAsked(request);
+  if (asked === "unsaid") return {};
+  return asked === "on"
+    ? { chat_template_kwargs: { enable_thinking: true }, reasoning_format: "deepseek" }
+    : { chat_template_kwargs: { enable_thinking: false } };
+};
+
+/** A server that takes no reasoning setting. */
+export const noReasoning = (): Partial<ChatBody> => ({});
+
+/** OpenAI's output cap. */
+export const maxCompletionTokens = (maxTokens: number): Partial<ChatBody> => ({
+  max_completion_tokens: maxTokens,
+});
+
+/** The output cap compatible servers read. */
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- OpenAI's own replacement is a field compatible servers do not read
+export const maxTokensCap = (maxTokens: number): Partial<ChatBody> => ({ max_tokens: maxTokens });
+
+/** `tool_choice` naming the forced tool, every tool offered (OpenAI). */
+export const namedChoice = (
+  tools: ChatCompletionFunctionTool[],
+  forced: string | undefined,
+): Pick<ChatBody, "tools" | "tool_choice"> => ({
+  tools,
+  tool_choice: forced === undefined ? "auto" : { type: "function", function: { name: forced } },
+});
+
+/**
+ * "required" over the forced tool alone: llama.cpp and Ollama's compatible
+ * API read only the string forms, and take the object form as "auto".
+ */
+export const requiredChoice = (
+  tools: ChatCompletionFunctionTool[],
+  forced: string | undefined,
+): Pick<ChatBody, "tools" | "tool_choice"> =>
+  forced === undefined
+    ? { tools, tool_choice: "auto" }
+    : { tools: tools.filter((t) => t.function.name === forced), tool_choice: "required" };
+
 export const OPENAI_DIALECT: ChatDialect = {
-  maxTokensField: "max_completion_tokens",
   cacheKey: true,
   cacheControl: false,
   reasoning: "reasoning_effort",
   toolChoice: "named",
   thinksWhileForced: true,
   attachments: ["image", "pdf"],
+  outputCap: maxCompletionTokens,
+  reasoningFields: effortReasoning,
+  offerTools: namedChoice,
 };
 /** A compatible server jp knows nothing of: the standard fields only. */
 export const COMPATIBLE_DIALECT: ChatDialect = {
-  maxTokensField: "max_tokens",
   cacheKey: false,
   cacheControl: false,
   reasoning: "none",
@@ -245,39 +279,31 @@ export const COMPATIBLE_DIALECT: ChatDialect = {
   thinksWhileForced: true,
   // Images as `image_url` parts are what compatible servers with vision read; a PDF `file` part is OpenAI's own.
   attachments: ["image"],
+  outputCap: maxTokensCap,
+  reasoningFields: noReasoning,
+  offerTools: requiredChoice,
 };
 
 export function openaiBody(request: ModelRequest, dialect: ChatDialect = OPENAI_DIALECT): ChatBody {
   const body: ChatBody = {
     model: request.model,
-    messages: toOpenAIMessages(request.system, request.events, request.model),
+    messages: toOpenAIMessages(request.system, request.events, request.model, dialect.callId),
     stream: true,
     stream_options: { include_usage: true },
   };
-  body[dialect.maxTokensField] = request.maxTokens;
+  Object.assign(body, dialect.outputCap(request.maxTokens));
   // OpenAI caches prefixes of 1,024 tokens or more by itself; the key keeps one
   // conversation's requests on the same cache.
   if (request.cache && dialect.cacheKey) body.prompt_cache_key = request.cache.key;
-  Object.assign(body, reasoningFields(request, dialect));
-  if (dialect.reasoningFormat) body.reasoning_format = dialect.reasoningFormat;
+  Object.assign(body, dialect.reasoningFields(request));
   if (request.cache && dialect.cacheControl) markCacheBreakpoints(body.messages, request.cache.ttl);
   if (request.tools.length) {
     const forced = request.toolChoice === "auto" ? undefined : request.toolChoice.name;
-    // A server that reads only the string forms forces a tool with "required" over that tool alone.
-    const offered =
-      forced !== undefined && dialect.toolChoice === "required"
-        ? request.tools.filter((t) => t.name === forced)
-        : request.tools;
-    body.tools = offered.map((t) => ({
+    const tools = request.tools.map((t) => ({
       type: "function" as const,
       function: { name: t.name, description: t.description, parameters: t.parameters },
     }));
-    body.tool_choice =
-      forced === undefined
-        ? "auto"
-        : dialect.toolChoice === "required"
-          ? "required"
-          : { type: "function", function: { name: forced } };
+    Object.assign(body, dialect.offerTools(tools, forced));
   }
   return body;
 }

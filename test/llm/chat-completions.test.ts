@@ -1,9 +1,15 @@
 // The OpenAI Chat Completions mapping without HTTP: events to a request body,
 // and streamed chunks (as OpenAI and compatible servers send them) to parts.
 import { describe, expect, it } from "vitest";
-import { PROVIDER_BLOCK_KEY, REASONING_FIELD_KEY, REFUSAL_KEY } from "../../src/events/index.js";
+import { type Event, PROVIDER_BLOCK_KEY, REASONING_FIELD_KEY, REFUSAL_KEY } from "../../src/events/index.js";
 import { StreamCutError, StreamErrorEvent } from "../../src/llm/errors.js";
-import { DONE, openaiBody, openaiParts } from "../../src/llm/chat-completions.js";
+import {
+  COMPATIBLE_DIALECT,
+  DONE,
+  openaiBody,
+  openaiParts,
+  type ChatDialect,
+} from "../../src/llm/chat-completions.js";
 import type { StreamPart } from "../../src/llm/types.js";
 import { requestFor } from "../support/stream.js";
 
@@ -101,6 +107,73 @@ describe("openaiBody", () => {
     ]);
     expect(body.prompt_cache_key).toBe("conv-1");
     expect(body.tool_choice).toEqual({ type: "function", function: { name: "grep" } });
+  });
+});
+
+describe("a dialect's hooks", () => {
+  // A server with rules of its own for call ids (Mistral's: nine letters and digits), which
+  // flags could not say: the hook rewrites every id sent back, on the call and on its result alike.
+  const nineCharacterIds: ChatDialect = {
+    ...COMPATIBLE_DIALECT,
+    callId: (id) =>
+      id
+        .replace(/[^A-Za-z0-9]/g, "")
+        .slice(-9)
+        .padStart(9, "0"),
+  };
+  const history: Event[] = [
+    { type: "chat_request", timestamp: at, content: "q" },
+    {
+      type: "tool_call_request",
+      timestamp: at,
+      id: "toolu_01AbCdEfGhIjK",
+      name: "grep",
+      arguments: {},
+    },
+    {
+      type: "tool_call_response",
+      timestamp: at,
+      id: "toolu_01AbCdEfGhIjK",
+      content: "none",
+      is_error: false,
+    },
+  ];
+
+  it("sends every call id back in the form the server takes, the same on the call and its result", () => {
+    const body = openaiBody(request(history), nineCharacterIds);
+    expect(body.messages.slice(1)).toEqual([
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "CdEfGhIjK", type: "function", function: { name: "grep", arguments: "{}" } }],
+      },
+      { role: "tool", tool_call_id: "CdEfGhIjK", content: "none" },
+    ]);
+  });
+
+  it("leaves ids as recorded for a dialect without the hook", () => {
+    const body = openaiBody(request(history), COMPATIBLE_DIALECT);
+    expect(body.messages[2]).toEqual({ role: "tool", tool_call_id: "toolu_01AbCdEfGhIjK", content: "none" });
+  });
+
+  it("caps the output, forces a tool and sends reasoning each in the dialect's own way", () => {
+    const forcing = request([{ type: "chat_request", timestamp: at, content: "q" }], {
+      toolChoice: { name: "grep" },
+      tools: [
+        { name: "grep", description: "", parameters: {} },
+        { name: "read", description: "", parameters: {} },
+      ],
+    });
+    const compatible = openaiBody(forcing, COMPATIBLE_DIALECT);
+    expect(compatible).toMatchObject({ max_tokens: 1000, tool_choice: "required" });
+    expect(compatible.tools?.map((t) => t.type === "function" && t.function.name)).toEqual(["grep"]);
+    expect(compatible.max_completion_tokens).toBeUndefined();
+    const openai = openaiBody(forcing);
+    expect(openai).toMatchObject({
+      max_completion_tokens: 1000,
+      tool_choice: { function: { name: "grep" } },
+    });
+    expect(openai.tools).toHaveLength(2);
   });
 });
 

@@ -8,7 +8,12 @@ import { isJsonObject } from "../../../events/index.js";
 import type { ModelFacts } from "../../capabilities.js";
 import { endpoint, positiveNumber, type ProviderOptions } from "../../http.js";
 import { listedModel, listedPrice } from "../../model-lists.js";
-import { COMPATIBLE_DIALECT, type ChatDialect } from "../../chat-completions.js";
+import {
+  COMPATIBLE_DIALECT,
+  effortReasoning,
+  namedChoice,
+  type ChatDialect,
+} from "../../chat-completions.js";
 import type { BuiltInProvider } from "../built-in.js";
 
 export const CEREBRAS_BASE_URL = "https://api.cerebras.ai/v1";
@@ -16,8 +21,10 @@ export const CEREBRAS_BASE_URL = "https://api.cerebras.ai/v1";
 export const CEREBRAS_DIALECT: ChatDialect = {
   ...COMPATIBLE_DIALECT,
   reasoning: "reasoning_effort",
-  reasoningFormat: "parsed",
+  // On every request, so reasoning comes back in a field of its own.
+  reasoningFields: (request) => ({ ...effortReasoning(request), reasoning_format: "parsed" }),
   toolChoice: "named",
+  offerTools: namedChoice,
 };
 
 /** One model of Cerebras's public list: window, output cap, price, whether it reasons, whether it is going. */

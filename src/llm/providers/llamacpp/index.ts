@@ -5,12 +5,16 @@
 import { isJsonObject } from "../../../events/index.js";
 import type { ModelFacts } from "../../capabilities.js";
 import { askModelApi, bearerIfKeyed, endpoint, positiveNumber, type ProviderOptions } from "../../http.js";
-import { COMPATIBLE_DIALECT, type ChatDialect } from "../../chat-completions.js";
+import { COMPATIBLE_DIALECT, templateReasoning, type ChatDialect } from "../../chat-completions.js";
 import type { BuiltInProvider } from "../built-in.js";
 
 export const LLAMACPP_BASE_URL = "http://127.0.0.1:8080/v1";
 
-export const LLAMACPP_DIALECT: ChatDialect = { ...COMPATIBLE_DIALECT, reasoning: "chat_template_kwargs" };
+export const LLAMACPP_DIALECT: ChatDialect = {
+  ...COMPATIBLE_DIALECT,
+  reasoning: "chat_template_kwargs",
+  reasoningFields: templateReasoning,
+};
 
 /** llama.cpp serves one model, with the window it was started with (`n_ctx`). */
 export async function llamacppFacts(

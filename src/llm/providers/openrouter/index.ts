@@ -6,7 +6,12 @@ import { isJsonObject } from "../../../events/index.js";
 import type { ModelFacts } from "../../capabilities.js";
 import { endpoint, positiveNumber, type ProviderOptions } from "../../http.js";
 import { listedModel, listedPrice } from "../../model-lists.js";
-import { COMPATIBLE_DIALECT, type ChatDialect } from "../../chat-completions.js";
+import {
+  COMPATIBLE_DIALECT,
+  namedChoice,
+  unifiedReasoning,
+  type ChatDialect,
+} from "../../chat-completions.js";
 import type { BuiltInProvider } from "../built-in.js";
 
 export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
@@ -16,8 +21,10 @@ export function openrouterDialect(model: string): ChatDialect {
   return {
     ...COMPATIBLE_DIALECT,
     reasoning: "reasoning",
+    reasoningFields: unifiedReasoning,
     // OpenRouter forwards a named choice as its recorded requests send it; Anthropic's models refuse it while thinking.
     toolChoice: "named",
+    offerTools: namedChoice,
     thinksWhileForced: !model.startsWith("anthropic/"),
     cacheControl: /^(anthropic|google)\//.test(model),
     // OpenRouter reads OpenAI's `file` part and parses the PDF for models that cannot.
