@@ -2,7 +2,7 @@
 // (`classifyProviderError`), so retry decides by class.
 import { JpError } from "../errors.js";
 import { isJsonObject } from "../events/json.js";
-import { retryAfterMs, shouldRetryHeader, type ResponseHeaders } from "../net/advice.js";
+import { retryableFailure, statusAdvice, type ResponseHeaders } from "../net/advice.js";
 import {
   ErrorBodyError,
   HttpStatusError,
@@ -143,7 +143,7 @@ function fromStreamError(error: StreamErrorEvent, provider: string, model: strin
     });
   }
   return new ProviderError("llm.stream_error", `${provider} reported an error mid-stream: ${detail}`, {
-    retryable: true,
+    retryable: retryableFailure(error),
     cause: error,
   });
 }
@@ -155,7 +155,7 @@ function fromTransport(error: unknown, provider: string, where: string): Provide
       "llm.idle_timeout",
       `the answer from ${where} stopped arriving: ${error.message}`,
       {
-        retryable: true,
+        retryable: retryableFailure(error),
         hint: "a slow server may need a larger assistant.request.idle_timeout_secs",
         cause: error,
       },
@@ -174,7 +174,7 @@ function fromTransport(error: unknown, provider: string, where: string): Provide
     });
   if (error instanceof ResponseTimeoutError)
     return new ConnectionError("llm.timeout", `${where} did not answer within ${error.ms / 1000} s`, {
-      retryable: true,
+      retryable: retryableFailure(error),
       hint: "check the server; a slow one may need a larger assistant.request.timeout_secs",
       cause: error,
     });
@@ -183,7 +183,7 @@ function fromTransport(error: unknown, provider: string, where: string): Provide
       "llm.stream_cut",
       `the answer from ${where} was cut off before it was complete`,
       {
-        retryable: true,
+        retryable: retryableFailure(error),
         hint: "asking again usually works; if it keeps happening, check the network or the server's logs",
         cause: error,
       },
@@ -203,7 +203,7 @@ function unreachable(
     (code && NETWORK_CODES[code]) ?? oneLine(error instanceof Error ? error.message : String(error));
   const Kind = code && UNREACHABLE.has(code) ? UnreachableError : ConnectionError;
   return new Kind("llm.connection", `could not reach ${where}: ${reason}`, {
-    retryable: true,
+    retryable: retryableFailure(error),
     hint:
       baseUrl && isLocalUrl(baseUrl)
         ? `start the server there, or set providers.${provider}.base_url to where it listens`
@@ -226,36 +226,38 @@ function byStatus(
   headers: ResponseHeaders | undefined,
   { error, provider, model }: { error: Error; provider: string; model: string },
 ): ProviderError {
-  const kind = statusError(status, detail, headers, { error, provider, model });
-  // The server's own word wins over the status, both ways, as in the SDKs.
-  const advice = shouldRetryHeader(headers);
-  if (advice === undefined || advice === kind.retryable) return kind;
-  return new ProviderError(kind.code, kind.message, {
-    hint: kind.hint,
-    cause: error,
-    retryable: advice,
-    retryAfterMs: retryAfterMs(headers),
-  });
+  // Whether to ask again is net/'s rule (the server's own word over the status); what it means is said here.
+  const { retryable, retryAfterMs } = statusAdvice(status, headers);
+  return statusError(
+    status,
+    detail,
+    {
+      retryable,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      cause: error,
+    },
+    { provider, model },
+  );
 }
 
 function statusError(
   status: number,
   detail: string,
-  headers: ResponseHeaders | undefined,
-  { error, provider, model }: { error: Error; provider: string; model: string },
+  advice: { retryable: boolean; retryAfterMs?: number; cause: Error },
+  { provider, model }: { provider: string; model: string },
 ): ProviderError {
   if (status === 401 || status === 403) {
     return new AuthError("llm.auth", `${provider} rejected the API key (${status}): ${detail}`, {
       hint: `check the key in the environment variable for ${provider}`,
-      cause: error,
+      ...advice,
     });
   }
   if (status === 429) {
-    return new RateLimitError("llm.rate_limit", `${provider} is rate limiting requests (429): ${detail}`, {
-      retryable: true,
-      retryAfterMs: retryAfterMs(headers),
-      cause: error,
-    });
+    return new RateLimitError(
+      "llm.rate_limit",
+      `${provider} is rate limiting requests (429): ${detail}`,
+      advice,
+    );
   }
   if (status >= 500 || status === 408 || status === 409) {
     // 408: the server timed the request out; 409: a conflict the SDKs retry (a lock on the server's side).
@@ -265,11 +267,7 @@ function statusError(
         : status === 408
           ? "timed the request out"
           : "reported a conflict";
-    return new OverloadedError("llm.overloaded", `${provider} ${what} (${status}): ${detail}`, {
-      retryable: true,
-      retryAfterMs: retryAfterMs(headers),
-      cause: error,
-    });
+    return new OverloadedError("llm.overloaded", `${provider} ${what} (${status}): ${detail}`, advice);
   }
   if (
     status === 413 ||
@@ -280,12 +278,12 @@ function statusError(
       `the request is too long for ${model}: ${detail}`,
       {
         hint: "compact the conversation (jp conversation compact) or start a new one",
-        cause: error,
+        ...advice,
       },
     );
   }
   return new BadRequestError("llm.bad_request", `${provider} refused the request (${status}): ${detail}`, {
     hint: status === 404 ? `check the model id '${model}'` : "check the model id and the request settings",
-    cause: error,
+    ...advice,
   });
 }
