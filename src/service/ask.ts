@@ -86,11 +86,13 @@ export interface AskSteps<C> {
     model: ReadyModel,
     signal: AbortSignal,
   ): Promise<TurnSetup>;
-  /** Said of each group as it is recorded (--json prints it); and what an interrupted turn left, repaired. */
+  /** Told of each group as it is recorded (with --json, it is printed). */
   recorded(group: readonly Event[]): void;
+  /** What an interrupted earlier turn left unanswered, answered through `record` before this turn starts. */
   repair(events: readonly Event[], record: (group: readonly Event[]) => void): void;
   /** 7. What follows the turn: usage, prices, a title. `events` are the turn's own. */
   afterTurn(config: C, ref: ConversationRef, events: readonly Event[], result: TurnResult): Promise<void>;
+  /** The clock a question recorded as failed is stamped by. */
   now(): Date;
 }
 

@@ -15,10 +15,7 @@ import { messageEvents } from "../../src/llm/providers/anthropic/index.js";
 import { anthropicParts } from "../../src/llm/providers/anthropic/stream.js";
 import { geminiChunks, geminiParts } from "../../src/llm/providers/google/index.js";
 import { ollamaChunks, ollamaParts } from "../../src/llm/providers/ollama/index.js";
-import {
-  responseEvents as responsesFrames,
-  responsesParts,
-} from "../../src/llm/providers/openai/responses.js";
+import { responsesParts, responsesStreamEvents } from "../../src/llm/providers/openai/responses.js";
 import type { StreamPart } from "../../src/llm/types.js";
 import { LineDecoder, SseDecoder, type ServerSentEvent } from "../../src/net/sse.js";
 import { CASSETTES, cassette, type Interaction } from "../support/cassette.js";
@@ -26,7 +23,7 @@ import { CASSETTES, cassette, type Interaction } from "../support/cassette.js";
 /** How each API's stream is read, from the path it answered on. */
 const READERS: { path: RegExp; read: (pieces: readonly Uint8Array[]) => AsyncIterable<StreamPart> }[] = [
   { path: /\/v1\/messages$/, read: (p) => anthropicParts(messageEvents(sse(p))) },
-  { path: /\/responses$/, read: (p) => responsesParts(responsesFrames(sse(p))) },
+  { path: /\/responses$/, read: (p) => responsesParts(responsesStreamEvents(sse(p))) },
   { path: /:streamGenerateContent/, read: (p) => geminiParts(geminiChunks(sse(p))) },
   { path: /\/api\/chat$/, read: (p) => ollamaParts(ollamaChunks(lines(p))) },
   { path: /\/chat\/completions$/, read: (p) => openaiParts(completionChunks(sse(p))) },

@@ -348,7 +348,7 @@ function postResponses(
 }
 
 /** The Responses API's stream, event by event. */
-export async function* responseEvents(
+export async function* responsesStreamEvents(
   frames: AsyncIterable<ServerSentEvent>,
 ): AsyncGenerator<ResponseStreamEvent> {
   for await (const event of frames) {
@@ -368,7 +368,7 @@ export function createResponsesProvider(
 ): Provider {
   const url = endpoint(options.baseURL, "/responses");
   const provider = classifiedProvider(options.name, options, RESPONSES_ACCEPTS, (request, signal) =>
-    responsesParts(responseEvents(postResponses(url, options, responsesBody(request), signal))),
+    responsesParts(responsesStreamEvents(postResponses(url, options, responsesBody(request), signal))),
   );
   return {
     ...provider,
