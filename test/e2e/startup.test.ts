@@ -1,9 +1,10 @@
 // Which parts of the bundle a command loads: `jp conversation ls` must not pay
 // for the tokenizer, zod or any other heavy package, `jp --help` not even for
-// the commands. The bundle's metafile says which
+// the commands; and how a chunk reaches another's functions. The bundle's metafile says which
 // chunk holds which package; a preloaded hook records which chunks loaded.
 import { execa } from "execa";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpCacheDir } from "../../src/mcp/offer.js";
@@ -127,5 +128,18 @@ describe("start-up loads only what the command uses", () => {
       const config = path.join(cwd, ".jp/config.toml");
       fs.writeFileSync(config, fs.readFileSync(config, "utf8").replace(mcp, ""));
     }
+  });
+});
+
+describe("the bundle's chunks", () => {
+  it("look another chunk's function up once: its getter gives way to the function itself", () => {
+    // main.js's exports, as bin/jp requires them: a copy of the chunk's exports, a getter per name.
+    const exports: unknown = createRequire(import.meta.url)(path.join(BUNDLE, "main.js"));
+    expect(typeof Object.getOwnPropertyDescriptor(exports, "main")?.get).toBe("function");
+    const main: unknown = Reflect.get(exports as object, "main");
+    expect(typeof main).toBe("function");
+    const settled = Object.getOwnPropertyDescriptor(exports, "main");
+    expect(settled && "get" in settled).toBe(false);
+    expect(settled).toMatchObject({ value: main, enumerable: true, writable: false });
   });
 });
