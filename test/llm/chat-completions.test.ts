@@ -3,13 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { type Event, PROVIDER_BLOCK_KEY, REASONING_FIELD_KEY, REFUSAL_KEY } from "../../src/events/index.js";
 import { StreamCutError, StreamErrorEvent } from "../../src/llm/errors.js";
-import {
-  COMPATIBLE_DIALECT,
-  DONE,
-  openaiBody,
-  openaiParts,
-  type ChatDialect,
-} from "../../src/llm/chat-completions.js";
+import { DONE, openaiBody, openaiParts } from "../../src/llm/chat-completions.js";
+import { COMPATIBLE_DIALECT, type ChatDialect } from "../../src/llm/chat-dialect.js";
 import type { StreamPart } from "../../src/llm/types.js";
 import { requestFor } from "../support/stream.js";
 

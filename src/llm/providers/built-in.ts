@@ -3,7 +3,7 @@
 // standard fields, and its own model API. The registry (index.ts) lists them.
 import type { ProviderSettings } from "../../config/providers.js";
 import type { ModelFacts } from "../capabilities.js";
-import type { ChatDialect } from "../chat-completions.js";
+import type { ChatDialect } from "../chat-dialect.js";
 import type { ProviderOptions } from "../http.js";
 
 /** The APIs jp speaks, each in its own module. */

@@ -8,12 +8,7 @@ import { isJsonObject } from "../../../events/index.js";
 import type { ModelFacts } from "../../capabilities.js";
 import { endpoint, positiveNumber, type ProviderOptions } from "../../http.js";
 import { listedModel, listedPrice } from "../../model-lists.js";
-import {
-  COMPATIBLE_DIALECT,
-  effortReasoning,
-  namedChoice,
-  type ChatDialect,
-} from "../../chat-completions.js";
+import { COMPATIBLE_DIALECT, effortReasoning, namedChoice, type ChatDialect } from "../../chat-dialect.js";
 import type { BuiltInProvider } from "../built-in.js";
 
 export const CEREBRAS_BASE_URL = "https://api.cerebras.ai/v1";

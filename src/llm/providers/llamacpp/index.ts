@@ -5,7 +5,7 @@
 import { isJsonObject } from "../../../events/index.js";
 import type { ModelFacts } from "../../capabilities.js";
 import { askModelApi, bearerIfKeyed, endpoint, positiveNumber, type ProviderOptions } from "../../http.js";
-import { COMPATIBLE_DIALECT, templateReasoning, type ChatDialect } from "../../chat-completions.js";
+import { COMPATIBLE_DIALECT, templateReasoning, type ChatDialect } from "../../chat-dialect.js";
 import type { BuiltInProvider } from "../built-in.js";
 
 export const LLAMACPP_BASE_URL = "http://127.0.0.1:8080/v1";

@@ -6,12 +6,7 @@ import { isJsonObject } from "../../../events/index.js";
 import type { ModelFacts } from "../../capabilities.js";
 import { endpoint, positiveNumber, type ProviderOptions } from "../../http.js";
 import { listedModel, listedPrice } from "../../model-lists.js";
-import {
-  COMPATIBLE_DIALECT,
-  namedChoice,
-  unifiedReasoning,
-  type ChatDialect,
-} from "../../chat-completions.js";
+import { COMPATIBLE_DIALECT, namedChoice, unifiedReasoning, type ChatDialect } from "../../chat-dialect.js";
 import type { BuiltInProvider } from "../built-in.js";
 
 export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
