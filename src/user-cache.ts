@@ -1,10 +1,10 @@
 // Owns where jp keeps what it caches outside a workspace: the user's cache
 // folder, as the XDG base directory spec names it, with a folder per
 // workspace by its real path.
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { shortHash } from "./short-hash.js";
 
 /** `$XDG_CACHE_HOME/jp`, else `~/.cache/jp`. */
 export function userCacheDir(env: NodeJS.ProcessEnv): string {
@@ -12,7 +12,7 @@ export function userCacheDir(env: NodeJS.ProcessEnv): string {
   return path.join(base, "jp");
 }
 
-/** `base`'s folder for one workspace, named by a digest of its real path; `base` itself without one. */
+/** `base`'s folder for one workspace, named by a hash of its real path; `base` itself without one. */
 export function perWorkspaceDir(base: string, workspaceRoot: string | undefined): string {
   if (!workspaceRoot) return base;
   let real = workspaceRoot;
@@ -21,5 +21,5 @@ export function perWorkspaceDir(base: string, workspaceRoot: string | undefined)
   } catch {
     // A workspace that cannot be resolved is named as given.
   }
-  return path.join(base, createHash("sha256").update(real).digest("hex").slice(0, 16));
+  return path.join(base, shortHash(real));
 }

@@ -2,7 +2,7 @@
 // figures, the provider's model API answer (kept in a cache with its age, so
 // a later `jp q` does not wait on it), the maintained price data (windows and
 // prices, price-data.ts) and the built-in table, merged in that order.
-import { createHash } from "node:crypto";
+import { shortHash } from "../short-hash.js";
 import { userCacheDir } from "../user-cache.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -47,7 +47,7 @@ export function modelCacheDir(env: NodeJS.ProcessEnv): string {
 }
 
 function cacheFileOf(dir: string, provider: Provider): string {
-  const address = createHash("sha256").update(provider.baseUrl).digest("hex").slice(0, 12);
+  const address = shortHash(provider.baseUrl);
   return path.join(dir, `${encodeURIComponent(provider.name)}-${address}.json`);
 }
 
@@ -60,8 +60,8 @@ export function cachedModelIds(dir: string): string[] {
     return [];
   }
   return files.flatMap((file) => {
-    // Named by cacheFileOf: the provider's name URI-encoded, then its API address's digest.
-    const provider = decodeURIComponent(file.replace(/-[0-9a-f]{12}\.json$/, ""));
+    // Named by cacheFileOf: the provider's name URI-encoded, then its API address's hash.
+    const provider = decodeURIComponent(file.replace(/-[0-9a-f]{16}\.json$/, ""));
     try {
       const stat = fs.statSync(path.join(dir, file));
       // A cache file is a few kilobytes; anything larger is not jp's and is not read on a keystroke.
