@@ -1,9 +1,10 @@
 // Owns naming a cache entry by a short hash of what it is for (a workspace's
 // path, a provider's address). Not a digest: nothing depends on it but the
-// name, two texts sharing one only share a cache entry (a chance of one in
-// 2^64), and it loads nothing, where node:crypto costs a start 2.5 ms.
+// name, two texts that shared one would only share a cache entry (64 bits
+// make that too unlikely to matter for the few names a cache holds), and it
+// loads nothing, where node:crypto costs a start 2.5 ms.
 
-/** 16 hex digits: FNV-1a of the text's UTF-16 code units, in two 32-bit lanes of different offsets. */
+/** 16 hex digits: FNV-1a of the text's UTF-16 code units in two 32-bit lanes, the second from another offset and mixing its high bits in. */
 export function shortHash(text: string): string {
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;

@@ -14,7 +14,8 @@
 // flipped bit, is compiled afresh instead of crashing V8. A marker left by a
 // process that died while loading cached code drops the folder's cache once.
 //
-// Loaded by bin/jp before the bundle; it imports only Node's built-ins and user-cache.ts.
+// Loaded by bin/jp before the bundle; it imports only Node's built-ins and
+// two small modules of jp's (user-cache, remove-file).
 import * as fs from "node:fs";
 import Module from "node:module";
 import * as path from "node:path";
