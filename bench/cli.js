@@ -12,13 +12,13 @@
 // Every figure is a median of at least 7 runs (15 for the short commands, whose figures a burst of
 // machine noise moves most); the runs of a command and its baseline alternate. The two large
 // figures also report the warm in-process measures they were once compared with.
-import { createHash } from "node:crypto";
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { project } from "../dist/compaction/index.js";
 import { readLog } from "../dist/store/log.js";
+import { perWorkspaceDir } from "../dist/user-cache.js";
 import { bareRead } from "./read.js";
 import { DATA_DIR, median, startBenchMock, syntheticLog } from "./lib.js";
 
@@ -229,11 +229,8 @@ async function warm(f, env) {
   f.withMcp.restore();
   await timeRun(JP, ["q", "again"], { cwd: f.withMcp.root, env });
   // Both caches are the user's (XDG_CACHE_HOME): tool lists a folder per workspace, model answers per provider and API.
-  const workspaceKey = createHash("sha256")
-    .update(fs.realpathSync(f.withMcp.root))
-    .digest("hex")
-    .slice(0, 16);
-  if (!fs.existsSync(path.join(env.XDG_CACHE_HOME, "jp/mcp", workspaceKey, "bench.json")))
+  const toolLists = perWorkspaceDir(path.join(env.XDG_CACHE_HOME, "jp/mcp"), f.withMcp.root);
+  if (!fs.existsSync(path.join(toolLists, "bench.json")))
     throw new Error("the MCP server's tool list was not cached");
   // The provider's answer about the model is cached by the first run, as a user's first would, for every workspace.
   const models = path.join(env.XDG_CACHE_HOME, "jp/models");
