@@ -72,6 +72,23 @@ const dynamicImports = (/** @type {{ group: string[]; message: string }[]} */ pa
       .map((glob) => ({ selector: `ImportExpression[source.value=/^${unless}.*${regex(glob)}$/]`, message }));
   });
 
+/**
+ * A zone of the layering: `patterns` refused to `files` as static imports and
+ * as `import()`; `typeOnly` adds patterns for static imports alone (those that
+ * allow type imports, which `import()` cannot be).
+ */
+const zone = (
+  /** @type {string} */ files,
+  /** @type {{ group: string[]; message: string }[]} */ patterns,
+  /** @type {{ group: string[]; message: string; allowTypeImports: boolean }[]} */ typeOnly = [],
+) => ({
+  files: [files],
+  rules: {
+    "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...patterns, ...typeOnly] }],
+    "no-restricted-syntax": ["error", ...dynamicImports(patterns)],
+  },
+});
+
 export default tseslint.config(
   // *.check.ts is written by scripts/schema-checks.mjs; test/schema-checks.test.ts holds it to the schemas.
   { ignores: ["dist/", "node_modules/", "coverage/", "src/**/*.check.ts"] },
@@ -103,63 +120,18 @@ export default tseslint.config(
   // the arrows of docs/architecture.md §2:
   // cli → service → turn → {llm, tools, mcp, render, store, config, tokens} → {net, chat, compaction} → events.
   // Nothing below cli imports it, nothing below service, nothing below turn; provider details stay in llm/.
-  {
-    files: ["src/{llm,tools,mcp,render,store,config,tokens}/**/*.ts"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...UPWARD, ...PROVIDER_DETAILS] }],
-      "no-restricted-syntax": ["error", ...dynamicImports([...UPWARD, ...PROVIDER_DETAILS])],
-    },
-  },
-  {
-    // Tools and token counting are given what they need of the providers (their keys, the reasoning a
-    // compaction loses) by their callers: they import nothing of llm/, its public face included.
-    files: ["src/{tools,tokens}/**/*.ts"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [...UPWARD, ...NO_LLM] }],
-      "no-restricted-syntax": ["error", ...dynamicImports([...UPWARD, ...NO_LLM])],
-    },
-  },
-  {
-    // A tool hands its preview's words in through its deps; it may name their data types.
-    files: ["src/tools/**/*.ts"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            ...UPWARD,
-            ...NO_LLM,
-            {
-              group: ["**/render/*"],
-              allowTypeImports: true,
-              message: "tools get rendering through their deps",
-            },
-          ],
-        },
-      ],
-      "no-restricted-syntax": ["error", ...dynamicImports([...UPWARD, ...NO_LLM])],
-    },
-  },
-  {
-    files: ["src/turn/**/*.ts"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": [
-        "error",
-        { patterns: [...ABOVE_TURN, ...PROVIDER_DETAILS] },
-      ],
-      "no-restricted-syntax": ["error", ...dynamicImports([...ABOVE_TURN, ...PROVIDER_DETAILS])],
-    },
-  },
-  {
-    files: ["src/service/**/*.ts"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": [
-        "error",
-        { patterns: [...ABOVE_SERVICE, ...PROVIDER_DETAILS] },
-      ],
-      "no-restricted-syntax": ["error", ...dynamicImports([...ABOVE_SERVICE, ...PROVIDER_DETAILS])],
-    },
-  },
+  zone("src/{llm,tools,mcp,render,store,config,tokens}/**/*.ts", [...UPWARD, ...PROVIDER_DETAILS]),
+  // Tools and token counting are given what they need of the providers (their keys, the reasoning a
+  // compaction loses) by their callers: they import nothing of llm/, its public face included.
+  zone("src/{tools,tokens}/**/*.ts", [...UPWARD, ...NO_LLM]),
+  // A tool hands its preview's words in through its deps; it may name their data types.
+  zone(
+    "src/tools/**/*.ts",
+    [...UPWARD, ...NO_LLM],
+    [{ group: ["**/render/*"], allowTypeImports: true, message: "tools get rendering through their deps" }],
+  ),
+  zone("src/turn/**/*.ts", [...ABOVE_TURN, ...PROVIDER_DETAILS]),
+  zone("src/service/**/*.ts", [...ABOVE_SERVICE, ...PROVIDER_DETAILS]),
   {
     // The pure core must not reach for I/O, the clock or the environment.
     files: ["src/{events,compaction,chat}/**/*.ts"],

@@ -351,19 +351,13 @@ export function mergeLayers(
 export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> {
   const { layers, leftOutTools, ignored } = collectLayers(options);
   await checkLayers(layers);
-  const unflagged = layers.length;
-  let flags = options.flags;
-  if (typeof flags === "function") flags = flags(mergedConfig(layers));
-  if (flags && Object.keys(flags).length) {
-    layers.push({ name: "command flags", value: flags });
-    await checkLayers(layers);
-  }
-  const resolved = mergeLayers(layers);
-  resolveModelAliases(resolved.config);
-  const clamped = clampSettings(resolved.config);
-  const beforeFlags =
-    layers.length === unflagged ? resolved.config : mergedConfig(layers.slice(0, unflagged));
-  return { ...resolved, leftOutTools, clamped, ignored, beforeFlags };
+  const before = resolveLayers(layers);
+  const flags = typeof options.flags === "function" ? options.flags(before.config) : options.flags;
+  if (!flags || Object.keys(flags).length === 0)
+    return { ...before, leftOutTools, ignored, beforeFlags: before.config };
+  const flagged = [...layers, { name: "command flags", value: flags }];
+  await checkLayers(flagged);
+  return { ...resolveLayers(flagged), leftOutTools, ignored, beforeFlags: before.config };
 }
 
 /** Throws every problem of `layers` at once (explained by problems.ts, which loads zod). */
@@ -376,12 +370,11 @@ async function checkLayers(layers: Layer[]): Promise<void> {
   }
 }
 
-/** The configuration checked `layers` make, model aliases resolved and settings held to their ranges. */
-function mergedConfig(layers: Layer[]): Config {
-  const { config } = mergeLayers(layers);
-  resolveModelAliases(config);
-  clampSettings(config);
-  return config;
+/** What checked `layers` make: merged, model aliases resolved, settings held to their ranges (a line each). */
+function resolveLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools" | "ignored" | "beforeFlags"> {
+  const resolved = mergeLayers(layers);
+  resolveModelAliases(resolved.config);
+  return { ...resolved, clamped: clampSettings(resolved.config) };
 }
 
 /** The MCP servers a layer's value names, as an object per name. */
