@@ -51,7 +51,8 @@ async function askField(
     return key === "y";
   }
   const choices = choicesOf(field);
-  const shownDefault = fallback === undefined ? "" : ` (Enter: ${String(fallback)})`;
+  const shownDefault =
+    fallback === undefined ? "" : ` (Enter: ${JSON.stringify(fallback).replace(/^"|"$/g, "")})`;
   const question = choices
     ? `${label}\n${choices.map((c, i) => `  ${i + 1}. ${c.label}`).join("\n")}\nanswer${shownDefault}: `
     : `${label}${shownDefault}: `;
