@@ -41,11 +41,15 @@ export interface McpConnection {
 
 /** A server that could not be started or reached: names it, and what it said on stderr. */
 export class McpServerError extends JpError {
+  /** The failure in one line: what failed and the last line the server said. */
+  readonly brief: string;
   constructor(server: string, what: string, stderr = "") {
     const tail = stderr.split("\n").slice(-5).join("\n  ");
     super("mcp.server", `MCP server ${server} ${what}${tail ? `; it said:\n  ${tail}` : ""}`, {
       hint: `check [providers.mcp.${server}] in your config (\`jp mcp ls\` shows every server's state), or set optional = true to go on without it`,
     });
+    const last = stderr.trim().split("\n").at(-1)?.trim();
+    this.brief = `MCP server ${server} ${what.replace(/: MCP error -32000: Connection closed$/, "")}${last ? ` (${last})` : ""}`;
   }
 }
 
