@@ -106,7 +106,11 @@ function summaryResponse(summary: Summary, timestamp: string): ChatResponse {
     timestamp,
     message: summary.text,
     metadata: {
-      [PROVIDER_SUMMARY_KEY]: { block: provider.block, continues: provider.continues },
+      [PROVIDER_SUMMARY_KEY]: {
+        block: provider.block,
+        continues: provider.continues,
+        ...(provider.betas ? { betas: [...provider.betas] } : {}),
+      },
       ...(summary.model ? { model: summary.model } : {}),
     },
   };

@@ -51,6 +51,12 @@ export interface ModelFacts {
    */
   preservedThinking?: boolean;
   /**
+   * The provider writes a summary of the conversation itself on demand
+   * (Anthropic's on-demand compaction: the Models API's
+   * `capabilities.compaction`, asked with the beta header).
+   */
+  compaction?: boolean;
+  /**
    * OpenAI's explicit prompt caching (GPT-5.6 on): cache writes are billed,
    * and the only way not to cache is `prompt_cache_options.mode: "explicit"`
    * with no breakpoint marked. Other models reject that field.
@@ -96,6 +102,7 @@ const FACT_NAMES = [
   "forcedToolUse",
   "reasons",
   "preservedThinking",
+  "compaction",
   "explicitCaching",
   "lifecycle",
   "retiresAt",

@@ -143,7 +143,7 @@ async function autoCompactionHook(
     description: t.description,
     parameters: t.parameters,
   }));
-  const providers = await providerSummaries(ctx, config, ref, definitions);
+  const providers = await providerSummaries(ctx, config, ref, definitions, capabilities.facts);
   return createAutoCompaction({
     config,
     counter,
