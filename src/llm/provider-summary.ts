@@ -150,7 +150,7 @@ export interface ProviderSummaries {
  * `compaction_`"), `compaction_unavailable` once the retries are spent.
  * (https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand, "Handle a missing summary or an error")
  */
-function refusal(error: unknown): string | undefined {
+function refusal(error: unknown, model: string): string | undefined {
   if (error instanceof SummaryFailedError) return error.message;
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     const body: unknown = "body" in e ? e.body : undefined;
@@ -158,7 +158,7 @@ function refusal(error: unknown): string | undefined {
     const details = isJsonObject(inner) ? inner.details : undefined;
     const code = isJsonObject(details) ? details.error_code : undefined;
     if (typeof code === "string" && code.startsWith("compaction_"))
-      return `${error instanceof Error ? error.message : String(error)} (${code})`;
+      return `${model} refused to write the summary itself (${code}: ${error instanceof Error ? error.message : String(error)})`;
   }
   return undefined;
 }
@@ -216,7 +216,7 @@ export async function providerCompaction(
       summary?.instructions,
     );
   } catch (error) {
-    const why = refusal(error);
+    const why = refusal(error, model);
     if (why === undefined) throw error;
     providers.fellBack(why);
     return undefined;

@@ -30,7 +30,11 @@ function blocksOf(body: Record<string, unknown>): { block: Block; path: string; 
   return messages.flatMap((m, i) =>
     typeof m.content === "string"
       ? [{ block: { type: "text", text: m.content }, path: `messages.${i}.content`, role: m.role }]
-      : (m.content as Block[]).map((block, j) => ({ block, path: `messages.${i}.content.${j}`, role: m.role })),
+      : (m.content as Block[]).map((block, j) => ({
+          block,
+          path: `messages.${i}.content.${j}`,
+          role: m.role,
+        })),
   );
 }
 
@@ -99,18 +103,25 @@ function summaryRequestRefusal(
   // "Also leave out `stop_sequences`, structured-output `output_config.format`, and a `tool_choice`
   // of type `any` or `tool`. … the API rejects them."
   const choice = (body.tool_choice as Block | undefined)?.type;
-  if (body.stop_sequences !== undefined) return { status: 400, message: "stop_sequences: not allowed with compaction" };
+  if (body.stop_sequences !== undefined)
+    return { status: 400, message: "stop_sequences: not allowed with compaction" };
   if ((body.output_config as Block | undefined)?.format !== undefined)
     return { status: 400, message: "output_config.format: not allowed with compaction" };
   if (choice === "any" || choice === "tool")
-    return { status: 400, message: `tool_choice: type '${String(choice)}' can't be sent with compaction` };
+    return { status: 400, message: `tool_choice: type '${choice}' can't be sent with compaction` };
   // "400 `compaction_nothing_to_summarize`: `messages` has no `user` or `assistant` content, for example an empty list."
   if (blocks.length === 0)
-    return { status: 400, message: "There is nothing to summarize.", errorCode: "compaction_nothing_to_summarize" };
+    return {
+      status: 400,
+      message: "There is nothing to summarize.",
+      errorCode: "compaction_nothing_to_summarize",
+    };
   // "If the last `assistant` turn ends in a tool call with no result yet, the API rejects the request."
   const last = blocks.at(-1)!;
   if (last.role === "assistant" && last.block.type === "tool_use")
-    return { status: 400, message: "the last assistant turn ends in a tool call with no result: send its tool result first" };
+    return {
+      status: 400,
+      message: "the last assistant turn ends in a tool call with no result: send its tool result first",
+    };
   return undefined;
 }
-

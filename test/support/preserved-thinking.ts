@@ -120,7 +120,11 @@ export const COMPACTION_BETA = "compact-2026-09-04";
 export function compactionBlock(body: Record<string, unknown>, summary: string): Block {
   const chain = messageChain(messageBlocks(body)).at(-1)!;
   // As the docs' example returns it: the summary and a signature, nothing more.
-  return { type: "compaction", content: summary, signature: `compaction.${chain}.${digest([summary, chain])}` };
+  return {
+    type: "compaction",
+    content: summary,
+    signature: `compaction.${chain}.${digest([summary, chain])}`,
+  };
 }
 
 export interface Dropped {

@@ -218,11 +218,7 @@ export function anthropicRequest(request: ModelRequest): { body: AnthropicBody; 
     messages,
     blocksBefore: settledBlocks,
     betas: carried,
-  } = mapMessages(
-    request.events,
-    (request.settled ?? []).slice(-2),
-    request.model,
-  );
+  } = mapMessages(request.events, (request.settled ?? []).slice(-2), request.model);
   const choice = anthropicToolChoice(request);
   const tools: AnthropicTool[] = request.tools.map((t) => ({
     name: t.name,
