@@ -86,3 +86,9 @@ export async function providerSummaries(
     },
   };
 }
+
+/** Whether the conversation's model drops its reasoning after an edit of what came before it (GPT-6.2 on). */
+export function dropsReasoningOnEdit(config: Config): boolean {
+  const model = config.assistant?.model?.id;
+  return model !== undefined && knownFacts(model, config).dropsReasoningOnEdit === true;
+}

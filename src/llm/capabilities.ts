@@ -62,6 +62,21 @@ export interface ModelFacts {
    * with no breakpoint marked. Other models reject that field.
    */
   explicitCaching?: boolean;
+  /**
+   * The reusable system prompt goes as a developer message at the start of
+   * the Responses `input`, not as `instructions`: "Starting with GPT-6.2,
+   * models append the top-level `instructions` content after `input`… put
+   * them in a developer message at the start of `input`"
+   * (https://developers.openai.com/api/docs/guides/latest-model).
+   */
+  developerPrompt?: boolean;
+  /**
+   * The API drops the model's reasoning after an edit of what came before it
+   * or a change of model: "Starting with GPT-6.2, the Responses API drops
+   * reasoning items after mid-conversation edits to the conversation history
+   * (prefix edits), certain model changes (including downgrades)" (same guide).
+   */
+  dropsReasoningOnEdit?: boolean;
   lifecycle?: Lifecycle;
   /** RFC 3339: when a deprecated model is to be retired. */
   retiresAt?: string;
@@ -104,6 +119,8 @@ const FACT_NAMES = [
   "preservedThinking",
   "compaction",
   "explicitCaching",
+  "developerPrompt",
+  "dropsReasoningOnEdit",
   "lifecycle",
   "retiresAt",
   "replacement",

@@ -114,12 +114,19 @@ const GPT6_EFFORTS: readonly Effort[] = ["none", "low", "medium", "high", "xhigh
 const GPT62_EFFORTS: readonly Effort[] = ["low", "medium", "high", "xhigh", "max"];
 
 /** From GPT-5.6 on, caching is explicit (writes billed; off is said as explicit mode). */
-const explicit = (efforts: readonly Effort[]): ModelFacts =>
-  reasoning(128_000, efforts, { explicitCaching: true });
+const explicit = (efforts: readonly Effort[], extra: ModelFacts = {}): ModelFacts =>
+  reasoning(128_000, efforts, { explicitCaching: true, ...extra });
+
+/**
+ * From GPT-6.2 on, `instructions` come after `input` (the system prompt goes
+ * first in `input`, as a developer message), and reasoning is dropped after a
+ * prefix edit or a model change (OpenAI's latest-model guide).
+ */
+const GPT62: ModelFacts = { developerPrompt: true, dropsReasoningOnEdit: true };
 
 const OPENAI: Readonly<Record<string, ModelFacts>> = {
-  "gpt-6.2-sol": explicit(GPT62_EFFORTS),
-  "gpt-6.2-astra": explicit(GPT62_EFFORTS),
+  "gpt-6.2-sol": explicit(GPT62_EFFORTS, GPT62),
+  "gpt-6.2-astra": explicit(GPT62_EFFORTS, GPT62),
   "gpt-6.1-sol": explicit(GPT62_EFFORTS),
   "gpt-6.1-terra": explicit(GPT6_EFFORTS),
   "gpt-6-astra": explicit(GPT6_EFFORTS),

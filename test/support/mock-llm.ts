@@ -447,11 +447,16 @@ export class PromptCache {
 
   openai(body: Record<string, unknown>): CacheUsage {
     const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+    // "Starting with GPT-6.2, models append the top-level `instructions` content after `input`"
+    // (https://developers.openai.com/api/docs/guides/latest-model): there they are no prefix.
+    const late = String(body.model).startsWith("gpt-6.2");
+    const instructions = list(body.instructions ? [body.instructions] : []);
     const units = [
       ...list(body.tools),
-      ...list(body.instructions ? [body.instructions] : []),
+      ...(late ? [] : instructions),
       ...list(body.messages),
       ...list(body.input),
+      ...(late ? instructions : []),
       ...list(body.systemInstruction ? [body.systemInstruction] : []),
       ...list(body.contents),
     ];
