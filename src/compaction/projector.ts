@@ -90,6 +90,8 @@ export interface StreamShape {
   pinned: Set<number>;
   /** The failed questions among `failed`, in turn order, each with why and what came of it. */
   failures: FailedQuestion[];
+  /** The failed questions whose answer's stream failed partway: what arrived is kept and sent on. */
+  cutAnswers: FailedQuestion[];
   /** The reasoning the newest request left out, and what providers dropped. */
   reasoning: ReasoningReport;
 }
