@@ -30,7 +30,7 @@ export interface ThinkingModes {
 export interface ModelFacts {
   contextWindow?: number;
   maxOutputTokens?: number;
-  /** Absent: the model does not think, or nothing is known of it. */
+  /** Absent: nothing is known of it (a setting is sent as configured); every mode false: it does not think. */
   thinking?: ThinkingModes;
   /** The effort levels it accepts; absent when it takes none. */
   efforts?: readonly Effort[];
@@ -91,7 +91,8 @@ export interface ModelFacts {
   notFound?: boolean;
 }
 
-export type FactSource = "config" | "provider" | "data" | "built-in";
+/** `learned`: what the provider's own refusal taught jp (a thinking setting it refused), kept in the user's cache. */
+export type FactSource = "config" | "provider" | "learned" | "data" | "built-in";
 export type FactName = keyof ModelFacts;
 
 export interface ModelCapabilities {

@@ -11,6 +11,7 @@ import { answerText, CONTINUE_PROMPT, mergedContinuation, mergingOutput } from "
 import { markFailed, recordCutAnswer, recordQuestion, recordResponse } from "./record.js";
 import {
   boundElsewhere,
+  thinkingRefused,
   buildRequest,
   missedTool,
   overWindow,
@@ -158,6 +159,19 @@ async function ask(
     );
     refusedUsage = sent.streamed.discarded;
     built = buildRequest(asked(), options, state.forcing, state.insisting, true);
+    sent = await sendRequest(built.request, streaming, false, state.warned);
+  }
+  if (!sent.streamed.ok && thinkingRefused(sent.streamed.error, built.request, options)) {
+    const reason = sent.streamed.error instanceof Error ? sent.streamed.error.message : "";
+    const where = options.rememberRefusedThinking?.(reason);
+    options.output.notice(
+      `${options.modelId} refused the thinking sent as configured (${reason}); asking again without it${where ? `, and from now on (remembered in ${where})` : ""}`,
+    );
+    refusedUsage = [...refusedUsage, ...sent.streamed.discarded];
+    // The rest of the turn asks without it too: the same model would refuse it again.
+    options.reasoning = undefined;
+    streaming.reasoning = undefined;
+    built = buildRequest(asked(), options, state.forcing, state.insisting);
     sent = await sendRequest(built.request, streaming, false, state.warned);
   }
   return { built, sent, refusedUsage };

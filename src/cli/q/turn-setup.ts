@@ -8,6 +8,7 @@ import { closest } from "../../config/zod-walk.js";
 import { JpError } from "../../errors.js";
 import { lifecycleNotice, type ModelCapabilities } from "../../llm/capabilities.js";
 import { currentBuiltInModels } from "../../llm/model-table.js";
+import { rememberRefusedThinking } from "../../llm/model-info.js";
 import { requestSettings } from "../../llm/create-provider.js";
 import { createStreamRenderer } from "../../render/stream.js";
 import { visible } from "../../render/visible.js";
@@ -67,6 +68,8 @@ export async function turnSettings(
       ...(reasoning?.budget_tokens ? { budgetTokens: reasoning.budget_tokens } : {}),
     },
     ...(reasoning?.prefix_mismatch ? { prefixMismatch: reasoning.prefix_mismatch } : {}),
+    rememberRefusedThinking: (reason: string) =>
+      rememberRefusedThinking(capabilities.id, reason, ctx.env, ctx.clock.now()),
     ...(Object.keys(facts).length ? { facts } : {}),
     ...(config.assistant?.cache === false
       ? {}
