@@ -82,7 +82,15 @@ export interface ModelFacts {
   retiresAt?: string;
   /** The model id (`provider/name`) that replaces a deprecated or retired one. */
   replacement?: string;
+  /**
+   * The model id (`provider/name`) the provider answers this one with once it
+   * is shut down, billed at that model's rates (Google's Gemini 2.5): requests
+   * still go, priced as that model, and jp says so.
+   */
+  routedTo?: string;
   price?: Price;
+  /** What the price does not say: a promotion whose end is not announced. */
+  priceNote?: string;
   /**
    * The provider's model API answered that it has no such model (404): a
    * misspelt id, or one it stopped listing. Kept with the cached answer; not a
@@ -125,7 +133,9 @@ const FACT_NAMES = [
   "lifecycle",
   "retiresAt",
   "replacement",
+  "routedTo",
   "price",
+  "priceNote",
 ] as const satisfies readonly FactName[];
 
 /** Merge the layers, highest first: each figure comes from the first layer that has it. */
@@ -208,7 +218,12 @@ export function lifecycleNotice(
   const instead = facts.replacement ? `use ${facts.replacement} instead` : "choose a current model";
   const shutdown = facts.retiresAt !== undefined ? Date.parse(facts.retiresAt) : NaN;
   const date = facts.retiresAt?.slice(0, 10);
-  if (facts.lifecycle === "retired" || shutdown <= now.getTime())
+  const shut = facts.lifecycle === "retired" || shutdown <= now.getTime();
+  if (shut && facts.routedTo)
+    return {
+      warning: `${id} ${date ? `was shut down on ${date}` : "is retired"}: the provider answers it with ${facts.routedTo}, at that model's rates; use ${facts.routedTo}`,
+    };
+  if (shut)
     return {
       refusal: `${id} ${facts.lifecycle === "retired" ? "is retired" : `was shut down on ${date}`}: the provider no longer serves it, so nothing was sent`,
       hint: `${instead} (-m ${facts.replacement ?? "provider/name"}, or assistant.model.id in the config)`,

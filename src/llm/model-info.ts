@@ -288,12 +288,27 @@ export async function modelCapabilities(
     ],
     fromProvider.fetchedAt,
   );
+  routedPrice(merged, config, lookup);
   const usedData = Object.values(merged.sources).includes("data");
   return {
     ...merged,
     ...(usedData && fromData.data ? { data: fromData.data } : {}),
     ...(fromProvider.facts?.notFound === true ? { unknownToProvider: true } : {}),
   };
+}
+
+/**
+ * A model shut down and answered since by another (`routedTo`) is billed at
+ * that model's rates: its price is the other's, from where jp knows it.
+ */
+function routedPrice(merged: ModelCapabilities, config: Config, lookup: ModelLookup): void {
+  const target = merged.facts.routedTo;
+  const shutdown = merged.facts.retiresAt ? Date.parse(merged.facts.retiresAt) : NaN;
+  if (!target || !(shutdown <= lookup.now().getTime())) return;
+  const price = priceOf(target, config, lookup.env, lookup.now());
+  if (!price) return;
+  merged.facts.price = price;
+  merged.sources.price = "data";
 }
 
 /**
