@@ -673,6 +673,18 @@ function check30(v: unknown): SchemaIssue[] | undefined {
   }
   out = merge(out, "summary", optional(check22, v.summary));
   {
+    const x = v.record;
+    out = merge(
+      out,
+      "record",
+      x === undefined
+        ? undefined
+        : x !== false
+          ? [{ path: [], code: "invalid_value", message: "Invalid input: expected false", abort: true }]
+          : undefined,
+    );
+  }
+  {
     const x = v.reasoning;
     out = merge(
       out,

@@ -46,10 +46,12 @@ describe("factsAtRisk", () => {
   ];
 
   it("lists what a summary drops, and not what it names", () => {
+    // Without the record of the work, which keeps most of them (test/compaction/record.test.ts).
     const dropping = compaction({
       from_turn: 0,
       to_turn: 0,
       summary: summary("A deploy failed.", "supplied"),
+      record: false,
     });
     const before = project(raw).events;
     const lost = factsAtRisk(before, project([...raw, dropping]).events).map((f) => f.text);
@@ -59,6 +61,7 @@ describe("factsAtRisk", () => {
       from_turn: 0,
       to_turn: 0,
       summary: summary("Deploy failed with EACCES on /etc/deploy/keys/zebra.pem.", "supplied"),
+      record: false,
     });
     const kept = factsAtRisk(before, project([...raw, naming]).events).map((f) => f.text);
     expect(kept).toEqual(["https://ci.example.com/run/88"]);
