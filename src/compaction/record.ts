@@ -17,7 +17,7 @@ export const RECORD_MAX_TOKENS = 2_000;
 const RECORD_MAX_CHARS = RECORD_MAX_TOKENS * 4;
 
 /** Whether an event is a record of the work (a request the projection made, not the user). */
-export function isWorkRecord(e: Event): e is ChatRequest {
+export function isWorkRecord(e: Event): boolean {
   return (
     isKind(e, "chat_request") && isJsonObject(e.metadata) && typeof e.metadata[WORK_RECORD_KEY] === "string"
   );

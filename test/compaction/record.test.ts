@@ -7,7 +7,7 @@ import {
   recordTokens,
   WORK_RECORD_KEY,
 } from "../../src/compaction/index.js";
-import type { Compaction, Event } from "../../src/events/index.js";
+import type { ChatRequest, Compaction, Event } from "../../src/events/index.js";
 import { parserSession, PLANTED_FACTS } from "../support/parser-session.js";
 
 const summaryOf = (over: Partial<Compaction> = {}): Compaction => ({
@@ -21,6 +21,7 @@ const summaryOf = (over: Partial<Compaction> = {}): Compaction => ({
   ...over,
 });
 
+const isRecord = (e: Event): e is ChatRequest => isWorkRecord(e);
 const sentText = (events: readonly Event[]) => JSON.stringify(events);
 const held = (events: readonly Event[]) =>
   PLANTED_FACTS.filter((f) => sentText(events).includes(JSON.stringify(f).slice(1, -1)));
@@ -30,7 +31,7 @@ describe("the record of the work", () => {
     const raw = parserSession();
     const view = project([...raw, summaryOf()]).events;
     expect(held(view)).toEqual([...PLANTED_FACTS]);
-    const record = view.find(isWorkRecord);
+    const record = view.find(isRecord);
     expect(record?.metadata).toEqual({ [WORK_RECORD_KEY]: "k1" });
     // After the summary turn, before anything asked later.
     expect(view.at(-1)).toBe(record);
@@ -76,7 +77,7 @@ describe("the record of the work", () => {
   it("is left out when a newer summary takes all its turns, and gone once its compaction is reset", () => {
     const raw = parserSession();
     const wider = summaryOf({ id: "k2", timestamp: "2026-12-01T10:30:00.000Z" });
-    const both = project([...raw, summaryOf({ to_turn: 1 }), wider]).events.filter(isWorkRecord);
+    const both = project([...raw, summaryOf({ to_turn: 1 }), wider]).events.filter(isRecord);
     expect(both.map((e) => e.metadata?.[WORK_RECORD_KEY])).toEqual(["k2"]);
     const reset: Event = { type: "compaction_reset", timestamp: "2026-12-01T12:00:00.000Z" };
     expect(project([...raw, summaryOf(), reset]).events).toEqual(raw);
@@ -95,7 +96,7 @@ describe("the record of the work", () => {
         { type: "chat_response", timestamp: "2026-12-01T09:00:00.000Z", message: `done ${t}` },
       );
     const view = project([...raw, summaryOf({ to_turn: 399 })]).events;
-    const record = view.find(isWorkRecord)?.content ?? "";
+    const record = view.find(isRecord)?.content ?? "";
     expect(recordTokens(record)).toBeLessThanOrEqual(RECORD_MAX_TOKENS);
     expect(record).toContain("src/module399.ts");
     expect(record).not.toContain("src/module0.ts");

@@ -406,6 +406,7 @@ function compactJson(
       turns: outcome.reasoningLost.turns.map((t) => t + 1),
       tokens: outcome.reasoningLost.tokens,
     },
+    facts_leaving: outcome.factsLeaving,
     facts_at_risk: outcome.atRisk,
     timeline,
   };
