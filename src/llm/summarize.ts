@@ -80,10 +80,10 @@ export function transcript(events: readonly Event[]): string {
         }`,
       );
     } else if (isKind(e, "chat_response")) {
-      // Redacted thinking has no text to summarise.
-      if (typeof e.reasoning === "string") {
-        if (e.reasoning) lines.push(`ASSISTANT (thinking): ${e.reasoning}`);
-      } else if (typeof e.message === "string") lines.push(`ASSISTANT: ${e.message}`);
+      // The model's reasoning is never transcribed: it is the model's own, providers refuse
+      // requests that carry it as text, and what came of it is in the answers and tool calls.
+      if (typeof e.reasoning === "string") continue;
+      if (typeof e.message === "string") lines.push(`ASSISTANT: ${e.message}`);
       else lines.push(`ASSISTANT (data): ${JSON.stringify(e.data)}`);
     } else if (isKind(e, "tool_call_request")) {
       names.set(e.id, e.name);
