@@ -27,3 +27,4 @@ export * from "./validate.js";
 export * from "./assistant.js";
 export * from "./auto-plans.js";
 export * from "./record.js";
+export * from "./summary-input.js";
