@@ -105,14 +105,10 @@ class ItemTable<T extends RecordItem> {
     return made;
   }
 
+  /** Drops the oldest, least named quarter at once, so a long log pays for a sort now and then, not a scan per item. */
   private evict(): void {
-    let worst: [string, T] | undefined;
-    for (const entry of this.items) {
-      const [, it] = entry;
-      if (!worst || it.last < worst[1].last || (it.last === worst[1].last && it.refs < worst[1].refs))
-        worst = entry;
-    }
-    if (worst) this.items.delete(worst[0]);
+    const ranked = [...this.items].sort(([, a], [, b]) => a.last - b.last || a.refs - b.refs);
+    for (const [key] of ranked.slice(0, KIND_MAX / 4)) this.items.delete(key);
   }
 }
 
@@ -130,6 +126,29 @@ function valuesUnder(args: JsonObject, keys: RegExp): string[] {
     }
   }
   return out;
+}
+
+/** Whether an output's end says its run failed; most say none of the words, which is found first. */
+function saysFailed(end: string): boolean {
+  const lower = end.toLowerCase();
+  if (
+    !lower.includes("fail") &&
+    !lower.includes("error") &&
+    !lower.includes("panicked") &&
+    !lower.includes("exit ")
+  )
+    return false;
+  return FAILED_RUN.test(end);
+}
+
+/** How much of the end of a tool output says how the run ended. */
+const SUMMARY_READ = 1_500;
+/** How much of each end of a long tool output the record reads. */
+const END_READ = 6_000;
+
+/** A long text's two ends (joined by a line break), or the text when it is short. */
+function endsOf(text: string): string {
+  return text.length <= END_READ * 2 ? text : `${text.slice(0, END_READ)}\n${text.slice(-END_READ)}`;
 }
 
 /** The line of `text` around position `at`, clipped. */
@@ -199,19 +218,25 @@ export class WorkReader {
     }
   }
 
-  private result(id: string, content: string, isError: boolean, turn: number): void {
+  private result(id: string, whole: string, isError: boolean, turn: number): void {
     const command = this.calls.get(id)?.command;
+    // A long output is read at its ends, where runners and compilers say how a run ended:
+    // the record's cost per output is bounded, whatever its size.
+    const content = endsOf(whole);
+    // How a run ended is said at its end (a runner's summary, a panic, an exit status).
+    const failed = isError || saysFailed(whole.slice(-SUMMARY_READ));
     const codes = new Map<string, number>();
-    for (const m of content.matchAll(ERROR_CODE)) {
-      if (codes.size >= CODES_PER_OUTPUT) break;
-      if (!codes.has(m[0])) codes.set(m[0], m.index);
+    if (failed) {
+      for (const m of content.matchAll(ERROR_CODE)) {
+        if (codes.size >= CODES_PER_OUTPUT) break;
+        if (!codes.has(m[0])) codes.set(m[0], m.index);
+      }
+      // A test runner's failing file (`FAIL test/a.test.ts`) is an error of its own, named by its line.
+      for (const m of content.matchAll(FAIL_LINE)) {
+        if (codes.size >= CODES_PER_OUTPUT) break;
+        codes.set(m[0].trim(), m.index);
+      }
     }
-    // A test runner's failing file (`FAIL test/a.test.ts`) is an error of its own, named by its line.
-    for (const m of content.matchAll(FAIL_LINE)) {
-      if (codes.size >= CODES_PER_OUTPUT) break;
-      codes.set(m[0].trim(), m.index);
-    }
-    const failed = isError || FAILED_RUN.test(content);
     if (command !== undefined) {
       const run = this.commands.items.get(command);
       if (run) run.failed = failed;
