@@ -1,13 +1,13 @@
 // Owns the record of the work (docs/architecture.md §5.3): what turns that
 // leave the view through a summary asked, set, touched, ran and left open,
 // derived from their events, never from the summary. Same events, same
-// bytes: it is built only from the turns a summary covers, and sits at the
-// compaction's own place in the stream, after everything the model saw
-// before the compaction and before everything it saw since, so it changes
-// no cached prefix and no prefix a reasoning block is bound to. Pure.
+// bytes: it is built only from the turns a summary covers, and the projector
+// (projector.ts) puts it where the compaction is in the stream, after
+// everything the model saw before the compaction and before everything it
+// saw since, so it changes no cached prefix and no prefix a reasoning block
+// is bound to. Pure.
 import { isJsonObject, isKind, type ChatRequest, type Compaction, type Event } from "../events/index.js";
-import { tokensOfChars } from "./estimate.js";
-import { WorkReader, type RecordItem } from "./record-facts.js";
+import { WorkReader, type RecordError, type RecordItem } from "./record-facts.js";
 
 /** On a record's event: the id of the compaction it records the turns of. */
 export const WORK_RECORD_KEY = "work_record";
@@ -30,6 +30,9 @@ const at = (i: RecordItem): string =>
 /** Most recent first, then most named; otherwise as they came (the sort is stable): one order for the same log. */
 const byWeight = (a: RecordItem, b: RecordItem): number => b.last - a.last || b.refs - a.refs;
 
+/** An error as its line says it, with its code in front when the line does not name it. */
+const errorText = (e: RecordError): string => (e.text.includes(e.code) ? e.text : `${e.code}: ${e.text}`);
+
 interface Section {
   title: string;
   lines: string[];
@@ -47,12 +50,7 @@ function sections(reader: WorkReader): Section[] {
     {
       title: "Open",
       lines: [
-        ...open.map((e) =>
-          line(
-            `${e.text.includes(e.code) ? e.text : `${e.code}: ${e.text}`}${e.command ? ` [from \`${e.command}\`]` : ""}`,
-            e,
-          ),
-        ),
+        ...open.map((e) => line(`${errorText(e)}${e.command ? ` [from \`${e.command}\`]` : ""}`, e)),
         ...reader.openPoints.map((i) => line(i.text, i)),
       ],
     },
@@ -65,12 +63,7 @@ function sections(reader: WorkReader): Section[] {
     },
     {
       title: "Errors resolved",
-      lines: resolved.map((e) =>
-        line(
-          `${e.text.includes(e.code) ? e.text : `${e.code}: ${e.text}`}, resolved in turn ${(e.resolvedAt ?? 0) + 1}`,
-          e,
-        ),
-      ),
+      lines: resolved.map((e) => line(`${errorText(e)}, resolved in turn ${(e.resolvedAt ?? 0) + 1}`, e)),
     },
     { title: "Files read", lines: sorted(reader.read.items).map((i) => line(i.text, i)) },
   ];
@@ -124,13 +117,3 @@ export function recordEvent(c: Compaction, text: string): ChatRequest {
 
 /** Whether compaction `c` carries a record of the turns its summary covers (a rule can turn it off). */
 export const recordsWork = (c: Compaction): boolean => c.summary !== undefined && c.record !== false;
-
-/** The record of `events` (the raw events of some turns, each with its 0-based turn), as text. */
-export function recordOf(events: Iterable<[Event, number]>): string | undefined {
-  const reader = new WorkReader();
-  for (const [e, turn] of events) reader.add(e, turn);
-  return renderRecord(reader);
-}
-
-/** Tokens of a record, as the one estimate counts them (for a bound a test can hold). */
-export const recordTokens = (text: string): number => tokensOfChars(text.length);
