@@ -92,6 +92,8 @@ export interface StreamShape {
   pinned: Set<number>;
   /** The failed questions among `failed`, in turn order, each with why and what came of it. */
   failures: FailedQuestion[];
+  /** The failed questions whose answer's stream failed partway: what arrived is kept and sent on. */
+  cutAnswers: FailedQuestion[];
   /** The reasoning the newest request left out, and what providers dropped. */
   reasoning: ReasoningReport;
 }
@@ -108,7 +110,11 @@ function summaryResponse(summary: Summary, timestamp: string): ChatResponse {
     timestamp,
     message: summary.text,
     metadata: {
-      [PROVIDER_SUMMARY_KEY]: { block: provider.block, continues: provider.continues },
+      [PROVIDER_SUMMARY_KEY]: {
+        block: provider.block,
+        continues: provider.continues,
+        ...(provider.betas ? { betas: [...provider.betas] } : {}),
+      },
       ...(summary.model ? { model: summary.model } : {}),
     },
   };

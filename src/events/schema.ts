@@ -139,8 +139,14 @@ export const Summary = z.object({
    * summarises to the model that wrote it, while `text` (its readable
    * content) goes to any other. `continues`: the digest of the history the
    * block stands for, from which the reasoning of later turns stays bound.
+   * `betas`: the beta features every request carrying the block must name
+   * (Anthropic's `anthropic-beta` header), recorded when it was written so
+   * a later jp with other defaults still sends them; a block recorded
+   * without them was written under `compact-2026-09-04`.
    */
-  provider: z.object({ block: JsonObjectSchema, continues: z.string() }).optional(),
+  provider: z
+    .object({ block: JsonObjectSchema, continues: z.string(), betas: z.array(z.string()).optional() })
+    .optional(),
 });
 export type Summary = z.infer<typeof Summary>;
 

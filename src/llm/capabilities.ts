@@ -51,11 +51,32 @@ export interface ModelFacts {
    */
   preservedThinking?: boolean;
   /**
+   * The provider writes a summary of the conversation itself on demand
+   * (Anthropic's on-demand compaction: the Models API's
+   * `capabilities.compaction`, asked with the beta header).
+   */
+  compaction?: boolean;
+  /**
    * OpenAI's explicit prompt caching (GPT-5.6 on): cache writes are billed,
    * and the only way not to cache is `prompt_cache_options.mode: "explicit"`
    * with no breakpoint marked. Other models reject that field.
    */
   explicitCaching?: boolean;
+  /**
+   * The reusable system prompt goes as a developer message at the start of
+   * the Responses `input`, not as `instructions`: "Starting with GPT-6.2,
+   * models append the top-level `instructions` content after `input`… put
+   * them in a developer message at the start of `input`"
+   * (https://developers.openai.com/api/docs/guides/latest-model).
+   */
+  developerPrompt?: boolean;
+  /**
+   * The API drops the model's reasoning after an edit of what came before it
+   * or a change of model: "Starting with GPT-6.2, the Responses API drops
+   * reasoning items after mid-conversation edits to the conversation history
+   * (prefix edits), certain model changes (including downgrades)" (same guide).
+   */
+  dropsReasoningOnEdit?: boolean;
   lifecycle?: Lifecycle;
   /** RFC 3339: when a deprecated model is to be retired. */
   retiresAt?: string;
@@ -96,7 +117,10 @@ const FACT_NAMES = [
   "forcedToolUse",
   "reasons",
   "preservedThinking",
+  "compaction",
   "explicitCaching",
+  "developerPrompt",
+  "dropsReasoningOnEdit",
   "lifecycle",
   "retiresAt",
   "replacement",

@@ -34,6 +34,14 @@ const alwaysThinking = (extra: ModelFacts = {}): ModelFacts =>
 /** From Claude Fable 5.1 on, a thinking block is bound to its prefix (platform docs, "Preserved thinking"). */
 const PRESERVED: ModelFacts = { preservedThinking: true };
 
+/**
+ * On-demand compaction's supported models, as its page lists them
+ * (https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand,
+ * beta compact-2026-09-04); the Models API's `capabilities.compaction` wins.
+ * Fable 5.2 is not listed: unknown until the Models API says.
+ */
+const COMPACTS: ModelFacts = { compaction: true };
+
 const retired = (replacement: string): ModelFacts => ({ lifecycle: "retired", replacement });
 /** Announced for shutdown on `date` (YYYY-MM-DD); `replacement` is the provider's recommendation. */
 const deprecated = (date: string, replacement: string): ModelFacts => ({
@@ -44,26 +52,32 @@ const deprecated = (date: string, replacement: string): ModelFacts => ({
 
 const ANTHROPIC: Readonly<Record<string, ModelFacts>> = {
   "claude-fable-5-2": alwaysThinking(PRESERVED),
-  "claude-fable-5-1": alwaysThinking(PRESERVED),
-  "claude-fable-5": alwaysThinking(),
-  "claude-opus-5-5": alwaysThinking(PRESERVED),
+  "claude-fable-5-1": alwaysThinking({ ...PRESERVED, ...COMPACTS }),
+  "claude-fable-5": alwaysThinking(COMPACTS),
+  "claude-opus-5-5": alwaysThinking({ ...PRESERVED, ...COMPACTS }),
   // Sonnet 5.5 refuses forced tool use and `disabled`; its "off" is between_tools.
   "claude-sonnet-5-5": adaptive({
     thinking: modes("adaptive", "between_tools"),
     forcedToolUse: false,
     ...PRESERVED,
+    ...COMPACTS,
   }),
   // The first Haiku with effort levels: low to max.
-  "claude-haiku-5-5": adaptive(PRESERVED),
-  "claude-opus-5": adaptive(),
-  "claude-sonnet-5": adaptive(),
-  "claude-opus-4-8": adaptive(),
-  "claude-opus-4-7": adaptive(),
-  "claude-opus-4-6": adaptive({ thinking: modes("adaptive", "enabled", "disabled"), efforts: OLD_EFFORTS }),
+  "claude-haiku-5-5": adaptive({ ...PRESERVED, ...COMPACTS }),
+  "claude-opus-5": adaptive(COMPACTS),
+  "claude-sonnet-5": adaptive(COMPACTS),
+  "claude-opus-4-8": adaptive(COMPACTS),
+  "claude-opus-4-7": adaptive(COMPACTS),
+  "claude-opus-4-6": adaptive({
+    thinking: modes("adaptive", "enabled", "disabled"),
+    efforts: OLD_EFFORTS,
+    ...COMPACTS,
+  }),
   "claude-sonnet-4-6": adaptive({
     maxOutputTokens: 64_000,
     thinking: modes("adaptive", "enabled", "disabled"),
     efforts: OLD_EFFORTS,
+    ...COMPACTS,
   }),
   "claude-opus-4-5": {
     maxOutputTokens: 64_000,
@@ -100,12 +114,19 @@ const GPT6_EFFORTS: readonly Effort[] = ["none", "low", "medium", "high", "xhigh
 const GPT62_EFFORTS: readonly Effort[] = ["low", "medium", "high", "xhigh", "max"];
 
 /** From GPT-5.6 on, caching is explicit (writes billed; off is said as explicit mode). */
-const explicit = (efforts: readonly Effort[]): ModelFacts =>
-  reasoning(128_000, efforts, { explicitCaching: true });
+const explicit = (efforts: readonly Effort[], extra: ModelFacts = {}): ModelFacts =>
+  reasoning(128_000, efforts, { explicitCaching: true, ...extra });
+
+/**
+ * From GPT-6.2 on, `instructions` come after `input` (the system prompt goes
+ * first in `input`, as a developer message), and reasoning is dropped after a
+ * prefix edit or a model change (OpenAI's latest-model guide).
+ */
+const GPT62: ModelFacts = { developerPrompt: true, dropsReasoningOnEdit: true };
 
 const OPENAI: Readonly<Record<string, ModelFacts>> = {
-  "gpt-6.2-sol": explicit(GPT62_EFFORTS),
-  "gpt-6.2-astra": explicit(GPT62_EFFORTS),
+  "gpt-6.2-sol": explicit(GPT62_EFFORTS, GPT62),
+  "gpt-6.2-astra": explicit(GPT62_EFFORTS, GPT62),
   "gpt-6.1-sol": explicit(GPT62_EFFORTS),
   "gpt-6.1-terra": explicit(GPT6_EFFORTS),
   "gpt-6-astra": explicit(GPT6_EFFORTS),

@@ -16,7 +16,7 @@ import {
 } from "../compaction/index.js";
 import type { ResolvedRule } from "../config/compaction-rules.js";
 import type { Compaction, CompactionSource, Event } from "../events/index.js";
-import { lostReasoning, type LostReasoning } from "../llm/reasoning-binding.js";
+import { droppedOnEdit, lostReasoning, type LostReasoning } from "../llm/reasoning-binding.js";
 import { providerCompaction, type ProviderSummaries } from "../llm/provider-summary.js";
 import { summaryBilling, type Summarizer } from "../llm/summarize.js";
 import { cacheRewriteTokens } from "../tokens/cache-rewrite.js";
@@ -74,6 +74,8 @@ export interface CompactionInput {
   /** The model that writes derived summaries when a rule names none. */
   defaultModel: string;
   providerSummaries?: ProviderSummaries;
+  /** The model's API drops its reasoning after a prefix edit (GPT-6.2 on): what that costs is said. */
+  dropsReasoningOnEdit?: boolean;
   dryRun: boolean;
   deferredUntilTurn?: number;
 }
@@ -213,6 +215,10 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     cacheRewrite: cacheRewriteTokens(input.counter, before.events, current.events),
     atRisk: loss.atRisk,
     factsLeaving: loss.leaving,
-    reasoningLost: lostReasoning(before, current, input.counter),
+    reasoningLost: (input.dropsReasoningOnEdit ? droppedOnEdit : lostReasoning)(
+      before,
+      current,
+      input.counter,
+    ),
   };
 }

@@ -8,7 +8,7 @@ import { streamWithRetries } from "../llm/retry.js";
 import type { ModelRequest } from "../llm/types.js";
 import { collect, type Collected, emptyCollected, responseEvents } from "../llm/assemble.js";
 import { answerText, CONTINUE_PROMPT, mergedContinuation, mergingOutput } from "./continuation.js";
-import { markFailed, recordQuestion, recordResponse } from "./record.js";
+import { markFailed, recordCutAnswer, recordQuestion, recordResponse } from "./record.js";
 import {
   boundElsewhere,
   buildRequest,
@@ -30,7 +30,8 @@ import type { TurnOptions, TurnResult } from "./types.js";
 /** What streaming one response came to; `discarded` holds the usage of attempts a retry threw away (they were billed). */
 type Streamed =
   | { ok: true; collected: Collected; interrupted: boolean; discarded: UsageRecord[] }
-  | { ok: false; error: unknown; discarded: UsageRecord[] };
+  /** `collected`: what arrived before the stream failed. */
+  | { ok: false; error: unknown; discarded: UsageRecord[]; collected: Collected };
 
 /** Stream one response; on interruption, what arrived is returned with `interrupted`. */
 async function streamResponse(request: ModelRequest, options: TurnOptions): Promise<Streamed> {
@@ -58,8 +59,7 @@ async function streamResponse(request: ModelRequest, options: TurnOptions): Prom
   } catch (error) {
     if (error instanceof AbortedError || options.signal.aborted)
       return { ok: true, collected, interrupted: true, discarded };
-    if (collected.usage) discarded.push(collected.usage);
-    return { ok: false, error, discarded };
+    return { ok: false, error, discarded, collected };
   } finally {
     options.output.responseDone();
   }
@@ -130,7 +130,8 @@ async function sendRequest(
 ): Promise<{ streamed: Streamed; warned: boolean }> {
   const refused = first ? prepared(request, options) : undefined;
   const oversize = refused ?? overWindow(request, options, !warned);
-  if (oversize instanceof JpError) return { streamed: { ok: false, error: oversize, discarded: [] }, warned };
+  if (oversize instanceof JpError)
+    return { streamed: { ok: false, error: oversize, discarded: [], collected: emptyCollected() }, warned };
   return { streamed: await streamResponse(request, options), warned: warned || oversize === "warned" };
 }
 
@@ -209,8 +210,9 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
     warned = sent.warned;
     const streamed = sent.streamed;
     if (!streamed.ok) {
-      if (!answered)
-        markFailed(options, streamed.error, [...unrecorded, ...refusedUsage, ...streamed.discarded]);
+      const billed = [...unrecorded, ...refusedUsage, ...streamed.discarded];
+      const { kept, unbilled } = recordCutAnswer(streamed.collected, streamed.error, billed, options);
+      if (!answered) markFailed(options, streamed.error, unbilled, kept);
       throw streamed.error;
     }
     const { collected, interrupted } = streamed;

@@ -15,6 +15,7 @@ import type { ScriptedResponse } from "../support/mock-llm.js";
 import { alive, descendants, PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT } from "../support/workspace.js";
+import { screenRows } from "../support/screen.js";
 import { startConnectProxy } from "../support/connect-proxy.js";
 import { anything, arrayContaining, objectContaining, stringContaining } from "../support/matchers.js";
 
@@ -784,5 +785,50 @@ describe.skipIf(!PTY_AVAILABLE)("tool names from a hostile server (all_tools = t
     for (const t of offered) expect(t.name).toMatch(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/);
     // The local count_words kept its own definition.
     expect(offered.find((t) => t.name === "count_words")?.description).not.toBe("hostile");
+  });
+});
+
+describe.skipIf(!PTY_AVAILABLE)("a server that asks the person (elicitation)", () => {
+  const dropIndex = '[conversation.tools.drop_index]\nsource = "mcp.bookworm"\nrun = "unattended"\n';
+
+  it("shows its form alone until it is filled in, and the answers reach the server", async () => {
+    w = await mcpWorkspace({ script: [call("drop_index"), { text: "dropped" }], tools: dropIndex });
+    const size = { columns: 100, rows: 30 };
+    const session = runInPty([JP, "q", "-n", "drop it"], { cwd: w.root, env: w.env, size });
+    const shown = await session.waitFor("answer (a), decline (d) or cancel (c)?");
+    expect(session.output().slice(shown - 80, shown)).toContain(
+      "MCP server bookworm asks: Drop the index of 3 crates?",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const rows = await screenRows([{ data: session.output(), ...size }]);
+    expect(rows.slice(-2)).toEqual([
+      "MCP server bookworm asks: Drop the index of 3 crates?",
+      "answer (a), decline (d) or cancel (c)?",
+    ]);
+    session.type("a");
+    await session.waitFor("Really drop it [y/N]");
+    session.type("y");
+    await session.waitFor("Why (Enter: stale):");
+    session.type("\r");
+    expect(await session.exit).toBe(0);
+    expect(sentResult(w)).toMatchObject({
+      content: 'elicited: {"action":"accept","content":{"confirm":true,"reason":"stale"}}',
+      is_error: false,
+    });
+  });
+
+  it("tells the server the person declined", async () => {
+    w = await mcpWorkspace({ script: [call("drop_index"), { text: "kept" }], tools: dropIndex });
+    const session = runInPty([JP, "q", "-n", "drop it"], { cwd: w.root, env: w.env });
+    await session.waitFor("decline (d)");
+    session.type("d");
+    expect(await session.exit).toBe(0);
+    expect(sentResult(w)).toMatchObject({ content: 'elicited: {"action":"decline"}' });
+  });
+
+  it("cancels the form where no one can answer it", async () => {
+    w = await mcpWorkspace({ script: [call("drop_index"), { text: "kept" }], tools: dropIndex });
+    expect((await w.jp("q", "-n", "drop it")).code).toBe(0);
+    expect(sentResult(w)).toMatchObject({ content: 'elicited: {"action":"cancel"}' });
   });
 });

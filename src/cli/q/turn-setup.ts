@@ -144,7 +144,7 @@ async function autoCompactionHook(
     description: t.description,
     parameters: t.parameters,
   }));
-  const providers = await providerSummaries(ctx, config, ref, definitions);
+  const providers = await providerSummaries(ctx, config, ref, definitions, capabilities.facts);
   // Counted as the request offers them: recall joins with the first compaction, unless offered from the start.
   const always = withRecallWhenUseful(definitions, {
     activeCompactions: 0,

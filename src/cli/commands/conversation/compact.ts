@@ -1,7 +1,7 @@
 // `jp conversation compact [ID…]`: append compactions (or a reset) and show the timeline.
 import { Option, type Command } from "commander";
 import type { Context } from "../../context.js";
-import { providerSummaries } from "../../provider-summaries.js";
+import { dropsReasoningOnEdit, providerSummaries } from "../../provider-summaries.js";
 import { nextRequestFrame } from "../../request-frame.js";
 import type { OptionalValueFlag } from "../../argv.js";
 import {
@@ -349,6 +349,7 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
       source: "user",
       note,
       defaultModel: config.assistant?.model?.id ?? "",
+      dropsReasoningOnEdit: dropsReasoningOnEdit(config),
       dryRun: !!opts.dryRun,
     },
     counter,

@@ -48,6 +48,8 @@ export function factsOfModelInfo(info: AnsweredModelInfo): ModelFacts {
       between_tools: takes("between_tools"),
     };
   }
+  const compaction = supported(capabilities, "compaction");
+  if (compaction !== undefined) facts.compaction = compaction;
   if (supported(capabilities, "effort"))
     facts.efforts = EFFORT_LEVELS.filter((level) => supported(capabilities, "effort", level) === true);
   return facts;
