@@ -14,6 +14,7 @@ import { createStreamRenderer } from "../../render/stream.js";
 import { visible } from "../../render/visible.js";
 import { type ConversationRef } from "../../store/conversations.js";
 import { outputCapOf } from "../../tools/local.js";
+import { withRecallWhenUseful } from "../../tools/recall.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
 import type { Tool } from "../../tools/types.js";
 import { createAutoCompaction } from "../../turn/auto-compaction.js";
@@ -147,6 +148,12 @@ async function autoCompactionHook(
     parameters: t.parameters,
   }));
   const providers = await providerSummaries(ctx, config, ref, definitions, capabilities.facts);
+  // Counted as the request offers them: recall joins with the first compaction, unless offered from the start.
+  const always = withRecallWhenUseful(definitions, {
+    activeCompactions: 0,
+    cutOutputs: 0,
+    stable: capabilities.facts.preservedThinking === true,
+  });
   return createAutoCompaction({
     config,
     counter,
@@ -154,7 +161,8 @@ async function autoCompactionHook(
     ...(providers ? { providerSummaries: providers } : {}),
     frame: {
       ...(config.assistant?.system_prompt ? { system: config.assistant.system_prompt } : {}),
-      tools: definitions,
+      tools: always,
+      whenCompacted: definitions.filter((t) => !always.includes(t)),
       capOf: outputCapOf(config),
     },
     ...(window !== undefined ? { contextWindow: window } : {}),
