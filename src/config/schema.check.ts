@@ -213,13 +213,14 @@ function check7(v: unknown): SchemaIssue[] | undefined {
             x !== "medium" &&
             x !== "high" &&
             x !== "xhigh" &&
-            x !== "max"
+            x !== "max" &&
+            x !== "auto"
           ? [
               {
                 path: [],
                 code: "invalid_value",
                 message:
-                  'Invalid option: expected one of "none"|"minimal"|"low"|"medium"|"high"|"xhigh"|"max"',
+                  'Invalid option: expected one of "none"|"minimal"|"low"|"medium"|"high"|"xhigh"|"max"|"auto"',
                 abort: true,
               },
             ]

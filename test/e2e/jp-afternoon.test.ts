@@ -90,6 +90,37 @@ describe("a JP user's afternoon in dcdpr/jp's workspace", () => {
     const asked = await clean("q", "-n", "hello");
     expect(asked.code, asked.stderr).toBe(0);
     expect(recipes()).toEqual([]);
+    // JP's default persona says reasoning.effort = "auto": Sonnet 5 thinks, so it is asked to.
+    const body = mock.requests[0]!.body as {
+      thinking?: { type: string };
+      output_config?: { effort?: string };
+    };
+    expect(body.thinking?.type).toBe("adaptive");
+    expect(body.output_config?.effort).toBe("medium");
+  });
+
+  it("takes JP's label forms: c l, add, a, set, r, rm with no keys", async () => {
+    const labels = async (...args: string[]) => {
+      const done = await clean("c", "l", ...args, "--id", CONVERSATION, "--json");
+      expect(done.code, done.stderr).toBe(0);
+      return (JSON.parse(done.stdout) as { labels: string[] }).labels;
+    };
+    expect(await labels("add", "review")).toEqual(["review"]);
+    expect(await labels("a", "later")).toEqual(["review", "later"]);
+    expect(await labels("set", "prio=high")).toEqual(["review", "later", "prio=high"]);
+    expect(await labels("r", "review")).toEqual(["later", "prio=high"]);
+    expect(await labels("rm", "prio")).toEqual(["later"]);
+    expect(await labels("add", "x", "y")).toEqual(["later", "x", "y"]);
+    expect(await labels("rm")).toEqual([]);
+  });
+
+  it("refuses an effort it does not know, naming the efforts, and sends nothing", async () => {
+    const sent = mock.requests.length;
+    const refused = await clean("q", "-r", "ultra", "bad effort?");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("-r ultra is not an effort");
+    expect(refused.stderr).toContain("none, off, minimal, xlow, low, medium, high, xhigh, max, auto");
+    expect(mock.requests).toHaveLength(sent);
   });
 
   it("an optional server (the user's JP config says so) that fails does not block a turn, and is said once", async () => {

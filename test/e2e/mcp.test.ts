@@ -320,7 +320,7 @@ describe("MCP tools in jp q", () => {
     const result = await w.jp("q", "-n", "hello");
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("MCP server flaky could not be started");
-    expect(result.stderr).toContain("(optional: its tools are left out)");
+    expect(result.stderr).toContain("; optional, so its tools are left out, and jp tries it again in an hour");
     const tools = (w.mock.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
     expect(tools).toContain("crates_search");
     expect(tools).not.toContain("flaky_search");
@@ -603,7 +603,7 @@ describe("MCP tools in jp q", () => {
         type: "stdio",
         optional: true,
         state: "running",
-        tools: 11,
+        tools: 12,
       }),
       objectContaining({
         name: "broken",
@@ -614,7 +614,7 @@ describe("MCP tools in jp q", () => {
     ]);
     const text = await w.jp("mcp", "ls");
     expect(text.stdout).toMatch(
-      /^bookworm {2}stdio {2}node .*mcp-server\.mjs .* {2}running, 11 tools {2}\(optional\)$/m,
+      /^bookworm {2}stdio {2}node .*mcp-server\.mjs .* {2}running, 12 tools {2}\(optional\)$/m,
     );
     expect(text.stdout).toMatch(/^broken {2}stdio .* {2}failed$/m);
     expect(text.code).toBe(1);
@@ -679,7 +679,7 @@ describe("MCP tools in jp q", () => {
     expect(optional.stderr).toContain(
       "MCP server web has a header Authorization naming ${MCP_TOKEN}, which is not set",
     );
-    expect(optional.stderr).toContain("(optional: its tools are left out)");
+    expect(optional.stderr).toContain("; optional, so its tools are left out, and jp tries it again in an hour");
     expect(w.mock.requests.at(-1)!.body.tools ?? []).not.toContainEqual(
       expect.objectContaining({ name: "crates_search" }),
     );
@@ -702,12 +702,12 @@ describe("MCP over HTTP behind a proxy", () => {
     );
     w.env.HTTP_PROXY = proxy.url;
     const through = await w.jp("mcp", "ls");
-    expect(through.stdout).toMatch(/web\s.*11 tools/);
+    expect(through.stdout).toMatch(/web\s.*12 tools/);
     expect(proxy.tunnels.length).toBeGreaterThan(0);
     expect(new Set(proxy.tunnels)).toEqual(new Set([host]));
     const tunnels = proxy.tunnels.length;
     w.env.NO_PROXY = "127.0.0.1";
-    expect((await w.jp("mcp", "ls")).stdout).toMatch(/web\s.*11 tools/);
+    expect((await w.jp("mcp", "ls")).stdout).toMatch(/web\s.*12 tools/);
     expect(proxy.tunnels).toHaveLength(tunnels);
   });
 });

@@ -6,7 +6,12 @@ import { toolHints } from "../../config/compaction-rules.js";
 import type { Config } from "../../config/schema.js";
 import { closest } from "../../config/zod-walk.js";
 import { JpError } from "../../errors.js";
-import { lifecycleNotice, type ModelCapabilities } from "../../llm/capabilities.js";
+import {
+  lifecycleNotice,
+  nearestEffort,
+  type Effort,
+  type ModelCapabilities,
+} from "../../llm/capabilities.js";
 import { currentBuiltInModels } from "../../llm/model-table.js";
 import { rememberRefusedThinking } from "../../llm/model-info.js";
 import { requestSettings } from "../../llm/create-provider.js";
@@ -47,6 +52,28 @@ export function warnUnknownModel(ctx: Context, capabilities: ModelCapabilities):
 }
 
 /**
+ * The effort the turn asks: the configured level, or for JP's "auto"
+ * ("enabled with reasonable defaults if the model supports it", JP's
+ * ReasoningConfig) medium on a model known to think, and nothing asked of
+ * one that is not: JP's own budgets count auto as medium.
+ */
+export function resolvedEffort(
+  effort: NonNullable<NonNullable<NonNullable<Config["assistant"]>["reasoning"]>["effort"]>,
+  facts: ModelCapabilities["facts"],
+): { effort?: Effort } {
+  if (effort !== "auto") return { effort };
+  const thinks =
+    facts.thinking?.adaptive === true ||
+    facts.thinking?.enabled === true ||
+    (facts.efforts?.length ?? 0) > 0 ||
+    facts.reasons === true ||
+    facts.thinkingBudget !== undefined;
+  return thinks
+    ? { effort: facts.efforts ? (nearestEffort("medium", facts.efforts) ?? "medium") : "medium" }
+    : {};
+}
+
+/**
  * What the config and the model's capabilities set for the turn's requests:
  * the prompt, limits, thinking, caching, the window, auto compaction.
  */
@@ -65,7 +92,7 @@ export async function turnSettings(
     system: config.assistant?.system_prompt,
     ...requestSettings(config, facts),
     reasoning: {
-      ...(reasoning?.effort ? { effort: reasoning.effort } : {}),
+      ...(reasoning?.effort ? resolvedEffort(reasoning.effort, facts) : {}),
       ...(reasoning?.budget_tokens ? { budgetTokens: reasoning.budget_tokens } : {}),
     },
     ...(reasoning?.prefix_mismatch ? { prefixMismatch: reasoning.prefix_mismatch } : {}),
