@@ -43,6 +43,12 @@ export const CompactionRuleConfig = z.strictObject({
     })
     .optional()
     .describe("replace the range with a generated summary"),
+  record: z
+    .boolean()
+    .optional()
+    .describe(
+      "with a summary: also show the model the record of the work of those turns, derived from the log (default true)",
+    ),
 });
 export type CompactionRuleConfig = z.infer<typeof CompactionRuleConfig>;
 

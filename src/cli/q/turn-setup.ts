@@ -13,11 +13,13 @@ import {
   type ModelCapabilities,
 } from "../../llm/capabilities.js";
 import { currentBuiltInModels } from "../../llm/model-table.js";
+import { rememberRefusedThinking } from "../../llm/model-info.js";
 import { requestSettings } from "../../llm/create-provider.js";
 import { createStreamRenderer } from "../../render/stream.js";
 import { visible } from "../../render/visible.js";
 import { type ConversationRef } from "../../store/conversations.js";
 import { outputCapOf } from "../../tools/local.js";
+import { withRecallWhenUseful } from "../../tools/recall.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
 import type { Tool } from "../../tools/types.js";
 import { createAutoCompaction } from "../../turn/auto-compaction.js";
@@ -94,6 +96,8 @@ export async function turnSettings(
       ...(reasoning?.budget_tokens ? { budgetTokens: reasoning.budget_tokens } : {}),
     },
     ...(reasoning?.prefix_mismatch ? { prefixMismatch: reasoning.prefix_mismatch } : {}),
+    rememberRefusedThinking: (reason: string) =>
+      rememberRefusedThinking(capabilities.id, reason, ctx.env, ctx.clock.now()),
     ...(Object.keys(facts).length ? { facts } : {}),
     ...(config.assistant?.cache === false
       ? {}
@@ -170,7 +174,13 @@ async function autoCompactionHook(
     description: t.description,
     parameters: t.parameters,
   }));
-  const providers = await providerSummaries(ctx, config, ref, definitions);
+  const providers = await providerSummaries(ctx, config, ref, definitions, capabilities.facts);
+  // Counted as the request offers them: recall joins with the first compaction, unless offered from the start.
+  const always = withRecallWhenUseful(definitions, {
+    activeCompactions: 0,
+    cutOutputs: 0,
+    stable: capabilities.facts.preservedThinking === true,
+  });
   return createAutoCompaction({
     config,
     counter,
@@ -178,7 +188,8 @@ async function autoCompactionHook(
     ...(providers ? { providerSummaries: providers } : {}),
     frame: {
       ...(config.assistant?.system_prompt ? { system: config.assistant.system_prompt } : {}),
-      tools: definitions,
+      tools: always,
+      whenCompacted: definitions.filter((t) => !always.includes(t)),
       capOf: outputCapOf(config),
     },
     ...(window !== undefined ? { contextWindow: window } : {}),
