@@ -70,7 +70,7 @@ describe("usage of an answer that lists its iterations", () => {
       from([
         start({ input_tokens: 0, output_tokens: 0 }),
         delta,
-        { type: "message_stop" } as RawMessageStreamEvent,
+        { type: "message_stop" } satisfies RawMessageStreamEvent,
       ]),
     ))
       parts.push(part);
