@@ -114,6 +114,46 @@ describe("a JP user's afternoon in dcdpr/jp's workspace", () => {
     expect(await labels("rm")).toEqual([]);
   });
 
+  it("attaches a command's output and a folder as JP takes them, saying how much", async () => {
+    mock.push({ text: "seen" }, { text: "Attachments" }, { text: "again" });
+    const asked = await clean(
+      "q",
+      "-a",
+      "cmd://date?arg=%2B%25Y",
+      "-a",
+      ".jp/config/personas",
+      "what do you see?",
+    );
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stderr).toMatch(/^attached 14 attachments \(≈[\d,]+ tokens\)$/m);
+    const sent = JSON.stringify(mock.requests.at(-1)!.body.messages);
+    expect(sent).toContain(`<stdout>${new Date().getFullYear()}`);
+    expect(sent).toContain(".jp/config/personas/dev.toml");
+    const folder = await clean("q", "-a", ".jp/config/personas", "again");
+    expect(folder.stderr).toMatch(/^attached 13 files \(≈[\d,]+ tokens\)$/m);
+  });
+
+  it("leaves JP's repository clean after each of the afternoon's other commands", async () => {
+    const commands = [
+      ["init"],
+      ["c", "ls"],
+      ["c", "use", CONVERSATION],
+      ["c", "s", "."],
+      ["c", "p", CONVERSATION],
+      ["c", "g", "merge", CONVERSATION],
+      ["c", "e", CONVERSATION, "--title", "Vec merging"],
+      ["c", "a", CONVERSATION],
+      ["c", "ua", CONVERSATION],
+      ["c", "fork", CONVERSATION],
+      ["c", "compact", CONVERSATION, "--dry-run"],
+      ["cfg", "show", "-c", "dev"],
+    ];
+    for (const command of commands) {
+      const result = await clean(...command);
+      expect(result.code, `jp ${command.join(" ")}: ${result.stderr}`).toBe(0);
+    }
+  });
+
   it("refuses an effort it does not know, naming the efforts, and sends nothing", async () => {
     const sent = mock.requests.length;
     const refused = await clean("q", "-r", "ultra", "bad effort?");

@@ -54,8 +54,11 @@ function attachmentFetcher(ctx: Context) {
 /** What -a names, read. */
 export async function readAttachments(sources: readonly string[], ctx: Context): Promise<Attachment[]> {
   if (sources.length === 0) return [];
-  const { readAttachments: read } = await import("../attachments.js");
-  return read(sources, ctx.cwd, attachmentFetcher(ctx));
+  const { readAttachments: read, attachedSummary } = await import("../attachments.js");
+  const attached = await read(sources, ctx.cwd, attachmentFetcher(ctx));
+  const summary = attachedSummary(sources, attached, ctx.cwd);
+  if (summary) ctx.info(ctx.color.dim(summary));
+  return attached;
 }
 
 /** What `conversation.attachments` names, read anew for this question (relative to the workspace). */
