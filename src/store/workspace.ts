@@ -3,7 +3,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { perWorkspaceDir, userCacheDir } from "../user-cache.js";
-import { WorkspaceNotFoundError } from "./errors.js";
+import { ForeignWorkspaceError, WorkspaceNotFoundError } from "./errors.js";
+import { foreignOwner, trustEntry } from "../trusted-workspaces.js";
 
 export const WORKSPACE_DIR = ".jp";
 
@@ -68,22 +69,34 @@ export function workspaceAt(root: string, env: NodeJS.ProcessEnv = {}): Workspac
   };
 }
 
-/** `--workspace DIR`, then `JP_WORKSPACE`, then the nearest ancestor of `cwd` holding `.jp/`. */
+/** The workspace at `root`, unless its `.jp/` is another user's that this user has not trusted. */
+function adopted(root: string, env: NodeJS.ProcessEnv = {}, foreign = false): Workspace {
+  const ws = workspaceAt(root, env);
+  const owner = foreignOwner(ws.dir);
+  if (owner !== undefined && !foreign && !trustEntry(root, env)) throw new ForeignWorkspaceError(root, owner);
+  return ws;
+}
+
+/**
+ * `--workspace DIR`, then `JP_WORKSPACE`, then the nearest ancestor of `cwd`
+ * holding `.jp/`. One another user owns is refused unless this user trusts
+ * it (`foreign` finds it anyway, for `jp workspace trust`).
+ */
 export function findWorkspace(options: {
   explicit?: string;
   env?: NodeJS.ProcessEnv;
   cwd: string;
+  foreign?: boolean;
 }): Workspace {
   const given = options.explicit ?? options.env?.JP_WORKSPACE;
   if (given) {
     const root = path.resolve(options.cwd, given);
-    const ws = workspaceAt(root, options.env);
-    if (!fs.existsSync(ws.dir)) throw new WorkspaceNotFoundError(root);
-    return ws;
+    if (!fs.existsSync(path.join(root, WORKSPACE_DIR))) throw new WorkspaceNotFoundError(root);
+    return adopted(root, options.env, options.foreign);
   }
   let current = path.resolve(options.cwd);
   for (;;) {
-    if (fs.existsSync(path.join(current, WORKSPACE_DIR))) return workspaceAt(current, options.env);
+    if (fs.existsSync(path.join(current, WORKSPACE_DIR))) return adopted(current, options.env, options.foreign);
     const parent = path.dirname(current);
     if (parent === current) throw new WorkspaceNotFoundError(options.cwd);
     current = parent;
