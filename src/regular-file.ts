@@ -2,15 +2,17 @@
 // regular file is read, of bounded size, opened once without blocking (a FIFO
 // never waits for a writer) and, unless asked, without following a link.
 import * as fs from "node:fs";
-import { errnoCode } from "./errors.js";
+import { errnoCode, JpError } from "./errors.js";
 
 /** A file that is a link, a FIFO, a device, a folder, or larger than its reader takes. */
-export class UnreadableFileError extends Error {
+export class UnreadableFileError extends JpError {
   constructor(
     readonly file: string,
     readonly why: string,
   ) {
-    super(`${file} ${why}`);
+    super("file.unreadable", `${file} ${why}`, {
+      hint: "jp reads only regular files here; move the one in the way aside",
+    });
   }
 }
 

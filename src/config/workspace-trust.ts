@@ -64,7 +64,7 @@ function serverPowers(name: string, server: Plain): string[] {
     const sent = headers.length ? ` with headers ${headers.join(", ")}` : "";
     return [`connects to MCP server ${name} at ${String(server.url)}${sent}`];
   }
-  const args = Array.isArray(server.arguments) ? server.arguments : [];
+  const args: unknown[] = Array.isArray(server.arguments) ? server.arguments : [];
   const vars = Array.isArray(server.variables) && server.variables.length
     ? ` (given $${server.variables.join(", $")})`
     : "";
@@ -75,7 +75,7 @@ function serverPowers(name: string, server: Plain): string[] {
 function toolPowers(name: string, tool: Plain): string[] {
   const out: string[] = [];
   if (tool.command !== undefined) {
-    const words = Array.isArray(tool.command) ? tool.command : [tool.command];
+    const words: unknown[] = Array.isArray(tool.command) ? tool.command : [tool.command];
     const env = Array.isArray(tool.env) && tool.env.length ? ` (given $${tool.env.join(", $")})` : "";
     out.push(`runs tool ${name}: ${commandLine(words)}${env}`);
   }

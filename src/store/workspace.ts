@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { perWorkspaceDir, userCacheDir } from "../user-cache.js";
 import { ForeignWorkspaceError, WorkspaceNotFoundError } from "./errors.js";
 import { foreignOwner, trustEntry } from "../trusted-workspaces.js";
+import { readRegularFile } from "../regular-file.js";
 
 export const WORKSPACE_DIR = ".jp";
 
@@ -26,6 +27,9 @@ export interface Workspace {
   localRoot: string;
 }
 
+/** The most `.jp/.id` may hold: JP's warning line and an id. */
+const MAX_ID_BYTES = 4096;
+
 /** JP writes `.jp/.id` into each workspace it makes; jp never does. */
 export function isJpWorkspace(workspaceDir: string): boolean {
   return fs.existsSync(path.join(workspaceDir, ".id"));
@@ -38,8 +42,8 @@ export function isJpWorkspace(workspaceDir: string): boolean {
  */
 export function workspaceId(ws: Workspace): string {
   try {
-    const lines = fs
-      .readFileSync(path.join(ws.dir, ".id"), "utf8")
+    // JP writes a line or two; a link to /dev/zero or /dev/tty, a FIFO or a huge file is not JP's.
+    const lines = (readRegularFile(path.join(ws.dir, ".id"), MAX_ID_BYTES) ?? "")
       .split("\n")
       .map((l) => l.trim())
       .filter(Boolean);

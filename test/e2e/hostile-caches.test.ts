@@ -256,3 +256,32 @@ describe("every cache file jp reads, made hostile", () => {
     expect(session.output()).toContain("one");
   });
 });
+
+it("a conversation's metadata.json and events.pending as FIFOs, and .jp/.id linked to /dev/zero: every command answers", async () => {
+  w = await qWorkspace({ script: [{ text: "first" }] });
+  expect((await w.jp("q", "-n", "one")).code).toBe(0);
+  const folder = w.folder();
+  for (const name of ["metadata.json", "events.pending"]) {
+    fs.rmSync(path.join(folder, name), { force: true });
+    execFileSync("mkfifo", [path.join(folder, name)]);
+  }
+  // A JP workspace's id: read by every tool call, and never through a device. (The configuration
+  // moves to the user's file: the workspace's would now be read as JP's.)
+  fs.mkdirSync(path.join(w.env.XDG_CONFIG_HOME!, "jp"), { recursive: true });
+  fs.renameSync(path.join(w.root, ".jp/config.toml"), path.join(w.env.XDG_CONFIG_HOME!, "jp/config.toml"));
+  fs.symlinkSync("/dev/zero", path.join(w.root, ".jp/.id"));
+  const run = (...args: string[]) =>
+    execa(JP, args, { cwd: w!.root, env: w!.env, reject: false, stdin: "ignore", timeout: 20_000 });
+  for (const args of [["c", "ls"], ["c", "show"], ["c", "print"], ["c", "grep", "one"], ["doctor"]]) {
+    const result = await run(...args);
+    expect(result.timedOut, args.join(" ")).toBe(false);
+    expect(result.exitCode, `${args.join(" ")}: ${result.stderr}`).toBeLessThan(2);
+  }
+  w.mock.push(
+    { tool_calls: [{ id: "toolu_1", name: "count_words", arguments: { path: "notes.txt" } }] },
+    { text: "second" },
+  );
+  const asked = await run("q", "count");
+  expect(asked.timedOut).toBe(false);
+  expect(asked.exitCode, asked.stderr).toBe(0);
+});

@@ -14,7 +14,7 @@ import { mcpCacheDir } from "../../src/mcp/offer.js";
 import type { ScriptedResponse } from "../support/mock-llm.js";
 import { alive, descendants, PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
-import { REPO_ROOT } from "../support/workspace.js";
+import { REPO_ROOT, trustAsItIs } from "../support/workspace.js";
 import { startConnectProxy } from "../support/connect-proxy.js";
 import { anything, arrayContaining, objectContaining, stringContaining } from "../support/matchers.js";
 
@@ -92,6 +92,7 @@ async function mcpWorkspace(options: {
       options.tools ?? '[conversation.tools.crates_search]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
     ].join("\n"),
   );
+  trustAsItIs(q.root, q.env);
   return q;
 }
 

@@ -48,7 +48,7 @@ export async function runCli(
   options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string; clock?: Clock; untrusted?: boolean },
 ): Promise<CliResult> {
   testState ??= tempDir();
-  const env = { NO_COLOR: "1", PAGER: "cat", JP_PRICE_DATA_URL: "off", ...options.env };
+  const env: NodeJS.ProcessEnv = { NO_COLOR: "1", PAGER: "cat", JP_PRICE_DATA_URL: "off", ...options.env };
   if (env.HOME === undefined && env.XDG_STATE_HOME === undefined) env.XDG_STATE_HOME = testState;
   const root = options.untrusted ? undefined : workspaceRootOf(args, options.cwd, env);
   if (root !== undefined && fs.existsSync(path.join(root, ".jp"))) {
