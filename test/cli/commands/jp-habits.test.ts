@@ -94,7 +94,8 @@ describe("conversation.attachments", () => {
         "[[conversation.attachments]]",
         'type = "cmd"',
         'path = "node"',
-        'params.args = ["-e", "process.stdout.write(\'1 < 2\')"]',
+        // It says which provider keys it was given: none.
+        'params.args = ["-e", "process.stdout.write(\'1 < 2 \' + [process.env.MOCK_API_KEY, process.env.ANTHROPIC_API_KEY].join(\'|\'))"]',
         "",
       ].join("\n"),
     });
@@ -106,6 +107,7 @@ describe("conversation.attachments", () => {
     );
     fs.writeFileSync(path.join(w.root, "notes.md"), "first notes");
     fs.writeFileSync(path.join(w.root, "branch name.txt"), "main");
+    w.env.ANTHROPIC_API_KEY = "sk-ant-users-own";
     const first = await w.jp("q", "-n", "what do my notes say?");
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain("jp has no reader for JP's bear attachments (bear://note/1); left out");
@@ -114,7 +116,7 @@ describe("conversation.attachments", () => {
     const firstMessage = (n: number) => JSON.stringify((w!.mock.requests[n]!.body.messages as unknown[])[0]);
     expect(firstMessage(0)).toContain("first notes");
     expect(firstMessage(0)).toContain("<stdout>main</stdout>");
-    expect(firstMessage(0)).toContain("<stdout>1 &lt; 2</stdout>");
+    expect(firstMessage(0)).toContain("<stdout>1 &lt; 2 |</stdout>");
     // The second request reads them again: the notes as they are now, before the first question only.
     expect(firstMessage(1)).toContain("second notes");
     expect(firstMessage(1)).not.toContain("first notes");
