@@ -195,7 +195,7 @@ export function userConfigFile(env: NodeJS.ProcessEnv): string {
   return path.join(base, "jp", "config.toml");
 }
 
-/** Whether `file`, its links resolved, lies in the folder `root`. */
+/** Whether `file` lies in the folder `root`. */
 function isWithin(root: string, file: string): boolean {
   const relative = path.relative(root, file);
   return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
@@ -208,12 +208,11 @@ function isWithin(root: string, file: string): boolean {
 function applyTrust(layers: Layer[], cfgLayers: Layer[], options: LoadOptions, deltas: number): WorkspaceTrust {
   if (!options.workspaceDir) return { powers: [], trusted: true, withheldDeltas: 0 };
   const root = path.dirname(options.workspaceDir);
-  const own = [...layers, ...cfgLayers].filter(
-    (layer) =>
-      layer.name.startsWith("workspace (") ||
-      layer.name.startsWith("JP workspace (") ||
-      (layer.path !== undefined && isWithin(root, layer.path)),
-  );
+  const own = [
+    ...layers.filter((layer) => layer.name.startsWith("workspace (") || layer.name.startsWith("JP workspace (")),
+    // A -c file the workspace holds (a persona in .jp/config.d/) is the repository's too.
+    ...cfgLayers.filter((layer) => layer.path !== undefined && isWithin(root, layer.path)),
+  ];
   const powers = [...new Set(own.flatMap((layer) => workspacePowers(layer.value, root)))];
   if (!options.trusted || options.trusted(powers)) return { powers, trusted: true, withheldDeltas: 0 };
   for (const layer of own) layer.value = asData(layer.value, root);

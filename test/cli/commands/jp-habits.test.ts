@@ -4,7 +4,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
-import { runCli, tempWorkspace } from "../../support/workspace.js";
+import { execa } from "execa";
+import { REPO_ROOT, runCli, tempWorkspace } from "../../support/workspace.js";
 
 let w: QWorkspace | undefined;
 afterEach(async () => {
@@ -107,8 +108,16 @@ describe("conversation.attachments", () => {
     );
     fs.writeFileSync(path.join(w.root, "notes.md"), "first notes");
     fs.writeFileSync(path.join(w.root, "branch name.txt"), "main");
+    // As the user runs it (bin/jp, its environment the process's own), with a key of every kind set.
     w.env.ANTHROPIC_API_KEY = "sk-ant-users-own";
-    const first = await w.jp("q", "-n", "what do my notes say?");
+    const ran = await execa(path.join(REPO_ROOT, "bin/jp"), ["q", "-n", "what do my notes say?"], {
+      cwd: w.root,
+      env: w.env,
+      extendEnv: false,
+      reject: false,
+      stdin: "ignore",
+    });
+    const first = { code: ran.exitCode, stderr: ran.stderr };
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain("jp has no reader for JP's bear attachments (bear://note/1); left out");
     fs.writeFileSync(path.join(w.root, "notes.md"), "second notes");
