@@ -4,16 +4,9 @@
 // and where it would send keys when it was trusted, so that a change to
 // either is asked about again (as direnv asks again when `.envrc` changes).
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { readRegularFile } from "./regular-file.js";
-
-/** An XDG base directory from the environment, when it is absolute; the spec says to ignore a relative one. */
-export function xdgDir(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  const given = env[name];
-  if (given && path.isAbsolute(given)) return given;
-  return path.join(env.HOME || os.homedir(), fallback);
-}
+import { xdgDir } from "./user-cache.js";
 
 /** `$XDG_STATE_HOME/jp`, else `~/.local/state/jp`. */
 export function userStateDir(env: NodeJS.ProcessEnv): string {

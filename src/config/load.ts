@@ -3,7 +3,6 @@
 // the conversation's config deltas, -c/--cfg values, then command flags.
 import { clampSettings } from "./bounds.js";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { fileLayers, withExtended } from "./extends.js";
 import { cfgLayer, readTomlFile, type Layer } from "./layers.js";
@@ -20,6 +19,7 @@ import { asData, workspacePowers, type WorkspaceTrust } from "./workspace-trust.
 export type { WorkspaceTrust } from "./workspace-trust.js";
 import { isJpWorkspace } from "../store/workspace.js";
 import { PACKAGE_ROOT } from "./package-root.js";
+import { xdgDir } from "../user-cache.js";
 import { grouped } from "../numbers.js";
 
 export type { Layer } from "./layers.js";
@@ -191,8 +191,7 @@ function writtenForJp(value: Plain): boolean {
 }
 
 export function userConfigFile(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
-  return path.join(base, "jp", "config.toml");
+  return path.join(xdgDir(env, "XDG_CONFIG_HOME", ".config"), "jp", "config.toml");
 }
 
 /** Whether `file` lies in the folder `root`. */
