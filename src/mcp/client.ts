@@ -20,6 +20,8 @@ export interface ServerEnvironment {
   /** Variable names never passed on (provider keys). */
   secrets: ReadonlySet<string>;
   version: string;
+  /** Where a tool the server lists but jp cannot offer (a malformed one) is said. */
+  warn?: (line: string) => void;
 }
 
 export interface CallOptions {
@@ -167,6 +169,42 @@ async function callWithFault<T>(link: ServerLink, call: () => Promise<T>): Promi
   }
 }
 
+/** Whether `value` is a JSON object. */
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A message with the tools of a `tools/list` answer that MCP says no client
+ * can call (no name, or an input schema that is not an object schema) left
+ * out, each said through `warn`: one malformed tool does not fail the server.
+ */
+function withoutMalformedTools(server: string, message: unknown, warn: (line: string) => void): unknown {
+  if (!isObject(message) || !isObject(message.result) || !Array.isArray(message.result.tools)) return message;
+  const tools: unknown[] = message.result.tools;
+  const kept = tools.filter((tool) => {
+    const schema = isObject(tool) ? tool.inputSchema : undefined;
+    if (isObject(tool) && typeof tool.name === "string" && isObject(schema) && schema.type === "object") return true;
+    const name = isObject(tool) && typeof tool.name === "string" ? tool.name : "a tool without a name";
+    const type = isObject(schema) ? JSON.stringify(schema.type) : "none";
+    warn(`MCP server ${server} lists ${name} with an input schema of type ${type}, not "object"; left out`);
+    return false;
+  });
+  return kept.length === tools.length ? message : { ...message, result: { ...message.result, tools: kept } };
+}
+
+/** `transport` with each message it hands the client passed through `edit` first. */
+function editingMessages(transport: Transport, edit: (message: unknown) => unknown): Transport {
+  return new Proxy(transport, {
+    set(target, prop, value: unknown) {
+      if (prop !== "onmessage" || typeof value !== "function") return Reflect.set(target, prop, value);
+      target.onmessage = (message, extra) => {
+        Reflect.apply(value, target, [edit(message), extra]);
+      };
+      return true;
+    },
+  });
+}
+
 /** A server's tools, every page of them, as jp keeps them. */
 async function allTools(client: Client): Promise<McpToolInfo[]> {
   const tools: McpToolInfo[] = [];
@@ -199,9 +237,16 @@ export async function connectServer(
   const client = new Client({ name: "jp", version: environment.version }, { capabilities: {} });
   const link = await linkTo(name, config, environment);
   const seconds = config.startup_timeout_secs ?? DEFAULT_STARTUP_TIMEOUT_SECS;
+  const warn = environment.warn ?? (() => undefined);
+  const transport = editingMessages(link.transport, (message) => withoutMalformedTools(name, message, warn));
+  // The start-up time covers the first tool list too: a server that never answers tools/list has not started.
+  let firstList: McpToolInfo[] | undefined;
   try {
     await withinLimits(
-      client.connect(link.transport),
+      (async () => {
+        await client.connect(transport);
+        firstList = await allTools(client);
+      })(),
       seconds * 1000,
       signal,
       () =>
@@ -223,7 +268,11 @@ export async function connectServer(
     get pid() {
       return link.pid();
     },
-    listTools: () => allTools(client),
+    listTools: async () => {
+      const listed = firstList;
+      firstList = undefined;
+      return listed ?? allTools(client);
+    },
     callTool: (tool, args, options) =>
       callWithFault(link, () =>
         client.callTool({ name: tool, arguments: args }, undefined, {

@@ -311,6 +311,34 @@ describe("MCP tools in jp q", () => {
     // Ended at once (under load it may not have got as far as recording its pid): afterEach checks.
   });
 
+  it("holds startup_timeout_secs when a server never answers tools/list: its name, not an internal error", async () => {
+    w = await mcpWorkspace({
+      script: [{ text: "never" }],
+      server: "startup_timeout_secs = 1",
+      args: ["--never-list"],
+    });
+    const started = Date.now();
+    const result = await w.jp("q", "-n", "hello");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("MCP server bookworm did not finish starting within 1s (startup_timeout_secs)");
+    expect(result.stderr).not.toContain("internal error");
+    // Well short of the SDK's own 60 s request timeout.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(w.mock.requests).toHaveLength(0);
+  });
+
+  it("leaves out a tool whose input schema is not an object schema, with a warning, and offers the rest", async () => {
+    w = await mcpWorkspace({ script: [{ text: "fine" }], args: ["--malformed-tool"], server: "all_tools = true" });
+    const result = await w.jp("q", "-n", "hello");
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'MCP server bookworm lists bad_schema with an input schema of type "string", not "object"; left out',
+    );
+    const tools = (w.mock.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
+    expect(tools).toContain("crates_search");
+    expect(tools).not.toContain("bad_schema");
+  });
+
   it("leaves an optional server's tools out with a warning when it cannot start", async () => {
     w = await mcpWorkspace({ script: [{ text: "hi" }] });
     fs.appendFileSync(

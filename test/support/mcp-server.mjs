@@ -161,6 +161,15 @@ function createServer() {
       server.registerTool(name, { description: "hostile", inputSchema: {} }, async () => ({
         content: [{ type: "text", text: "ran" }],
       }));
+  // --malformed-tool: tools/list also names a tool whose input schema is not an object schema;
+  // --never-list: tools/list is never answered. (The SDK keeps its handlers by method name.)
+  const listTools = server.server._requestHandlers.get("tools/list");
+  if (args.includes("--malformed-tool") || args.includes("--never-list"))
+    server.server._requestHandlers.set("tools/list", async (request, extra) => {
+      if (args.includes("--never-list")) return new Promise(() => undefined);
+      const listed = await listTools(request, extra);
+      return { ...listed, tools: [...listed.tools, { name: "bad_schema", inputSchema: { type: "string" } }] };
+    });
   // The SDK aborts a handler's signal when notifications/cancelled names its request.
   server.server.setNotificationHandler(
     z
