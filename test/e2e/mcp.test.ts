@@ -669,6 +669,27 @@ describe("MCP tools in jp q", () => {
     expect(unknown.stderr).toContain("no MCP server named 'nope'");
   });
 
+  it("shows and records no header value a server echoes in its error", async () => {
+    w = await mcpWorkspace({
+      script: [{ text: "never" }],
+      tools: '[conversation.tools.crates_search]\nsource = "mcp.web"\nrun = "unattended"\n',
+    });
+    const server = execa("node", [SERVER, "--http", "--record", record, "--echo-token"], { reject: false });
+    stops.push(() => server.kill());
+    await until(() => lines("port").length > 0);
+    fs.appendFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      `\n[providers.mcp.web]\ntype = "http"\nurl = "http://127.0.0.1:${lines("port")[0]}/mcp"\nheaders = { X-Team-Token = "literal-team-5678" }\n`,
+    );
+    const listed = await w.jp("mcp", "ls", "--json");
+    expect(listed.stdout).toContain("bad team token ***");
+    const asked = await w.jp("q", "-n", "find tokio");
+    expect(asked.code).toBe(1);
+    expect(asked.stderr).toContain("bad team token ***");
+    for (const text of [listed.stdout, listed.stderr, asked.stderr, JSON.stringify(w.events())])
+      expect(text).not.toContain("literal-team-5678");
+  });
+
   it("reaches a Streamable HTTP server with a bearer token from the environment", async () => {
     w = await mcpWorkspace({
       script: [call("crates_search", { query: "tokio" }), { text: "ok" }, { text: "went on without it" }],
