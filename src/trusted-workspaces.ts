@@ -90,7 +90,12 @@ export function isTrusted(root: string, powers: readonly string[], env: NodeJS.P
 }
 
 /** Record that the user trusts the workspace at `root` with `powers`. */
-export function trustWorkspace(root: string, powers: readonly string[], env: NodeJS.ProcessEnv, now: Date): void {
+export function trustWorkspace(
+  root: string,
+  powers: readonly string[],
+  env: NodeJS.ProcessEnv,
+  now: Date,
+): void {
   const file = readTrustFile(env);
   file[realRoot(root)] = { trusted_at: now.toISOString(), powers: [...powers] };
   writeTrustFile(env, file);

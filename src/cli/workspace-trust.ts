@@ -68,7 +68,9 @@ export async function askTrust(ctx: Context, trust: WorkspaceTrust): Promise<boo
     `jp has not been told to trust the workspace at ${visible(root)}.`,
     ...(trust.powers.length ? ["Its configuration would:", ...powerLines(root, trust.powers, ctx.env)] : []),
     ...(trust.withheldDeltas
-      ? [`Its conversation recorded ${counted(trust.withheldDeltas, "config change")} (model, instructions, tools).`]
+      ? [
+          `Its conversation recorded ${counted(trust.withheldDeltas, "config change")} (model, instructions, tools).`,
+        ]
       : []),
     "Untrusted, jp uses your own configuration and leaves these out.",
   ];

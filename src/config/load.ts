@@ -204,11 +204,18 @@ function isWithin(root: string, file: string): boolean {
  * The workspace's own layers (its files, and -c files found in it) read as
  * the user trusts them: whole, or as data. Returns the trust found.
  */
-function applyTrust(layers: Layer[], cfgLayers: Layer[], options: LoadOptions, deltas: number): WorkspaceTrust {
+function applyTrust(
+  layers: Layer[],
+  cfgLayers: Layer[],
+  options: LoadOptions,
+  deltas: number,
+): WorkspaceTrust {
   if (!options.workspaceDir) return { powers: [], trusted: true, withheldDeltas: 0 };
   const root = path.dirname(options.workspaceDir);
   const own = [
-    ...layers.filter((layer) => layer.name.startsWith("workspace (") || layer.name.startsWith("JP workspace (")),
+    ...layers.filter(
+      (layer) => layer.name.startsWith("workspace (") || layer.name.startsWith("JP workspace ("),
+    ),
     // A -c file the workspace holds (a persona in .jp/config.d/) is the repository's too.
     ...cfgLayers.filter((layer) => layer.path !== undefined && isWithin(root, layer.path)),
   ];

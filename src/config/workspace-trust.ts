@@ -34,7 +34,8 @@ function commandLine(words: readonly unknown[]): string {
 /** The tables of a table, by name. */
 function tablesOf(value: unknown): [string, Plain][] {
   const out: [string, Plain][] = [];
-  if (isPlain(value)) for (const [key, table] of Object.entries(value)) if (isPlain(table)) out.push([key, table]);
+  if (isPlain(value))
+    for (const [key, table] of Object.entries(value)) if (isPlain(table)) out.push([key, table]);
   return out;
 }
 
@@ -65,9 +66,10 @@ function serverPowers(name: string, server: Plain): string[] {
     return [`connects to MCP server ${name} at ${String(server.url)}${sent}`];
   }
   const args: unknown[] = Array.isArray(server.arguments) ? server.arguments : [];
-  const vars = Array.isArray(server.variables) && server.variables.length
-    ? ` (given $${server.variables.join(", $")})`
-    : "";
+  const vars =
+    Array.isArray(server.variables) && server.variables.length
+      ? ` (given $${server.variables.join(", $")})`
+      : "";
   return [`runs MCP server ${name}: ${commandLine([server.command, ...args])}${vars}`];
 }
 
@@ -95,7 +97,11 @@ function attachmentUrl(entry: unknown): string | undefined {
 function attachmentPower(url: string, root: string): string | undefined {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   if (scheme === "cmd") return `runs attachment ${url}`;
-  if (scheme === "http" || scheme === "https" || (scheme !== undefined && scheme !== "file" && scheme.length > 1))
+  if (
+    scheme === "http" ||
+    scheme === "https" ||
+    (scheme !== undefined && scheme !== "file" && scheme.length > 1)
+  )
     return undefined;
   const file = url.replace(/^file:(\/\/)?/i, "").replace(/^~(?=\/|$)/, "/~");
   const relative = path.relative(root, path.resolve(root, file));

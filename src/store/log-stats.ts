@@ -165,7 +165,9 @@ export class StatsCache {
     // counts of another file (one a repository committed) are not this log's.
     const kept = this.cachedStats(ref);
     const cached =
-      kept?.usage_counting === USAGE_COUNTING && !kept.jp_source && kept.log_file === logFile ? kept : undefined;
+      kept?.usage_counting === USAGE_COUNTING && !kept.jp_source && kept.log_file === logFile
+        ? kept
+        : undefined;
     if (cached && cached.bytes === size) return cached;
     const resume = cached && cached.bytes < size ? cached : undefined;
     const stats: LogStats = resume

@@ -100,7 +100,8 @@ export function findWorkspace(options: {
   }
   let current = path.resolve(options.cwd);
   for (;;) {
-    if (fs.existsSync(path.join(current, WORKSPACE_DIR))) return adopted(current, options.env, options.foreign);
+    if (fs.existsSync(path.join(current, WORKSPACE_DIR)))
+      return adopted(current, options.env, options.foreign);
     const parent = path.dirname(current);
     if (parent === current) throw new WorkspaceNotFoundError(options.cwd);
     current = parent;

@@ -320,7 +320,9 @@ describe("MCP tools in jp q", () => {
     const started = Date.now();
     const result = await w.jp("q", "-n", "hello");
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("MCP server bookworm did not finish starting within 1s (startup_timeout_secs)");
+    expect(result.stderr).toContain(
+      "MCP server bookworm did not finish starting within 1s (startup_timeout_secs)",
+    );
     expect(result.stderr).not.toContain("internal error");
     // Well short of the SDK's own 60 s request timeout.
     expect(Date.now() - started).toBeLessThan(30_000);
@@ -328,7 +330,11 @@ describe("MCP tools in jp q", () => {
   });
 
   it("leaves out a tool whose input schema is not an object schema, with a warning, and offers the rest", async () => {
-    w = await mcpWorkspace({ script: [{ text: "fine" }], args: ["--malformed-tool"], server: "all_tools = true" });
+    w = await mcpWorkspace({
+      script: [{ text: "fine" }],
+      args: ["--malformed-tool"],
+      server: "all_tools = true",
+    });
     const result = await w.jp("q", "-n", "hello");
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(

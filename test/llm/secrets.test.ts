@@ -98,11 +98,12 @@ describe("a base_url carrying its key in the query (?key=…)", () => {
   it("is asked at the API's path with the query kept, and a failure shown and recorded without the key", async () => {
     w = await qWorkspace({ script: [{ text: "fine" }] });
     const config = path.join(w.root, ".jp/config.toml");
-    const withKey = (base: string) =>
+    const withKey = (base: string) => {
       fs.writeFileSync(
         config,
         `[assistant.model]\nid = "lab/m"\n[providers.lab]\nbase_url = "${base}/v1?key=QUERYSECRET99"\n`,
       );
+    };
     withKey(w.mock.url);
     expect((await w.jp("q", "-n", "hello")).code).toBe(0);
     expect(w.mock.requests[0]!.path).toBe("/v1/chat/completions?key=QUERYSECRET99");

@@ -190,7 +190,9 @@ if (args.includes("--http")) {
     if (req.headers.authorization) note("authorization", req.headers.authorization);
     // --echo-token: refuses every request, quoting the X-Team-Token it was sent (as careless servers do).
     if (args.includes("--echo-token")) {
-      res.writeHead(401, { "content-type": "text/plain" }).end(`bad team token ${req.headers["x-team-token"]}`);
+      res
+        .writeHead(401, { "content-type": "text/plain" })
+        .end(`bad team token ${req.headers["x-team-token"]}`);
       return;
     }
     // Stateless: a server and a transport for each request, as the SDK's example does.

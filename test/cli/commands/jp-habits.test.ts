@@ -96,7 +96,7 @@ describe("conversation.attachments", () => {
         'type = "cmd"',
         'path = "node"',
         // It says which provider keys it was given: none.
-        'params.args = ["-e", "process.stdout.write(\'1 < 2 \' + [process.env.MOCK_API_KEY, process.env.ANTHROPIC_API_KEY].join(\'|\'))"]',
+        "params.args = [\"-e\", \"process.stdout.write('1 < 2 ' + [process.env.MOCK_API_KEY, process.env.ANTHROPIC_API_KEY].join('|'))\"]",
         "",
       ].join("\n"),
     });
