@@ -23,6 +23,11 @@ export function userCacheDir(env: NodeJS.ProcessEnv): string {
   return path.join(xdgDir(env, "XDG_CACHE_HOME", ".cache"), "jp");
 }
 
+/** `$XDG_DATA_HOME/jp`, else `~/.local/share/jp`: what jp keeps of the user's that is not a cache. */
+export function userDataDir(env: NodeJS.ProcessEnv): string {
+  return path.join(xdgDir(env, "XDG_DATA_HOME", ".local/share"), "jp");
+}
+
 /** `base`'s folder for one workspace, named by a hash of its real path; `base` itself without one. */
 export function perWorkspaceDir(base: string, workspaceRoot: string | undefined): string {
   if (!workspaceRoot) return base;
