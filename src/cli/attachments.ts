@@ -272,12 +272,16 @@ function urlOfObject(entry: Exclude<ConfigAttachment, string>): string {
 async function commandAttachment(
   command: AttachedCommand,
   root: string,
+  env: Record<string, string>,
   warn: (line: string) => void,
 ): Promise<Attachment | undefined> {
   const { execa } = await import("execa");
   const line = [command.program, ...command.args].join(" ");
   const ran = await execa(command.program, command.args, {
     cwd: root,
+    // A tool's environment, not jp's: no provider key reaches the command.
+    env,
+    extendEnv: false,
     reject: false,
     stdin: "ignore",
     maxBuffer: MAX_ATTACHMENT_BYTES,
@@ -300,14 +304,16 @@ async function commandAttachment(
 /**
  * What `conversation.attachments` names, read now, as JP reads it for each
  * question: files (relative to the workspace), http(s) URLs, and commands'
- * output. Kinds of JP's that jp has no reader for (its notes apps, MCP
- * resources) are named once through `warn` and left out.
+ * output (run with `env` alone, which holds no provider key). Kinds of JP's
+ * that jp has no reader for (its notes apps, MCP resources) are named once
+ * through `warn` and left out.
  */
 export async function readConfigAttachments(
   entries: readonly ConfigAttachment[],
   root: string,
   fetcher: Fetcher,
   warn: (line: string) => void,
+  env: Record<string, string> = {},
 ): Promise<Attachment[]> {
   const out: Attachment[] = [];
   for (const entry of entries) {
@@ -325,7 +331,7 @@ export async function readConfigAttachments(
       const command = commandOf(url);
       if (!command) warn(`conversation.attachments: ${url} names no command; left out`);
       else {
-        const attached = await commandAttachment(command, root, warn);
+        const attached = await commandAttachment(command, root, env, warn);
         if (attached) out.push(attached);
       }
     } else {
