@@ -53,13 +53,29 @@ function attachmentFetcher(ctx: Context) {
 }
 
 /** What -a names, read. */
-export async function readAttachments(sources: readonly string[], ctx: Context): Promise<Attachment[]> {
+export async function readAttachments(
+  sources: readonly string[],
+  ctx: Context,
+  config: Config,
+): Promise<Attachment[]> {
   if (sources.length === 0) return [];
   const { readAttachments: read, attachedSummary } = await import("../attachments.js");
-  const attached = await read(sources, ctx.cwd, attachmentFetcher(ctx));
+  const attached = await read(
+    sources,
+    ctx.cwd,
+    attachmentFetcher(ctx),
+    await commandEnvironment(ctx, config),
+  );
   const summary = attachedSummary(sources, attached, ctx.cwd);
   if (summary) ctx.info(ctx.color.dim(summary));
   return attached;
+}
+
+/** The environment an attached command runs in: a tool's, with no provider key. */
+async function commandEnvironment(ctx: Context, config: Config): Promise<Record<string, string>> {
+  const { toolEnvironment } = await import("../../tools/local.js");
+  const root = ctx.maybeWorkspace()?.root ?? ctx.cwd;
+  return toolEnvironment({ env: ctx.env, workspace: root, secrets: providerKeyEnvs(config) });
 }
 
 /** What `conversation.attachments` names, read anew for this question (relative to the workspace). */
@@ -67,9 +83,8 @@ export async function readConfigAttachments(ctx: Context, config: Config): Promi
   const entries = config.conversation?.attachments ?? [];
   if (entries.length === 0) return [];
   const { readConfigAttachments: read } = await import("../attachments.js");
-  const { toolEnvironment } = await import("../../tools/local.js");
   const root = ctx.maybeWorkspace()?.root ?? ctx.cwd;
-  const env = toolEnvironment({ env: ctx.env, workspace: root, secrets: providerKeyEnvs(config) });
+  const env = await commandEnvironment(ctx, config);
   return read(
     entries,
     root,
