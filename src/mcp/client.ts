@@ -250,6 +250,37 @@ async function allTools(client: Client): Promise<McpToolInfo[]> {
   return tools;
 }
 
+/** The SDK's progress callback, each notification said as one line: `3/10 compiling`. */
+function progressOption(onProgress: CallOptions["onProgress"]) {
+  if (!onProgress) return {};
+  return {
+    onprogress: (p: { progress: number; total?: number; message?: string }) => {
+      const total = p.total ? `/${p.total}` : "";
+      onProgress(`${p.progress}${total}${p.message ? ` ${p.message}` : ""}`);
+    },
+  };
+}
+
+/**
+ * Answer the server's elicitations through whoever the running call names
+ * (`CallOptions.elicit`); with no call running, or in a mode jp did not offer,
+ * the form is cancelled.
+ */
+async function askPerson(client: Client): Promise<{ set(elicit: CallOptions["elicit"]): void }> {
+  let elicit: CallOptions["elicit"];
+  const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    const { params } = request;
+    if (params.mode === "url" || !elicit) return { action: "cancel" };
+    return elicit({ message: params.message, requestedSchema: params.requestedSchema });
+  });
+  return {
+    set(next) {
+      elicit = next;
+    },
+  };
+}
+
 /** Start (or reach) `server` and complete the MCP handshake, within its start-up time. */
 export async function connectServer(
   name: string,
@@ -265,15 +296,7 @@ export async function connectServer(
     { name: "jp", version: environment.version },
     { capabilities: { elicitation: { form: {} } } },
   );
-  /** Who answers the server's questions: the call running now, if any. */
-  let elicit: CallOptions["elicit"];
-  const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
-  client.setRequestHandler(ElicitRequestSchema, async (request) => {
-    const { params } = request;
-    // Only form mode is offered, so the SDK lets no other mode through; no call running, nobody to ask.
-    if (params.mode === "url" || !elicit) return { action: "cancel" };
-    return elicit({ message: params.message, requestedSchema: params.requestedSchema });
-  });
+  const asker = await askPerson(client);
   const link = await linkTo(name, config, environment);
   const seconds = config.startup_timeout_secs ?? DEFAULT_STARTUP_TIMEOUT_SECS;
   const warn = environment.warn ?? (() => undefined);
@@ -320,23 +343,16 @@ export async function connectServer(
     callTool: async (tool, args, options) =>
       withoutSecrets(
         await callWithFault(link, async () => {
-          elicit = options.elicit;
+          asker.set(options.elicit);
           try {
             return await client.callTool({ name: tool, arguments: args }, undefined, {
               signal: options.signal,
               timeout: options.timeoutMs,
               resetTimeoutOnProgress: true,
-              ...(options.onProgress
-                ? {
-                    onprogress: (p) => {
-                      const total = p.total ? `/${p.total}` : "";
-                      options.onProgress?.(`${p.progress}${total}${p.message ? ` ${p.message}` : ""}`);
-                    },
-                  }
-                : {}),
+              ...progressOption(options.onProgress),
             });
           } finally {
-            elicit = undefined;
+            asker.set(undefined);
           }
         }),
         link.secrets ?? [],

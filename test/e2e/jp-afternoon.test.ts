@@ -65,6 +65,9 @@ beforeAll(async () => {
     path.join(env.XDG_CONFIG_HOME!, "jp/config.toml"),
     `[providers.llm.anthropic]\nbase_url = ${JSON.stringify(mock.url)}\n\n[providers.mcp.bookworm]\noptional = true\n`,
   );
+  // The user's own repository: they trust its workspace, as they would at the first prompt.
+  const trusted = await jp("workspace", "trust");
+  expect(trusted.code, trusted.stderr).toBe(0);
 });
 
 afterAll(async () => {
@@ -146,7 +149,7 @@ describe("a JP user's afternoon in dcdpr/jp's workspace", () => {
       ["c", "ua", CONVERSATION],
       ["c", "fork", CONVERSATION],
       ["c", "compact", CONVERSATION, "--dry-run"],
-      ["cfg", "show", "-c", "dev"],
+      ["cfg", "show"],
     ];
     for (const command of commands) {
       const result = await clean(...command);
@@ -164,9 +167,9 @@ describe("a JP user's afternoon in dcdpr/jp's workspace", () => {
   });
 
   it("an optional server (the user's JP config says so) that fails does not block a turn, and is said once", async () => {
-    // dev's skills offer bookworm's tools: the server is needed, and cannot be built.
+    // -t offers a tool of bookworm's: the server is needed, and cannot be built.
     mock.push({ text: "first" }, { text: "A title" });
-    const first = await clean("-c", "dev", "q", "-n", "what does serde do?");
+    const first = await clean("q", "-n", "-t", "rust_crates_search", "what does serde do?");
     expect(first.code, first.stderr).toBe(0);
     expect(recipes()).toEqual(["serve-bookworm"]);
     const said = first.stderr.split("\n").filter((l) => l.includes("bookworm"));
@@ -177,7 +180,7 @@ describe("a JP user's afternoon in dcdpr/jp's workspace", () => {
     expect(offered.some((name) => name.startsWith("rust_"))).toBe(false);
     // The next turn neither starts it again nor says so again.
     mock.push({ text: "second" });
-    const second = await clean("-c", "dev", "q", "and tokio?");
+    const second = await clean("q", "-t", "rust_crates_search", "and tokio?");
     expect(second.code, second.stderr).toBe(0);
     expect(recipes()).toEqual(["serve-bookworm"]);
     expect(second.stderr).not.toContain("bookworm");
