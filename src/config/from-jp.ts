@@ -15,7 +15,7 @@ import {
 import { keyPath } from "./paths.js";
 import { checkConfig } from "./schema.check.js";
 import { isPlain, type Plain } from "./trust.js";
-import { jpEffortLevel } from "./jp-efforts.js";
+import { JP_EFFORT_NAMES, jpEffortLevel } from "./jp-efforts.js";
 
 export interface CarriedConfig {
   /** A jp config, valid by jp's schema. */
@@ -282,15 +282,15 @@ function carryProviders(providers: Plain, out: Plain, notCarried: string[]): voi
   if (Object.keys(carried).length) out.providers = carried;
 }
 
-/** JP's reasoning effort (`parameters.reasoning.effort`, or `parameters.reasoning` alone) as jp's; "auto" is none. */
+/** JP's reasoning effort (`parameters.reasoning.effort`, or `parameters.reasoning` alone) as jp's; "auto" is kept. */
 function jpEffort(parameters: Plain): { level?: string; problem?: string } {
   const reasoning = isPlain(parameters.reasoning) ? parameters.reasoning : {};
   const effort = str(reasoning.effort) ?? str(parameters.reasoning);
-  if (effort === undefined || effort === "auto") return {};
+  if (effort === undefined) return {};
   const level = jpEffortLevel(effort);
   if (level !== undefined) return { level };
   return {
-    problem: `assistant.model.parameters.reasoning.effort = "${effort}": not an effort jp knows (none, minimal, low, medium, high, xhigh, max)`,
+    problem: `assistant.model.parameters.reasoning.effort = "${effort}": not an effort jp knows (${JP_EFFORT_NAMES.join(", ")})`,
   };
 }
 

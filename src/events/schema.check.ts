@@ -687,6 +687,18 @@ function check32(v: unknown): SchemaIssue[] | undefined {
   }
   out = merge(out, "summary", optional(check24, v.summary));
   {
+    const x = v.record;
+    out = merge(
+      out,
+      "record",
+      x === undefined
+        ? undefined
+        : x !== false
+          ? [{ path: [], code: "invalid_value", message: "Invalid input: expected false", abort: true }]
+          : undefined,
+    );
+  }
+  {
     const x = v.reasoning;
     out = merge(
       out,

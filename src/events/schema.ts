@@ -167,6 +167,8 @@ export const Compaction = z.object({
   to_turn: z.number().int().nonnegative(),
   to_call: z.string().optional(),
   summary: Summary.optional(),
+  /** false: the view carries no record of the work of the turns the summary covers (compaction/record.ts). */
+  record: z.literal(false).optional(),
   reasoning: z.literal("strip").optional(),
   tool_calls: ToolPolicy.optional(),
   tool_overrides: z.record(z.string(), ToolPolicy).optional(),

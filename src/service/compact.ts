@@ -4,7 +4,7 @@
 // summaries, and measuring tokens before and after. It appends nothing; the
 // caller writes the result as one group.
 import {
-  factsAtRisk,
+  lossReport,
   planRule,
   project,
   type Fact,
@@ -53,6 +53,8 @@ export interface CompactionOutcome {
   cacheRewrite: number;
   /** The facts that leave the model's view and stay nowhere in it (the loss report). */
   atRisk: Fact[];
+  /** How many distinct facts the texts that leave the view hold (atRisk among them). */
+  factsLeaving: number;
   /** The bound reasoning (preserved thinking) that stops going back to the model, by raw turn, and its tokens. */
   reasoningLost: LostReasoning;
 }
@@ -202,6 +204,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     events = next;
     current = projected;
   }
+  const loss = lossReport(before.events, current.events);
   return {
     planned,
     skipped,
@@ -210,7 +213,8 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     events,
     tokens: { before: whole(before), after: whole(current) },
     cacheRewrite: cacheRewriteTokens(input.counter, before.events, current.events),
-    atRisk: factsAtRisk(before.events, current.events),
+    atRisk: loss.atRisk,
+    factsLeaving: loss.leaving,
     reasoningLost: (input.dropsReasoningOnEdit ? droppedOnEdit : lostReasoning)(
       before,
       current,

@@ -96,7 +96,9 @@ export async function answerJpQuestion(
     return key === "y";
   }
   const fallback =
-    question.default === undefined ? "" : ` (Enter: ${JSON.stringify(question.default).replace(/^"|"$/g, "")})`;
+    question.default === undefined
+      ? ""
+      : ` (Enter: ${JSON.stringify(question.default).replace(/^"|"$/g, "")})`;
   if (answer.kind === "select") {
     const listed = answer.options
       .map((o, i) => `  ${i + 1}. ${o}${o === question.default ? " (default)" : ""}`)

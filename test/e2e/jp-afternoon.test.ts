@@ -90,6 +90,77 @@ describe("a JP user's afternoon in dcdpr/jp's workspace", () => {
     const asked = await clean("q", "-n", "hello");
     expect(asked.code, asked.stderr).toBe(0);
     expect(recipes()).toEqual([]);
+    // JP's default persona says reasoning.effort = "auto": Sonnet 5 thinks, so it is asked to.
+    const body = mock.requests[0]!.body as {
+      thinking?: { type: string };
+      output_config?: { effort?: string };
+    };
+    expect(body.thinking?.type).toBe("adaptive");
+    expect(body.output_config?.effort).toBe("medium");
+  });
+
+  it("takes JP's label forms: c l, add, a, set, r, rm with no keys", async () => {
+    const labels = async (...args: string[]) => {
+      const done = await clean("c", "l", ...args, "--id", CONVERSATION, "--json");
+      expect(done.code, done.stderr).toBe(0);
+      return (JSON.parse(done.stdout) as { labels: string[] }).labels;
+    };
+    expect(await labels("add", "review")).toEqual(["review"]);
+    expect(await labels("a", "later")).toEqual(["review", "later"]);
+    expect(await labels("set", "prio=high")).toEqual(["review", "later", "prio=high"]);
+    expect(await labels("r", "review")).toEqual(["later", "prio=high"]);
+    expect(await labels("rm", "prio")).toEqual(["later"]);
+    expect(await labels("add", "x", "y")).toEqual(["later", "x", "y"]);
+    expect(await labels("rm")).toEqual([]);
+  });
+
+  it("attaches a command's output and a folder as JP takes them, saying how much", async () => {
+    mock.push({ text: "seen" }, { text: "Attachments" }, { text: "again" });
+    const asked = await clean(
+      "q",
+      "-a",
+      "cmd://date?arg=%2B%25Y",
+      "-a",
+      ".jp/config/personas",
+      "what do you see?",
+    );
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stderr).toMatch(/^attached 14 attachments \(≈[\d,]+ tokens\)$/m);
+    const sent = JSON.stringify(mock.requests.at(-1)!.body.messages);
+    expect(sent).toContain(`<stdout>${new Date().getFullYear()}`);
+    expect(sent).toContain(".jp/config/personas/dev.toml");
+    const folder = await clean("q", "-a", ".jp/config/personas", "again");
+    expect(folder.stderr).toMatch(/^attached 13 files \(≈[\d,]+ tokens\)$/m);
+  });
+
+  it("leaves JP's repository clean after each of the afternoon's other commands", async () => {
+    const commands = [
+      ["init"],
+      ["c", "ls"],
+      ["c", "use", CONVERSATION],
+      ["c", "s", "."],
+      ["c", "p", CONVERSATION],
+      ["c", "g", "merge", CONVERSATION],
+      ["c", "e", CONVERSATION, "--title", "Vec merging"],
+      ["c", "a", CONVERSATION],
+      ["c", "ua", CONVERSATION],
+      ["c", "fork", CONVERSATION],
+      ["c", "compact", CONVERSATION, "--dry-run"],
+      ["cfg", "show", "-c", "dev"],
+    ];
+    for (const command of commands) {
+      const result = await clean(...command);
+      expect(result.code, `jp ${command.join(" ")}: ${result.stderr}`).toBe(0);
+    }
+  });
+
+  it("refuses an effort it does not know, naming the efforts, and sends nothing", async () => {
+    const sent = mock.requests.length;
+    const refused = await clean("q", "-r", "ultra", "bad effort?");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("-r ultra is not an effort");
+    expect(refused.stderr).toContain("none, off, minimal, xlow, low, medium, high, xhigh, max, auto");
+    expect(mock.requests).toHaveLength(sent);
   });
 
   it("an optional server (the user's JP config says so) that fails does not block a turn, and is said once", async () => {
