@@ -81,7 +81,7 @@ function bounded(text: string, next: string): string {
 }
 
 function recallTurns(all: Piece[], spec: string, turnCount: number): RecallAnswer {
-  const match = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(spec);
+  const match = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(spec.trim());
   if (!match)
     return { ok: false, error: `turns must be one turn or a range, as "4" or "2-5": got "${spec}"` };
   const from = Number(match[1]);

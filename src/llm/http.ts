@@ -6,6 +6,7 @@ import type { ServerSentEvent } from "../net/sse.js";
 import { classifyProviderError, HttpStatusError, StreamErrorEvent } from "./errors.js";
 import { proxySecrets } from "./redact.js";
 import type { AcceptedFields, ModelRequest, Provider, StreamPart } from "./types.js";
+import { trimEndOf } from "../trim.js";
 
 /** How long jp waits on a provider's model API before it goes on with what it knows. */
 const MODEL_API_TIMEOUT_MS = 5000;
@@ -59,7 +60,7 @@ export const positiveNumber = (v: unknown): number | undefined =>
 
 /** `base` (with or without a trailing slash) followed by `path`. */
 export function endpoint(base: string, path: string): string {
-  return base.replace(/\/+$/, "") + path;
+  return trimEndOf(base, "/") + path;
 }
 
 export interface ProviderOptions {
