@@ -323,7 +323,7 @@ export function lostReasoning(before: Projection, after: Projection, counter: To
  * thinking blocks, OpenAI's removed reasoning items).
  */
 export function inputTransformationsOf(response: object): JsonObject[] {
-  const list: unknown = (response as { input_transformations?: unknown }).input_transformations;
+  const list: unknown = Reflect.get(response, "input_transformations");
   return Array.isArray(list) ? list.filter(isJsonObject) : [];
 }
 
