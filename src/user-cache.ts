@@ -12,6 +12,12 @@ export function userCacheDir(env: NodeJS.ProcessEnv): string {
   return path.join(base, "jp");
 }
 
+/** `$XDG_DATA_HOME/jp`, else `~/.local/share/jp`: what jp keeps of the user's that is not a cache. */
+export function userDataDir(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), ".local", "share");
+  return path.join(base, "jp");
+}
+
 /** `base`'s folder for one workspace, named by a hash of its real path; `base` itself without one. */
 export function perWorkspaceDir(base: string, workspaceRoot: string | undefined): string {
   if (!workspaceRoot) return base;

@@ -85,21 +85,47 @@ export function pruneToSchema(value: Plain): Plain {
   return {};
 }
 
+/** A variable's value as the setting's type reads it: numbers and booleans from their words. */
+function envValue(raw: string, type: string): unknown {
+  if ((type === "number" || type === "union") && /^-?\d+(\.\d+)?$/.test(raw.trim())) return Number(raw);
+  if (type === "boolean" && /^(true|1|false|0)$/.test(raw.trim()))
+    return raw.trim() === "true" || raw.trim() === "1";
+  return raw;
+}
+
+/** An MCP server's settings a variable may set, by name (the server is named between, as JP names it). */
+const MCP_SERVER_VARIABLES = /^JP_(?:CFG_)?PROVIDERS_MCP_(\w+?)_(OPTIONAL|STARTUP_TIMEOUT_SECS|ALL_TOOLS)$/;
+
+/**
+ * `JP_<PATH>` (and JP's own `JP_CFG_<PATH>`) for each scalar setting, and
+ * `JP_PROVIDERS_MCP_<SERVER>_OPTIONAL` (…`_STARTUP_TIMEOUT_SECS`, …`_ALL_TOOLS`)
+ * for a server's, its name in lower case as JP reads it.
+ */
 function envLayer(env: NodeJS.ProcessEnv): Layer | undefined {
   const value: Plain = {};
   const names: string[] = [];
-  for (const { path: keys, type } of CONFIG_SCALAR_PATHS) {
-    const name = `JP_${keys.join("_").toUpperCase()}`;
-    const raw = env[name];
-    if (raw === undefined || raw === "") continue;
-    let parsed: unknown = raw;
-    if ((type === "number" || type === "union") && /^-?\d+(\.\d+)?$/.test(raw.trim())) parsed = Number(raw);
-    else if (type === "boolean" && /^(true|1|false|0)$/.test(raw.trim()))
-      parsed = raw.trim() === "true" || raw.trim() === "1";
+  const set = (keys: readonly string[], parsed: unknown, name: string) => {
     let node = value;
     for (const k of keys.slice(0, -1)) node = tableAt(node, k);
     node[keys.at(-1)!] = parsed;
     names.push(name);
+  };
+  for (const { path: keys, type } of CONFIG_SCALAR_PATHS) {
+    const suffix = keys.join("_").toUpperCase();
+    for (const name of [`JP_CFG_${suffix}`, `JP_${suffix}`]) {
+      const raw = env[name];
+      if (raw !== undefined && raw !== "") set(keys, envValue(raw, type), name);
+    }
+  }
+  for (const [name, raw] of Object.entries(env)) {
+    const match = MCP_SERVER_VARIABLES.exec(name);
+    if (!match || raw === undefined || raw === "") continue;
+    const setting = match[2]!.toLowerCase();
+    set(
+      ["providers", "mcp", match[1]!.toLowerCase(), setting],
+      envValue(raw, setting === "startup_timeout_secs" ? "number" : "boolean"),
+      name,
+    );
   }
   return names.length ? { name: `environment (${names.join(", ")})`, value } : undefined;
 }
@@ -363,7 +389,7 @@ export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> 
 /** Throws every problem of `layers` at once (explained by problems.ts, which loads zod). */
 async function checkLayers(layers: Layer[]): Promise<void> {
   checkSettingsCount(layers);
-  const checked = layers.map((layer, i) => asChecked(layer, layers.slice(0, i)));
+  const checked = layers.map((layer, i) => asChecked(layer, [...layers.slice(0, i), ...layers.slice(i + 1)]));
   if (checked.some((l) => forbiddenKeyPath(l.value) !== undefined || checkConfig(l.value) !== undefined)) {
     const { layerProblems } = await import("./problems.js");
     throw configProblems(checked.flatMap(layerProblems));
@@ -386,16 +412,17 @@ function mcpEntries(value: Plain): Record<string, Plain> {
 
 /**
  * A layer as it is checked. A server it changes without defining it (no
- * `type`: `-c providers.mcp.NAME.optional=true`) is checked with what the
- * earlier layers gave that server, as it will be merged; one no earlier layer
- * defines is checked as it stands, and told to name its type.
+ * `type`: `-c providers.mcp.NAME.optional=true`, or the user's file making
+ * the workspace's server optional) is checked with what the other layers give
+ * that server, as it will be merged; one no other layer defines is checked as
+ * it stands, and told to name its type.
  */
-function asChecked(layer: Layer, earlier: readonly Layer[]): Layer {
+function asChecked(layer: Layer, others: readonly Layer[]): Layer {
   const changed = Object.entries(mcpEntries(layer.value)).filter(([, server]) => server.type === undefined);
   if (changed.length === 0) return layer;
   const completed: Record<string, Plain> = {};
   for (const [name, server] of changed) {
-    const base = earlier
+    const base = others
       .map((l) => mcpEntries(l.value)[name])
       .filter((s): s is Plain => s !== undefined)
       .reduce<Plain>((merged, s) => ({ ...merged, ...s }), {});

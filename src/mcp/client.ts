@@ -9,6 +9,7 @@ import { JpError } from "../errors.js";
 import { proxyFor } from "../net/proxy.js";
 import { toolEnvironment } from "../tools/local.js";
 import type { McpToolInfo } from "./cache.js";
+import type { ElicitAnswer, ElicitForm } from "./elicit.js";
 
 export const DEFAULT_STARTUP_TIMEOUT_SECS = 30;
 
@@ -26,6 +27,8 @@ export interface CallOptions {
   signal: AbortSignal;
   timeoutMs: number;
   onProgress?: (line: string) => void;
+  /** Answers a form the server asks the person to fill in during this call (an elicitation). */
+  elicit?: (form: ElicitForm) => Promise<ElicitAnswer>;
 }
 
 export interface McpConnection {
@@ -38,11 +41,15 @@ export interface McpConnection {
 
 /** A server that could not be started or reached: names it, and what it said on stderr. */
 export class McpServerError extends JpError {
+  /** The failure in one line: what failed and the last line the server said. */
+  readonly brief: string;
   constructor(server: string, what: string, stderr = "") {
     const tail = stderr.split("\n").slice(-5).join("\n  ");
     super("mcp.server", `MCP server ${server} ${what}${tail ? `; it said:\n  ${tail}` : ""}`, {
       hint: `check [providers.mcp.${server}] in your config (\`jp mcp ls\` shows every server's state), or set optional = true to go on without it`,
     });
+    const last = stderr.trim().split("\n").at(-1)?.trim();
+    this.brief = `MCP server ${server} ${what.replace(/: MCP error -32000: Connection closed$/, "")}${last ? ` (${last})` : ""}`;
   }
 }
 
@@ -196,7 +203,20 @@ export async function connectServer(
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   // jp may be done (a short turn) before the SDK has loaded: then nothing is started.
   if (signal.aborted) throw new McpServerError(name, "was not started: jp stopped before it was needed");
-  const client = new Client({ name: "jp", version: environment.version }, { capabilities: {} });
+  // Form elicitation is offered: a server may ask the person something while a call of its runs.
+  const client = new Client(
+    { name: "jp", version: environment.version },
+    { capabilities: { elicitation: { form: {} } } },
+  );
+  /** Who answers the server's questions: the call running now, if any. */
+  let elicit: CallOptions["elicit"];
+  const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    const { params } = request;
+    // Only form mode is offered, so the SDK lets no other mode through; no call running, nobody to ask.
+    if (params.mode === "url" || !elicit) return { action: "cancel" };
+    return elicit({ message: params.message, requestedSchema: params.requestedSchema });
+  });
   const link = await linkTo(name, config, environment);
   const seconds = config.startup_timeout_secs ?? DEFAULT_STARTUP_TIMEOUT_SECS;
   try {
@@ -225,21 +245,26 @@ export async function connectServer(
     },
     listTools: () => allTools(client),
     callTool: (tool, args, options) =>
-      callWithFault(link, () =>
-        client.callTool({ name: tool, arguments: args }, undefined, {
-          signal: options.signal,
-          timeout: options.timeoutMs,
-          resetTimeoutOnProgress: true,
-          ...(options.onProgress
-            ? {
-                onprogress: (p) => {
-                  const total = p.total ? `/${p.total}` : "";
-                  options.onProgress?.(`${p.progress}${total}${p.message ? ` ${p.message}` : ""}`);
-                },
-              }
-            : {}),
-        }),
-      ),
+      callWithFault(link, async () => {
+        elicit = options.elicit;
+        try {
+          return await client.callTool({ name: tool, arguments: args }, undefined, {
+            signal: options.signal,
+            timeout: options.timeoutMs,
+            resetTimeoutOnProgress: true,
+            ...(options.onProgress
+              ? {
+                  onprogress: (p) => {
+                    const total = p.total ? `/${p.total}` : "";
+                    options.onProgress?.(`${p.progress}${total}${p.message ? ` ${p.message}` : ""}`);
+                  },
+                }
+              : {}),
+          });
+        } finally {
+          elicit = undefined;
+        }
+      }),
     close: () => client.close(),
   };
 }

@@ -2,7 +2,7 @@
 // and where jp keeps what is this machine's own in it (state and caches).
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { perWorkspaceDir, userCacheDir } from "../user-cache.js";
+import { perWorkspaceDir, userCacheDir, userDataDir } from "../user-cache.js";
 import { WorkspaceNotFoundError } from "./errors.js";
 
 export const WORKSPACE_DIR = ".jp";
@@ -23,6 +23,20 @@ export interface Workspace {
   localDir: string;
   /** The folder `localDir`'s folders are made within, never through a link below it. */
   localRoot: string;
+  /**
+   * Where jp makes its conversations (and its trash): `conversationsDir`; in
+   * a JP workspace, a folder of the user's data, since JP's repository must
+   * never see a file of jp's and JP's loader trashes a folder not in its format.
+   */
+  ownConversationsDir: string;
+  /**
+   * In a JP workspace, where jp keeps its own files of a conversation JP
+   * wrote (its log when it continues one, its metadata, its locks): a folder
+   * of the same name here. Undefined elsewhere: they sit in the folder itself.
+   */
+  jpFoldersDir?: string;
+  /** The folder `ownConversationsDir` and `jpFoldersDir` are made within. */
+  ownRoot: string;
 }
 
 /** JP writes `.jp/.id` into each workspace it makes; jp never does. */
@@ -54,17 +68,30 @@ export function workspaceId(ws: Workspace): string {
 export function workspaceAt(root: string, env: NodeJS.ProcessEnv = {}): Workspace {
   const dir = path.join(root, WORKSPACE_DIR);
   const conversationsDir = path.join(dir, "conversations");
+  if (!isJpWorkspace(dir))
+    return {
+      root,
+      dir,
+      conversationsDir,
+      trashDir: path.join(conversationsDir, ".trash"),
+      localDir: dir,
+      localRoot: dir,
+      ownConversationsDir: conversationsDir,
+      ownRoot: dir,
+    };
   const cache = userCacheDir(env);
-  const [localDir, localRoot] = isJpWorkspace(dir)
-    ? [perWorkspaceDir(path.join(cache, "workspaces"), root), cache]
-    : [dir, dir];
+  const data = userDataDir(env);
+  const own = perWorkspaceDir(path.join(data, "workspaces"), root);
   return {
     root,
     dir,
     conversationsDir,
-    trashDir: path.join(conversationsDir, ".trash"),
-    localDir,
-    localRoot,
+    trashDir: path.join(own, "conversations", ".trash"),
+    localDir: perWorkspaceDir(path.join(cache, "workspaces"), root),
+    localRoot: cache,
+    ownConversationsDir: path.join(own, "conversations"),
+    jpFoldersDir: path.join(own, "jp-conversations"),
+    ownRoot: data,
   };
 }
 
@@ -97,6 +124,8 @@ export function initWorkspace(
 ): { workspace: Workspace; created: boolean } {
   const ws = workspaceAt(path.resolve(root), env);
   const created = !fs.existsSync(ws.dir);
+  // A JP workspace is JP's: jp writes nothing into it (its own files live outside, see workspaceAt).
+  if (!created && ws.jpFoldersDir) return { workspace: ws, created };
   fs.mkdirSync(ws.conversationsDir, { recursive: true });
   const gitignore = path.join(ws.dir, ".gitignore");
   if (!fs.existsSync(gitignore))

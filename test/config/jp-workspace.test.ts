@@ -120,9 +120,9 @@ describe("a JP workspace", () => {
     expect((await jp("conversation", "grep", "-i", "version", "17758406187")).code).toBe(0);
     expect((await jp("conversation", "show", "17758406187", "--json")).code).toBe(0);
     expect((await jp("conversation", "compact", "17758406187", "--dry-run")).code).toBe(0);
-    // jp's own metadata sits beside JP's: a title jp gives is jp's, and JP's metadata.json is left.
+    // jp's own metadata is kept outside JP's workspace: a title jp gives is jp's, and JP's metadata.json is left.
     expect((await jp("conversation", "edit", "17758406187", "--title", "mine now")).code).toBe(0);
-    expect(fs.existsSync(path.join(target, "metadata.jp.json"))).toBe(true);
+    expect(fs.existsSync(path.join(target, "metadata.jp.json"))).toBe(false);
     expect((await jp("conversation", "ls")).stdout).toContain("mine now");
     expect((await jp("conversation", "fork", "17758406187")).code).toBe(0);
     // JP's conversation is not jp's to move into its trash; archive leaves it out of jp's listing.
@@ -132,7 +132,7 @@ describe("a JP workspace", () => {
       "conversation 17758406187 is JP's: jp does not move or delete JP's files",
     );
     expect((await jp("conversation", "archive", "17758406187")).code).toBe(0);
-    expect(files().filter(([f]) => f !== "metadata.jp.json")).toEqual(before);
+    expect(files()).toEqual(before);
   });
 
   it("keeps jp's state and caches out of JP's repository: git sees nothing new after ls, use, show and print", async () => {

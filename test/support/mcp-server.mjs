@@ -137,6 +137,26 @@ function createServer() {
     { description: "The names of the server's environment variables.", inputSchema: {} },
     async () => ({ content: [{ type: "text", text: Object.keys(process.env).sort().join(" ") }] }),
   );
+  // Asks the person at jp's terminal before it does anything (an elicitation), after a while of work.
+  server.registerTool(
+    "drop_index",
+    { description: "Drop the search index, once the person confirms.", inputSchema: {} },
+    async () => {
+      await new Promise((r) => setTimeout(r, 1200));
+      const answer = await server.server.elicitInput({
+        message: "Drop the index of 3 crates?",
+        requestedSchema: {
+          type: "object",
+          properties: {
+            confirm: { type: "boolean", title: "Really drop it", default: false },
+            reason: { type: "string", title: "Why", default: "stale" },
+          },
+          required: ["confirm"],
+        },
+      });
+      return { content: [{ type: "text", text: `elicited: ${JSON.stringify(answer)}` }] };
+    },
+  );
   server.registerTool(
     "slow_build",
     { description: "A build that takes a while and reports progress.", inputSchema: {} },

@@ -37,7 +37,7 @@ const conversation: CommandEntry[] = [
   },
   {
     name: "ls",
-    aliases: ["list", "l"],
+    aliases: ["list"],
     summary: "list the conversations of the workspace, oldest first",
     load: async () => (await import("../store-runtime.js")).conversationLs,
   },
@@ -78,8 +78,10 @@ const conversation: CommandEntry[] = [
   },
   {
     name: "label",
+    // As JP's: `c l` is label (ls has no short form there).
+    aliases: ["l", "labels"],
     args: "[id] [labels...]",
-    summary: "add labels to a conversation (or --remove them)",
+    summary: "add labels to a conversation (or --remove them); JP's add|a|set, rm|r, ls",
     load: async () => (await import("../runtime.js")).conversationLabel,
   },
   {

@@ -26,7 +26,7 @@ function queryFlags(opts: QOptions, before: Config): Record<string, unknown> | u
     if (effort === undefined)
       throw new UsageError(
         `-r ${opts.reasoningEffort} is not an effort`,
-        `use one of ${JP_EFFORT_NAMES.join(", ")}, or -r alone for the configured one`,
+        `the efforts are ${JP_EFFORT_NAMES.join(", ")}; -r alone thinks at the configured one (a one-word question goes before -r)`,
       );
     return { assistant: { ...model, reasoning: { effort, budget_tokens: 0 } } };
   }

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 describe("JP's habits", () => {
-  it("c s ., c p ., c u ID, c l and cfg show work as JP's short forms", async () => {
+  it("c s ., c p ., c u ID, c list and cfg show work as JP's short forms", async () => {
     const ws = tempWorkspace();
     const jp = (...args: string[]) => runCli(args, { cwd: ws.root });
     const made = async (title: string) =>
@@ -32,7 +32,7 @@ describe("JP's habits", () => {
     expect((JSON.parse((await jp("c", "s", `jp-c${older}`, "--json")).stdout) as { id: string }).id).toBe(
       older,
     );
-    expect((await jp("c", "l")).stdout).toContain("newer");
+    expect((await jp("c", "list")).stdout).toContain("newer");
     const config = await jp("cfg", "show");
     expect(config.code, config.stderr).toBe(0);
     expect(config.stdout).toContain("assistant.model.id");
