@@ -6,6 +6,8 @@
 // --dry-run` past 120 s, against 0.9 s for words).
 //
 // - loss: the loss report (the facts at risk) of a compaction of a 300 KB first question;
+// - record: the record of the work a summary's projection builds from a turn's question, a tool
+//   call's arguments and its output, 300 KB each;
 // - count: jp's token count of 1 MB (the tokenizer's byte-pair merging is quadratic in one piece);
 // - recall: recall's search of what a compaction took from view, 1 MB;
 // - markdown: an answer of 300 KB drawn on a terminal as it streams, in pieces of 16 characters;
@@ -74,6 +76,20 @@ function conversation(first) {
   return events;
 }
 
+/** `events` with a tool call in the first turn whose arguments and output are `text`. */
+function withToolCall(events, text) {
+  const at = "2026-11-01T00:00:02.500Z";
+  const call = {
+    type: "tool_call_request",
+    timestamp: at,
+    id: "call_1",
+    name: "run_command",
+    arguments: { command: text },
+  };
+  const result = { type: "tool_call_response", timestamp: at, id: "call_1", is_error: true, content: text };
+  return [...events.slice(0, 2), call, result, ...events.slice(2)];
+}
+
 /** A workspace holding `conversation(first)`, for bin/jp. */
 function workspace(name, first) {
   const root = path.join(DATA_DIR, `linear-${name}`);
@@ -124,8 +140,13 @@ async function inProcess() {
   const count = worstShape(1 << 20, 3, (text) => timed(() => counter.text(text)));
   const found = worstShape(1 << 20, 3, (text) => {
     const raw = [...conversation(text), summary];
-    // Words of the ordinary text: found in it, read to the end of every other shape.
-    return timed(() => recall(raw, { query: "quoted delimiter" }));
+    // Words no shape holds: every text is read to its end.
+    return timed(() => recall(raw, { query: "zebra quartz" }));
+  });
+  const record = worstShape(300_000, 3, (text) => {
+    // The record reads the question, the tool call's arguments and its output.
+    const raw = [...withToolCall(conversation(text), text), summary];
+    return timed(() => project(raw));
   });
   const sink = { write: () => true };
   const markdown = worstShape(300_000, 3, (text) =>
@@ -137,6 +158,12 @@ async function inProcess() {
   );
   return [
     row("loss", 3, "the facts at risk when a 300 KB first question is summarised", loss),
+    row(
+      "record",
+      3,
+      "the record of the work of a turn whose question, call and output are 300 KB each, projected",
+      record,
+    ),
     row("count", 3, "jp's token count of 1 MB", count),
     row("recall", 3, "recall's search of a 1 MB question a summary took from view", found),
     row("markdown", 3, "a 300 KB answer drawn as markdown as it streams, 16 characters at a time", markdown),
