@@ -159,7 +159,7 @@ async function inProcess() {
   return [
     row("loss", 3, "the facts at risk when a 300 KB first question is summarised", loss),
     row(
-      "record",
+      "work rec",
       3,
       "the record of the work of a turn whose question, call and output are 300 KB each, projected",
       record,
