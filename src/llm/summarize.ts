@@ -109,6 +109,7 @@ function inputBudget(model: string, config: Config, env: NodeJS.ProcessEnv): num
 function addRecords(a: UsageRecord | undefined, b: UsageRecord | undefined): UsageRecord | undefined {
   if (!a || !b) return a ?? b;
   const sum: UsageRecord = {};
+  // Cast: Object.keys types its result as string[]; the keys are the two records' own.
   for (const key of Object.keys({ ...a, ...b }) as (keyof UsageRecord)[])
     sum[key] = (a[key] ?? 0) + (b[key] ?? 0);
   return sum;
