@@ -34,6 +34,7 @@ const LLM_PUBLIC = [
   "summarize",
   "title",
   "attachments",
+  "redact",
   "reasoning-binding",
   "usage",
   "assemble",

@@ -3,7 +3,6 @@
 // the conversation's config deltas, -c/--cfg values, then command flags.
 import { clampSettings } from "./bounds.js";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { fileLayers, withExtended } from "./extends.js";
 import { cfgLayer, readTomlFile, type Layer } from "./layers.js";
@@ -16,8 +15,11 @@ import { resolveModelAlias } from "./providers.js";
 import { checkConfig, CONFIG_SCALAR_PATHS, isConfig } from "./schema.check.js";
 import type { Config } from "./schema.js";
 import { isPlain, restrictConversationDelta, serverNames, toolNames, type Plain } from "./trust.js";
+import { asData, workspacePowers, type WorkspaceTrust } from "./workspace-trust.js";
+export type { WorkspaceTrust } from "./workspace-trust.js";
 import { isJpWorkspace } from "../store/workspace.js";
 import { PACKAGE_ROOT } from "./package-root.js";
+import { xdgDir } from "../user-cache.js";
 import { grouped } from "../numbers.js";
 
 export type { Layer } from "./layers.js";
@@ -35,6 +37,7 @@ export interface ResolvedConfig {
   ignored: string[];
   /** The configuration before the command's flags (files, the conversation, -c): what -m changed from. */
   beforeFlags: Config;
+  trust: WorkspaceTrust;
 }
 
 export const DEFAULT_CONFIG_FILE = path.join(PACKAGE_ROOT, "config/default.toml");
@@ -144,6 +147,13 @@ export interface LoadOptions {
    * only where the configuration leaves it off), so it is read once.
    */
   flags?: Plain | ((before: Config) => Plain | undefined);
+  /**
+   * Whether the user trusts the workspace with what its files would do
+   * (`powers`). Untrusted, the workspace's files are read as data (see
+   * workspace-trust.ts) and the conversation's recorded config is not
+   * applied. Without it, the workspace is trusted (the caller decided).
+   */
+  trusted?: (powers: readonly string[]) => boolean;
 }
 
 /** The folders `-c NAME` looks in: `config_load_paths` of the user's and workspace's files (the last set wins), from the workspace root. */
@@ -207,14 +217,64 @@ function writtenForJp(value: Plain): boolean {
 }
 
 export function userConfigFile(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
-  return path.join(base, "jp", "config.toml");
+  return path.join(xdgDir(env, "XDG_CONFIG_HOME", ".config"), "jp", "config.toml");
+}
+
+/** Whether `file` lies in the folder `root`. */
+function isWithin(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+}
+
+/**
+ * A user's settings for servers only the withheld workspace defined (JP users
+ * write `optional = true` for a repository's server): with the definition
+ * left out they tune nothing, and are dropped rather than read as a server
+ * with no command.
+ */
+function dropTuning(value: Plain, servers: ReadonlySet<string>): void {
+  const providers = isPlain(value.providers) ? value.providers : undefined;
+  const mcp = providers && isPlain(providers.mcp) ? providers.mcp : undefined;
+  if (!mcp) return;
+  for (const name of servers) {
+    const server = mcp[name];
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a server's name is the key by design
+    if (isPlain(server) && server.command === undefined && server.url === undefined) delete mcp[name];
+  }
+}
+
+/**
+ * The workspace's own layers (its files, and -c files found in it) read as
+ * the user trusts them: whole, or as data. Returns the trust found.
+ */
+function applyTrust(
+  layers: Layer[],
+  cfgLayers: Layer[],
+  options: LoadOptions,
+  deltas: number,
+): WorkspaceTrust {
+  if (!options.workspaceDir) return { powers: [], trusted: true, withheldDeltas: 0 };
+  const root = path.dirname(options.workspaceDir);
+  const own = [
+    ...layers.filter(
+      (layer) => layer.name.startsWith("workspace (") || layer.name.startsWith("JP workspace ("),
+    ),
+    // A -c file the workspace holds (a persona in .jp/config.d/) is the repository's too.
+    ...cfgLayers.filter((layer) => layer.path !== undefined && isWithin(root, layer.path)),
+  ];
+  const powers = [...new Set(own.flatMap((layer) => workspacePowers(layer.value, root)))];
+  if (!options.trusted || options.trusted(powers)) return { powers, trusted: true, withheldDeltas: 0 };
+  const withheld = new Set(own.flatMap((layer) => serverNames(layer.value)));
+  for (const layer of own) layer.value = asData(layer.value, root);
+  for (const layer of [...layers, ...cfgLayers]) if (!own.includes(layer)) dropTuning(layer.value, withheld);
+  return { powers, trusted: false, withheldDeltas: deltas };
 }
 
 export function collectLayers(options: LoadOptions): {
   layers: Layer[];
   leftOutTools: string[];
   ignored: string[];
+  trust: WorkspaceTrust;
 } {
   const layers: Layer[] = [
     {
@@ -265,6 +325,7 @@ export function collectLayers(options: LoadOptions): {
     layers[jp.at] = asJp.layer;
     if (asJp.note) notes.push(asJp.note);
   }
+  const trust = applyTrust(layers, cfgLayers, options, options.deltas?.length ?? 0);
   // What a conversation may set is limited by what the user's own layers define (see trust.ts).
   const userTools = new Set([...layers, ...cfgLayers].flatMap((layer) => toolNames(layer.value)));
   const userServers = new Set([...layers, ...cfgLayers].flatMap((layer) => serverNames(layer.value)));
@@ -272,7 +333,8 @@ export function collectLayers(options: LoadOptions): {
   const ignored: string[] = [...notes];
   // JP's prompt is merged across the deltas, as JP merges it, and rendered once per delta that changes it.
   let prompt = EMPTY_JP_PROMPT;
-  (options.deltas ?? []).forEach((recorded, i) => {
+  // An untrusted workspace's conversation is the repository's: its recorded config is not applied.
+  (trust.trusted ? (options.deltas ?? []) : []).forEach((recorded, i) => {
     // A recorded config is data: a key that could reach Object.prototype is left out, never an error.
     const { value: clean, dropped } = withoutForbiddenKeys(recorded);
     for (const key of dropped)
@@ -287,7 +349,7 @@ export function collectLayers(options: LoadOptions): {
     if (Object.keys(value).length) layers.push({ name: `conversation (config delta ${i + 1})`, value });
   });
   layers.push(...cfgLayers);
-  return { layers, leftOutTools: [...leftOut], ignored };
+  return { layers, leftOutTools: [...leftOut], ignored, trust };
 }
 
 /** How many keys all layers may hold together: JP's own workspace config has a few hundred. */
@@ -315,7 +377,7 @@ function checkSettingsCount(layers: readonly Layer[]): void {
 /** Merge layers: tables deeply, rules appended (the built-in default rule dropped once any layer has rules). */
 export function mergeLayers(
   layers: Layer[],
-): Omit<ResolvedConfig, "leftOutTools" | "clamped" | "ignored" | "beforeFlags"> {
+): Omit<ResolvedConfig, "leftOutTools" | "clamped" | "ignored" | "beforeFlags" | "trust"> {
   const merged: Plain = {};
   const origins = new Map<string, string>();
   let rules: { rule: unknown; layer: string }[] = [];
@@ -375,15 +437,15 @@ export function mergeLayers(
  * problems.ts, which loads zod; a valid config never does.
  */
 export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> {
-  const { layers, leftOutTools, ignored } = collectLayers(options);
+  const { layers, leftOutTools, ignored, trust } = collectLayers(options);
   await checkLayers(layers);
   const before = resolveLayers(layers);
   const flags = typeof options.flags === "function" ? options.flags(before.config) : options.flags;
   if (!flags || Object.keys(flags).length === 0)
-    return { ...before, leftOutTools, ignored, beforeFlags: before.config };
+    return { ...before, leftOutTools, ignored, beforeFlags: before.config, trust };
   const flagged = [...layers, { name: "command flags", value: flags }];
   await checkLayers(flagged);
-  return { ...resolveLayers(flagged), leftOutTools, ignored, beforeFlags: before.config };
+  return { ...resolveLayers(flagged), leftOutTools, ignored, beforeFlags: before.config, trust };
 }
 
 /** Throws every problem of `layers` at once (explained by problems.ts, which loads zod). */
@@ -397,7 +459,9 @@ async function checkLayers(layers: Layer[]): Promise<void> {
 }
 
 /** What checked `layers` make: merged, model aliases resolved, settings held to their ranges (a line each). */
-function resolveLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools" | "ignored" | "beforeFlags"> {
+function resolveLayers(
+  layers: Layer[],
+): Omit<ResolvedConfig, "leftOutTools" | "ignored" | "beforeFlags" | "trust"> {
   const resolved = mergeLayers(layers);
   resolveModelAliases(resolved.config);
   return { ...resolved, clamped: clampSettings(resolved.config) };

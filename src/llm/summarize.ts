@@ -105,14 +105,64 @@ function inputBudget(model: string, config: Config, env: NodeJS.ProcessEnv): num
   return Math.max(8_000, (facts.contextWindow - answer - 2_000) * 3);
 }
 
-/** The sum of usage records, field by field. */
+const USAGE_FIELDS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_read_tokens",
+  "cache_write_tokens",
+  "cache_write_1h_tokens",
+  "reasoning_tokens",
+  "cost_usd",
+] as const;
+
+/** The sum of usage records, field by field (a field neither has stays out). */
 function addRecords(a: UsageRecord | undefined, b: UsageRecord | undefined): UsageRecord | undefined {
   if (!a || !b) return a ?? b;
   const sum: UsageRecord = {};
-  // Cast: Object.keys types its result as string[]; the keys are the two records' own.
-  for (const key of Object.keys({ ...a, ...b }) as (keyof UsageRecord)[])
-    sum[key] = (a[key] ?? 0) + (b[key] ?? 0);
+  for (const key of USAGE_FIELDS)
+    if (a[key] !== undefined || b[key] !== undefined) sum[key] = (a[key] ?? 0) + (b[key] ?? 0);
   return sum;
+}
+
+type PartSummary = Summary & { discarded: UsageRecord[] };
+
+/** One request for a summary of `conversation` (a transcript), asked as `what` says; refused, cut or empty answers fail. */
+async function askSummary(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  onProgress: ((text: string) => void) | undefined,
+  request: SummarizeRequest,
+  conversation: string,
+  what: string,
+): Promise<PartSummary> {
+  const question = [
+    request.context ? `What to keep in view: ${request.context}\n` : "",
+    `${what}:\n\n<conversation>\n`,
+    conversation,
+    "\n</conversation>",
+  ].join("");
+  const { text, stop, usage, discarded } = await askOnce(
+    {
+      model: request.model,
+      system: request.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS,
+      question,
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(onProgress ? { onRetry: onProgress } : {}),
+    },
+    config,
+    env,
+  );
+  if (stop === "refusal")
+    throw new SummaryFailedError(`${request.model} declined to write the summary; nothing was recorded`);
+  if (stop === "max_tokens") {
+    throw new SummaryFailedError(
+      `the summary by ${request.model} was cut off at the token limit; nothing was recorded`,
+      "raise assistant.request.max_tokens or summarize fewer turns",
+    );
+  }
+  if (!text.trim())
+    throw new SummaryFailedError(`${request.model} returned an empty summary; nothing was recorded`);
+  return { text: text.trim(), model: request.model, ...(usage ? { usage } : {}), discarded };
 }
 
 export function createSummarizer(
@@ -120,40 +170,8 @@ export function createSummarizer(
   env: NodeJS.ProcessEnv,
   onProgress?: (text: string) => void,
 ): Summarizer {
-  const ask = async (
-    request: SummarizeRequest,
-    conversation: string,
-    what: string,
-  ): Promise<Summary & { discarded: UsageRecord[] }> => {
-    const question = [
-      request.context ? `What to keep in view: ${request.context}\n` : "",
-      `${what}:\n\n<conversation>\n`,
-      conversation,
-      "\n</conversation>",
-    ].join("");
-    const { text, stop, usage, discarded } = await askOnce(
-      {
-        model: request.model,
-        system: request.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS,
-        question,
-        ...(request.signal ? { signal: request.signal } : {}),
-        ...(onProgress ? { onRetry: onProgress } : {}),
-      },
-      config,
-      env,
-    );
-    if (stop === "refusal")
-      throw new SummaryFailedError(`${request.model} declined to write the summary; nothing was recorded`);
-    if (stop === "max_tokens") {
-      throw new SummaryFailedError(
-        `the summary by ${request.model} was cut off at the token limit; nothing was recorded`,
-        "raise assistant.request.max_tokens or summarize fewer turns",
-      );
-    }
-    if (!text.trim())
-      throw new SummaryFailedError(`${request.model} returned an empty summary; nothing was recorded`);
-    return { text: text.trim(), model: request.model, ...(usage ? { usage } : {}), discarded };
-  };
+  const ask = (request: SummarizeRequest, conversation: string, what: string) =>
+    askSummary(config, env, onProgress, request, conversation, what);
   return {
     async summarize(request) {
       // The input is made to fit the model's window: a conversation over it can still be compacted.
@@ -166,7 +184,7 @@ export function createSummarizer(
         onProgress?.(
           `the turns to summarize are larger than ${request.model}'s window: ${fitted.steps.join("; ")}`,
         );
-      const parts: (Summary & { discarded: UsageRecord[] })[] = [];
+      const parts: PartSummary[] = [];
       for (const [i, part] of fitted.parts.entries()) {
         const what =
           fitted.parts.length === 1

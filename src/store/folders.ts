@@ -125,7 +125,10 @@ function readMetadataFile(
   let text: string;
   let fd: number;
   try {
-    fd = fs.openSync(inFolder(ref, file), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    fd = fs.openSync(
+      inFolder(ref, file),
+      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    );
   } catch (error) {
     if (errnoCode(error) === "ELOOP")
       return { problem: `${file} is a symbolic link; jp reads it as absent`, file };

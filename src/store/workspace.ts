@@ -3,7 +3,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { perWorkspaceDir, userCacheDir, userDataDir } from "../user-cache.js";
-import { WorkspaceNotFoundError } from "./errors.js";
+import { ForeignWorkspaceError, WorkspaceNotFoundError } from "./errors.js";
+import { foreignOwner, trustEntry } from "../trusted-workspaces.js";
+import { readRegularFile } from "../regular-file.js";
 
 export const WORKSPACE_DIR = ".jp";
 
@@ -39,6 +41,9 @@ export interface Workspace {
   ownRoot: string;
 }
 
+/** The most `.jp/.id` may hold: JP's warning line and an id. */
+const MAX_ID_BYTES = 4096;
+
 /** JP writes `.jp/.id` into each workspace it makes; jp never does. */
 export function isJpWorkspace(workspaceDir: string): boolean {
   return fs.existsSync(path.join(workspaceDir, ".id"));
@@ -51,8 +56,8 @@ export function isJpWorkspace(workspaceDir: string): boolean {
  */
 export function workspaceId(ws: Workspace): string {
   try {
-    const lines = fs
-      .readFileSync(path.join(ws.dir, ".id"), "utf8")
+    // JP writes a line or two; a link to /dev/zero or /dev/tty, a FIFO or a huge file is not JP's.
+    const lines = (readRegularFile(path.join(ws.dir, ".id"), MAX_ID_BYTES) ?? "")
       .split("\n")
       .map((l) => l.trim())
       .filter(Boolean);
@@ -95,22 +100,35 @@ export function workspaceAt(root: string, env: NodeJS.ProcessEnv = {}): Workspac
   };
 }
 
-/** `--workspace DIR`, then `JP_WORKSPACE`, then the nearest ancestor of `cwd` holding `.jp/`. */
+/** The workspace at `root`, unless its `.jp/` is another user's that this user has not trusted. */
+function adopted(root: string, env: NodeJS.ProcessEnv = {}, foreign = false): Workspace {
+  const ws = workspaceAt(root, env);
+  const owner = foreignOwner(ws.dir);
+  if (owner !== undefined && !foreign && !trustEntry(root, env)) throw new ForeignWorkspaceError(root, owner);
+  return ws;
+}
+
+/**
+ * `--workspace DIR`, then `JP_WORKSPACE`, then the nearest ancestor of `cwd`
+ * holding `.jp/`. One another user owns is refused unless this user trusts
+ * it (`foreign` finds it anyway, for `jp workspace trust`).
+ */
 export function findWorkspace(options: {
   explicit?: string;
   env?: NodeJS.ProcessEnv;
   cwd: string;
+  foreign?: boolean;
 }): Workspace {
   const given = options.explicit ?? options.env?.JP_WORKSPACE;
   if (given) {
     const root = path.resolve(options.cwd, given);
-    const ws = workspaceAt(root, options.env);
-    if (!fs.existsSync(ws.dir)) throw new WorkspaceNotFoundError(root);
-    return ws;
+    if (!fs.existsSync(path.join(root, WORKSPACE_DIR))) throw new WorkspaceNotFoundError(root);
+    return adopted(root, options.env, options.foreign);
   }
   let current = path.resolve(options.cwd);
   for (;;) {
-    if (fs.existsSync(path.join(current, WORKSPACE_DIR))) return workspaceAt(current, options.env);
+    if (fs.existsSync(path.join(current, WORKSPACE_DIR)))
+      return adopted(current, options.env, options.foreign);
     const parent = path.dirname(current);
     if (parent === current) throw new WorkspaceNotFoundError(options.cwd);
     current = parent;

@@ -1,5 +1,6 @@
 // Owns what a turn writes to its log besides the response: the question with
 // its attachments, and a request that failed, kept for --retry.
+import { redactSecrets } from "../llm/redact.js";
 import { JpError } from "../errors.js";
 import {
   ASKED_FOR_TOOL_KEY,
@@ -37,7 +38,8 @@ export function requestFailed(
     type: "request_failed",
     timestamp: at,
     turn: turnCount(events) - 1,
-    reason: error instanceof Error ? error.message : String(error),
+    // A failure may quote a URL with its key (`?key=…`) or a header: recorded without them.
+    reason: redactSecrets(error instanceof Error ? error.message : String(error)),
     ...(metadata ? { metadata } : {}),
   };
 }

@@ -153,9 +153,10 @@ describe("a JP workspace", () => {
       HOME: root,
       XDG_CONFIG_HOME: path.join(root, "xdg"),
       XDG_CACHE_HOME: path.join(root, "xdg-cache"),
+      XDG_STATE_HOME: path.join(root, "xdg-state"),
     };
-    // The user's cache folder is outside the repository as it would be (~/.cache): git is told so.
-    fs.appendFileSync(path.join(root, ".git/info/exclude"), "/xdg/\n/xdg-cache/\n");
+    // The user's cache and state folders are outside the repository as they would be (~/.cache): git is told so.
+    fs.appendFileSync(path.join(root, ".git/info/exclude"), "/xdg/\n/xdg-cache/\n/xdg-state/\n");
     const jp = (...args: string[]) => runCli(args, { cwd: root, env });
     expect((await jp("conversation", "ls")).code).toBe(0);
     expect((await jp("conversation", "use", "17758406187")).code).toBe(0);

@@ -64,7 +64,9 @@ beforeAll(async () => {
   fs.writeFileSync(
     path.join(env.XDG_CONFIG_HOME!, "jp/config.toml"),
     `[providers.llm.anthropic]\nbase_url = ${JSON.stringify(mock.url)}\n\n[providers.mcp.bookworm]\noptional = true\n`,
-  );
+  ); // The JP user's own repository: trusted, as they would after the first question's prompt.
+  const trusted = await runCli(["workspace", "trust"], { cwd: root, env });
+  expect(trusted.code, trusted.stderr).toBe(0);
 });
 
 afterAll(async () => {
@@ -82,7 +84,11 @@ async function clean(...args: string[]) {
 }
 
 /** What the fake `just` was asked to run, one recipe a line. */
-const recipes = () => (fs.existsSync(justLog) ? fs.readFileSync(justLog, "utf8").trim().split("\n") : []);
+/** The servers `just` was asked to start (the persona's `cmd://just` attachments run too, and are not servers). */
+const recipes = () =>
+  (fs.existsSync(justLog) ? fs.readFileSync(justLog, "utf8").trim().split("\n") : []).filter((line) =>
+    line.startsWith("serve-"),
+  );
 
 describe("a JP user's afternoon in dcdpr/jp's workspace", () => {
   it("a turn whose offered tools need no MCP server starts none", async () => {
@@ -112,6 +118,51 @@ describe("a JP user's afternoon in dcdpr/jp's workspace", () => {
     expect(await labels("rm", "prio")).toEqual(["later"]);
     expect(await labels("add", "x", "y")).toEqual(["later", "x", "y"]);
     expect(await labels("rm")).toEqual([]);
+  });
+
+  it("attaches a command's output and a folder as JP takes them, saying how much", async () => {
+    mock.push({ text: "seen" }, { text: "Attachments" }, { text: "again" });
+    const asked = await clean(
+      "q",
+      "-a",
+      "cmd://date?arg=%2B%25Y",
+      "-a",
+      "cmd://env",
+      "-a",
+      ".jp/config/personas",
+      "what do you see?",
+    );
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stderr).toMatch(/^attached 15 attachments \(≈[\d,]+ tokens\)$/m);
+    const sent = JSON.stringify(mock.requests.at(-1)!.body.messages);
+    expect(sent).toContain(`<stdout>${new Date().getFullYear()}`);
+    // The command runs with a tool's environment: the provider key stays with jp.
+    expect(sent).toContain("PATH=");
+    expect(sent).not.toContain("sk-ant-mock");
+    expect(sent).toContain(".jp/config/personas/dev.toml");
+    const folder = await clean("q", "-a", ".jp/config/personas", "again");
+    expect(folder.stderr).toMatch(/^attached 13 files \(≈[\d,]+ tokens\)$/m);
+  });
+
+  it("leaves JP's repository clean after each of the afternoon's other commands", async () => {
+    const commands = [
+      ["init"],
+      ["c", "ls"],
+      ["c", "use", CONVERSATION],
+      ["c", "s", "."],
+      ["c", "p", CONVERSATION],
+      ["c", "g", "merge", CONVERSATION],
+      ["c", "e", CONVERSATION, "--title", "Vec merging"],
+      ["c", "a", CONVERSATION],
+      ["c", "ua", CONVERSATION],
+      ["c", "fork", CONVERSATION],
+      ["c", "compact", CONVERSATION, "--dry-run"],
+      ["cfg", "show", "-c", "dev"],
+    ];
+    for (const command of commands) {
+      const result = await clean(...command);
+      expect(result.code, `jp ${command.join(" ")}: ${result.stderr}`).toBe(0);
+    }
   });
 
   it("refuses an effort it does not know, naming the efforts, and sends nothing", async () => {

@@ -14,7 +14,7 @@ import { mcpCacheDir } from "../../src/mcp/offer.js";
 import type { ScriptedResponse } from "../support/mock-llm.js";
 import { alive, descendants, PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
-import { REPO_ROOT } from "../support/workspace.js";
+import { REPO_ROOT, trustAsItIs } from "../support/workspace.js";
 import { screenRows } from "../support/screen.js";
 import { startConnectProxy } from "../support/connect-proxy.js";
 import { anything, arrayContaining, objectContaining, stringContaining } from "../support/matchers.js";
@@ -93,6 +93,7 @@ async function mcpWorkspace(options: {
       options.tools ?? '[conversation.tools.crates_search]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
     ].join("\n"),
   );
+  trustAsItIs(q.root, q.env);
   return q;
 }
 
@@ -311,6 +312,40 @@ describe("MCP tools in jp q", () => {
     // Ended at once (under load it may not have got as far as recording its pid): afterEach checks.
   });
 
+  it("holds startup_timeout_secs when a server never answers tools/list: its name, not an internal error", async () => {
+    w = await mcpWorkspace({
+      script: [{ text: "never" }],
+      server: "startup_timeout_secs = 1",
+      args: ["--never-list"],
+    });
+    const started = Date.now();
+    const result = await w.jp("q", "-n", "hello");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      "MCP server bookworm did not finish starting within 1s (startup_timeout_secs)",
+    );
+    expect(result.stderr).not.toContain("internal error");
+    // Well short of the SDK's own 60 s request timeout.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(w.mock.requests).toHaveLength(0);
+  });
+
+  it("leaves out a tool whose input schema is not an object schema, with a warning, and offers the rest", async () => {
+    w = await mcpWorkspace({
+      script: [{ text: "fine" }],
+      args: ["--malformed-tool"],
+      server: "all_tools = true",
+    });
+    const result = await w.jp("q", "-n", "hello");
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'MCP server bookworm lists bad_schema with an input schema of type "string", not "object"; left out',
+    );
+    const tools = (w.mock.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
+    expect(tools).toContain("crates_search");
+    expect(tools).not.toContain("bad_schema");
+  });
+
   it("leaves an optional server's tools out with a warning when it cannot start", async () => {
     w = await mcpWorkspace({ script: [{ text: "hi" }] });
     fs.appendFileSync(
@@ -320,7 +355,9 @@ describe("MCP tools in jp q", () => {
     const result = await w.jp("q", "-n", "hello");
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("MCP server flaky could not be started");
-    expect(result.stderr).toContain("; optional, so its tools are left out, and jp tries it again in an hour");
+    expect(result.stderr).toContain(
+      "; optional, so its tools are left out, and jp tries it again in an hour",
+    );
     const tools = (w.mock.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
     expect(tools).toContain("crates_search");
     expect(tools).not.toContain("flaky_search");
@@ -641,6 +678,27 @@ describe("MCP tools in jp q", () => {
     expect(unknown.stderr).toContain("no MCP server named 'nope'");
   });
 
+  it("shows and records no header value a server echoes in its error", async () => {
+    w = await mcpWorkspace({
+      script: [{ text: "never" }],
+      tools: '[conversation.tools.crates_search]\nsource = "mcp.web"\nrun = "unattended"\n',
+    });
+    const server = execa("node", [SERVER, "--http", "--record", record, "--echo-token"], { reject: false });
+    stops.push(() => server.kill());
+    await until(() => lines("port").length > 0);
+    fs.appendFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      `\n[providers.mcp.web]\ntype = "http"\nurl = "http://127.0.0.1:${lines("port")[0]}/mcp"\nheaders = { X-Team-Token = "literal-team-5678" }\n`,
+    );
+    const listed = await w.jp("mcp", "ls", "--json");
+    expect(listed.stdout).toContain("bad team token ***");
+    const asked = await w.jp("q", "-n", "find tokio");
+    expect(asked.code).toBe(1);
+    expect(asked.stderr).toContain("bad team token ***");
+    for (const text of [listed.stdout, listed.stderr, asked.stderr, JSON.stringify(w.events())])
+      expect(text).not.toContain("literal-team-5678");
+  });
+
   it("reaches a Streamable HTTP server with a bearer token from the environment", async () => {
     w = await mcpWorkspace({
       script: [call("crates_search", { query: "tokio" }), { text: "ok" }, { text: "went on without it" }],
@@ -679,7 +737,9 @@ describe("MCP tools in jp q", () => {
     expect(optional.stderr).toContain(
       "MCP server web has a header Authorization naming ${MCP_TOKEN}, which is not set",
     );
-    expect(optional.stderr).toContain("; optional, so its tools are left out, and jp tries it again in an hour");
+    expect(optional.stderr).toContain(
+      "; optional, so its tools are left out, and jp tries it again in an hour",
+    );
     expect(w.mock.requests.at(-1)!.body.tools ?? []).not.toContainEqual(
       expect.objectContaining({ name: "crates_search" }),
     );

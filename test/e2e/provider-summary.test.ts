@@ -8,7 +8,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScriptedResponse } from "../support/mock-llm.js";
+import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { REPO_ROOT } from "../support/workspace.js";
 
 let w: QWorkspace | undefined;
 afterEach(async () => {
@@ -17,6 +19,7 @@ afterEach(async () => {
 });
 
 const MODEL = "anthropic/claude-sonnet-5-5";
+const JP = path.join(REPO_ROOT, "bin/jp");
 const BETA = "compact-2026-09-04";
 /** Anthropic's list price of Sonnet 5.5, dollars per million tokens (the built-in price data). */
 const THINKING = '[assistant.reasoning]\neffort = "medium"\n';
@@ -88,6 +91,54 @@ describe("summaries the provider writes", () => {
       expect(blocks.filter((b) => b.type === "compaction")).toHaveLength(1);
     }
   });
+
+  it.skipIf(!PTY_AVAILABLE)(
+    "the compact tool after a provider's summary: its compaction is recorded, and the next two questions carry the block with its header",
+    async () => {
+      const ws = await workspace();
+      await ask(ws, 3, 1);
+      ws.mock.push({ text: "Questions 1 and 2 were asked and answered." });
+      expect((await ws.jp("c", "compact", "--keep-first", "0", "--keep-last", "1", "--summarize")).code).toBe(
+        0,
+      );
+      ws.mock.push(
+        {
+          reasoning: "turn 3 is done",
+          tool_calls: [
+            {
+              id: "toolu_compact_1",
+              name: "compact",
+              arguments: {
+                rules: [
+                  {
+                    before_quote: "question 4",
+                    reasoning: "strip",
+                    note: "Its thinking is no longer needed.",
+                  },
+                ],
+              },
+            },
+          ],
+        },
+        { reasoning: "recorded", text: "Recorded." },
+      );
+      // The user approves the compact tool's preview, as at a terminal.
+      const session = runInPty([JP, "q", "-u", "compact", "question 4"], {
+        cwd: ws.root,
+        env: { ...ws.env, NO_COLOR: "1" },
+      });
+      await session.waitFor("Run compact? [y,n,r,e,?]");
+      session.type("y");
+      expect(await session.exit).toBe(0);
+      const compactions = ws.events().filter((e) => e.type === "compaction");
+      expect(compactions).toHaveLength(2);
+      expect(compactions[1]).toMatchObject({ source: "assistant", reasoning: "strip" });
+      await ask(ws, 2, 5);
+      // Every request since the summary carried the block, with the header.
+      expect(carrying(ws)).toHaveLength(4);
+      for (const betas of carrying(ws)) expect(betas).toContain(BETA);
+    },
+  );
 
   it("a log whose block was recorded without its betas still continues: the header is inferred", async () => {
     const ws = await workspace();

@@ -190,6 +190,30 @@ export const COMMANDS: CommandEntry[] = [
     ],
   },
   {
+    name: "workspace",
+    summary: "whether jp trusts a workspace's configuration: trust, untrust, status",
+    subcommands: [
+      {
+        name: "trust",
+        args: "[dir]",
+        summary: "trust a workspace: its configuration may run commands and send your keys where it says",
+        load: async () => (await import("../runtime.js")).workspaceTrust,
+      },
+      {
+        name: "untrust",
+        args: "[dir]",
+        summary: "stop trusting a workspace: read it as data",
+        load: async () => (await import("../runtime.js")).workspaceUntrust,
+      },
+      {
+        name: "status",
+        args: "[dir]",
+        summary: "whether a workspace is trusted, and what its configuration would run and send keys to",
+        load: async () => (await import("../runtime.js")).workspaceStatus,
+      },
+    ],
+  },
+  {
     name: "model",
     summary: "what jp knows of models: show",
     subcommands: [

@@ -15,7 +15,11 @@ import type { QOptions } from "./options.js";
 
 /** The configuration of this query, read once: the conversation's, with -m, -r and -R on top. */
 export async function configForQuery(ctx: Context, existing: ConversationRef | undefined, opts: QOptions) {
-  return ctx.config({ conversation: existing, flags: (before: Config) => queryFlags(opts, before) });
+  return ctx.config({
+    conversation: existing,
+    flags: (before: Config) => queryFlags(opts, before),
+    askTrust: true,
+  });
 }
 
 /** What -m, -r and -R set; a bare -r thinks at the configured effort, or at medium where none is configured. */

@@ -2,6 +2,7 @@
 // editor) and its attachments, from -a and from conversation.attachments.
 import type { Config } from "../../config/schema.js";
 import { UsageError } from "../../errors.js";
+import { providerKeyEnvs } from "../../llm/create-provider.js";
 import { type Attachment } from "../../events/index.js";
 import { visible } from "../../render/visible.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
@@ -51,11 +52,29 @@ function attachmentFetcher(ctx: Context) {
   };
 }
 
+/** The environment an attachment's command runs with: a tool's, so no provider key reaches it. */
+async function attachmentEnvironment(
+  ctx: Context,
+  config: Config,
+  root: string,
+): Promise<Record<string, string>> {
+  const { toolEnvironment } = await import("../../tools/local.js");
+  return toolEnvironment({ env: ctx.env, workspace: root, secrets: providerKeyEnvs(config) });
+}
+
 /** What -a names, read. */
-export async function readAttachments(sources: readonly string[], ctx: Context): Promise<Attachment[]> {
+export async function readAttachments(
+  sources: readonly string[],
+  ctx: Context,
+  config: Config,
+): Promise<Attachment[]> {
   if (sources.length === 0) return [];
-  const { readAttachments: read } = await import("../attachments.js");
-  return read(sources, ctx.cwd, attachmentFetcher(ctx));
+  const { readAttachments: read, attachedSummary } = await import("../attachments.js");
+  const env = await attachmentEnvironment(ctx, config, ctx.maybeWorkspace()?.root ?? ctx.cwd);
+  const attached = await read(sources, ctx.cwd, attachmentFetcher(ctx), env);
+  const summary = attachedSummary(sources, attached, ctx.cwd);
+  if (summary) ctx.info(ctx.color.dim(summary));
+  return attached;
 }
 
 /** What `conversation.attachments` names, read anew for this question (relative to the workspace). */
@@ -64,7 +83,14 @@ export async function readConfigAttachments(ctx: Context, config: Config): Promi
   if (entries.length === 0) return [];
   const { readConfigAttachments: read } = await import("../attachments.js");
   const root = ctx.maybeWorkspace()?.root ?? ctx.cwd;
-  return read(entries, root, attachmentFetcher(ctx), (line) => {
-    ctx.warn(line);
-  });
+  const env = await attachmentEnvironment(ctx, config, root);
+  return read(
+    entries,
+    root,
+    attachmentFetcher(ctx),
+    (line) => {
+      ctx.warn(line);
+    },
+    env,
+  );
 }
