@@ -324,7 +324,7 @@ export function collectLayers(options: LoadOptions): {
     prompt = read.prompt;
     // A tool the user's own config defines runs as defined there.
     for (const { name, why } of read.leftOut) if (!userTools.has(name)) leftOut.add(`${name} (${why})`);
-    const restricted = restrictConversationDelta(read.delta, userTools, userServers);
+    const restricted = restrictConversationDelta(read.delta, userTools, userServers, trust.trusted);
     for (const tool of restricted.leftOut) leftOut.add(tool);
     const value = pruneToSchema(restricted.value);
     if (Object.keys(value).length) layers.push({ name: `conversation (config delta ${i + 1})`, value });
