@@ -15,7 +15,7 @@ import { resolveModelAlias } from "./providers.js";
 import { checkConfig, CONFIG_SCALAR_PATHS, isConfig } from "./schema.check.js";
 import type { Config } from "./schema.js";
 import { isPlain, restrictConversationDelta, serverNames, toolNames, type Plain } from "./trust.js";
-import { asData, workspacePowers, type WorkspaceTrust } from "./workspace-trust.js";
+import { applyWorkspaceTrust, type WorkspaceTrust } from "./workspace-trust.js";
 export type { WorkspaceTrust } from "./workspace-trust.js";
 import { isJpWorkspace } from "../store/workspace.js";
 import { PACKAGE_ROOT } from "./package-root.js";
@@ -220,37 +220,6 @@ export function userConfigFile(env: NodeJS.ProcessEnv): string {
   return path.join(xdgDir(env, "XDG_CONFIG_HOME", ".config"), "jp", "config.toml");
 }
 
-/** Whether `file` lies in the folder `root`. */
-function isWithin(root: string, file: string): boolean {
-  const relative = path.relative(root, file);
-  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
-}
-
-/**
- * The workspace's own layers (its files, and -c files found in it) read as
- * the user trusts them: whole, or as data. Returns the trust found.
- */
-function applyTrust(
-  layers: Layer[],
-  cfgLayers: Layer[],
-  options: LoadOptions,
-  deltas: number,
-): WorkspaceTrust {
-  if (!options.workspaceDir) return { powers: [], trusted: true, withheldDeltas: 0 };
-  const root = path.dirname(options.workspaceDir);
-  const own = [
-    ...layers.filter(
-      (layer) => layer.name.startsWith("workspace (") || layer.name.startsWith("JP workspace ("),
-    ),
-    // A -c file the workspace holds (a persona in .jp/config.d/) is the repository's too.
-    ...cfgLayers.filter((layer) => layer.path !== undefined && isWithin(root, layer.path)),
-  ];
-  const powers = [...new Set(own.flatMap((layer) => workspacePowers(layer.value, root)))];
-  if (!options.trusted || options.trusted(powers)) return { powers, trusted: true, withheldDeltas: 0 };
-  for (const layer of own) layer.value = asData(layer.value, root);
-  return { powers, trusted: false, withheldDeltas: deltas };
-}
-
 export function collectLayers(options: LoadOptions): {
   layers: Layer[];
   leftOutTools: string[];
@@ -306,7 +275,13 @@ export function collectLayers(options: LoadOptions): {
     layers[jp.at] = asJp.layer;
     if (asJp.note) notes.push(asJp.note);
   }
-  const trust = applyTrust(layers, cfgLayers, options, options.deltas?.length ?? 0);
+  const trust = applyWorkspaceTrust(
+    layers,
+    cfgLayers,
+    options.workspaceDir,
+    options.trusted,
+    options.deltas?.length ?? 0,
+  );
   // What a conversation may set is limited by what the user's own layers define (see trust.ts).
   const userTools = new Set([...layers, ...cfgLayers].flatMap((layer) => toolNames(layer.value)));
   const userServers = new Set([...layers, ...cfgLayers].flatMap((layer) => serverNames(layer.value)));
