@@ -220,6 +220,41 @@ export function userConfigFile(env: NodeJS.ProcessEnv): string {
   return path.join(xdgDir(env, "XDG_CONFIG_HOME", ".config"), "jp", "config.toml");
 }
 
+/**
+ * The layers of a conversation's recorded config (`deltas`), pushed onto
+ * `layers`: what a conversation may set, limited by what the user's own
+ * layers (`own`) define (see trust.ts). Says in `ignored` what was left out
+ * of them; returns the tools they name that jp cannot serve.
+ */
+function conversationLayers(
+  deltas: readonly Plain[],
+  own: readonly Layer[],
+  layers: Layer[],
+  ignored: string[],
+): Set<string> {
+  const userTools = new Set(own.flatMap((layer) => toolNames(layer.value)));
+  const userServers = new Set(own.flatMap((layer) => serverNames(layer.value)));
+  const leftOut = new Set<string>();
+  // JP's prompt is merged across the deltas, as JP merges it, and rendered once per delta that changes it.
+  let prompt = EMPTY_JP_PROMPT;
+  deltas.forEach((recorded, i) => {
+    // A recorded config is data: a key that could reach Object.prototype is left out, never an error.
+    const { value: clean, dropped } = withoutForbiddenKeys(recorded);
+    for (const key of dropped)
+      ignored.push(`the conversation's recorded config (delta ${i + 1}) has a key ${key}; jp leaves it out`);
+    const read = readRecordedDelta(isPlain(clean) ? clean : {}, prompt);
+    prompt = read.prompt;
+    // A tool the user's own config defines runs as defined there.
+    for (const { name, why } of read.leftOut) if (!userTools.has(name)) leftOut.add(`${name} (${why})`);
+    // Deltas apply only in a trusted workspace: there, a persona's tools stay on.
+    const restricted = restrictConversationDelta(read.delta, userTools, userServers, true);
+    for (const tool of restricted.leftOut) leftOut.add(tool);
+    const value = pruneToSchema(restricted.value);
+    if (Object.keys(value).length) layers.push({ name: `conversation (config delta ${i + 1})`, value });
+  });
+  return leftOut;
+}
+
 export function collectLayers(options: LoadOptions): {
   layers: Layer[];
   leftOutTools: string[];
@@ -282,28 +317,10 @@ export function collectLayers(options: LoadOptions): {
     options.trusted,
     options.deltas?.length ?? 0,
   );
-  // What a conversation may set is limited by what the user's own layers define (see trust.ts).
-  const userTools = new Set([...layers, ...cfgLayers].flatMap((layer) => toolNames(layer.value)));
-  const userServers = new Set([...layers, ...cfgLayers].flatMap((layer) => serverNames(layer.value)));
-  const leftOut = new Set<string>();
   const ignored: string[] = [...notes];
-  // JP's prompt is merged across the deltas, as JP merges it, and rendered once per delta that changes it.
-  let prompt = EMPTY_JP_PROMPT;
   // An untrusted workspace's conversation is the repository's: its recorded config is not applied.
-  (trust.trusted ? (options.deltas ?? []) : []).forEach((recorded, i) => {
-    // A recorded config is data: a key that could reach Object.prototype is left out, never an error.
-    const { value: clean, dropped } = withoutForbiddenKeys(recorded);
-    for (const key of dropped)
-      ignored.push(`the conversation's recorded config (delta ${i + 1}) has a key ${key}; jp leaves it out`);
-    const read = readRecordedDelta(isPlain(clean) ? clean : {}, prompt);
-    prompt = read.prompt;
-    // A tool the user's own config defines runs as defined there.
-    for (const { name, why } of read.leftOut) if (!userTools.has(name)) leftOut.add(`${name} (${why})`);
-    const restricted = restrictConversationDelta(read.delta, userTools, userServers, trust.trusted);
-    for (const tool of restricted.leftOut) leftOut.add(tool);
-    const value = pruneToSchema(restricted.value);
-    if (Object.keys(value).length) layers.push({ name: `conversation (config delta ${i + 1})`, value });
-  });
+  const deltas = trust.trusted ? (options.deltas ?? []) : [];
+  const leftOut = conversationLayers(deltas, [...layers, ...cfgLayers], layers, ignored);
   layers.push(...cfgLayers);
   return { layers, leftOutTools: [...leftOut], ignored, trust };
 }
