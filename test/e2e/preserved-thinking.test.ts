@@ -161,12 +161,45 @@ describe("preserved thinking", () => {
     ]);
   });
 
-  it("stripping turn 1's reasoning, then two more questions", async () => {
+  it("stripping turn 1's reasoning keeps turns 2 and 3's: earlier thinking is no part of a prefix", async () => {
     const ws = await workspace();
     await ask(ws, 3);
-    await compactThenAsk(ws, ["--turn", "1", "-r"], 4);
-    // Turn 4 was written after the strip: its thinking goes back with the fifth question.
-    expect(thinkingSent(ws)).toEqual(["thinking 4"]);
+    const dry = await ws.jp("c", "compact", "--turn", "1", "-r", "--dry-run");
+    expect(dry.stdout).not.toContain("Reasoning:");
+    const compact = await ws.jp("c", "compact", "--turn", "1", "-r");
+    expect(compact.code).toBe(0);
+    ws.mock.push(answer(4));
+    const next = await ws.jp("q", "question 4");
+    expect(next.code).toBe(0);
+    expect(next.stderr).not.toContain("not sent back");
+    // The oldest block removed: the rest stays valid, and the server reads all of it.
+    expect(thinkingSent(ws)).toEqual(["thinking 2", "thinking 3"]);
+    expectAccepted(ws);
+    await ask(ws, 1, 5);
+    expect(thinkingSent(ws)).toEqual(["thinking 2", "thinking 3", "thinking 4"]);
+    expectAccepted(ws);
+  });
+
+  it("stripping turn 2's reasoning is a gap: turn 3's stays out, turn 1's goes back", async () => {
+    const ws = await workspace();
+    await ask(ws, 3);
+    const dry = await ws.jp("c", "compact", "--turn", "2", "-r", "--dry-run");
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/Reasoning: the thinking of turn 3 \(≈\d+ tokens\) stops going back/);
+    const compact = await ws.jp("c", "compact", "--turn", "2", "-r");
+    expect(compact.code).toBe(0);
+    ws.mock.push(answer(4));
+    const next = await ws.jp("q", "question 4");
+    expect(next.code).toBe(0);
+    expect(next.stderr).toContain("the reasoning of turn 3 is not sent back");
+    expect(thinkingSent(ws)).toEqual(["thinking 1"]);
+    expectAccepted(ws);
+    const last = ws.events().findLast((e) => e.type === "chat_response")!;
+    expect(metadataOf(last)[REASONING_LEFT_OUT_KEY]).toEqual([{ turn: 2, blocks: 1, reason: "order" }]);
+    // Turn 4 was written after turn 1's thinking alone: it follows it.
+    await ask(ws, 1, 5);
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 4"]);
+    expectAccepted(ws);
   });
 
   it("stripping turn 1's tool calls, then two more questions", async () => {
@@ -269,7 +302,7 @@ describe("preserved thinking", () => {
     const dry = await ws.jp("c", "compact", "--turn", "1", "--summary", "Question 1.", "--dry-run");
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(
-      /Reasoning: the thinking of turns 2–3 \(≈\d+ tokens\) stops going back to the model, which reads it only while all before it is unchanged; the log keeps it\./,
+      /Reasoning: the thinking of turns 2–3 \(≈\d+ tokens\) stops going back to the model, which reads it only while all before it is unchanged and no thinking between was left out; the log keeps it\./,
     );
     const json = JSON.parse(
       (await ws.jp("c", "compact", "--turn", "1", "--summary", "Question 1.", "--dry-run", "--json")).stdout,

@@ -128,4 +128,115 @@ describe("the mock's preserved thinking", () => {
       { path: "messages.1.content.0", reason: "model_binding_mismatch", request: 2 },
     ]);
   });
+
+  /** Three exchanges, each answer thinking first, as the client sends them back. */
+  async function threeTurns(model = MODEL) {
+    const turns: Message[] = [];
+    for (let i = 1; i <= 3; i++) {
+      mock!.push({ reasoning: `t${i}`, text: `a${i}` });
+      const question: Message = { role: "user", content: [{ type: "text", text: `q${i}` }] };
+      const r = await post({ model, system: "Be brief.", messages: [...turns, question] });
+      expect(r.status).toBe(200);
+      turns.push(question, {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: `t${i}`, signature: signatureOf(r.text) },
+          { type: "text", text: `a${i}` },
+        ],
+      });
+    }
+    return turns;
+  }
+
+  /** The messages with the thinking of these assistant turns (1-based) left out. */
+  const without = (turns: Message[], ...left: number[]): Message[] =>
+    turns.map((m, i) =>
+      m.role === "assistant" && left.includes(i / 2 + 0.5)
+        ? { ...m, content: m.content.filter((b) => b.type !== "thinking") }
+        : m,
+    );
+
+  it("keeps the rest when the oldest thinking, the newest or all of it is left out", async () => {
+    mock = await startMockLlm();
+    const turns = await threeTurns();
+    for (const left of [[1], [1, 2], [3], [2, 3], [1, 2, 3]]) {
+      mock.push({ text: "ok" });
+      const r = await post({ system: "Be brief.", messages: [...without(turns, ...left), next] });
+      expect(r.status).toBe(200);
+    }
+    expect(mock.dropped).toEqual([]);
+    expect(mock.refusedForBinding).toBe(0);
+  });
+
+  it("refuses a gap: the block after it, and every later one, is bound to what it followed", async () => {
+    mock = await startMockLlm();
+    const turns = await threeTurns();
+    const refused = await post({ system: "Be brief.", messages: [...without(turns, 2), next] });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("messages.5.content.0: Invalid `signature` in `thinking` block.");
+    // Dropped instead, only what follows the gap goes.
+    mock.push({ text: "ok" });
+    const thinking = { type: "adaptive", block_binding: { prefix_mismatch_behavior: "drop_block" } };
+    const dropped = await post(
+      { system: "Be brief.", messages: [...without(turns, 2), next], thinking },
+      BINDING_BETA,
+    );
+    expect(dropped.status).toBe(200);
+    expect(mock.dropped).toEqual([
+      { path: "messages.5.content.0", reason: "prefix_binding_mismatch", request: 5 },
+    ]);
+  });
+
+  it("refuses a block put back before one written without it", async () => {
+    mock = await startMockLlm();
+    const turns = await threeTurns();
+    // Turn 4 answered with turn 1's thinking left out; then turn 1's is sent again.
+    mock.push({ reasoning: "t4", text: "a4" });
+    const q4: Message = { role: "user", content: [{ type: "text", text: "q4" }] };
+    const fourth = await post({ system: "Be brief.", messages: [...without(turns, 1), q4] });
+    expect(fourth.status).toBe(200);
+    const a4: Message = {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "t4", signature: signatureOf(fourth.text) },
+        { type: "text", text: "a4" },
+      ],
+    };
+    mock.push({ text: "ok" });
+    const apart = await post({ system: "Be brief.", messages: [...without(turns, 1), q4, a4, next] });
+    expect(apart.status).toBe(200);
+    const back = await post({ system: "Be brief.", messages: [...turns, q4, a4, next] });
+    expect(back.status).toBe(400);
+    expect(back.text).toContain("messages.7.content.0: Invalid `signature`");
+  });
+
+  it("Fable 5.1 reads Opus 5.5's thinking; Opus 5.5 drops Fable 5.1's", async () => {
+    mock = await startMockLlm();
+    const turns = await threeTurns("claude-opus-5-5");
+    mock.push({ reasoning: "t4", text: "a4" });
+    const onFable = await post({
+      model: "claude-fable-5-1",
+      system: "Be brief.",
+      messages: [...turns, next],
+    });
+    expect(onFable.status).toBe(200);
+    expect(mock.dropped).toEqual([]);
+    const a4: Message = {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "t4", signature: signatureOf(onFable.text) },
+        { type: "text", text: "a4" },
+      ],
+    };
+    mock.push({ text: "ok" });
+    const back = await post({
+      model: "claude-opus-5-5",
+      system: "Be brief.",
+      messages: [...turns, next, a4, next],
+    });
+    expect(back.status).toBe(200);
+    expect(mock.dropped).toEqual([
+      { path: "messages.7.content.0", reason: "model_binding_mismatch", request: 5 },
+    ]);
+  });
 });

@@ -1,20 +1,8 @@
-// Anthropic's preserved thinking, as the platform docs state the rule
-// ("Preserved thinking", "Prefix checks on thinking blocks", "Fix a thinking
-// block bound to a different conversation"), played by the mock server:
-// - a thinking block is signed with the model that wrote it and a digest of
-//   its prefix: the top-level system prompt, the tools not marked
-//   `defer_loading`, and every message block before it, `cache_control`
-//   markers left out of the comparison;
-// - a block another model wrote is dropped without an error;
-// - a block whose prefix differs from the one it was written in is refused
-//   with a 400 naming it, or, with `thinking.block_binding
-//   .prefix_mismatch_behavior: "drop_block"` and the beta header, dropped and
-//   listed in the answer's `input_transformations` (`thinking_dropped`, as
-//   the beta SDK's types name it; another model's blocks are listed too);
-// - a summary the server writes (on-demand compaction) is a `compaction`
-//   block that goes first in later requests in place of the messages it
-//   summarised, and the thinking of the turns kept after it stays valid: the
-//   block stands for those messages in every later block's prefix.
+// Anthropic's preserved thinking, as the platform docs state the rule, played
+// by the mock server. Each rule names the docs sentence it plays, quoted with
+// its page:
+//   PT  https://platform.claude.com/docs/en/build-with-claude/preserved-thinking
+//   PC  https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks
 // The digest is the server's own, over the wire format: it knows nothing of
 // how jp decides what to send.
 import { createHash } from "node:crypto";
@@ -31,9 +19,27 @@ export const PRESERVED_THINKING_MODELS: ReadonlySet<string> = new Set([
   "claude-haiku-5-5",
 ]);
 
+/**
+ * Which other models' thinking a model reads. PT: "Each model reads its own
+ * thinking blocks and those of a fixed set of other models. Claude Fable 5.1
+ * reads blocks from Claude Opus 5 and, on the Claude API, from Claude Opus
+ * 5.5; neither Claude Opus 5 nor Claude Opus 5.5 reads blocks from Claude
+ * Fable 5.1." And https://platform.claude.com/docs/en/models/fable-5-2/whats-new-fable-5-2:
+ * "Only Claude Fable 5.2 and Claude Mythos 5.2 read Claude Fable 5.2 thinking blocks".
+ */
+const READS: Readonly<Record<string, readonly string[]>> = {
+  "claude-fable-5-1": ["claude-opus-5", "claude-opus-5-5"],
+  "claude-mythos-5-2": ["claude-fable-5-2"],
+};
+
+const reads = (model: string, writer: string): boolean =>
+  writer === model || (READS[model] ?? []).includes(writer);
+
 export const BINDING_BETA = "thinking-binding-controls-2026-08-01";
 
 type Block = Record<string, unknown>;
+
+const isThinking = (block: Block): boolean => block.type === "thinking" || block.type === "redacted_thinking";
 
 /** A block as the prefix check compares it: its cache marker left out. */
 function compared(block: Block): Block {
@@ -56,7 +62,11 @@ function messageBlocks(body: Record<string, unknown>): { role: string; block: Bl
   return out;
 }
 
-/** The header of the prefix: the system prompt's text and the tools loaded up front. */
+/**
+ * The header of the prefix: the system prompt's text and the tools loaded up
+ * front. PT: "The top-level `system` prompt, `tools`, and `messages` before
+ * the block are its prefix."
+ */
 function header(body: Record<string, unknown>): unknown {
   const system = body.system;
   const texts =
@@ -73,14 +83,17 @@ function digest(value: unknown): string {
 
 /**
  * The digest of the messages before each block, as a chain: each link the
- * digest of the one before and the block. A compaction block the server wrote
- * stands for the messages it summarised: the chain goes on from theirs.
+ * digest of the one before and the block. Thinking blocks are no link of it:
+ * PT, "Earlier thinking blocks aren't in the prefix" (where they stand is the
+ * order check's, below). A compaction block the server wrote stands for the
+ * messages it summarised: the chain goes on from theirs.
  */
 function messageChain(blocks: { role: string; block: Block }[]): string[] {
   const chain: string[] = [];
   let value = "";
   for (const { role, block } of blocks) {
     chain.push(value);
+    if (isThinking(block)) continue;
     const stands = block.type === "compaction" ? compactedChain(block) : undefined;
     value = stands ?? digest([value, role, block]);
   }
@@ -94,9 +107,44 @@ function compactedChain(block: Block): string | undefined {
   return sealed.startsWith("compacted.") ? sealed.slice("compacted.".length) : undefined;
 }
 
-/** The signature of a block written by `model` after the header and a history whose chain is `chain`. */
-function signature(model: string, body: Record<string, unknown>, chain: string) {
-  return `bound.${model}.${digest([header(body), chain])}`;
+/**
+ * The thinking blocks sent before a block, as it records them: how many, and
+ * the last one's id (`none` without one). PC: a prefix check "also fails if a
+ * thinking block between others was left out or moved."
+ */
+interface Order {
+  count: number;
+  after: string;
+}
+
+/** A thinking block's id: the digest of its signature (or of a redacted block's data). */
+const thinkingId = (block: Block): string =>
+  digest(String(block.type === "thinking" ? block.signature : block.data));
+
+/** The signature of a block written by `model` after the header, a history whose chain is `chain`, and `order`. */
+function signature(model: string, body: Record<string, unknown>, chain: string, order: Order) {
+  const { count, after } = order;
+  return `bound.${model}.${count}.${after}.${digest([header(body), chain, count, after])}`;
+}
+
+/** A signature this server wrote, read back; undefined for any other. */
+function readSignature(sig: string): ({ writer: string; digest: string } & Order) | undefined {
+  const [tag, writer, count, after, sealed] = sig.split(".");
+  if (tag !== "bound" || !writer || !after || !sealed || !/^\d+$/.test(count ?? "")) return undefined;
+  return { writer, count: Number(count), after, digest: sealed };
+}
+
+/**
+ * Whether the thinking sent before a block (`sent`, their ids in order) is
+ * what it may follow. PT: "You can remove thinking blocks from the start of
+ * the history (oldest first), from the end, or all of them. What fails is a
+ * gap… Once you remove a block, leave it out." So the blocks before it must be
+ * the last of those that were before it when it was written: none at all, or
+ * at most as many, ending with the one it was written after (a block left out
+ * between, or one put back before, breaks that).
+ */
+function inOrder(sent: readonly string[], order: Order): boolean {
+  return sent.length === 0 || (sent.length <= order.count && sent.at(-1) === order.after);
 }
 
 /** On-demand compaction (`compaction: {type: "summarize"}`, beta compact-2026-09-04): the block, sealed with what it stands for. */
@@ -155,16 +203,25 @@ export function checkPrefixes(body: Record<string, unknown>, headers: http.Incom
     };
   const chain = messageChain(blocks);
   const dropped: Dropped[] = [];
+  /** The ids of the thinking blocks sent so far, in order. */
+  const sent: string[] = [];
+  // PT: "that block and every later thinking block are invalid".
+  let invalid = false;
   for (const [k, { block, path }] of blocks.entries()) {
-    if (block.type !== "thinking" && block.type !== "redacted_thinking") continue;
-    const sig = String(block.type === "thinking" ? block.signature : block.data);
-    const [tag, writer] = sig.split(".");
-    if (tag !== "bound" || writer !== model) {
-      // A block the model cannot read is dropped without an error.
+    if (!isThinking(block)) continue;
+    const id = thinkingId(block);
+    const written = readSignature(String(block.type === "thinking" ? block.signature : block.data));
+    const before = [...sent];
+    sent.push(id);
+    if (!written || !reads(model, written.writer)) {
+      // PT: "If the current model can't read a block, the API drops it from that request without an error."
       dropped.push({ path, reason: "model_binding_mismatch" });
       continue;
     }
-    if (sig === signature(writer, body, chain[k]!)) continue;
+    const sameDigest = signature(written.writer, body, chain[k]!, written).endsWith(`.${written.digest}`);
+    invalid ||= !sameDigest || !inOrder(before, written);
+    if (!invalid) continue;
+    // PT: "the API rejects the request with a 400 error or drops the invalid blocks, whichever you choose."
     if (!drop)
       return {
         ok: false,
@@ -173,6 +230,7 @@ export function checkPrefixes(body: Record<string, unknown>, headers: http.Incom
       };
     dropped.push({ path, reason: "prefix_binding_mismatch" });
   }
+  const order: Order = { count: sent.length, after: sent.at(-1) ?? "none" };
   const transformations = dropped.map((d) => ({ type: "thinking_dropped", path: d.path, reason: d.reason }));
-  return { ok: true, dropped, transformations, sign: () => signature(model, body, chain.at(-1)!) };
+  return { ok: true, dropped, transformations, sign: () => signature(model, body, chain.at(-1)!, order) };
 }
