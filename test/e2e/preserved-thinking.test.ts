@@ -489,6 +489,33 @@ describe("preserved thinking", () => {
   });
 });
 
+describe("a conversation moved to another Claude model", () => {
+  it("from Opus 5.5 to Fable 5.1 sends the Opus thinking, which Fable reads; back on Opus, the server drops Fable's and jp says so", async () => {
+    w = await qWorkspace({ model: "anthropic/claude-opus-5-5", extraConfig: THINKING });
+    const ws = w;
+    await ask(ws, 2);
+    ws.mock.push(answer(3));
+    const moved = await ws.jp("q", "-m", "anthropic/claude-fable-5-1", "question 3");
+    expect(moved.code).toBe(0);
+    expect(ws.mock.requests.at(-1)!.body.model).toBe("claude-fable-5-1");
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2"]);
+    expectAccepted(ws);
+    // Opus 5.5 cannot read Fable 5.1's thinking: jp sends it all the same, the API drops it.
+    ws.mock.push(answer(4));
+    const back = await ws.jp("q", "-m", "anthropic/claude-opus-5-5", "question 4");
+    expect(back.code).toBe(0);
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 3"]);
+    expect(ws.mock.refusedForBinding).toBe(0);
+    expect(ws.mock.dropped).toEqual([
+      { path: "messages.5.content.0", reason: "model_binding_mismatch", request: 4 },
+    ]);
+    const show = await ws.jp("c", "show");
+    expect(show.stdout).toContain(
+      "the provider dropped 1 thinking block from the requests of turn 4 (model_binding_mismatch)",
+    );
+  });
+});
+
 describe("preserved reasoning on the Responses API", () => {
   it("records the reasoning items OpenAI removed for a changed prefix, and show names them", async () => {
     const ws = await qWorkspace({ provider: "openai", api: "responses" });

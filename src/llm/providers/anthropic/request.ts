@@ -31,6 +31,7 @@ import {
   isTextAttachment,
 } from "../../../events/index.js";
 import { reasoningGoesBack } from "../../capabilities.js";
+import { thinkingGoesBack } from "../../thinking-readers.js";
 import { type ModelRequest } from "../../types.js";
 import { anthropicThinking, anthropicToolChoice } from "./choices.js";
 
@@ -47,13 +48,15 @@ export function toAnthropicMessages(events: readonly Event[]): Message[] {
 /**
  * The messages, and for each of `marks` (event positions) how many blocks the
  * events before it make: what mapping only `events.slice(0, mark)` would give.
- * With `model`, thinking another model wrote stays out: thinking blocks are
- * tied to the model that wrote them, and another refuses them.
+ * With `model`, thinking goes back as `thinkingGoesBack` says: to a model with
+ * preserved thinking (`preserved`) every Claude model's, for the API to drop
+ * what it cannot read; to another, what it reads.
  */
 export function mapMessages(
   events: readonly Event[],
   marks: readonly number[],
   model?: string,
+  preserved = false,
 ): { messages: Message[]; blocksBefore: number[] } {
   const writers = model === undefined ? [] : responseModels(events);
   const messages: Message[] = [];
@@ -98,7 +101,7 @@ export function mapMessages(
         const foreign =
           model !== undefined &&
           (block?.type === "thinking" || block?.type === "redacted_thinking") &&
-          !reasoningGoesBack(writers[i], model);
+          !thinkingGoesBack(writers[i], model, preserved);
         if (block && !foreign) push("assistant", block);
         break;
       }
@@ -195,6 +198,7 @@ export function anthropicBody(request: ModelRequest): AnthropicBody {
     request.events,
     (request.settled ?? []).slice(-2),
     request.model,
+    request.facts?.preservedThinking === true,
   );
   const choice = anthropicToolChoice(request);
   const tools: AnthropicTool[] = request.tools.map((t) => ({
