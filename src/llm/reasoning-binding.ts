@@ -138,10 +138,11 @@ const short = (hash: Hash): string => hash.digest("base64url").slice(0, 22);
 /** A SHA-256 hash; node:crypto loads only for a model that binds its reasoning (it costs a start 2.5 ms). */
 const sha256 = (): Hash => process.getBuiltinModule("node:crypto").createHash("sha256");
 
-/** The digest of a request's header: its system prompt and its tools, in order. */
+/** The digest of a request's header: its system prompt and its tools loaded up front, in order. */
 export function headerDigest(system: string | undefined, tools: readonly ToolDefinition[]): string {
+  const loaded = tools.filter((t) => t.deferred !== true);
   return short(
-    sha256().update(JSON.stringify([system ?? "", tools.map((t) => [t.name, t.description, t.parameters])])),
+    sha256().update(JSON.stringify([system ?? "", loaded.map((t) => [t.name, t.description, t.parameters])])),
   );
 }
 

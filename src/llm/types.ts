@@ -147,6 +147,12 @@ export interface AcceptedFields {
   thinksWhileForced: boolean;
   /** The binary attachments its messages can carry (text always goes, as text). */
   attachments: readonly BinaryKind[];
+  /**
+   * Whether tools can be added and withdrawn in the conversation, declared
+   * deferred (Anthropic's `tool_addition`/`tool_removal`): a tool offered for
+   * one question then leaves the bound thinking before it valid.
+   */
+  toolChanges?: boolean;
 }
 
 export type ReasoningField =

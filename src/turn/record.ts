@@ -11,7 +11,8 @@ import {
 } from "../events/index.js";
 import { type Collected, discardedMetadata, isRefusal, lastBlock, unanswered } from "../llm/assemble.js";
 import { grouped } from "../numbers.js";
-import { asksForTool, forcingStopsThinking } from "./request.js";
+import { toolChangesOf, type ToolChanges, withToolChanges } from "../llm/tool-changes.js";
+import { asksForTool, forcingStopsThinking, saysToolChanges, toolDefinitions } from "./request.js";
 import { INTERRUPTED, syntheticResponse } from "./tool-calls.js";
 import type { TurnOptions } from "./types.js";
 
@@ -120,8 +121,14 @@ export function questionEvents(
   query: string,
   options: Pick<TurnOptions, "now" | "attachments" | "retryOf">,
   forcedTool?: string,
+  toolChanges?: ToolChanges,
 ): Event[] {
   const start = options.now().toISOString();
+  const metadata: JsonObject = {
+    ...(options.retryOf !== undefined ? { retry_of: options.retryOf } : {}),
+    ...(forcedTool !== undefined ? { [ASKED_FOR_TOOL_KEY]: forcedTool } : {}),
+  };
+  const recorded = toolChanges ? withToolChanges(metadata, toolChanges) : metadata;
   return [
     { type: "turn_start", timestamp: start },
     {
@@ -129,14 +136,7 @@ export function questionEvents(
       timestamp: start,
       content: query,
       ...(options.attachments?.length ? { attachments: [...options.attachments] } : {}),
-      ...(options.retryOf !== undefined || forcedTool !== undefined
-        ? {
-            metadata: {
-              ...(options.retryOf !== undefined ? { retry_of: options.retryOf } : {}),
-              ...(forcedTool !== undefined ? { [ASKED_FOR_TOOL_KEY]: forcedTool } : {}),
-            },
-          }
-        : {}),
+      ...(Object.keys(recorded).length ? { metadata: recorded } : {}),
     },
   ];
 }
@@ -158,7 +158,13 @@ export function recordFailedQuestion(
 }
 
 export function recordQuestion(query: string, options: TurnOptions): void {
-  options.log.append(questionEvents(query, options, asksForTool(options) ? options.forcedTool : undefined));
+  const changes =
+    saysToolChanges(options) && options.standingTools
+      ? toolChangesOf(toolDefinitions(options.tools), toolDefinitions(options.standingTools))
+      : undefined;
+  options.log.append(
+    questionEvents(query, options, asksForTool(options) ? options.forcedTool : undefined, changes),
+  );
   const asked = options.reasoning?.budgetTokens || options.reasoning?.effort;
   const configured = asked && options.reasoning?.effort !== "none";
   if (configured && forcingStopsThinking(options))

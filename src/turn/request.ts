@@ -28,6 +28,7 @@ import {
   unboundUntil,
 } from "../llm/reasoning-binding.js";
 import { toolIsAskedFor, withAskedTools } from "../llm/tool-choice.js";
+import { requestTools } from "../llm/tool-changes.js";
 import type { ModelRequest, ReasoningRequest, ToolDefinition } from "../llm/types.js";
 import { leftOutLines } from "../render/reasoning.js";
 import { withRecallWhenUseful } from "../tools/recall.js";
@@ -59,6 +60,19 @@ export function approximateTokens(request: ModelRequest): number {
  */
 export function asksForTool(options: TurnOptions): boolean {
   return options.forcedTool !== undefined && toolIsAskedFor(options.provider.accepts, options.facts);
+}
+
+/**
+ * Whether the turn's requests keep the conversation's usual tools and say
+ * this question's own where it is asked (`llm/tool-changes.ts`): on a model
+ * with preserved thinking whose provider takes tool changes.
+ */
+export function saysToolChanges(options: TurnOptions): boolean {
+  return (
+    options.facts?.preservedThinking === true &&
+    options.provider.accepts.toolChanges === true &&
+    options.standingTools !== undefined
+  );
 }
 
 /**
@@ -199,17 +213,19 @@ export function buildRequest(
   const shown = options.outputCap
     ? capToolOutputs(projected, options.outputCap)
     : { events: projected, cut: 0 };
-  const tools = toolDefinitions(
-    withRecallWhenUseful(options.tools, {
-      activeCompactions: stats.activeCompactions,
-      cutOutputs: shown.cut,
-      stable: options.facts?.preservedThinking === true,
-    }),
-  );
+  const recallView = {
+    activeCompactions: stats.activeCompactions,
+    cutOutputs: shown.cut,
+    stable: options.facts?.preservedThinking === true,
+  };
   const asked = withAskedTools(
     withThreadAttachments(shown.events, options.threadAttachments),
     forced && insist,
   );
+  const standing = saysToolChanges(options) ? options.standingTools : undefined;
+  const tools = standing
+    ? requestTools(toolDefinitions(withRecallWhenUseful(standing, recallView)), asked)
+    : toolDefinitions(withRecallWhenUseful(options.tools, recallView));
   const request: ModelRequest = {
     model: options.modelName,
     ...(options.system ? { system: options.system } : {}),

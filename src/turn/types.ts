@@ -40,6 +40,13 @@ export interface TurnOptions {
   maxContinuations?: number;
   tools: readonly Tool[];
   /**
+   * The conversation's usual tools (its config's, without this question's
+   * `-t`/`-T`): on a model with preserved thinking whose provider takes tool
+   * changes, the request's tools stay these, and what this question offers
+   * besides or holds back is said where it is asked.
+   */
+  standingTools?: readonly Tool[];
+  /**
    * What `conversation.attachments` names, read for this turn: sent before the
    * first question of every request, as JP sends its thread's attachments,
    * and not recorded (the config says what they are).

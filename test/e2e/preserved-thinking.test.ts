@@ -246,25 +246,43 @@ describe("preserved thinking", () => {
     expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 5"]);
   });
 
-  it("a tool offered for one question leaves the earlier reasoning out for that question only", async () => {
+  it("a tool offered for one question is added in the conversation: every earlier block goes back, then and after", async () => {
     const ws = await workspace(
       '[conversation.tools.extra]\nsource = "local"\nsummary = "Another tool"\ncommand = ["true"]\nenable = false\n',
     );
     await ask(ws, 2);
+    const usual = ws.mock.requests.at(-1)!.body.tools;
     ws.mock.push(answer(3));
     const once = await ws.jp("q", "-t", "extra", "question 3");
     expect(once.code).toBe(0);
-    expect(toolNames(ws)).toContain("extra");
-    expect(once.stderr).toContain(
-      "the reasoning of turns 1–2 is not sent back to anthropic/claude-sonnet-5-5: the system prompt or the tools changed since it was written",
-    );
-    expect(thinkingSent(ws)).toEqual([]);
-    await ask(ws, 1, 4);
-    // Back to the usual tools: turns 1–2 go back again; turn 3 was written with the other tools.
+    expect(once.stderr).not.toContain("not sent back");
+    const third = ws.mock.requests.at(-1)!;
+    // The usual tools stay on top; the extra one is declared deferred and added where it is asked for.
+    expect((third.body.tools as { name: string }[]).filter((t) => !("defer_loading" in t))).toEqual(usual);
+    expect(third.body.tools).toContainEqual(expect.objectContaining({ name: "extra", defer_loading: true }));
+    expect((third.body.messages as unknown[]).at(-1)).toEqual({
+      role: "system",
+      content: [{ type: "tool_addition", tool: { type: "tool_reference", name: "extra" } }],
+    });
+    expect(third.headers["anthropic-beta"]).toContain("mid-conversation-tool-changes-2026-07-01");
     expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2"]);
-    await ask(ws, 1, 5);
-    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 4"]);
     expectAccepted(ws);
+    await ask(ws, 1, 4);
+    // Back to the usual tools: withdrawn where the next question is asked, so turn 3's thinking stays valid.
+    expect((ws.mock.requests.at(-1)!.body.messages as unknown[]).at(-1)).toEqual({
+      role: "system",
+      content: [{ type: "tool_removal", tool: { type: "tool_reference", name: "extra" } }],
+    });
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 3"]);
+    await ask(ws, 1, 5);
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 3", "thinking 4"]);
+    expectAccepted(ws);
+    expect(
+      sdkTypeErrors(
+        "anthropic-beta",
+        ws.mock.requests.map((r) => r.body),
+      ),
+    ).toEqual([]);
   });
 
   it("recall is offered from the first request, so the first compaction does not change the tools", async () => {

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import {
   checkPrefixes,
+  checkToolChanges,
   compactionBlock,
   PRESERVED_THINKING_MODELS,
   type Dropped,
@@ -744,6 +745,11 @@ class MockState {
         },
         false,
       );
+      return;
+    }
+    const toolChange = anthropic ? checkToolChanges(body, req.headers) : undefined;
+    if (toolChange) {
+      writeFault(res, toolChange, true);
       return;
     }
     let preserved: Preserved | undefined;

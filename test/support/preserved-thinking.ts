@@ -160,6 +160,45 @@ export function compactionBlock(body: Record<string, unknown>, summary: string):
   };
 }
 
+/** Tools added and withdrawn in the conversation, in `role: "system"` messages (beta SDK types). */
+export const TOOL_CHANGES_BETA = "mid-conversation-tool-changes-2026-07-01";
+
+/**
+ * A request's tool changes in the conversation, checked as the beta SDK's
+ * types describe them (BetaRequestToolAdditionBlock: "`tool` is a reference
+ * to a tool (or MCP toolset) declared in the request's `tools`";
+ * BetaRequestToolRemovalBlock: "`tool` references a tool (or MCP toolset) by
+ * name: one declared in the request's `tools` or defined earlier in
+ * `messages`"), behind their beta header. Undefined when they are sound.
+ */
+export function checkToolChanges(
+  body: Record<string, unknown>,
+  headers: http.IncomingHttpHeaders,
+): { status: number; message: string } | undefined {
+  const declared = new Set(((body.tools as Block[] | undefined) ?? []).map((t) => String(t.name)));
+  const betas = String(headers["anthropic-beta"] ?? "").split(",");
+  const messages = (body.messages as { role: string; content: unknown }[] | undefined) ?? [];
+  for (const [i, m] of messages.entries()) {
+    if (m.role !== "system" || !Array.isArray(m.content)) continue;
+    for (const [j, block] of (m.content as Block[]).entries()) {
+      if (block.type !== "tool_addition" && block.type !== "tool_removal") continue;
+      const path = `messages.${i}.content.${j}`;
+      if (!betas.includes(TOOL_CHANGES_BETA))
+        return {
+          status: 400,
+          message: `${path}: ${block.type} requires the beta header anthropic-beta: ${TOOL_CHANGES_BETA}`,
+        };
+      const tool = block.tool as Block | undefined;
+      if (tool?.type !== "tool_reference" || !declared.has(String(tool.name)))
+        return {
+          status: 400,
+          message: `${path}.tool: no tool named ${JSON.stringify(tool?.name)} is declared in tools`,
+        };
+    }
+  }
+  return undefined;
+}
+
 export interface Dropped {
   path: string;
   /** As the beta SDK's BetaThinkingDroppedInputTransformation names them. */

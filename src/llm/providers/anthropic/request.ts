@@ -2,7 +2,11 @@
 // blocks with their signatures, tool_use/tool_result pairs, one role per
 // message, attachments as documents and images), the body with its thinking
 // and cache breakpoints, and the betas a body needs.
-import type { BetaCompactionConfig } from "@anthropic-ai/sdk/resources/beta/messages/messages";
+import type {
+  BetaCompactionConfig,
+  BetaRequestToolAdditionBlock,
+  BetaRequestToolRemovalBlock,
+} from "@anthropic-ai/sdk/resources/beta/messages/messages";
 import type {
   Tool as AnthropicTool,
   CacheControlEphemeral,
@@ -32,6 +36,7 @@ import {
 } from "../../../events/index.js";
 import { reasoningGoesBack } from "../../capabilities.js";
 import { thinkingGoesBack } from "../../thinking-readers.js";
+import { TOOL_CHANGES_BETA, toolShifts, type ToolShift } from "../../tool-changes.js";
 import { type ModelRequest } from "../../types.js";
 import { anthropicThinking, anthropicToolChoice } from "./choices.js";
 
@@ -40,8 +45,31 @@ export interface Message {
   content: ContentBlockParam[];
 }
 
+/** A message in the conversation that changes the tools offered from there on (`llm/tool-changes.ts`). */
+export interface ToolChangeMessage {
+  role: "system";
+  content: (BetaRequestToolAdditionBlock | BetaRequestToolRemovalBlock)[];
+}
+
+/** What a request's `messages` hold. */
+export type AnyMessage = Message | ToolChangeMessage;
+
+const isConversational = (m: AnyMessage): m is Message => m.role !== "system";
+
+/** The tool change said where a question is asked: withdrawals, then additions. */
+function toolChangeMessage(shift: ToolShift): ToolChangeMessage {
+  const reference = (name: string) => ({ type: "tool_reference" as const, name });
+  return {
+    role: "system",
+    content: [
+      ...shift.remove.map((name) => ({ type: "tool_removal" as const, tool: reference(name) })),
+      ...shift.add.map((name) => ({ type: "tool_addition" as const, tool: reference(name) })),
+    ],
+  };
+}
+
 /** Map projected events to Messages API messages; consecutive blocks of one role share a message. */
-export function toAnthropicMessages(events: readonly Event[]): Message[] {
+export function toAnthropicMessages(events: readonly Event[]): AnyMessage[] {
   return mapMessages(events, []).messages;
 }
 
@@ -57,14 +85,16 @@ export function mapMessages(
   marks: readonly number[],
   model?: string,
   preserved = false,
-): { messages: Message[]; blocksBefore: number[] } {
+  declared: ReadonlySet<string> = new Set(),
+): { messages: AnyMessage[]; blocksBefore: number[] } {
   const writers = model === undefined ? [] : responseModels(events);
-  const messages: Message[] = [];
+  const shifts = toolShifts(events, declared);
+  const messages: AnyMessage[] = [];
   let blocks = 0;
   const push = (role: Message["role"], block: ContentBlockParam) => {
     blocks += 1;
     const last = messages.at(-1);
-    if (last && last.role === role) last.content.push(block);
+    if (last && last.role === role && isConversational(last)) last.content.push(block);
     else messages.push({ role, content: [block] });
   };
   // -1 until the mark is passed: a mark at or beyond the end counts every block.
@@ -90,6 +120,10 @@ export function mapMessages(
         if (compactionAt(i + 1)) break;
         for (const block of attachmentBlocks(e.attachments ?? [])) push("user", block);
         push("user", { type: "text", text: e.content });
+        {
+          const shift = shifts.get(i);
+          if (shift) messages.push(toolChangeMessage(shift));
+        }
         break;
       case "chat_response": {
         const compaction = compactionAt(i);
@@ -189,8 +223,14 @@ function responseBlock(e: ChatResponse): ContentBlockParam | undefined {
   return { type: "text", text: JSON.stringify(e.data) };
 }
 
-/** A Messages request, with the beta API's on-demand compaction where it is asked for. */
-export type AnthropicBody = MessageCreateParamsStreaming & { compaction?: BetaCompactionConfig };
+/**
+ * A Messages request, with the beta API's on-demand compaction where it is
+ * asked for, and its tool changes in the conversation.
+ */
+export type AnthropicBody = Omit<MessageCreateParamsStreaming, "messages"> & {
+  messages: AnyMessage[];
+  compaction?: BetaCompactionConfig;
+};
 
 export function anthropicBody(request: ModelRequest): AnthropicBody {
   // Blocks are mapped in event order, so a settled prefix's blocks lead the request's.
@@ -199,12 +239,14 @@ export function anthropicBody(request: ModelRequest): AnthropicBody {
     (request.settled ?? []).slice(-2),
     request.model,
     request.facts?.preservedThinking === true,
+    new Set(request.tools.map((t) => t.name)),
   );
   const choice = anthropicToolChoice(request);
   const tools: AnthropicTool[] = request.tools.map((t) => ({
     name: t.name,
     description: t.description,
     input_schema: { type: "object", ...t.parameters },
+    ...(t.deferred ? { defer_loading: true } : {}),
   }));
   const control: CacheControlEphemeral | undefined = request.cache
     ? request.cache.ttl === "1h"
@@ -220,7 +262,7 @@ export function anthropicBody(request: ModelRequest): AnthropicBody {
       settledBlocks,
     );
   }
-  const body: MessageCreateParamsStreaming = {
+  const body: AnthropicBody = {
     model: request.model,
     max_tokens: request.maxTokens,
     messages,
@@ -265,6 +307,7 @@ export function betasOf(body: AnthropicBody): string[] {
   return [
     ...(body.thinking && "block_binding" in body.thinking ? [THINKING_BINDING_BETA] : []),
     ...(body.compaction ? [COMPACTION_BETA] : []),
+    ...(body.messages.some((m) => m.role === "system") ? [TOOL_CHANGES_BETA] : []),
   ];
 }
 
@@ -284,12 +327,13 @@ export function betasOf(body: AnthropicBody): string[] {
 function addCacheBreakpoints(
   tools: AnthropicTool[],
   hasSystem: boolean,
-  messages: Message[],
+  all: AnyMessage[],
   control: CacheControlEphemeral,
   settledBlocks: readonly number[],
 ): void {
-  // anthropicBody marks the system prompt itself.
-  const lastTool = tools.at(-1);
+  // anthropicBody marks the system prompt itself; the tool changes in the conversation are not marked.
+  const messages = all.filter(isConversational);
+  const lastTool = tools.filter((t) => !t.defer_loading).at(-1);
   if (lastTool && !hasSystem) lastTool.cache_control = control;
   // Thinking blocks cannot carry a breakpoint.
   const canMark = (
