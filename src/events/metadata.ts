@@ -78,3 +78,9 @@ export function reportsReasoning(e: Event): boolean {
  * so the tools at the top of the request never change.
  */
 export const TOOL_CHANGES_KEY = "tool_changes";
+/**
+ * On the first question of a conversation asked of such a model: the tools
+ * every later request keeps on top, whatever the config or an MCP server's
+ * list becomes (a change is then said in the conversation).
+ */
+export const TOOLS_ON_TOP_KEY = "tools_on_top";

@@ -26,6 +26,7 @@ import {
   REASONING_LEFT_OUT_KEY,
   REASONING_SIGNATURE_KEY,
   REDACTED_REASONING_KEY,
+  TOOL_CHANGES_KEY,
   TOOL_IMAGES_KEY,
   CITATIONS_KEY,
   GEMINI_SIGNATURE_KEY,
@@ -83,11 +84,15 @@ function sentParts(e: Event): [string, string][] | undefined {
   const m = metadataOf(e);
   const json = (value: unknown[]) => JSON.stringify(value);
   switch (e.type) {
-    case "chat_request":
-      return [
+    case "chat_request": {
+      const parts: [string, string][] = [
         ["q", e.content],
         ["a", json([e.attachments ?? [], m[ASKED_FOR_TOOL_KEY] ?? null])],
       ];
+      // The tools it changed, said after it (a part only where there is one, so older logs digest as they did).
+      if (m[TOOL_CHANGES_KEY] !== undefined) parts.push(["u", json([m[TOOL_CHANGES_KEY]])]);
+      return parts;
+    }
     case "chat_response":
       if (typeof e.reasoning === "string")
         return [

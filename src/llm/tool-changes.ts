@@ -11,13 +11,16 @@
 // request's `tools`… The tool is offered to the model from this point in the
 // conversation onward." The change is recorded on the question
 // (TOOL_CHANGES_KEY), so every later request says it in the same place and
-// the thinking written after it stays valid.
+// the thinking written after it stays valid. The tools on top are those of
+// the first question asked so (TOOLS_ON_TOP_KEY): what the config or an MCP
+// server's list offers later is a change from them.
 import {
   type ChatRequest,
   type Event,
   isJsonObject,
   type JsonObject,
   TOOL_CHANGES_KEY,
+  TOOLS_ON_TOP_KEY,
 } from "../events/index.js";
 import type { ToolDefinition } from "./types.js";
 
@@ -60,14 +63,38 @@ function isDefinition(d: unknown): d is ToolDefinition {
   );
 }
 
-/** The question's metadata with its change recorded (the definitions as plain JSON). */
-export function withToolChanges(metadata: JsonObject | undefined, changes: ToolChanges): JsonObject {
-  const added: JsonObject[] = changes.added.map((t) => ({
-    name: t.name,
-    description: t.description,
-    parameters: { ...t.parameters },
-  }));
-  return { ...(metadata ?? {}), [TOOL_CHANGES_KEY]: { added, removed: [...changes.removed] } };
+const plain = (t: ToolDefinition): JsonObject => ({
+  name: t.name,
+  description: t.description,
+  parameters: { ...t.parameters },
+});
+
+/**
+ * The question's metadata with what it records: the tools on top when none
+ * were recorded before (`top`), and its change from them when it has one.
+ */
+export function withToolChanges(
+  metadata: JsonObject,
+  changes: ToolChanges | undefined,
+  top?: readonly ToolDefinition[],
+): JsonObject {
+  return {
+    ...metadata,
+    ...(top ? { [TOOLS_ON_TOP_KEY]: top.map(plain) } : {}),
+    ...(changes
+      ? { [TOOL_CHANGES_KEY]: { added: changes.added.map(plain), removed: [...changes.removed] } }
+      : {}),
+  };
+}
+
+/** The tools on top the log recorded (its first question that recorded them), if any. */
+export function recordedTop(events: readonly Event[]): ToolDefinition[] | undefined {
+  for (const e of events) {
+    if (e.type !== "chat_request" || !isJsonObject(e.metadata)) continue;
+    const top = e.metadata[TOOLS_ON_TOP_KEY];
+    if (Array.isArray(top)) return top.filter(isDefinition);
+  }
+  return undefined;
 }
 
 /**

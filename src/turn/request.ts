@@ -28,7 +28,7 @@ import {
   unboundUntil,
 } from "../llm/reasoning-binding.js";
 import { toolIsAskedFor, withAskedTools } from "../llm/tool-choice.js";
-import { requestTools } from "../llm/tool-changes.js";
+import { recordedTop, requestTools } from "../llm/tool-changes.js";
 import type { ModelRequest, ReasoningRequest, ToolDefinition } from "../llm/types.js";
 import { leftOutLines } from "../render/reasoning.js";
 import { withRecallWhenUseful } from "../tools/recall.js";
@@ -74,6 +74,18 @@ export function saysToolChanges(options: TurnOptions): boolean {
     options.standingTools !== undefined
   );
 }
+
+/** What stays on top where tools are said as changes: the usual tools, with recall (offered from the first request). */
+export function topTools(options: TurnOptions): ToolDefinition[] {
+  return toolDefinitions(withRecallWhenUseful(options.standingTools ?? options.tools, STABLE));
+}
+
+/** The tools the turn offers, as a request of a model with preserved thinking offers them. */
+export function offeredTools(options: TurnOptions): ToolDefinition[] {
+  return toolDefinitions(withRecallWhenUseful(options.tools, STABLE));
+}
+
+const STABLE = { activeCompactions: 0, cutOutputs: 0, stable: true };
 
 /**
  * Whether the turn forces a tool where the provider refuses thinking with a
@@ -222,9 +234,8 @@ export function buildRequest(
     withThreadAttachments(shown.events, options.threadAttachments),
     forced && insist,
   );
-  const standing = saysToolChanges(options) ? options.standingTools : undefined;
-  const tools = standing
-    ? requestTools(toolDefinitions(withRecallWhenUseful(standing, recallView)), asked)
+  const tools = saysToolChanges(options)
+    ? requestTools(recordedTop(events) ?? topTools(options), asked)
     : toolDefinitions(withRecallWhenUseful(options.tools, recallView));
   const request: ModelRequest = {
     model: options.modelName,

@@ -15,6 +15,7 @@ import {
 } from "../../src/events/index.js";
 import type { MockRoute, ScriptedResponse } from "../support/mock-llm.js";
 import { qWorkspace, sampleWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { mcpCacheDir } from "../../src/mcp/offer.js";
 import { sdkTypeErrors } from "../support/sdk-types.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { REPO_ROOT } from "../support/workspace.js";
@@ -283,6 +284,48 @@ describe("preserved thinking", () => {
         ws.mock.requests.map((r) => r.body),
       ),
     ).toEqual([]);
+  });
+
+  it("an MCP server whose tool list changed: the tools on top stay, the change is said in the conversation", async () => {
+    const server = path.join(REPO_ROOT, "test/support/mcp-server.mjs");
+    const ws = await workspace(
+      [
+        "[providers.mcp.bookworm]",
+        'type = "stdio"',
+        'command = "node"',
+        `arguments = ${JSON.stringify([server])}`,
+        "all_tools = true",
+        '[conversation.tools."*"]',
+        'run = "unattended"',
+        "",
+      ].join("\n"),
+    );
+    await ask(ws, 2);
+    const first = toolNames(ws);
+    // The server gained a tool since: its cached list, which jp offers from, says so.
+    const cacheFile = path.join(mcpCacheDir(ws.env, ws.root), "bookworm.json");
+    const cache = JSON.parse(fs.readFileSync(cacheFile, "utf8")) as { tools: { name: string }[] };
+    fs.writeFileSync(
+      cacheFile,
+      JSON.stringify({ ...cache, tools: [...cache.tools, { ...cache.tools[0]!, name: "new_tool" }] }),
+    );
+    ws.mock.push(answer(3));
+    const third = await ws.jp("q", "question 3");
+    expect(third.code).toBe(0);
+    expect(third.stderr).not.toContain("not sent back");
+    const body = ws.mock.requests.at(-1)!.body;
+    const tools = body.tools as { name: string; defer_loading?: boolean }[];
+    expect(tools.filter((t) => !t.defer_loading).map((t) => t.name)).toEqual(first);
+    expect(tools).toContainEqual(expect.objectContaining({ name: "new_tool", defer_loading: true }));
+    expect((body.messages as unknown[]).at(-1)).toEqual({
+      role: "system",
+      content: [{ type: "tool_addition", tool: { type: "tool_reference", name: "new_tool" } }],
+    });
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2"]);
+    expectAccepted(ws);
+    await ask(ws, 1, 4);
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 3"]);
+    expectAccepted(ws);
   });
 
   it("recall is offered from the first request, so the first compaction does not change the tools", async () => {
