@@ -36,6 +36,11 @@ export interface AutoCompactionDeps {
   now: () => Date;
   newId: () => string;
   hints: Readonly<Record<string, ToolHint>>;
+  /**
+   * The provider clears the turn's oldest tool results itself (context
+   * editing, the request's `clearToolUses`): they are not stripped here.
+   */
+  serverClearsToolUses?: boolean;
   /** One line to the user: what was compacted, or why it stopped. */
   say: (line: string) => void;
   warn: (line: string) => void;
@@ -160,8 +165,23 @@ class AutoCompactor {
     if (project(events).turns.length < this.limits.minTurns) return undefined;
     const batch = new Batch([...events], before, this.measure);
     await this.earlierTurns(batch);
+    if (batch.tokens > trigger && this.deps.serverClearsToolUses) {
+      this.sayServerClears();
+      return batch.added.length ? this.settle(batch, before) : undefined;
+    }
     if (batch.tokens > trigger) this.currentTurnTools(batch, trigger);
     return this.settle(batch, before);
+  }
+
+  private saidServerClears = false;
+
+  /** Once a turn: the provider clears the oldest tool results, and keeps the thinking valid. */
+  private sayServerClears(): void {
+    if (this.saidServerClears) return;
+    this.saidServerClears = true;
+    this.deps.say(
+      "context over budget: the provider clears this turn's oldest tool results before the model reads them (context editing, clear_tool_uses_20250919); every thinking block stays valid, and the log keeps everything",
+    );
   }
 
   /** Whole earlier turns by the configured rule (a summary, or mechanically when it fails). */

@@ -250,6 +250,7 @@ export function buildRequest(
     ...(turnThinking(options) ? { reasoning: turnThinking(options) } : {}),
     ...(options.facts ? { facts: options.facts } : {}),
     ...(options.cache ? { cache: options.cache, settled } : {}),
+    ...(options.serverClearsToolUses ? { clearToolUses: options.serverClearsToolUses } : {}),
   };
   if (!options.facts?.preservedThinking) return { request, leftOut: [] };
   // The model checks each thinking block's prefix: only those whose prefix is unchanged go back.

@@ -67,6 +67,12 @@ export interface TurnOptions {
   contextWindow?: number;
   /** The view's cap of each tool's output (its max_output_bytes): longer ones are shown as head and tail. */
   outputCap?: OutputCap;
+  /**
+   * Automatic compaction of this turn's tool results left to the provider
+   * (context editing): cleared server-side past `trigger` tokens, the last
+   * `keep` tool uses kept, the request whole (a model with preserved thinking).
+   */
+  serverClearsToolUses?: { trigger: number; keep: number };
   /** Whether automatic compaction runs before each request (the refusal says what is left to do). */
   autoCompacts?: boolean;
   /** Called before every provider request with the stream; may return events to append first (auto compaction). */

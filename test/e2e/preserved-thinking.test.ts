@@ -339,7 +339,7 @@ describe("preserved thinking", () => {
     expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 3"]);
   });
 
-  it("automatic compaction inside a long tool turn, then two more questions", async () => {
+  it("automatic compaction inside a 30-step tool turn is the provider's: every step's thinking goes back, then two more questions", async () => {
     const steps: ScriptedResponse[] = [];
     for (let i = 0; i < 30; i++)
       steps.push({ reasoning: `step ${i}`, tool_calls: [{ id: `toolu_${i}`, name: "big", arguments: {} }] });
@@ -350,11 +350,35 @@ describe("preserved thinking", () => {
     );
     const result = await ws.jp("q", "-t=big", "process all the data");
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/context compacted/);
-    expect(ws.events().some((e) => e.type === "compaction")).toBe(true);
+    expect(result.stderr).toContain("the provider clears this turn's oldest tool results");
+    // Nothing is stripped on jp's side: the log has no compaction, every request is the conversation whole.
+    expect(ws.events().some((e) => e.type === "compaction")).toBe(false);
+    const last = ws.mock.requests.at(-1)!;
+    // The step in progress reads the thinking of every step before it, the kept steps' included.
+    expect(thinkingSent(ws)).toEqual(Array.from({ length: 30 }, (_, i) => `step ${i}`));
+    expect(last.body.context_management).toEqual({
+      edits: [
+        {
+          type: "clear_tool_uses_20250919",
+          trigger: { type: "input_tokens", value: 20000 },
+          keep: { type: "tool_uses", value: 3 },
+        },
+      ],
+    });
+    expect(last.headers["anthropic-beta"]).toContain("context-management-2025-06-27");
+    // The server cleared the oldest results once over the budget, all but the last three.
+    expect(ws.mock.contextEdits.at(-1)).toEqual([
+      expect.objectContaining({ type: "clear_tool_uses_20250919", cleared_tool_uses: 27 }),
+    ]);
     expectAccepted(ws);
     await ask(ws, 2, 1);
     expectAccepted(ws);
+    expect(
+      sdkTypeErrors(
+        "anthropic-beta",
+        ws.mock.requests.map((r) => r.body),
+      ),
+    ).toEqual([]);
   });
 
   it("compact --dry-run names the thinking a compaction stops sending back; print and show name what jp left out", async () => {

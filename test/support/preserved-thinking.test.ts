@@ -3,7 +3,7 @@
 // API refuses, or the tests that use it prove nothing.
 import { afterEach, describe, expect, it } from "vitest";
 import { startMockLlm, type MockLlm } from "./mock-llm.js";
-import { BINDING_BETA } from "./preserved-thinking.js";
+import { BINDING_BETA, CONTEXT_MANAGEMENT_BETA, TOOL_CHANGES_BETA } from "./preserved-thinking.js";
 
 let mock: MockLlm | undefined;
 afterEach(async () => {
@@ -238,5 +238,68 @@ describe("the mock's preserved thinking", () => {
     expect(mock.dropped).toEqual([
       { path: "messages.7.content.0", reason: "model_binding_mismatch", request: 5 },
     ]);
+  });
+
+  it("context editing: asks for its beta header, refuses on-demand compaction with it, clears the oldest results over the trigger", async () => {
+    mock = await startMockLlm();
+    const use = (i: number): Message => ({
+      role: "assistant",
+      content: [{ type: "tool_use", id: `t${i}`, name: "big", input: {} }],
+    });
+    const result = (i: number): Message => ({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: `t${i}`, content: "x".repeat(400) }],
+    });
+    const messages = [
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      use(1),
+      result(1),
+      use(2),
+      result(2),
+    ];
+    const tools = [{ name: "big", description: "d", input_schema: { type: "object" } }];
+    const context_management = {
+      edits: [
+        {
+          type: "clear_tool_uses_20250919",
+          trigger: { type: "input_tokens", value: 100 },
+          keep: { type: "tool_uses", value: 1 },
+        },
+      ],
+    };
+    const without = await post({ messages, tools, context_management });
+    expect(without.status).toBe(400);
+    expect(without.text).toContain(CONTEXT_MANAGEMENT_BETA);
+    const both = await post(
+      { messages, tools, context_management, compaction: { type: "summarize" } },
+      `${CONTEXT_MANAGEMENT_BETA},compact-2026-09-04`,
+    );
+    expect(both.status).toBe(400);
+    mock.push({ text: "ok" });
+    const cleared = await post({ messages, tools, context_management }, CONTEXT_MANAGEMENT_BETA);
+    expect(cleared.status).toBe(200);
+    expect(cleared.text).toContain(
+      '"context_management":{"applied_edits":[{"type":"clear_tool_uses_20250919","cleared_tool_uses":1',
+    );
+  });
+
+  it("tool changes in the conversation: their beta header, and a tool declared in tools", async () => {
+    mock = await startMockLlm();
+    const tools = [
+      { name: "extra", description: "d", input_schema: { type: "object" }, defer_loading: true },
+    ];
+    const add = (name: string) => ({
+      role: "system",
+      content: [{ type: "tool_addition", tool: { type: "tool_reference", name } }],
+    });
+    const messages = [{ role: "user", content: [{ type: "text", text: "go" }] }];
+    expect((await post({ messages: [...messages, add("extra")], tools })).status).toBe(400);
+    const unknown = await post({ messages: [...messages, add("other")], tools }, TOOL_CHANGES_BETA);
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain("no tool named");
+    mock.push({ text: "ok" });
+    expect((await post({ messages: [...messages, add("extra")], tools }, TOOL_CHANGES_BETA)).status).toBe(
+      200,
+    );
   });
 });

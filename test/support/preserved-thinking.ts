@@ -199,6 +199,61 @@ export function checkToolChanges(
   return undefined;
 }
 
+/** Context editing's beta header. */
+export const CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
+
+/**
+ * Server-side context editing, as https://platform.claude.com/docs/en/build-with-claude/context-editing
+ * states it: "To enable it, use the beta header context-management-2025-06-27";
+ * `clear_tool_uses_20250919` "clears tool results when the conversation
+ * context grows beyond your configured threshold… the API automatically
+ * clears the oldest tool results in chronological order"; and (the beta
+ * SDK's types) on-demand compaction "Cannot be combined with
+ * `context_management`". The edits apply to what the model reads, after the
+ * prefix check of the request as sent: "Context editing is applied
+ * server-side before the prompt reaches Claude. Your client application
+ * maintains the full, unmodified conversation history". Tokens are counted
+ * at four characters each, as the mock counts them everywhere.
+ */
+export function contextEditing(
+  body: Record<string, unknown>,
+  headers: http.IncomingHttpHeaders,
+): { error: { status: number; message: string } } | { applied: Block[] } | undefined {
+  const config = body.context_management as { edits?: Block[] } | undefined;
+  if (config === undefined) return undefined;
+  const betas = String(headers["anthropic-beta"] ?? "").split(",");
+  if (!betas.includes(CONTEXT_MANAGEMENT_BETA))
+    return {
+      error: {
+        status: 400,
+        message: `context_management: this field requires the beta header anthropic-beta: ${CONTEXT_MANAGEMENT_BETA}`,
+      },
+    };
+  if (body.compaction !== undefined)
+    return { error: { status: 400, message: "compaction: cannot be combined with context_management" } };
+  const applied: Block[] = [];
+  for (const edit of config.edits ?? []) {
+    if (edit.type !== "clear_tool_uses_20250919") continue;
+    const trigger = (edit.trigger as { value?: number } | undefined)?.value ?? 100_000;
+    const keep = (edit.keep as { value?: number } | undefined)?.value ?? 3;
+    const input = Math.ceil(JSON.stringify(body).length / 4);
+    if (input <= trigger) continue;
+    const results = messageBlocks(body).filter((b) => b.block.type === "tool_result");
+    const cleared = results.slice(0, Math.max(0, results.length - keep));
+    if (cleared.length === 0) continue;
+    const tokens = cleared.reduce(
+      (n, b) => n + Math.ceil(JSON.stringify(b.block.content ?? "").length / 4),
+      0,
+    );
+    applied.push({
+      type: "clear_tool_uses_20250919",
+      cleared_tool_uses: cleared.length,
+      cleared_input_tokens: tokens,
+    });
+  }
+  return { applied };
+}
+
 export interface Dropped {
   path: string;
   /** As the beta SDK's BetaThinkingDroppedInputTransformation names them. */

@@ -4,6 +4,7 @@
 // and cache breakpoints, and the betas a body needs.
 import type {
   BetaCompactionConfig,
+  BetaContextManagementConfig,
   BetaRequestToolAdditionBlock,
   BetaRequestToolRemovalBlock,
 } from "@anthropic-ai/sdk/resources/beta/messages/messages";
@@ -230,6 +231,7 @@ function responseBlock(e: ChatResponse): ContentBlockParam | undefined {
 export type AnthropicBody = Omit<MessageCreateParamsStreaming, "messages"> & {
   messages: AnyMessage[];
   compaction?: BetaCompactionConfig;
+  context_management?: BetaContextManagementConfig;
 };
 
 export function anthropicBody(request: ModelRequest): AnthropicBody {
@@ -287,8 +289,33 @@ export function anthropicBody(request: ModelRequest): AnthropicBody {
     const { instructions } = request.compaction;
     return { ...body, compaction: { type: "summarize", ...(instructions ? { instructions } : {}) } };
   }
+  // The beta SDK's types: on-demand compaction "Cannot be combined with `context_management`".
+  if (request.clearToolUses) return { ...body, context_management: clearToolUses(request.clearToolUses) };
   return body;
 }
+
+/**
+ * Server-side clearing of the oldest tool results. The docs
+ * (https://platform.claude.com/docs/en/build-with-claude/context-editing):
+ * "Context editing is applied server-side before the prompt reaches Claude.
+ * Your client application maintains the full, unmodified conversation
+ * history"; so the request, and every thinking block's prefix in it, stays
+ * as it was.
+ */
+function clearToolUses(clear: { trigger: number; keep: number }): BetaContextManagementConfig {
+  return {
+    edits: [
+      {
+        type: "clear_tool_uses_20250919",
+        trigger: { type: "input_tokens", value: clear.trigger },
+        keep: { type: "tool_uses", value: clear.keep },
+      },
+    ],
+  };
+}
+
+/** Context editing's beta header (the docs: "To enable it, use the beta header context-management-2025-06-27"). */
+const CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
 
 /**
  * Preserved thinking's safety net: a thinking block whose prefix changed is
@@ -308,6 +335,7 @@ export function betasOf(body: AnthropicBody): string[] {
     ...(body.thinking && "block_binding" in body.thinking ? [THINKING_BINDING_BETA] : []),
     ...(body.compaction ? [COMPACTION_BETA] : []),
     ...(body.messages.some((m) => m.role === "system") ? [TOOL_CHANGES_BETA] : []),
+    ...(body.context_management ? [CONTEXT_MANAGEMENT_BETA] : []),
   ];
 }
 
