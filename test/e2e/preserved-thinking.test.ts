@@ -344,8 +344,9 @@ describe("preserved thinking", () => {
     for (let i = 0; i < 30; i++)
       steps.push({ reasoning: `step ${i}`, tool_calls: [{ id: `toolu_${i}`, name: "big", arguments: {} }] });
     steps.push({ reasoning: "all done", text: "Done with all the data." });
+    // Outputs of about 600 tokens and a budget of 6,000: over it from the tenth step on.
     const ws = await workspace(
-      `${BIG_TOOL}\n[conversation.compaction.auto]\nenabled = true\nmax_tokens = 20000\n`,
+      `${BIG_TOOL.replace("2500", "600")}\n[conversation.compaction.auto]\nenabled = true\nmax_tokens = 6000\n`,
       steps,
     );
     const result = await ws.jp("q", "-t=big", "process all the data");
@@ -360,7 +361,7 @@ describe("preserved thinking", () => {
       edits: [
         {
           type: "clear_tool_uses_20250919",
-          trigger: { type: "input_tokens", value: 20000 },
+          trigger: { type: "input_tokens", value: 6000 },
           keep: { type: "tool_uses", value: 3 },
         },
       ],

@@ -58,14 +58,7 @@ export async function turnSettings(
   const { facts } = capabilities;
   const window = facts.contextWindow;
   const serverClears = serverClearsToolUses(config, capabilities);
-  const beforeRequest = await autoCompactionHook(
-    ctx,
-    config,
-    tools,
-    capabilities,
-    ref,
-    serverClears !== undefined,
-  );
+  const beforeRequest = await autoCompactionHook(ctx, config, tools, capabilities, ref, serverClears);
   const reasoning = config.assistant?.reasoning;
   return {
     system: config.assistant?.system_prompt,
@@ -157,7 +150,7 @@ async function autoCompactionHook(
   tools: readonly Tool[],
   capabilities: ModelCapabilities,
   ref: ConversationRef,
-  serverClears: boolean,
+  serverClears: { keep: number } | undefined,
 ) {
   const auto = config.conversation?.compaction?.auto;
   if (!auto?.enabled) return undefined;
@@ -189,7 +182,7 @@ async function autoCompactionHook(
     now: () => ctx.clock.now(),
     newId: ctx.newId,
     hints: toolHints(config),
-    serverClearsToolUses: serverClears,
+    ...(serverClears ? { serverClearsToolUses: { keep: serverClears.keep } } : {}),
     say: (line) => {
       ctx.info(ctx.color.cyan(line));
     },
