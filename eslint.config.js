@@ -33,6 +33,7 @@ const LLM_PUBLIC = [
   "summarize",
   "title",
   "attachments",
+  "redact",
   "reasoning-binding",
   "usage",
   "assemble",

@@ -223,6 +223,9 @@ function fixtures(mockUrl) {
 
 /** Warm the caches the way a user's second run would find them. */
 async function warm(f, env) {
+  // The user made these workspaces: trusted, as `jp init` would have recorded them.
+  for (const ws of [f.small, f.withMcp, f.big, f.bound])
+    await timeRun(JP, ["workspace", "trust"], { cwd: ws.root, env });
   f.small.restore();
   await timeRun(JP, ["q", "again"], { cwd: f.small.root, env });
   // The first run with the MCP server starts it and caches its tool list, as a user's first would.
@@ -245,12 +248,16 @@ export async function cliBench() {
   const cache = path.join(DATA_DIR, "user-cache");
   fs.rmSync(cache, { recursive: true, force: true });
   fs.mkdirSync(cache, { recursive: true, mode: 0o700 });
+  // So is the state folder, where the workspaces the user trusts are recorded.
+  const state = path.join(DATA_DIR, "user-state");
+  fs.rmSync(state, { recursive: true, force: true });
   // The price data is not fetched: a measured run does not start a refresh.
   const env = {
     ...process.env,
     NO_COLOR: "1",
     BENCH_API_KEY: "sk-bench",
     XDG_CACHE_HOME: cache,
+    XDG_STATE_HOME: state,
     JP_PRICE_DATA_URL: "off",
   };
   const mock = await startBenchMock();

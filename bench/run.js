@@ -6,6 +6,7 @@ const ALL = {
   tokens: async () => (await import("./tokens.js")).tokensBench(),
   cli: async () => (await import("./cli.js")).cliBench(),
   auto: async () => (await import("./auto.js")).autoBench(),
+  record: async () => (await import("./record.js")).recordBench(),
   cost: async () => (await import("./cost.js")).costBench(),
   print: async () => (await import("./print.js")).printBench(),
   import: async () => (await import("./import.js")).importBench(),

@@ -6,6 +6,9 @@ import * as path from "node:path";
 import { UsageError } from "../errors.js";
 import { type Attachment, escapeXml } from "../events/index.js";
 import { globFiles, isGlob } from "../glob.js";
+import { tokensOfChars } from "../compaction/estimate.js";
+import { grouped } from "../numbers.js";
+import { counted } from "../render/words.js";
 
 /** The most one attachment may hold: what providers take in one request is of this order. */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
@@ -97,8 +100,10 @@ async function urlAttachment(url: string, fetcher: Fetcher): Promise<Attachment>
 
 /**
  * What `-a` names, read: each file (paths shown as given, relative to `cwd`),
- * each file a glob matches (one that matches none is an error), each URL.
- * A file named twice is attached once.
+ * each file a glob matches (one that matches none is an error), each file of
+ * a folder (as JP takes one: every file below it, hidden ones left out), each
+ * URL, and a command's output (JP's `cmd://date`, `cmd:git log -3`). A file
+ * named twice is attached once.
  */
 export async function readAttachments(
   sources: readonly string[],
@@ -113,17 +118,82 @@ export async function readAttachments(
       seen.add(source);
       continue;
     }
-    const files = isGlob(source) ? globFiles(source, cwd) : [path.resolve(cwd, source)];
-    if (files.length === 0)
-      throw new UsageError(`-a ${source} matches no file`, "check the glob (relative to the current folder)");
+    if (/^cmd:/i.test(source)) {
+      out.push(await commandSource(source, cwd));
+      continue;
+    }
+    const files = filesOf(source, cwd);
     for (const file of files) {
       if (seen.has(file)) continue;
       seen.add(file);
-      out.push(fileAttachment(file, isGlob(source) ? path.relative(cwd, file) : source));
+      out.push(fileAttachment(file, isGlob(source) || files.length > 1 ? path.relative(cwd, file) : source));
     }
   }
   return out;
 }
+
+/** The files one `-a` path names: a glob's, a folder's (all below it, hidden ones left out), or the file. */
+function filesOf(source: string, cwd: string): string[] {
+  if (isGlob(source)) {
+    const files = globFiles(source, cwd);
+    if (files.length === 0)
+      throw new UsageError(`-a ${source} matches no file`, "check the glob (relative to the current folder)");
+    return files;
+  }
+  const file = path.resolve(cwd, source);
+  if (!fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) return [file];
+  const files = globFiles(`${path.relative(cwd, file) || "."}/**`, cwd).filter(
+    (f) =>
+      !path
+        .relative(file, f)
+        .split(path.sep)
+        .some((part) => part.startsWith(".")),
+  );
+  if (files.length === 0) throw new UsageError(`-a ${source} is a folder holding no file`, "attach a file");
+  return files;
+}
+
+/** `-a cmd://PROGRAM?arg=…` or `-a 'cmd:PROGRAM ARG…'`: its output, or an error when it cannot run. */
+async function commandSource(source: string, cwd: string): Promise<Attachment> {
+  const command = commandOf(source);
+  if (!command)
+    throw new UsageError(`-a ${source} names no command`, "write cmd://PROGRAM?arg=A or 'cmd:PROGRAM A'");
+  let problem: string | undefined;
+  const attached = await commandAttachment(command, cwd, (line) => {
+    problem = line;
+  });
+  if (!attached)
+    throw new UsageError(
+      `-a ${source}: ${command.program} could not be run`,
+      problem?.includes("ENOENT") ? `is ${command.program} installed and on your PATH?` : (problem ?? ""),
+    );
+  return attached;
+}
+
+/**
+ * One line saying what `-a` attached, when it is worth saying: a folder, a
+ * glob or a command (the person did not name each file), or much text.
+ */
+export function attachedSummary(
+  sources: readonly string[],
+  attached: readonly Attachment[],
+  cwd: string,
+): string | undefined {
+  const chars = attached.reduce((sum, a) => sum + ("text" in a ? a.text.length : a.data.length), 0);
+  const tokens = tokensOfChars(chars);
+  const named = sources.some(
+    (s) =>
+      /^cmd:/i.test(s) ||
+      isGlob(s) ||
+      fs.statSync(path.resolve(cwd, s), { throwIfNoEntry: false })?.isDirectory(),
+  );
+  if (!named && tokens < LARGE_ATTACHMENT_TOKENS) return undefined;
+  const noun = sources.some((s) => /^(cmd|https?):/i.test(s)) ? "attachment" : "file";
+  return `attached ${counted(attached.length, noun)} (≈${grouped(tokens)} tokens)`;
+}
+
+/** Attachments past this many tokens are said, however they were named. */
+const LARGE_ATTACHMENT_TOKENS = 20_000;
 
 /** An entry of `conversation.attachments`: a URL or path, or JP's `{ type, path, params }`. */
 export type ConfigAttachment =
@@ -202,12 +272,16 @@ function urlOfObject(entry: Exclude<ConfigAttachment, string>): string {
 async function commandAttachment(
   command: AttachedCommand,
   root: string,
+  env: Record<string, string>,
   warn: (line: string) => void,
 ): Promise<Attachment | undefined> {
   const { execa } = await import("execa");
   const line = [command.program, ...command.args].join(" ");
   const ran = await execa(command.program, command.args, {
     cwd: root,
+    // A tool's environment, not jp's: no provider key reaches the command.
+    env,
+    extendEnv: false,
     reject: false,
     stdin: "ignore",
     maxBuffer: MAX_ATTACHMENT_BYTES,
@@ -230,14 +304,16 @@ async function commandAttachment(
 /**
  * What `conversation.attachments` names, read now, as JP reads it for each
  * question: files (relative to the workspace), http(s) URLs, and commands'
- * output. Kinds of JP's that jp has no reader for (its notes apps, MCP
- * resources) are named once through `warn` and left out.
+ * output (run with `env` alone, which holds no provider key). Kinds of JP's
+ * that jp has no reader for (its notes apps, MCP resources) are named once
+ * through `warn` and left out.
  */
 export async function readConfigAttachments(
   entries: readonly ConfigAttachment[],
   root: string,
   fetcher: Fetcher,
   warn: (line: string) => void,
+  env: Record<string, string> = {},
 ): Promise<Attachment[]> {
   const out: Attachment[] = [];
   for (const entry of entries) {
@@ -255,7 +331,7 @@ export async function readConfigAttachments(
       const command = commandOf(url);
       if (!command) warn(`conversation.attachments: ${url} names no command; left out`);
       else {
-        const attached = await commandAttachment(command, root, warn);
+        const attached = await commandAttachment(command, root, env, warn);
         if (attached) out.push(attached);
       }
     } else {

@@ -1,6 +1,6 @@
 // Owns turning compaction flags (`-k`, `-r`, `-t`, `-s`, `--summary`, range
 // and keep flags) into rules, for `compact`, `fork -k` and `q -k`.
-import { providerSummaries } from "./provider-summaries.js";
+import { dropsReasoningOnEdit, providerSummaries } from "./provider-summaries.js";
 import { nextRequestFrame } from "./request-frame.js";
 import type { Command } from "commander";
 import {
@@ -244,6 +244,7 @@ export async function compactWithSpecs(
     counter: await ctx.tokenCounter(config),
     summarizer: ctx.summarizer,
     defaultModel: config.assistant?.model?.id ?? "",
+    dropsReasoningOnEdit: dropsReasoningOnEdit(config),
     dryRun: false,
     ...(providers ? { providerSummaries: providers } : {}),
   });

@@ -55,6 +55,31 @@ function isPrivateFolder(dir: string): boolean {
 }
 
 /**
+ * Whether every folder above `dir` is one git would call safe: owned by this
+ * user or root, and none that others may write to without the sticky bit
+ * (in such a folder another user could rename the cache away and put their
+ * own in its place).
+ */
+function ancestorsSafe(dir: string): boolean {
+  const owner = process.getuid?.();
+  if (owner === undefined) return true;
+  // Folders not made yet are made by jp, privately: the walk starts at the nearest one there is.
+  let start = path.resolve(dir);
+  while (!fs.existsSync(start) && path.dirname(start) !== start) start = path.dirname(start);
+  try {
+    const real = fs.realpathSync(start);
+    for (let at = real === path.resolve(dir) ? path.dirname(real) : real; ; at = path.dirname(at)) {
+      const stat = fs.lstatSync(at);
+      if (stat.uid !== owner && stat.uid !== 0) return false;
+      if ((stat.mode & 0o002) !== 0 && (stat.mode & 0o1000) === 0) return false;
+      if (path.dirname(at) === at) return true;
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The cache folder of this build and Node, made when missing; none when it,
  * or any folder from the cache root `base` down to it, cannot be trusted, or
  * it cannot be made (a read-only home only costs each start its parsing).
@@ -69,7 +94,7 @@ function cacheFolder(base: string, root: string, build: string): string | undefi
     }
     const chain = [base];
     for (let at = dir; at !== base && at.startsWith(base); at = path.dirname(at)) chain.push(at);
-    return chain.every(isPrivateFolder) ? dir : undefined;
+    return chain.every(isPrivateFolder) && ancestorsSafe(base) ? dir : undefined;
   } catch {
     return undefined;
   }
@@ -202,6 +227,7 @@ export function enableCompileCache(bundleDir: string, env: NodeJS.ProcessEnv = p
   // Node 22 keeps every module's compiled code, checked against its content.
   const nodeCache: unknown = Reflect.get(Module, "enableCompileCache");
   if (typeof nodeCache === "function") {
+    if (!ancestorsSafe(root)) return;
     Reflect.apply(nodeCache, Module, [path.join(root, "node")]);
     return;
   }

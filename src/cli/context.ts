@@ -18,6 +18,8 @@ import type { Config } from "../config/schema.js";
 import type { TokenCounter } from "../tokens/count.js";
 import type { Summarizer, SummarizeRequest, Summary } from "../llm/summarize.js";
 import { grouped } from "../numbers.js";
+import { isTrusted } from "../trusted-workspaces.js";
+import { heldBack } from "../config/workspace-trust.js";
 
 export interface Context {
   cwd: string;
@@ -59,7 +61,12 @@ export interface Context {
    * given. Asynchronous because the schema and TOML parser load on first use:
    * commands that never read config (ls, --help) do not pay for them.
    */
-  config(options?: { conversation?: ConversationRef; flags?: LoadOptions["flags"] }): Promise<ResolvedConfig>;
+  config(options?: {
+    conversation?: ConversationRef;
+    flags?: LoadOptions["flags"];
+    /** Ask at the terminal whether the workspace is trusted, when its files or conversation were held back. */
+    askTrust?: boolean;
+  }): Promise<ResolvedConfig>;
   tokenCounter(config: Config): Promise<TokenCounter>;
   summarizer: Summarizer;
   /** A new short id for a compaction. */
@@ -181,14 +188,32 @@ async function configFor(ctx: Context, options: Parameters<Context["config"]>[0]
         .readEvents(options.conversation)
         .flatMap((e) => (e.type === "config_delta" ? [e.delta] : []))
     : undefined;
-  const resolved = await loadConfig({
-    cwd: ctx.cwd,
-    env: ctx.env,
-    workspaceDir: ctx.maybeWorkspace()?.dir,
-    deltas,
-    cfg: ctx.cfg,
-    flags: options.flags,
-  });
+  const root = ctx.maybeWorkspace()?.root;
+  const load = () =>
+    loadConfig({
+      cwd: ctx.cwd,
+      env: ctx.env,
+      workspaceDir: ctx.maybeWorkspace()?.dir,
+      deltas,
+      cfg: ctx.cfg,
+      flags: options.flags,
+      ...(root ? { trusted: (powers: readonly string[]) => isTrusted(root, powers, ctx.env) } : {}),
+    });
+  let resolved = await load();
+  if (!heldBack(resolved.trust)) return sayConfigLines(ctx, resolved);
+  const { askTrust, untrustedLine } = await import("./workspace-trust.js");
+  if (options.askTrust && (await askTrust(ctx, resolved.trust))) resolved = await load();
+  else if (!untrustedSaid.has(ctx)) {
+    untrustedSaid.add(ctx);
+    ctx.warn(untrustedLine(resolved.trust));
+  }
+  return sayConfigLines(ctx, resolved);
+}
+
+const untrustedSaid = new WeakSet<Context>();
+
+/** The lines a configuration has for the user (settings left out or clamped), each said once. */
+function sayConfigLines(ctx: Context, resolved: ResolvedConfig): ResolvedConfig {
   // A command may read the configuration more than once (jp q: with and without -m): each line is said once,
   // and only when this workspace has not heard it before (config show lists them all).
   const said = saidLines.get(ctx) ?? new Set<string>();

@@ -10,6 +10,7 @@ import { createRecallTool, withRecallWhenUseful } from "../tools/recall.js";
 import { buildRegistry, isMcpToolSpec, selectTools } from "../tools/registry.js";
 import type { Tool } from "../tools/types.js";
 import { providerKeyEnvs } from "../llm/create-provider.js";
+import { knownFacts } from "../llm/model-info.js";
 
 /** The next request's frame, and the MCP tools it leaves uncounted (their servers describe them; none is started). */
 export async function nextRequestFrame(
@@ -24,7 +25,10 @@ export async function nextRequestFrame(
   });
   const selected = selectTools(registry, []);
   const local = selected.filter((t): t is Tool => !isMcpToolSpec(t));
-  const always = withRecallWhenUseful(local, { activeCompactions: 0, cutOutputs: 0 });
+  // As `jp q` offers them: on a model that binds reasoning to its prefix, recall from the first request.
+  const modelId = config.assistant?.model?.id ?? "";
+  const stable = knownFacts(modelId, config, ctx.env, ctx.clock.now()).preservedThinking === true;
+  const always = withRecallWhenUseful(local, { activeCompactions: 0, cutOutputs: 0, stable });
   const definition = (t: Tool) => ({ name: t.name, description: t.description, parameters: t.parameters });
   const system = config.assistant?.system_prompt;
   return {

@@ -36,3 +36,6 @@ export * as q from "./commands/q.js";
 export { collectLayers, loadConfig } from "../config/load.js";
 export { createSummarizer } from "../llm/summarize.js";
 export { createTokenCounter } from "../tokens/count.js";
+export * as workspaceTrust from "./commands/workspace/trust.js";
+export * as workspaceUntrust from "./commands/workspace/untrust.js";
+export * as workspaceStatus from "./commands/workspace/status.js";

@@ -10,7 +10,8 @@ import { buildRegistry } from "../tools/registry.js";
 import type { Context } from "./context.js";
 import { nextRequestFrame } from "./request-frame.js";
 import { providerKeyEnvs } from "../llm/create-provider.js";
-import { lostReasoning } from "../llm/reasoning-binding.js";
+import { droppedOnEdit, lostReasoning } from "../llm/reasoning-binding.js";
+import { dropsReasoningOnEdit } from "./provider-summaries.js";
 
 /** `fromConversation`: the tools whose command the conversation's recorded config set (always asked for). */
 export async function conversationRegistry(
@@ -26,7 +27,7 @@ export async function conversationRegistry(
       counter: () => ctx.tokenCounter(config),
       frame: async () => (await nextRequestFrame(ctx, config)).frame,
       preview: { render: renderCompactPreview, dropped: droppedText },
-      lostReasoning,
+      lostReasoning: dropsReasoningOnEdit(config) ? droppedOnEdit : lostReasoning,
     },
     config,
     ref.id,

@@ -4,6 +4,7 @@
 import type { Event } from "../events/index.js";
 import { turnsLabel, isKind } from "../events/index.js";
 import { project } from "./project.js";
+import { isWorkRecord } from "./record.js";
 import type { TurnOrigin } from "./projector.js";
 
 export interface AnchorCandidate {
@@ -36,6 +37,8 @@ type TextScope = "all" | "read" | "said";
 function turnText(events: readonly Event[], scope: TextScope = "all"): string {
   const parts: string[] = [];
   for (const e of events) {
+    // A record of the work repeats compacted turns' words: a quote names the turn that said them.
+    if (isWorkRecord(e)) continue;
     if (isKind(e, "chat_request")) parts.push(e.content);
     else if (isKind(e, "chat_response") && typeof e.message === "string") parts.push(e.message);
     else if (scope === "said") continue;

@@ -5,6 +5,7 @@ import type { Compaction, Event, Pin } from "../events/index.js";
 import { turnCount, turnsLabel } from "../events/index.js";
 import { describeAnchorError, resolveAnchor } from "./anchors.js";
 import { planRule, truncateNote, type CompactionRule } from "./plan.js";
+import { streamShape } from "./project.js";
 import { toolPolicyFor, type ToolHint, type ToolMode } from "./policy.js";
 
 export interface AssistantRule {
@@ -53,15 +54,31 @@ function ruleShapeProblem(r: AssistantRule): string | undefined {
   return `a summary replaces its turns whole, so ${also} would do nothing there; drop ${also}, or give it a rule of its own for other turns`;
 }
 
+/**
+ * The raw turn where the last `count` turns the model saw begin: a question
+ * that failed before the model saw it is no turn of its view, so it is not
+ * counted (and kept with the turns around it).
+ */
+export function lastSeenTurnsStart(events: readonly Event[], count: number): number {
+  const { turnCount, failed } = streamShape(events);
+  let seen = 0;
+  for (let t = turnCount - 1; t >= 0; t--) {
+    if (failed.has(t)) continue;
+    seen += 1;
+    if (seen === count) return t;
+  }
+  return 0;
+}
+
 /** The core's rule for an assistant's rule, its quotes found in `events`; what is wrong with a quote when one is not. */
 function compactionRuleOf(r: AssistantRule, events: readonly Event[]): CompactionRule | string {
-  // Keeps count from the ends of the conversation, whatever the quotes choose.
+  // Keeps count from the ends of the conversation, whatever the quotes choose, in turns the model saw.
   // The turn in progress (the user's request and this very call) is never folded.
   // As positions (a kept position is kept), so they bound whatever the quotes choose rather than add to it.
   const keepFirst = r.keep_first ?? 0;
   const rule: CompactionRule = {
     ...(keepFirst > 0 ? { keepFirst: { kind: "absolute", index: keepFirst - 1 } } : {}),
-    keepLast: { kind: "from_end", offset: Math.max(1, r.keep_last ?? 1) - 1 },
+    keepLast: { kind: "absolute", index: lastSeenTurnsStart(events, Math.max(1, r.keep_last ?? 1)) },
   };
   for (const [field, quote] of [
     ["after_quote", r.after_quote],

@@ -26,3 +26,5 @@ export * from "./spec.js";
 export * from "./validate.js";
 export * from "./assistant.js";
 export * from "./auto-plans.js";
+export * from "./record.js";
+export * from "./summary-input.js";

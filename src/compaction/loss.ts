@@ -56,15 +56,36 @@ const PATTERNS: readonly [FactKind, RegExp][] = [
  */
 const GENERATED_ID = /^(?:toolu|srvtoolu|call|fc|msg|resp|rs|chatcmpl)_(?=[A-Za-z0-9]*\d)[A-Za-z0-9]+$/;
 
+/** Runs of hex digits long enough to be a hash (a commit, a digest, an address). */
+const HEX_RUN = /[0-9a-fA-F]{7,}/g;
+/** A number this long is a timestamp, an address or a size a program printed, not one a person gives. */
+const LONG_NUMBER = /^\d{9,}$/;
+
+/** Whether `value` holds a hash: a run of hex digits with both letters and digits (`55e0b9ef`). */
+function holdsHash(value: string): boolean {
+  for (const m of value.matchAll(HEX_RUN)) if (/\d/.test(m[0]) && /[a-fA-F]/.test(m[0])) return true;
+  return false;
+}
+
 /** Whether a match is a fact: not an empty quote, a bare fraction or date (`1/30`), nor a generated id. */
 function isFact(kind: FactKind, value: string): boolean {
   if (!/[A-Za-z0-9]/.test(value)) return false;
   if (kind === "path" && /^[\d./]+$/.test(value)) return false;
+  // A URL and an error code (`0xc00000fd`) are facts whatever digits they hold.
+  if (kind !== "url" && kind !== "error_code" && (holdsHash(value) || LONG_NUMBER.test(value))) return false;
   return !GENERATED_ID.test(value);
 }
 
 /** Trailing punctuation a sentence puts after a URL or a path. */
 const trimEnd = (s: string) => s.replace(/[.,;:!?]+$/, "");
+
+/**
+ * A path as grep and compilers print it, without what follows the file
+ * name: a context line's `-21-use …` (`lib.rs-21-use`), a match's `:21:`.
+ * The path is the fact; the line number and the line are not.
+ */
+const LINE_SUFFIX = /(\.[A-Za-z][A-Za-z0-9]{0,9})[-:]\d+(?:[-:][^/]*)?$/;
+const pathOnly = (s: string) => s.replace(LINE_SUFFIX, "$1");
 
 /** The facts `text` holds, each once, in the order of the kinds. */
 export function factsOf(text: string): Fact[] {
@@ -73,7 +94,7 @@ export function factsOf(text: string): Fact[] {
   for (const [kind, pattern] of PATTERNS) {
     for (const match of rest.matchAll(pattern)) {
       const raw = kind === "identifier" ? match[0].replace(/^`|`$/g, "") : match[0];
-      const value = kind === "url" || kind === "path" ? trimEnd(raw) : raw;
+      const value = kind === "url" ? trimEnd(raw) : kind === "path" ? pathOnly(trimEnd(raw)) : raw;
       if (!found.has(value) && isFact(kind, value)) found.set(value, { kind, text: value });
     }
     // What this kind took is not read again (a URL's path is not also a path).
@@ -101,6 +122,14 @@ function* callIdsOf(events: readonly Event[]): Generator<string> {
   for (const e of events) if (isKind(e, "tool_call_request")) yield e.id;
 }
 
+/** What a change of view does to the facts of the texts that leave it. */
+export interface LossReport {
+  /** How many distinct facts the texts that leave the view hold. */
+  leaving: number;
+  /** Those of them no text that stays holds (the summary and the record of the work among them). */
+  atRisk: Fact[];
+}
+
 /**
  * The facts at risk when the view goes from `before` to `after`: the facts
  * of the texts that leave the view that are facts of no text that stays (the
@@ -108,17 +137,27 @@ function* callIdsOf(events: readonly Event[]): Generator<string> {
  * the size of both views: each text is read once.
  */
 export function factsAtRisk(before: readonly Event[], after: readonly Event[]): Fact[] {
+  return lossReport(before, after).atRisk;
+}
+
+/** The loss report of a change of view: how many facts leave with the texts it drops, and which of them stay nowhere. */
+export function lossReport(before: readonly Event[], after: readonly Event[]): LossReport {
   const remaining = viewTexts(after);
   const stays = new Set(remaining);
   // Tool call ids (`fs_read_file_0`) are never facts: counted as kept, they are never listed.
-  const kept = new Set<string>(callIdsOf(before));
+  const callIds = new Set<string>(callIdsOf(before));
+  const kept = new Set<string>(callIds);
   for (const text of remaining) for (const fact of factsOf(text)) kept.add(fact.text);
   const atRisk = new Map<string, Fact>();
+  const leaving = new Set<string>();
   for (const text of viewTexts(before)) {
     if (stays.has(text)) continue;
-    for (const fact of factsOf(text))
+    for (const fact of factsOf(text)) {
+      if (callIds.has(fact.text)) continue;
+      leaving.add(fact.text);
       if (!kept.has(fact.text) && !atRisk.has(fact.text)) atRisk.set(fact.text, fact);
+    }
   }
   const rank = (f: Fact) => FACT_KINDS.indexOf(f.kind);
-  return [...atRisk.values()].sort((a, b) => rank(a) - rank(b));
+  return { leaving: leaving.size, atRisk: [...atRisk.values()].sort((a, b) => rank(a) - rank(b)) };
 }

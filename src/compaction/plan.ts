@@ -18,6 +18,8 @@ export interface CompactionRule extends RangeRequest {
   reasoning?: "strip";
   tool_calls?: ToolPolicy;
   summary?: SummaryRequest;
+  /** false: a summary's view carries no record of the work of its turns (compaction/record.ts). */
+  record?: false;
 }
 
 export interface PlanOptions {
@@ -168,8 +170,10 @@ export function planRule(events: readonly Event[], rule: CompactionRule, options
       to_turn: range.to,
       source: options.source,
     };
-    if (summary) event.summary = summary;
-    else {
+    if (summary) {
+      event.summary = summary;
+      if (rule.record === false) event.record = false;
+    } else {
       if (rule.reasoning) event.reasoning = rule.reasoning;
       if (rule.tool_calls) {
         event.tool_calls = rule.tool_calls;

@@ -1,7 +1,15 @@
 // Owns the projection: what the model sees once the active compactions are
 // applied to the raw stream (docs/architecture.md §5). Pure; never throws on valid input.
 import type { Event } from "../events/index.js";
-import { NO_TURN, TurnCounter, isGlobal, isJsonObject, isKind, isSent } from "../events/index.js";
+import {
+  NO_TURN,
+  TurnCounter,
+  isGlobal,
+  isJsonObject,
+  isKind,
+  isSent,
+  STREAM_FAILED_KEY,
+} from "../events/index.js";
 import { CompactionIndexer, type CompactionEntry } from "./activation.js";
 import {
   coverage,
@@ -45,6 +53,8 @@ const ANSWERS: ReadonlySet<Event["type"]> = new Set<Event["type"]>([
 export class FailedQuestions {
   private readonly reasons = new Map<number, string>();
   private readonly answered = new Set<number>();
+  /** Turns holding an answer whose stream failed partway (`STREAM_FAILED_KEY`). */
+  private readonly cut = new Set<number>();
   private readonly retries = new Map<number, number>();
 
   /** Note one event, in the raw turn `turn` (NO_TURN for a global entry). */
@@ -52,13 +62,24 @@ export class FailedQuestions {
     if (isKind(e, "request_failed")) this.reasons.set(e.turn, e.reason);
     if (turn === NO_TURN) return;
     if (ANSWERS.has(e.type)) this.answered.add(turn);
+    if (isKind(e, "chat_response") && isJsonObject(e.metadata) && e.metadata[STREAM_FAILED_KEY] !== undefined)
+      this.cut.add(turn);
     const retryOf = retryOfRequest(e);
     if (retryOf !== undefined && !this.retries.has(retryOf)) this.retries.set(retryOf, turn);
   }
 
   finish(): FailedQuestion[] {
+    return this.questions((turn) => !this.answered.has(turn));
+  }
+
+  /** The failed questions that hold what arrived before their stream failed: sent on, and asked again by --retry. */
+  cutAnswers(): FailedQuestion[] {
+    return this.questions((turn) => this.answered.has(turn) && this.cut.has(turn));
+  }
+
+  private questions(which: (turn: number) => boolean): FailedQuestion[] {
     return [...this.reasons]
-      .filter(([turn]) => !this.answered.has(turn))
+      .filter(([turn]) => which(turn))
       .sort(([a], [b]) => a - b)
       .map(([turn, reason]) => {
         const retriedAs = this.retries.get(turn);
@@ -107,6 +128,7 @@ export function streamShape(events: Iterable<Event>): StreamShape {
     callPositions,
     pinned,
     failures,
+    cutAnswers: questions.cutAnswers(),
     reasoning: reasoning.finish(),
   };
 }

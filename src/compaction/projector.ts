@@ -13,6 +13,8 @@ import type {
 import { isKind, NO_TURN, PROVIDER_SUMMARY_KEY, TurnCounter } from "../events/index.js";
 import { newestFirst, type CompactionEntry } from "./activation.js";
 import { type ReasoningReport } from "./reasoning-report.js";
+import { recordEvent, recordsWork, renderRecord } from "./record.js";
+import { WorkReader } from "./record-facts.js";
 
 export const SUMMARY_REQUEST = "[Summary of previous conversation]";
 
@@ -90,6 +92,8 @@ export interface StreamShape {
   pinned: Set<number>;
   /** The failed questions among `failed`, in turn order, each with why and what came of it. */
   failures: FailedQuestion[];
+  /** The failed questions whose answer's stream failed partway: what arrived is kept and sent on. */
+  cutAnswers: FailedQuestion[];
   /** The reasoning the newest request left out, and what providers dropped. */
   reasoning: ReasoningReport;
 }
@@ -106,7 +110,11 @@ function summaryResponse(summary: Summary, timestamp: string): ChatResponse {
     timestamp,
     message: summary.text,
     metadata: {
-      [PROVIDER_SUMMARY_KEY]: { block: provider.block, continues: provider.continues },
+      [PROVIDER_SUMMARY_KEY]: {
+        block: provider.block,
+        continues: provider.continues,
+        ...(provider.betas ? { betas: [...provider.betas] } : {}),
+      },
       ...(summary.model ? { model: summary.model } : {}),
     },
   };
@@ -184,6 +192,10 @@ export class StreamProjector {
    */
   private readonly reach = new Map<Compaction, number>();
   private readonly turnOf = new TurnCounter();
+  /** The work of the turns each summary wins, read as they pass: its record goes where the compaction is. */
+  private readonly records = new Map<Compaction, WorkReader>();
+  /** Records waiting for the next turn to begin: they go before its question. */
+  private pendingRecords: Event[] = [];
 
   constructor(
     private readonly shape: StreamShape,
@@ -206,14 +218,25 @@ export class StreamProjector {
   take(e: Event, i: number): void {
     const t = this.turnOf.next(e);
     if (t === NO_TURN) {
-      if (e.type !== "compaction" && e.type !== "compaction_reset" && e.type !== "request_failed")
-        this.emit(e);
+      if (isKind(e, "compaction")) this.record(e);
+      else if (e.type !== "compaction_reset" && e.type !== "request_failed") this.emit(e);
       return;
     }
     if (this.shape.failed.has(t)) return;
     const summary = this.summaryOf[t];
     if (t !== this.lastTurn) this.beginTurn(t, i, e, summary);
+    this.dispatch(e, t, i, summary);
+    // A turn has begun in the view: the records waiting for it go before its question.
+    if (e.type === "turn_start") this.flushRecords();
+  }
+
+  private dispatch(e: Event, t: number, i: number, summary: SummaryEntry | undefined): void {
     if (summary !== undefined) {
+      if (recordsWork(summary.event)) {
+        const reader = this.records.get(summary.event) ?? new WorkReader();
+        this.records.set(summary.event, reader);
+        reader.add(e, t);
+      }
       if (isKind(e, "tool_call_request")) this.callFate.set(e.id, "dropped");
       this.settle(t, i, summarizes);
     } else if (isKind(e, "chat_response")) this.response(e, t, i);
@@ -223,10 +246,36 @@ export class StreamProjector {
   }
 
   finish(rawEvents: number): { stats: ProjectionStats; settled: number[] } {
+    this.flushRecords();
     this.stats.projectedEvents = this.emitted;
     this.stats.rawEvents = rawEvents;
     const settled = [...new Set(this.reach.values())].sort((a, b) => a - b);
     return { stats: this.stats, settled };
+  }
+
+  /**
+   * At a compaction's place in the stream: the record of the work of the
+   * turns its summary won, if it won any (a newer summary may have taken them
+   * all). An automatic compaction is made inside the turn that needs it, so
+   * its record goes right there; any other is made between turns (or applies
+   * from the next one), so its record goes first in the next turn, before its
+   * question. Either way every request since was asked with it in view, and
+   * every one before is as it was.
+   */
+  private record(c: Compaction): void {
+    const reader = this.records.get(c);
+    if (!reader) return;
+    this.records.delete(c);
+    const text = renderRecord(reader);
+    if (text === undefined) return;
+    if (c.source === "auto") this.emit(recordEvent(c, text));
+    else this.pendingRecords.push(recordEvent(c, text));
+  }
+
+  /** The records waiting for a turn, emitted now (after a turn's start, or at the end of the stream). */
+  private flushRecords(): void {
+    for (const e of this.pendingRecords) this.emit(e);
+    this.pendingRecords = [];
   }
 
   private emit(e: Event): void {

@@ -37,6 +37,7 @@ export function ruleFromConfig(config: CompactionRuleConfig, index: number): Res
   };
   if (config.reasoning) rule.reasoning = config.reasoning;
   if (config.tool_calls) rule.tool_calls = toolPolicyFromConfig(config.tool_calls);
+  if (config.record === false) rule.record = false;
   let summary: SummaryOptions | undefined;
   if (config.summary) {
     summary = { ...config.summary, model: config.summary.model?.id };

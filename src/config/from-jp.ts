@@ -15,7 +15,7 @@ import {
 import { keyPath } from "./paths.js";
 import { checkConfig } from "./schema.check.js";
 import { isPlain, type Plain } from "./trust.js";
-import { jpEffortLevel } from "./jp-efforts.js";
+import { JP_EFFORT_NAMES, jpEffortLevel } from "./jp-efforts.js";
 
 export interface CarriedConfig {
   /** A jp config, valid by jp's schema. */
@@ -78,6 +78,29 @@ function valid(path: readonly string[], value: unknown): boolean {
   let wrapped: unknown = value;
   for (const key of [...path].reverse()) wrapped = { [key]: wrapped };
   return checkConfig(wrapped) === undefined;
+}
+
+/**
+ * A table that sets only some settings of a server another file defines (a
+ * user's `optional = true` for the workspace's server, as JP merges them):
+ * valid when it would be valid on a server of either kind.
+ */
+function validOverride(name: string, server: unknown): boolean {
+  if (!isPlain(server) || ["type", "command", "url"].some((key) => Object.hasOwn(server, key))) return false;
+  return [
+    { type: "stdio", command: "-" },
+    { type: "http", url: "http://127.0.0.1" },
+  ].some((kind) => valid(["providers", "mcp", name], { ...kind, ...server }));
+}
+
+/** `config` without the server tables that only override settings (checked alone by validOverride). */
+function withoutServerOverrides(config: Plain): Plain {
+  const providers = isPlain(config.providers) ? config.providers : undefined;
+  if (!providers || !isPlain(providers.mcp)) return config;
+  const mcp = Object.fromEntries(
+    Object.entries(providers.mcp).filter(([name, server]) => !validOverride(name, server)),
+  );
+  return { ...config, providers: { ...providers, mcp } };
 }
 
 /** Every leaf key path under `value`, for naming what was not carried (an empty table has none). */
@@ -226,7 +249,8 @@ function carryProviders(providers: Plain, out: Plain, notCarried: string[]): voi
   const carried: Plain = {};
   if (isPlain(providers.mcp))
     for (const [name, server] of Object.entries(providers.mcp)) {
-      if (valid(["providers", "mcp", name], server)) mergePlain(carried, { mcp: { [name]: server } });
+      if (valid(["providers", "mcp", name], server) || validOverride(name, server))
+        mergePlain(carried, { mcp: { [name]: server } });
       else
         notCarried.push(
           `providers.mcp.${name}: a server jp cannot start as written (${JSON.stringify(server)})`,
@@ -258,15 +282,15 @@ function carryProviders(providers: Plain, out: Plain, notCarried: string[]): voi
   if (Object.keys(carried).length) out.providers = carried;
 }
 
-/** JP's reasoning effort (`parameters.reasoning.effort`, or `parameters.reasoning` alone) as jp's; "auto" is none. */
+/** JP's reasoning effort (`parameters.reasoning.effort`, or `parameters.reasoning` alone) as jp's; "auto" is kept. */
 function jpEffort(parameters: Plain): { level?: string; problem?: string } {
   const reasoning = isPlain(parameters.reasoning) ? parameters.reasoning : {};
   const effort = str(reasoning.effort) ?? str(parameters.reasoning);
-  if (effort === undefined || effort === "auto") return {};
+  if (effort === undefined) return {};
   const level = jpEffortLevel(effort);
   if (level !== undefined) return { level };
   return {
-    problem: `assistant.model.parameters.reasoning.effort = "${effort}": not an effort jp knows (none, minimal, low, medium, high, xhigh, max)`,
+    problem: `assistant.model.parameters.reasoning.effort = "${effort}": not an effort jp knows (${JP_EFFORT_NAMES.join(", ")})`,
   };
 }
 
@@ -390,7 +414,7 @@ export function carryJpConfig(jp: Plain): CarriedConfig {
   for (const key of Object.keys(jp))
     if (!handled.has(key))
       notCarried.push(`${key}: no jp counterpart (${leafPaths(jp[key], key).join(", ")})`);
-  const issue = checkConfig(config);
+  const issue = checkConfig(withoutServerOverrides(config));
   if (issue) notCarried.push(`the carried config is invalid at ${keyPath(issue.path)}: ${issue.message}`);
   const carried = issue ? {} : config;
   return { config: carried, notCarried, review: powerOf(carried) };

@@ -11,6 +11,8 @@ const JP_EFFORTS: Readonly<Record<string, string>> = {
   high: "high",
   xhigh: "xhigh",
   max: "max",
+  // "Enabled with reasonable defaults if the model supports it" (JP's ReasoningConfig::Auto).
+  auto: "auto",
 };
 
 /** jp's effort for one of JP's names; undefined for a word that names none. */

@@ -3,7 +3,6 @@
 // the conversation's config deltas, -c/--cfg values, then command flags.
 import { clampSettings } from "./bounds.js";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { fileLayers, withExtended } from "./extends.js";
 import { cfgLayer, readTomlFile, type Layer } from "./layers.js";
@@ -16,8 +15,11 @@ import { resolveModelAlias } from "./providers.js";
 import { checkConfig, CONFIG_SCALAR_PATHS, isConfig } from "./schema.check.js";
 import type { Config } from "./schema.js";
 import { isPlain, restrictConversationDelta, serverNames, toolNames, type Plain } from "./trust.js";
+import { asData, workspacePowers, type WorkspaceTrust } from "./workspace-trust.js";
+export type { WorkspaceTrust } from "./workspace-trust.js";
 import { isJpWorkspace } from "../store/workspace.js";
 import { PACKAGE_ROOT } from "./package-root.js";
+import { xdgDir } from "../user-cache.js";
 import { grouped } from "../numbers.js";
 
 export type { Layer } from "./layers.js";
@@ -35,6 +37,7 @@ export interface ResolvedConfig {
   ignored: string[];
   /** The configuration before the command's flags (files, the conversation, -c): what -m changed from. */
   beforeFlags: Config;
+  trust: WorkspaceTrust;
 }
 
 export const DEFAULT_CONFIG_FILE = path.join(PACKAGE_ROOT, "config/default.toml");
@@ -85,21 +88,47 @@ export function pruneToSchema(value: Plain): Plain {
   return {};
 }
 
+/** A variable's value as the setting's type reads it: numbers and booleans from their words. */
+function envValue(raw: string, type: string): unknown {
+  if ((type === "number" || type === "union") && /^-?\d+(\.\d+)?$/.test(raw.trim())) return Number(raw);
+  if (type === "boolean" && /^(true|1|false|0)$/.test(raw.trim()))
+    return raw.trim() === "true" || raw.trim() === "1";
+  return raw;
+}
+
+/** An MCP server's settings a variable may set, by name (the server is named between, as JP names it). */
+const MCP_SERVER_VARIABLES = /^JP_(?:CFG_)?PROVIDERS_MCP_(\w+?)_(OPTIONAL|STARTUP_TIMEOUT_SECS|ALL_TOOLS)$/;
+
+/**
+ * `JP_<PATH>` (and JP's own `JP_CFG_<PATH>`) for each scalar setting, and
+ * `JP_PROVIDERS_MCP_<SERVER>_OPTIONAL` (…`_STARTUP_TIMEOUT_SECS`, …`_ALL_TOOLS`)
+ * for a server's, its name in lower case as JP reads it.
+ */
 function envLayer(env: NodeJS.ProcessEnv): Layer | undefined {
   const value: Plain = {};
   const names: string[] = [];
-  for (const { path: keys, type } of CONFIG_SCALAR_PATHS) {
-    const name = `JP_${keys.join("_").toUpperCase()}`;
-    const raw = env[name];
-    if (raw === undefined || raw === "") continue;
-    let parsed: unknown = raw;
-    if ((type === "number" || type === "union") && /^-?\d+(\.\d+)?$/.test(raw.trim())) parsed = Number(raw);
-    else if (type === "boolean" && /^(true|1|false|0)$/.test(raw.trim()))
-      parsed = raw.trim() === "true" || raw.trim() === "1";
+  const set = (keys: readonly string[], parsed: unknown, name: string) => {
     let node = value;
     for (const k of keys.slice(0, -1)) node = tableAt(node, k);
     node[keys.at(-1)!] = parsed;
     names.push(name);
+  };
+  for (const { path: keys, type } of CONFIG_SCALAR_PATHS) {
+    const suffix = keys.join("_").toUpperCase();
+    for (const name of [`JP_CFG_${suffix}`, `JP_${suffix}`]) {
+      const raw = env[name];
+      if (raw !== undefined && raw !== "") set(keys, envValue(raw, type), name);
+    }
+  }
+  for (const [name, raw] of Object.entries(env)) {
+    const match = MCP_SERVER_VARIABLES.exec(name);
+    if (!match || raw === undefined || raw === "") continue;
+    const setting = match[2]!.toLowerCase();
+    set(
+      ["providers", "mcp", match[1]!.toLowerCase(), setting],
+      envValue(raw, setting === "startup_timeout_secs" ? "number" : "boolean"),
+      name,
+    );
   }
   return names.length ? { name: `environment (${names.join(", ")})`, value } : undefined;
 }
@@ -118,6 +147,13 @@ export interface LoadOptions {
    * only where the configuration leaves it off), so it is read once.
    */
   flags?: Plain | ((before: Config) => Plain | undefined);
+  /**
+   * Whether the user trusts the workspace with what its files would do
+   * (`powers`). Untrusted, the workspace's files are read as data (see
+   * workspace-trust.ts) and the conversation's recorded config is not
+   * applied. Without it, the workspace is trusted (the caller decided).
+   */
+  trusted?: (powers: readonly string[]) => boolean;
 }
 
 /** The folders `-c NAME` looks in: `config_load_paths` of the user's and workspace's files (the last set wins), from the workspace root. */
@@ -181,14 +217,45 @@ function writtenForJp(value: Plain): boolean {
 }
 
 export function userConfigFile(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
-  return path.join(base, "jp", "config.toml");
+  return path.join(xdgDir(env, "XDG_CONFIG_HOME", ".config"), "jp", "config.toml");
+}
+
+/** Whether `file` lies in the folder `root`. */
+function isWithin(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+}
+
+/**
+ * The workspace's own layers (its files, and -c files found in it) read as
+ * the user trusts them: whole, or as data. Returns the trust found.
+ */
+function applyTrust(
+  layers: Layer[],
+  cfgLayers: Layer[],
+  options: LoadOptions,
+  deltas: number,
+): WorkspaceTrust {
+  if (!options.workspaceDir) return { powers: [], trusted: true, withheldDeltas: 0 };
+  const root = path.dirname(options.workspaceDir);
+  const own = [
+    ...layers.filter(
+      (layer) => layer.name.startsWith("workspace (") || layer.name.startsWith("JP workspace ("),
+    ),
+    // A -c file the workspace holds (a persona in .jp/config.d/) is the repository's too.
+    ...cfgLayers.filter((layer) => layer.path !== undefined && isWithin(root, layer.path)),
+  ];
+  const powers = [...new Set(own.flatMap((layer) => workspacePowers(layer.value, root)))];
+  if (!options.trusted || options.trusted(powers)) return { powers, trusted: true, withheldDeltas: 0 };
+  for (const layer of own) layer.value = asData(layer.value, root);
+  return { powers, trusted: false, withheldDeltas: deltas };
 }
 
 export function collectLayers(options: LoadOptions): {
   layers: Layer[];
   leftOutTools: string[];
   ignored: string[];
+  trust: WorkspaceTrust;
 } {
   const layers: Layer[] = [
     {
@@ -239,6 +306,7 @@ export function collectLayers(options: LoadOptions): {
     layers[jp.at] = asJp.layer;
     if (asJp.note) notes.push(asJp.note);
   }
+  const trust = applyTrust(layers, cfgLayers, options, options.deltas?.length ?? 0);
   // What a conversation may set is limited by what the user's own layers define (see trust.ts).
   const userTools = new Set([...layers, ...cfgLayers].flatMap((layer) => toolNames(layer.value)));
   const userServers = new Set([...layers, ...cfgLayers].flatMap((layer) => serverNames(layer.value)));
@@ -246,7 +314,8 @@ export function collectLayers(options: LoadOptions): {
   const ignored: string[] = [...notes];
   // JP's prompt is merged across the deltas, as JP merges it, and rendered once per delta that changes it.
   let prompt = EMPTY_JP_PROMPT;
-  (options.deltas ?? []).forEach((recorded, i) => {
+  // An untrusted workspace's conversation is the repository's: its recorded config is not applied.
+  (trust.trusted ? (options.deltas ?? []) : []).forEach((recorded, i) => {
     // A recorded config is data: a key that could reach Object.prototype is left out, never an error.
     const { value: clean, dropped } = withoutForbiddenKeys(recorded);
     for (const key of dropped)
@@ -261,7 +330,7 @@ export function collectLayers(options: LoadOptions): {
     if (Object.keys(value).length) layers.push({ name: `conversation (config delta ${i + 1})`, value });
   });
   layers.push(...cfgLayers);
-  return { layers, leftOutTools: [...leftOut], ignored };
+  return { layers, leftOutTools: [...leftOut], ignored, trust };
 }
 
 /** How many keys all layers may hold together: JP's own workspace config has a few hundred. */
@@ -289,7 +358,7 @@ function checkSettingsCount(layers: readonly Layer[]): void {
 /** Merge layers: tables deeply, rules appended (the built-in default rule dropped once any layer has rules). */
 export function mergeLayers(
   layers: Layer[],
-): Omit<ResolvedConfig, "leftOutTools" | "clamped" | "ignored" | "beforeFlags"> {
+): Omit<ResolvedConfig, "leftOutTools" | "clamped" | "ignored" | "beforeFlags" | "trust"> {
   const merged: Plain = {};
   const origins = new Map<string, string>();
   let rules: { rule: unknown; layer: string }[] = [];
@@ -349,21 +418,21 @@ export function mergeLayers(
  * problems.ts, which loads zod; a valid config never does.
  */
 export async function loadConfig(options: LoadOptions): Promise<ResolvedConfig> {
-  const { layers, leftOutTools, ignored } = collectLayers(options);
+  const { layers, leftOutTools, ignored, trust } = collectLayers(options);
   await checkLayers(layers);
   const before = resolveLayers(layers);
   const flags = typeof options.flags === "function" ? options.flags(before.config) : options.flags;
   if (!flags || Object.keys(flags).length === 0)
-    return { ...before, leftOutTools, ignored, beforeFlags: before.config };
+    return { ...before, leftOutTools, ignored, beforeFlags: before.config, trust };
   const flagged = [...layers, { name: "command flags", value: flags }];
   await checkLayers(flagged);
-  return { ...resolveLayers(flagged), leftOutTools, ignored, beforeFlags: before.config };
+  return { ...resolveLayers(flagged), leftOutTools, ignored, beforeFlags: before.config, trust };
 }
 
 /** Throws every problem of `layers` at once (explained by problems.ts, which loads zod). */
 async function checkLayers(layers: Layer[]): Promise<void> {
   checkSettingsCount(layers);
-  const checked = layers.map((layer, i) => asChecked(layer, layers.slice(0, i)));
+  const checked = layers.map((layer, i) => asChecked(layer, [...layers.slice(0, i), ...layers.slice(i + 1)]));
   if (checked.some((l) => forbiddenKeyPath(l.value) !== undefined || checkConfig(l.value) !== undefined)) {
     const { layerProblems } = await import("./problems.js");
     throw configProblems(checked.flatMap(layerProblems));
@@ -371,7 +440,9 @@ async function checkLayers(layers: Layer[]): Promise<void> {
 }
 
 /** What checked `layers` make: merged, model aliases resolved, settings held to their ranges (a line each). */
-function resolveLayers(layers: Layer[]): Omit<ResolvedConfig, "leftOutTools" | "ignored" | "beforeFlags"> {
+function resolveLayers(
+  layers: Layer[],
+): Omit<ResolvedConfig, "leftOutTools" | "ignored" | "beforeFlags" | "trust"> {
   const resolved = mergeLayers(layers);
   resolveModelAliases(resolved.config);
   return { ...resolved, clamped: clampSettings(resolved.config) };
@@ -386,16 +457,17 @@ function mcpEntries(value: Plain): Record<string, Plain> {
 
 /**
  * A layer as it is checked. A server it changes without defining it (no
- * `type`: `-c providers.mcp.NAME.optional=true`) is checked with what the
- * earlier layers gave that server, as it will be merged; one no earlier layer
- * defines is checked as it stands, and told to name its type.
+ * `type`: `-c providers.mcp.NAME.optional=true`, or the user's file making
+ * the workspace's server optional) is checked with what the other layers give
+ * that server, as it will be merged; one no other layer defines is checked as
+ * it stands, and told to name its type.
  */
-function asChecked(layer: Layer, earlier: readonly Layer[]): Layer {
+function asChecked(layer: Layer, others: readonly Layer[]): Layer {
   const changed = Object.entries(mcpEntries(layer.value)).filter(([, server]) => server.type === undefined);
   if (changed.length === 0) return layer;
   const completed: Record<string, Plain> = {};
   for (const [name, server] of changed) {
-    const base = earlier
+    const base = others
       .map((l) => mcpEntries(l.value)[name])
       .filter((s): s is Plain => s !== undefined)
       .reduce<Plain>((merged, s) => ({ ...merged, ...s }), {});

@@ -36,7 +36,7 @@ const KEYS5 = new Set(["policy", "request", "response"]);
 const KEYS6 = new Set(["policy"]);
 const KEYS7 = new Set(["id"]);
 const KEYS8 = new Set(["instructions", "context", "model"]);
-const KEYS9 = new Set(["keep_first", "keep_last", "reasoning", "tool_calls", "summary"]);
+const KEYS9 = new Set(["keep_first", "keep_last", "reasoning", "tool_calls", "summary", "record"]);
 const KEYS10 = new Set(["strategy", "value"]);
 const KEYS11 = new Set([
   "enabled",
@@ -213,13 +213,14 @@ function check7(v: unknown): SchemaIssue[] | undefined {
             x !== "medium" &&
             x !== "high" &&
             x !== "xhigh" &&
-            x !== "max"
+            x !== "max" &&
+            x !== "auto"
           ? [
               {
                 path: [],
                 code: "invalid_value",
                 message:
-                  'Invalid option: expected one of "none"|"minimal"|"low"|"medium"|"high"|"xhigh"|"max"',
+                  'Invalid option: expected one of "none"|"minimal"|"low"|"medium"|"high"|"xhigh"|"max"|"auto"',
                 abort: true,
               },
             ]
@@ -483,6 +484,14 @@ function check18(v: unknown): SchemaIssue[] | undefined {
   }
   out = merge(out, "tool_calls", optional(check15, v.tool_calls));
   out = merge(out, "summary", optional(check17, v.summary));
+  {
+    const x = v.record;
+    out = merge(
+      out,
+      "record",
+      x === undefined ? undefined : typeof x === "boolean" ? undefined : [invalidType("boolean", x)],
+    );
+  }
   const unknown = Object.keys(v).filter((k) => !KEYS9.has(k));
   if (unknown.length) out = add(out, unrecognized(unknown));
   return out;
@@ -1404,6 +1413,7 @@ export const CONFIG_SCALAR_PATHS: readonly { path: readonly string[]; type: stri
   { path: ["conversation", "compaction", "auto", "rule", "summary", "instructions"], type: "string" },
   { path: ["conversation", "compaction", "auto", "rule", "summary", "context"], type: "string" },
   { path: ["conversation", "compaction", "auto", "rule", "summary", "model", "id"], type: "string" },
+  { path: ["conversation", "compaction", "auto", "rule", "record"], type: "boolean" },
   { path: ["conversation", "compaction", "provider_summaries"], type: "boolean" },
   { path: ["conversation", "title", "generate", "model", "id"], type: "string" },
 ];

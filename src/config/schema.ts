@@ -43,6 +43,12 @@ export const CompactionRuleConfig = z.strictObject({
     })
     .optional()
     .describe("replace the range with a generated summary"),
+  record: z
+    .boolean()
+    .optional()
+    .describe(
+      "with a summary: also show the model the record of the work of those turns, derived from the log (default true)",
+    ),
 });
 export type CompactionRuleConfig = z.infer<typeof CompactionRuleConfig>;
 
@@ -124,6 +130,8 @@ export type PriceTier = z.infer<typeof PriceTier>;
 export type Price = z.infer<typeof Price>;
 
 const EffortLevel = z.enum(["none", "minimal", "low", "medium", "high", "xhigh", "max"]);
+/** An effort in the config: a level, or JP's "auto" (think where the model can, at medium; see resolveEffort). */
+const ConfigEffort = z.enum([...EffortLevel.options, "auto"]);
 
 export const ModelOverride = z.strictObject({
   context_window: z.number().int().positive().optional().describe("the context window in tokens"),
@@ -238,8 +246,8 @@ export const Config = z.strictObject({
             .nonnegative()
             .optional()
             .describe("extended thinking budget (0 is off)"),
-          effort: EffortLevel.optional().describe(
-            "how much the model thinks (low … max); on models with manual budgets it becomes one",
+          effort: ConfigEffort.optional().describe(
+            'how much the model thinks (low … max, or "auto": medium on a model that thinks, none elsewhere); on models with manual budgets it becomes one',
           ),
           display: z.enum(["dim", "hidden"]).optional().describe("how reasoning is shown while it streams"),
           prefix_mismatch: z

@@ -61,6 +61,12 @@ export const INPUT_TRANSFORMATIONS_KEY = "input_transformations";
 export const PROVIDER_SUMMARY_KEY = "provider_summary";
 /** On a question asked with `-u NAME` of a model that cannot be forced: the tool asked for in words with it. */
 export const ASKED_FOR_TOOL_KEY = "asked_for_tool";
+/**
+ * On the last event of an answer whose stream failed partway: why. What
+ * arrived is kept (and sent on, as an interrupted answer's is); `jp q
+ * --retry` asks the question again.
+ */
+export const STREAM_FAILED_KEY = "stream_failed";
 
 /** Whether an event records reasoning its request left out or a provider dropped. */
 export function reportsReasoning(e: Event): boolean {

@@ -487,16 +487,30 @@ function check20(v: unknown): SchemaIssue[] | undefined {
 
 function check21(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
+  if (typeof v !== "string") return [invalidType("string", v)];
+  return out;
+}
+
+function check22(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
+  if (!Array.isArray(v)) return [invalidType("array", v)];
+  for (let i = 0; i < v.length; i++) out = merge(out, i, check21(v[i]));
+  return out;
+}
+
+function check23(v: unknown): SchemaIssue[] | undefined {
+  let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   out = merge(out, "block", check0(v.block));
   {
     const x = v.continues;
     out = merge(out, "continues", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
+  out = merge(out, "betas", optional(check22, v.betas));
   return out;
 }
 
-function check22(v: unknown): SchemaIssue[] | undefined {
+function check24(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -559,11 +573,11 @@ function check22(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "provider", optional(check21, v.provider));
+  out = merge(out, "provider", optional(check23, v.provider));
   return out;
 }
 
-function check23(v: unknown): SchemaIssue[] | undefined {
+function check25(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -587,7 +601,7 @@ function check23(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check24(v: unknown): SchemaIssue[] | undefined {
+function check26(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -603,20 +617,20 @@ function check24(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check25(v: unknown): SchemaIssue[] | undefined {
+function check27(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
-  out = pickBranch([check23(v), () => check24(v)]);
+  out = pickBranch([check25(v), () => check26(v)]);
   return out;
 }
 
-function check26(v: unknown): SchemaIssue[] | undefined {
+function check28(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isPlainRecord(v)) return [invalidType("record", v)];
-  for (const key of Object.keys(v)) out = merge(out, key, check25(v[key]));
+  for (const key of Object.keys(v)) out = merge(out, key, check27(v[key]));
   return out;
 }
 
-function check27(v: unknown): SchemaIssue[] | undefined {
+function check29(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "string") return [invalidType("string", v)];
   if (v.length > 200)
@@ -628,21 +642,21 @@ function check27(v: unknown): SchemaIssue[] | undefined {
   return out;
 }
 
-function check28(v: unknown): SchemaIssue[] | undefined {
+function check30(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) return [invalidType("number", v)];
   return out;
 }
 
-function check29(v: unknown): SchemaIssue[] | undefined {
+function check31(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
-  out = merge(out, "tokens_before", optional(check28, v.tokens_before));
-  out = merge(out, "tokens_after", optional(check28, v.tokens_after));
+  out = merge(out, "tokens_before", optional(check30, v.tokens_before));
+  out = merge(out, "tokens_after", optional(check30, v.tokens_after));
   return out;
 }
 
-function check30(v: unknown): SchemaIssue[] | undefined {
+function check32(v: unknown): SchemaIssue[] | undefined {
   let out: SchemaIssue[] | undefined;
   if (!isObject(v)) return [invalidType("object", v)];
   {
@@ -671,7 +685,19 @@ function check30(v: unknown): SchemaIssue[] | undefined {
       x === undefined ? undefined : typeof x === "string" ? undefined : [invalidType("string", x)],
     );
   }
-  out = merge(out, "summary", optional(check22, v.summary));
+  out = merge(out, "summary", optional(check24, v.summary));
+  {
+    const x = v.record;
+    out = merge(
+      out,
+      "record",
+      x === undefined
+        ? undefined
+        : x !== false
+          ? [{ path: [], code: "invalid_value", message: "Invalid input: expected false", abort: true }]
+          : undefined,
+    );
+  }
   {
     const x = v.reasoning;
     out = merge(
@@ -684,8 +710,8 @@ function check30(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "tool_calls", optional(check25, v.tool_calls));
-  out = merge(out, "tool_overrides", optional(check26, v.tool_overrides));
+  out = merge(out, "tool_calls", optional(check27, v.tool_calls));
+  out = merge(out, "tool_overrides", optional(check28, v.tool_overrides));
   out = merge(out, "deferred_until_turn", optional(check20, v.deferred_until_turn));
   {
     const x = v.source;
@@ -704,21 +730,8 @@ function check30(v: unknown): SchemaIssue[] | undefined {
         : undefined,
     );
   }
-  out = merge(out, "note", optional(check27, v.note));
-  out = merge(out, "stats", optional(check29, v.stats));
-  return out;
-}
-
-function check31(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (typeof v !== "string") return [invalidType("string", v)];
-  return out;
-}
-
-function check32(v: unknown): SchemaIssue[] | undefined {
-  let out: SchemaIssue[] | undefined;
-  if (!Array.isArray(v)) return [invalidType("array", v)];
-  for (let i = 0; i < v.length; i++) out = merge(out, i, check31(v[i]));
+  out = merge(out, "note", optional(check29, v.note));
+  out = merge(out, "stats", optional(check31, v.stats));
   return out;
 }
 
@@ -747,7 +760,7 @@ function check33(v: unknown): SchemaIssue[] | undefined {
     out = merge(out, "timestamp", typeof x === "string" ? undefined : [invalidType("string", x)]);
   }
   out = merge(out, "metadata", optional(check0, v.metadata));
-  out = merge(out, "ids", optional(check32, v.ids));
+  out = merge(out, "ids", optional(check22, v.ids));
   return out;
 }
 
@@ -826,7 +839,7 @@ function check35(v: unknown): SchemaIssue[] | undefined {
           : undefined,
     );
   }
-  out = merge(out, "note", optional(check27, v.note));
+  out = merge(out, "note", optional(check29, v.note));
   return out;
 }
 
@@ -841,7 +854,7 @@ export const KNOWN_EVENT_CHECKERS: Readonly<Record<EventKind, (value: unknown) =
     inquiry_request: firstIssue(check16),
     inquiry_response: firstIssue(check17),
     config_delta: firstIssue(check18),
-    compaction: firstIssue(check30),
+    compaction: firstIssue(check32),
     compaction_reset: firstIssue(check33),
     request_failed: firstIssue(check34),
     pin: firstIssue(check35),

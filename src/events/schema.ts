@@ -139,8 +139,14 @@ export const Summary = z.object({
    * summarises to the model that wrote it, while `text` (its readable
    * content) goes to any other. `continues`: the digest of the history the
    * block stands for, from which the reasoning of later turns stays bound.
+   * `betas`: the beta features every request carrying the block must name
+   * (Anthropic's `anthropic-beta` header), recorded when it was written so
+   * a later jp with other defaults still sends them; a block recorded
+   * without them was written under `compact-2026-09-04`.
    */
-  provider: z.object({ block: JsonObjectSchema, continues: z.string() }).optional(),
+  provider: z
+    .object({ block: JsonObjectSchema, continues: z.string(), betas: z.array(z.string()).optional() })
+    .optional(),
 });
 export type Summary = z.infer<typeof Summary>;
 
@@ -161,6 +167,8 @@ export const Compaction = z.object({
   to_turn: z.number().int().nonnegative(),
   to_call: z.string().optional(),
   summary: Summary.optional(),
+  /** false: the view carries no record of the work of the turns the summary covers (compaction/record.ts). */
+  record: z.literal(false).optional(),
   reasoning: z.literal("strip").optional(),
   tool_calls: ToolPolicy.optional(),
   tool_overrides: z.record(z.string(), ToolPolicy).optional(),

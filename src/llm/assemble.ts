@@ -18,6 +18,7 @@ import {
   REASONING_SIGNATURE_KEY,
   REDACTED_REASONING_KEY,
   REFUSAL_KEY,
+  STREAM_FAILED_KEY,
   type ToolCallRequest,
   type UsageRecord,
 } from "../events/index.js";
@@ -262,6 +263,8 @@ export function responseEvents(
   options: ResponseOptions,
   interrupted: boolean,
   billedBefore: readonly UsageRecord[] = [],
+  /** Why the stream failed partway, for what arrived before (`STREAM_FAILED_KEY`). */
+  streamFailed?: string,
 ): Event[] {
   const price = options.facts?.price;
   const discarded = billedBefore.map((usage) => withCost(usage, price));
@@ -291,6 +294,7 @@ export function responseEvents(
         ? { [INPUT_TRANSFORMATIONS_KEY]: collected.inputTransformations }
         : {}),
       ...(interrupted ? { interrupted: true } : {}),
+      ...(streamFailed !== undefined ? { [STREAM_FAILED_KEY]: streamFailed } : {}),
     };
   }
   return events;

@@ -83,7 +83,14 @@ export function checkedFacts(value: unknown): ModelFacts {
   put("thinking", thinking(value.thinking));
   put("efforts", efforts(value.efforts));
   put("thinkingBudget", budget(value.thinkingBudget));
-  for (const key of ["forcedToolUse", "reasons", "preservedThinking", "explicitCaching", "notFound"] as const)
+  for (const key of [
+    "forcedToolUse",
+    "reasons",
+    "preservedThinking",
+    "compaction",
+    "explicitCaching",
+    "notFound",
+  ] as const)
     put(key, bool(value[key]));
   put(
     "lifecycle",

@@ -30,7 +30,7 @@ export interface ThinkingModes {
 export interface ModelFacts {
   contextWindow?: number;
   maxOutputTokens?: number;
-  /** Absent: the model does not think, or nothing is known of it. */
+  /** Absent: nothing is known of it (a setting is sent as configured); every mode false: it does not think. */
   thinking?: ThinkingModes;
   /** The effort levels it accepts; absent when it takes none. */
   efforts?: readonly Effort[];
@@ -51,17 +51,46 @@ export interface ModelFacts {
    */
   preservedThinking?: boolean;
   /**
+   * The provider writes a summary of the conversation itself on demand
+   * (Anthropic's on-demand compaction: the Models API's
+   * `capabilities.compaction`, asked with the beta header).
+   */
+  compaction?: boolean;
+  /**
    * OpenAI's explicit prompt caching (GPT-5.6 on): cache writes are billed,
    * and the only way not to cache is `prompt_cache_options.mode: "explicit"`
    * with no breakpoint marked. Other models reject that field.
    */
   explicitCaching?: boolean;
+  /**
+   * The reusable system prompt goes as a developer message at the start of
+   * the Responses `input`, not as `instructions`: "Starting with GPT-6.2,
+   * models append the top-level `instructions` content after `input`… put
+   * them in a developer message at the start of `input`"
+   * (https://developers.openai.com/api/docs/guides/latest-model).
+   */
+  developerPrompt?: boolean;
+  /**
+   * The API drops the model's reasoning after an edit of what came before it
+   * or a change of model: "Starting with GPT-6.2, the Responses API drops
+   * reasoning items after mid-conversation edits to the conversation history
+   * (prefix edits), certain model changes (including downgrades)" (same guide).
+   */
+  dropsReasoningOnEdit?: boolean;
   lifecycle?: Lifecycle;
   /** RFC 3339: when a deprecated model is to be retired. */
   retiresAt?: string;
   /** The model id (`provider/name`) that replaces a deprecated or retired one. */
   replacement?: string;
+  /**
+   * The model id (`provider/name`) the provider answers this one with once it
+   * is shut down, billed at that model's rates (Google's Gemini 2.5): requests
+   * still go, priced as that model, and jp says so.
+   */
+  routedTo?: string;
   price?: Price;
+  /** What the price does not say: a promotion whose end is not announced. */
+  priceNote?: string;
   /**
    * The provider's model API answered that it has no such model (404): a
    * misspelt id, or one it stopped listing. Kept with the cached answer; not a
@@ -70,7 +99,8 @@ export interface ModelFacts {
   notFound?: boolean;
 }
 
-export type FactSource = "config" | "provider" | "data" | "built-in";
+/** `learned`: what the provider's own refusal taught jp (a thinking setting it refused), kept in the user's cache. */
+export type FactSource = "config" | "provider" | "learned" | "data" | "built-in";
 export type FactName = keyof ModelFacts;
 
 export interface ModelCapabilities {
@@ -96,11 +126,16 @@ const FACT_NAMES = [
   "forcedToolUse",
   "reasons",
   "preservedThinking",
+  "compaction",
   "explicitCaching",
+  "developerPrompt",
+  "dropsReasoningOnEdit",
   "lifecycle",
   "retiresAt",
   "replacement",
+  "routedTo",
   "price",
+  "priceNote",
 ] as const satisfies readonly FactName[];
 
 /** Merge the layers, highest first: each figure comes from the first layer that has it. */
@@ -183,7 +218,12 @@ export function lifecycleNotice(
   const instead = facts.replacement ? `use ${facts.replacement} instead` : "choose a current model";
   const shutdown = facts.retiresAt !== undefined ? Date.parse(facts.retiresAt) : NaN;
   const date = facts.retiresAt?.slice(0, 10);
-  if (facts.lifecycle === "retired" || shutdown <= now.getTime())
+  const shut = facts.lifecycle === "retired" || shutdown <= now.getTime();
+  if (shut && facts.routedTo)
+    return {
+      warning: `${id} ${date ? `was shut down on ${date}` : "is retired"}: the provider answers it with ${facts.routedTo}, at that model's rates; use ${facts.routedTo}`,
+    };
+  if (shut)
     return {
       refusal: `${id} ${facts.lifecycle === "retired" ? "is retired" : `was shut down on ${date}`}: the provider no longer serves it, so nothing was sent`,
       hint: `${instead} (-m ${facts.replacement ?? "provider/name"}, or assistant.model.id in the config)`,

@@ -57,9 +57,23 @@ export function bearerIfKeyed(options: ProviderOptions): { authorization?: strin
 export const positiveNumber = (v: unknown): number | undefined =>
   typeof v === "number" && v > 0 ? v : undefined;
 
-/** `base` (with or without a trailing slash) followed by `path`. */
+/**
+ * `base` (with or without a trailing slash) followed by `path`, built from
+ * the URL's parts: `path` goes after the base's path, and a query either
+ * carries is kept as a query (`https://h/v1?key=k` and `/chat/completions`
+ * make `https://h/v1/chat/completions?key=k`, never `/v1?key=k/chat/…`).
+ */
 export function endpoint(base: string, path: string): string {
-  return base.replace(/\/+$/, "") + path;
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    return base.replace(/\/+$/, "") + path;
+  }
+  const [pathPart = "", query = ""] = path.split(/\?(.*)/s);
+  url.pathname = url.pathname.replace(/\/+$/, "") + pathPart;
+  for (const [key, value] of new URLSearchParams(query)) url.searchParams.append(key, value);
+  return url.toString();
 }
 
 export interface ProviderOptions {

@@ -221,6 +221,53 @@ function dataLayer(
   return { facts, data: { source: found.source, ...(found.asOf ? { asOf: found.asOf } : {}) } };
 }
 
+/**
+ * Where jp remembers the models whose provider refused a thinking setting jp
+ * sent as configured, not knowing the model: the user's cache, never the
+ * workspace's (a cloned repository must not turn thinking off).
+ */
+function refusedThinkingFile(env: NodeJS.ProcessEnv): string {
+  return path.join(userCacheDir(env), "refused-thinking.json");
+}
+
+/** What refusals taught jp of `modelId`: that it does not think. */
+function learnedFacts(modelId: string, env: NodeJS.ProcessEnv): ModelFacts | undefined {
+  let stored: unknown;
+  try {
+    stored = readJsonFile<unknown>(refusedThinkingFile(env));
+  } catch {
+    return undefined;
+  }
+  const entry = isJsonObject(stored) && Object.hasOwn(stored, modelId) ? stored[modelId] : undefined;
+  if (!isJsonObject(entry) || timeOf(entry.refused_at) === undefined) return undefined;
+  return { thinking: { adaptive: false, enabled: false, disabled: false, between_tools: false } };
+}
+
+/** Remember that `modelId`'s provider refused thinking (`reason`, its words): later turns send none. */
+export function rememberRefusedThinking(
+  modelId: string,
+  reason: string,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+): string {
+  const file = refusedThinkingFile(env);
+  let stored: unknown;
+  try {
+    stored = readJsonFile<unknown>(file);
+  } catch {
+    stored = {};
+  }
+  const entries = isJsonObject(stored) ? stored : {};
+  const entry = { refused_at: now.toISOString(), reason: reason.slice(0, 300) };
+  try {
+    makeDirWithin(path.dirname(userCacheDir(env)), userCacheDir(env));
+    writeJsonAtomic(file, Object.fromEntries([...Object.entries(entries), [modelId, entry]]));
+  } catch {
+    // A cache that cannot be written only costs the next turn the same refusal.
+  }
+  return file;
+}
+
 /** What jp knows of `modelId`, each figure from the highest layer that has it. */
 export async function modelCapabilities(
   modelId: string,
@@ -235,17 +282,33 @@ export async function modelCapabilities(
     [
       ["config", configFacts(modelId, config)],
       ["provider", fromProvider.facts],
+      ["learned", learnedFacts(modelId, lookup.env)],
       ["data", fromData.facts],
       ["built-in", ref ? builtInFacts(ref.provider, ref.name) : undefined],
     ],
     fromProvider.fetchedAt,
   );
+  routedPrice(merged, config, lookup);
   const usedData = Object.values(merged.sources).includes("data");
   return {
     ...merged,
     ...(usedData && fromData.data ? { data: fromData.data } : {}),
     ...(fromProvider.facts?.notFound === true ? { unknownToProvider: true } : {}),
   };
+}
+
+/**
+ * A model shut down and answered since by another (`routedTo`) is billed at
+ * that model's rates: its price is the other's, from where jp knows it.
+ */
+function routedPrice(merged: ModelCapabilities, config: Config, lookup: ModelLookup): void {
+  const target = merged.facts.routedTo;
+  const shutdown = merged.facts.retiresAt ? Date.parse(merged.facts.retiresAt) : NaN;
+  if (!target || !(shutdown <= lookup.now().getTime())) return;
+  const price = priceOf(target, config, lookup.env, lookup.now());
+  if (!price) return;
+  merged.facts.price = price;
+  merged.sources.price = "data";
 }
 
 /**

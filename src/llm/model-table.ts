@@ -4,8 +4,8 @@
 // model's lifecycle with its replacement, from the providers' deprecation
 // pages (as of 2026-12-04). Windows and prices come from the maintained price
 // data (price-data.ts) and the providers' model APIs. A name is matched
-// exactly or as a dated snapshot of a listed name (`claude-opus-4-5-20251101`),
-// never as a substring.
+// exactly, as a dated snapshot of a listed name (`claude-opus-4-5-20251101`) or
+// as its alias (`claude-sonnet-4-0`, `-latest`), never as a substring.
 import { GPT_OSS_EFFORTS, type Effort, type ModelFacts, type ThinkingModes } from "./capabilities.js";
 
 const modes = (...accepted: (keyof ThinkingModes)[]): ThinkingModes => ({
@@ -34,7 +34,22 @@ const alwaysThinking = (extra: ModelFacts = {}): ModelFacts =>
 /** From Claude Fable 5.1 on, a thinking block is bound to its prefix (platform docs, "Preserved thinking"). */
 const PRESERVED: ModelFacts = { preservedThinking: true };
 
+/**
+ * On-demand compaction's supported models, as its page lists them
+ * (https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand,
+ * beta compact-2026-09-04); the Models API's `capabilities.compaction` wins.
+ * Fable 5.2 is not listed: unknown until the Models API says.
+ */
+const COMPACTS: ModelFacts = { compaction: true };
+
 const retired = (replacement: string): ModelFacts => ({ lifecycle: "retired", replacement });
+/** Shut down on `date`, and answered since by `target` at its rates. */
+const routed = (date: string, target: string): ModelFacts => ({
+  lifecycle: "retired",
+  retiresAt: `${date}T00:00:00Z`,
+  replacement: target,
+  routedTo: target,
+});
 /** Announced for shutdown on `date` (YYYY-MM-DD); `replacement` is the provider's recommendation. */
 const deprecated = (date: string, replacement: string): ModelFacts => ({
   lifecycle: "deprecated",
@@ -44,26 +59,32 @@ const deprecated = (date: string, replacement: string): ModelFacts => ({
 
 const ANTHROPIC: Readonly<Record<string, ModelFacts>> = {
   "claude-fable-5-2": alwaysThinking(PRESERVED),
-  "claude-fable-5-1": alwaysThinking(PRESERVED),
-  "claude-fable-5": alwaysThinking(),
-  "claude-opus-5-5": alwaysThinking(PRESERVED),
+  "claude-fable-5-1": alwaysThinking({ ...PRESERVED, ...COMPACTS }),
+  "claude-fable-5": alwaysThinking(COMPACTS),
+  "claude-opus-5-5": alwaysThinking({ ...PRESERVED, ...COMPACTS }),
   // Sonnet 5.5 refuses forced tool use and `disabled`; its "off" is between_tools.
   "claude-sonnet-5-5": adaptive({
     thinking: modes("adaptive", "between_tools"),
     forcedToolUse: false,
     ...PRESERVED,
+    ...COMPACTS,
   }),
   // The first Haiku with effort levels: low to max.
-  "claude-haiku-5-5": adaptive(PRESERVED),
-  "claude-opus-5": adaptive(),
-  "claude-sonnet-5": adaptive(),
-  "claude-opus-4-8": adaptive(),
-  "claude-opus-4-7": adaptive(),
-  "claude-opus-4-6": adaptive({ thinking: modes("adaptive", "enabled", "disabled"), efforts: OLD_EFFORTS }),
+  "claude-haiku-5-5": adaptive({ ...PRESERVED, ...COMPACTS }),
+  "claude-opus-5": adaptive(COMPACTS),
+  "claude-sonnet-5": adaptive(COMPACTS),
+  "claude-opus-4-8": adaptive(COMPACTS),
+  "claude-opus-4-7": adaptive(COMPACTS),
+  "claude-opus-4-6": adaptive({
+    thinking: modes("adaptive", "enabled", "disabled"),
+    efforts: OLD_EFFORTS,
+    ...COMPACTS,
+  }),
   "claude-sonnet-4-6": adaptive({
     maxOutputTokens: 64_000,
     thinking: modes("adaptive", "enabled", "disabled"),
     efforts: OLD_EFFORTS,
+    ...COMPACTS,
   }),
   "claude-opus-4-5": {
     maxOutputTokens: 64_000,
@@ -100,20 +121,36 @@ const GPT6_EFFORTS: readonly Effort[] = ["none", "low", "medium", "high", "xhigh
 const GPT62_EFFORTS: readonly Effort[] = ["low", "medium", "high", "xhigh", "max"];
 
 /** From GPT-5.6 on, caching is explicit (writes billed; off is said as explicit mode). */
-const explicit = (efforts: readonly Effort[]): ModelFacts =>
-  reasoning(128_000, efforts, { explicitCaching: true });
+const explicit = (efforts: readonly Effort[], extra: ModelFacts = {}): ModelFacts =>
+  reasoning(128_000, efforts, { explicitCaching: true, ...extra });
+
+/**
+ * From GPT-6.2 on, `instructions` come after `input` (the system prompt goes
+ * first in `input`, as a developer message), and reasoning is dropped after a
+ * prefix edit or a model change (OpenAI's latest-model guide).
+ */
+const GPT62: ModelFacts = { developerPrompt: true, dropsReasoningOnEdit: true };
+
+/**
+ * GPT-5.6 Sol's price since 2026-08-21 ($4 / $20) is a promotion OpenAI's
+ * model page says is "available at least until November 21, 2026"
+ * (https://developers.openai.com/api/docs/models/gpt-5.6-sol); no end was
+ * announced where jp could check, so the price data keeps it, with this said.
+ */
+const GPT56_SOL_PROMOTION =
+  "a promotional price, guaranteed by OpenAI only through 2026-11-21; its end is unconfirmed (the list price was $5 / $30)";
 
 const OPENAI: Readonly<Record<string, ModelFacts>> = {
-  "gpt-6.2-sol": explicit(GPT62_EFFORTS),
-  "gpt-6.2-astra": explicit(GPT62_EFFORTS),
+  "gpt-6.2-sol": explicit(GPT62_EFFORTS, GPT62),
+  "gpt-6.2-astra": explicit(GPT62_EFFORTS, GPT62),
   "gpt-6.1-sol": explicit(GPT62_EFFORTS),
   "gpt-6.1-terra": explicit(GPT6_EFFORTS),
   "gpt-6-astra": explicit(GPT6_EFFORTS),
   "gpt-6-sol": explicit(GPT6_EFFORTS),
   "gpt-6-luna": explicit(GPT6_EFFORTS),
-  "gpt-5.6-sol": explicit([...GPT55_EFFORTS, "max"]),
+  "gpt-5.6-sol": explicit([...GPT55_EFFORTS, "max"], { priceNote: GPT56_SOL_PROMOTION }),
   // OpenAI serves the bare name as gpt-5.6-sol (JP's recordings ask for `gpt-5.6`).
-  "gpt-5.6": explicit([...GPT55_EFFORTS, "max"]),
+  "gpt-5.6": explicit([...GPT55_EFFORTS, "max"], { priceNote: GPT56_SOL_PROMOTION }),
   "gpt-5.6-terra": explicit(GPT55_EFFORTS),
   "gpt-5.6-luna": explicit(GPT55_EFFORTS),
   "gpt-5.5": reasoning(128_000, GPT55_EFFORTS),
@@ -144,7 +181,10 @@ const FLASH_LEVELS: readonly Effort[] = ["minimal", "low", "medium", "high"];
 const GOOGLE: Readonly<Record<string, ModelFacts>> = {
   // Gemini 4 Argon takes thinking_level only (low, medium, high), never a budget.
   "gemini-4-argon": gemini(65_536, ["low", "medium", "high"]),
-  "gemini-3.1-pro-preview": gemini(65_536, ["low", "high"]),
+  // GA on 2026-11-10, with Argon's window, output cap and three thinking levels.
+  "gemini-4-carbon": { ...gemini(65_536, ["low", "medium", "high"]), contextWindow: 1_048_576 },
+  // Its model page: input limit 1,048,576, output 65,536 (the price data has no window for it).
+  "gemini-3.1-pro-preview": { ...gemini(65_536, ["low", "high"]), contextWindow: 1_048_576 },
   "gemini-3.8-flash": gemini(65_536, FLASH_LEVELS),
   "gemini-3.7-flash": gemini(65_536, FLASH_LEVELS),
   "gemini-3.6-flash": gemini(65_536, FLASH_LEVELS),
@@ -152,9 +192,18 @@ const GOOGLE: Readonly<Record<string, ModelFacts>> = {
   // Shut down on 2026-03-09 (Google's Gemini deprecations).
   "gemini-3-pro-preview": retired("google/gemini-3.1-pro-preview"),
   "gemini-3-flash-preview": gemini(65_536, FLASH_LEVELS),
-  // Budgets as Google's thinking guide gives them: 2.5 Pro cannot turn thinking off.
-  "gemini-2.5-pro": { ...gemini(65_536, { min: 128, max: 32_768 }), contextWindow: 1_048_576 },
-  "gemini-2.5-flash": gemini(65_536, { min: 0, max: 24_576 }),
+  // Budgets as Google's thinking guide gives them: 2.5 Pro cannot turn thinking off. Both were shut
+  // down on 2026-12-01; Google answers them since with the model named, billed at its rates (the
+  // Gemini deprecations page as reported on 2026-11-10; its own text was not at hand to check).
+  "gemini-2.5-pro": {
+    ...gemini(65_536, { min: 128, max: 32_768 }),
+    contextWindow: 1_048_576,
+    ...routed("2026-12-01", "google/gemini-3.8-flash"),
+  },
+  "gemini-2.5-flash": {
+    ...gemini(65_536, { min: 0, max: 24_576 }),
+    ...routed("2026-12-01", "google/gemini-3.5-flash-lite"),
+  },
   "gemini-2.5-flash-lite": gemini(65_536, { min: 512, max: 24_576 }),
 };
 
@@ -173,12 +222,15 @@ const TABLES: Readonly<Record<string, Readonly<Record<string, ModelFacts>>>> = {
 /** A dated snapshot of a listed name: `claude-opus-4-5-20251101`, `gpt-4.1-2025-04-14`. */
 const SNAPSHOT = /^(.+?)-(\d{8}|\d{4}-\d{2}-\d{2})$/;
 
-/** The built-in facts of `name` at `provider`: an exact entry, or the entry a dated snapshot belongs to. */
+/** An alias of a listed name: `claude-sonnet-4-0` (Anthropic's for claude-sonnet-4), `claude-3-7-sonnet-latest`. */
+const ALIAS = /^(.+?)-(?:0|latest)$/;
+
+/** The built-in facts of `name` at `provider`: an exact entry, or the entry a dated snapshot or an alias belongs to. */
 export function builtInFacts(provider: string, name: string): ModelFacts | undefined {
   const table = TABLES[provider];
   if (!table) return undefined;
   if (Object.hasOwn(table, name)) return table[name];
-  const base = SNAPSHOT.exec(name)?.[1];
+  const base = SNAPSHOT.exec(name)?.[1] ?? ALIAS.exec(name)?.[1];
   return base !== undefined && Object.hasOwn(table, base) ? table[base] : undefined;
 }
 

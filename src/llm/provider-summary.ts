@@ -8,12 +8,14 @@
 import type { Config } from "../config/schema.js";
 import { capToolOutputs, project, streamShape, type OutputCap, type TurnRange } from "../compaction/index.js";
 import { isJsonObject, type Compaction, type Event, type JsonObject } from "../events/index.js";
+import type { ModelFacts } from "./capabilities.js";
 import { knownFacts } from "./model-info.js";
 import { streamOnce } from "./one-shot.js";
 import { createProvider, providerApi, requestSettings } from "./create-provider.js";
 import { boundReasoning, historyDigest, unboundUntil } from "./reasoning-binding.js";
 import { summaryBilling, SummaryFailedError, type Summary } from "./summarize.js";
 import { withAskedTools } from "./tool-choice.js";
+import { COMPACTION_BETA } from "./providers/anthropic/request.js";
 import type { ReasoningRequest, ToolDefinition } from "./types.js";
 
 export interface ProviderSummaryRequest {
@@ -33,22 +35,41 @@ export interface ProviderSummary extends Summary {
   block: JsonObject;
   /** The digest of the history it stands for (`llm/reasoning-binding.ts`). */
   continues: string;
+  /** The beta features every request carrying the block must name: those it was written under. */
+  betas: string[];
 }
 
 /**
  * Whether summaries of `model`'s conversations are written by its provider:
- * it speaks the Messages API (on-demand compaction) and the model binds its reasoning to its
- * prefix (elsewhere a summary of jp's own loses nothing more), unless the
- * config turns it off (`conversation.compaction.provider_summaries`).
+ * it speaks the Messages API (on-demand compaction) and the model binds its
+ * reasoning to its prefix (elsewhere a summary of jp's own loses nothing
+ * more), unless the config turns it off (`conversation.compaction.provider_summaries`).
+ * `unavailable`: why the provider cannot, though it would be worth it: the
+ * model's Models API entry (or, without one, the docs' list) does not say it
+ * supports on-demand compaction; jp writes those summaries and says so.
  */
-export function writesOwnSummaries(model: string, config: Config): boolean {
-  if (config.conversation?.compaction?.provider_summaries === false) return false;
+export function providerSummaryChoice(
+  model: string,
+  config: Config,
+  facts: ModelFacts = knownFacts(model, config),
+): { writes: boolean; unavailable?: string } {
+  if (config.conversation?.compaction?.provider_summaries === false) return { writes: false };
   // On-demand compaction is the Messages API's; a model id jp cannot parse writes nothing.
+  let api: string | undefined;
   try {
-    return providerApi(model, config) === "anthropic" && knownFacts(model, config).preservedThinking === true;
+    api = providerApi(model, config);
   } catch {
-    return false;
+    return { writes: false };
   }
+  if (api !== "anthropic" || facts.preservedThinking !== true) return { writes: false };
+  if (facts.compaction === true) return { writes: true };
+  return {
+    writes: false,
+    unavailable:
+      facts.compaction === false
+        ? `${model} does not write summaries itself (its Models API lists on-demand compaction as unsupported)`
+        : `${model} does not say it writes summaries itself (neither its Models API entry nor jp's table lists on-demand compaction)`,
+  };
 }
 
 /** Thinking that takes `block_binding`, whatever the conversation's setting: nothing is sampled after the block. */
@@ -63,6 +84,7 @@ export async function summarizeThroughProvider(
   const facts = knownFacts(request.model, config, env);
   const settings = requestSettings(config, facts);
   let block: JsonObject | undefined;
+  let stop: string | undefined;
   const { usage, discarded } = await streamOnce(
     provider,
     {
@@ -83,12 +105,13 @@ export async function summarizeThroughProvider(
     (part) => {
       if (part === "restart") block = undefined;
       else if (part.type === "provider_block" && part.block.type === "compaction") block = part.block;
+      else if (part.type === "stop") stop = part.reason;
     },
   );
   const text = block && typeof block.content === "string" ? block.content.trim() : "";
   if (!block || !text || !isJsonObject(block))
     throw new SummaryFailedError(
-      `${request.model} wrote no summary of its own (its compaction block was missing or empty); nothing was recorded`,
+      `${request.model} wrote no summary of its own (no compaction block came back; the summarization call stopped with "${stop ?? "nothing"}")`,
       "set conversation.compaction.provider_summaries = false to have jp write the summary",
     );
   return {
@@ -96,6 +119,7 @@ export async function summarizeThroughProvider(
     model: request.model,
     block,
     continues: historyDigest(request.events),
+    betas: [COMPACTION_BETA],
     ...(usage ? { usage } : {}),
     ...(discarded.length ? { discarded } : {}),
   };
@@ -110,8 +134,33 @@ export interface ProviderSummaries {
   model: string;
   /** The view's cap of each tool's output, as `jp q` applies it. */
   outputCap: OutputCap;
+  /** Why the provider cannot write them (`providerSummaryChoice`): jp writes each one and says so. */
+  unavailable?: string;
   /** The provider's summary of `events`: the turns to summarise as `jp q` sends them. */
   summarize(events: readonly Event[], instructions?: string): Promise<ProviderSummary>;
+  /** Said when jp writes a summary the provider would have: `why` it did not. */
+  fellBack(why: string): void;
+}
+
+/**
+ * Why the provider refused or failed to write its summary, where jp can write
+ * it instead: no block came back (a 200 with empty content and the stop
+ * reason of the summarization call), or the API refused with one of
+ * on-demand compaction's error codes (`error.details.error_code`, "starts with
+ * `compaction_`"), `compaction_unavailable` once the retries are spent.
+ * (https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand, "Handle a missing summary or an error")
+ */
+function refusal(error: unknown, model: string): string | undefined {
+  if (error instanceof SummaryFailedError) return error.message;
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const body: unknown = "body" in e ? e.body : undefined;
+    const inner = isJsonObject(body) ? body.error : undefined;
+    const details = isJsonObject(inner) ? inner.details : undefined;
+    const code = isJsonObject(details) ? details.error_code : undefined;
+    if (typeof code === "string" && code.startsWith("compaction_"))
+      return `${model} refused to write the summary itself (${code}: ${error instanceof Error ? error.message : String(error)})`;
+  }
+  return undefined;
 }
 
 /**
@@ -156,15 +205,32 @@ export async function providerCompaction(
   summary: { instructions?: string } | undefined,
 ): Promise<Compaction | undefined> {
   if (!providers || providers.model !== model || !writtenWhole(events, plan.range)) return undefined;
-  const result = await providers.summarize(
-    sentHistory(events, plan.range, providers.outputCap),
-    summary?.instructions,
-  );
+  if (providers.unavailable) {
+    providers.fellBack(providers.unavailable);
+    return undefined;
+  }
+  let result: ProviderSummary;
+  try {
+    result = await providers.summarize(
+      sentHistory(events, plan.range, providers.outputCap),
+      summary?.instructions,
+    );
+  } catch (error) {
+    const why = refusal(error, model);
+    if (why === undefined) throw error;
+    providers.fellBack(why);
+    return undefined;
+  }
   const compaction = plan.complete(result.text, result.model);
   return {
     ...compaction,
     ...(compaction.summary
-      ? { summary: { ...compaction.summary, provider: { block: result.block, continues: result.continues } } }
+      ? {
+          summary: {
+            ...compaction.summary,
+            provider: { block: result.block, continues: result.continues, betas: result.betas },
+          },
+        }
       : {}),
     metadata: summaryBilling(result),
   };

@@ -382,7 +382,11 @@ export interface LostReasoning {
  * out between, so a change loses the blocks after it, and a gap those after it.
  */
 export function lostReasoning(before: Projection, after: Projection, counter: TokenCounter): LostReasoning {
-  const lost = new Set<Event>(reasoningLost(before.events, after.events));
+  return lossOf(before, new Set<Event>(reasoningLost(before.events, after.events)), counter);
+}
+
+/** The raw turns of `before` that hold `lost` reasoning, and its tokens. */
+function lossOf(before: Projection, lost: ReadonlySet<Event>, counter: TokenCounter): LostReasoning {
   const turns: number[] = [];
   for (const { origin, events } of before.turns)
     if (origin.kind === "kept" && events.some((e) => lost.has(e))) turns.push(origin.turn);
@@ -426,4 +430,22 @@ export function unboundUntil(
   if (cutOutputs === 0 && !events.some((e) => e.type === "compaction")) return view.length;
   const raw = project(events.filter((e) => e.type !== "compaction")).events;
   return firstChange(view, outputCap ? capToolOutputs(raw, outputCap).events : raw);
+}
+
+/**
+ * The reasoning that stops being read when the view `before` becomes `after`
+ * on a model whose API drops reasoning after a prefix edit (GPT-6.2 on,
+ * `dropsReasoningOnEdit`): "the Responses API drops reasoning items after
+ * mid-conversation edits to the conversation history (prefix edits)"
+ * (https://developers.openai.com/api/docs/guides/latest-model). jp sends it
+ * on; the API drops every item from the first change on.
+ */
+export function droppedOnEdit(before: Projection, after: Projection, counter: TokenCounter): LostReasoning {
+  const change = firstChange(before.events, after.events);
+  const shown = new Set(after.events);
+  return lossOf(
+    before,
+    new Set(before.events.filter((e, i) => i >= change && isReasoning(e) && shown.has(e))),
+    counter,
+  );
 }

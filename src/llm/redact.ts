@@ -12,6 +12,9 @@ const BEARER = /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 const BASIC = /\bBasic\s+[A-Za-z0-9+/=]{4,}/gi;
 /** A URL's user and password: `http://user:secret@proxy:3128`. */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi;
+/** A query parameter that carries a credential: `?key=…`, `&token=…`, `&sig=…`. */
+const QUERY_KEY =
+  /([?&](?:key|api[_-]?key|token|access_token|auth|secret|password|sig|signature)=)[^&\s#"'<>]+/gi;
 /** A key written as a field or query parameter: `api_key=…`, `"x-api-key": "…"`. */
 const KEY_FIELD = /\b(api[_-]?key|x-api-key|access_token)(["']?\s*[:=]\s*["']?)[A-Za-z0-9._~+/=-]{8,}/gi;
 
@@ -24,6 +27,7 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
     .replace(BEARER, "Bearer ***")
     .replace(BASIC, "Basic ***")
     .replace(URL_USERINFO, "$1***@")
+    .replace(QUERY_KEY, "$1***")
     .replace(KEY_FIELD, "$1$2***");
 }
 

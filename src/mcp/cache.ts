@@ -3,6 +3,7 @@
 // offers the tools a server had last time without waiting for it to start,
 // and a changed config (another command, other arguments) is a miss.
 import { createHash } from "node:crypto";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type { McpServerConfig } from "../config/schema.js";
 import { isJsonObject } from "../events/json.js";
@@ -76,6 +77,38 @@ export class McpToolCache {
       writeJsonAtomic(this.file(server), value);
     } catch {
       // Read-only workspace: nothing is lost but time.
+    }
+  }
+
+  private failedFile(server: string): string {
+    return path.join(this.dir, `${encodeURIComponent(server)}.failed.json`);
+  }
+
+  /** When `server`, with this config, last failed to start, and what it said; undefined when it has not. */
+  failed(server: string, config: McpServerConfig): { at: Date; error: string } | undefined {
+    let kept: { key?: unknown; at?: unknown; error?: unknown } | undefined;
+    try {
+      kept = readJsonFile(this.failedFile(server));
+    } catch {
+      return undefined;
+    }
+    if (!kept || kept.key !== configKey(config) || typeof kept.at !== "string") return undefined;
+    const at = new Date(kept.at);
+    if (Number.isNaN(at.getTime())) return undefined;
+    return { at, error: typeof kept.error === "string" ? kept.error : "" };
+  }
+
+  /** Remember that `server` failed to start (or, with `error` undefined, forget it: it started). */
+  markFailed(server: string, config: McpServerConfig, error: string | undefined, now: Date): void {
+    try {
+      if (error === undefined) {
+        fs.rmSync(this.failedFile(server), { force: true });
+        return;
+      }
+      makeDirWithin(path.dirname(path.dirname(this.dir)), this.dir);
+      writeJsonAtomic(this.failedFile(server), { key: configKey(config), at: now.toISOString(), error });
+    } catch {
+      // Read-only cache: the server is only tried again sooner.
     }
   }
 }

@@ -6,9 +6,11 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "../config/schema.js";
 import { JpError } from "../errors.js";
+import { redactSecrets } from "../llm/redact.js";
 import { proxyFor } from "../net/proxy.js";
 import { toolEnvironment } from "../tools/local.js";
 import type { McpToolInfo } from "./cache.js";
+import type { ElicitAnswer, ElicitForm } from "./elicit.js";
 
 export const DEFAULT_STARTUP_TIMEOUT_SECS = 30;
 
@@ -20,12 +22,16 @@ export interface ServerEnvironment {
   /** Variable names never passed on (provider keys). */
   secrets: ReadonlySet<string>;
   version: string;
+  /** Where a tool the server lists but jp cannot offer (a malformed one) is said. */
+  warn?: (line: string) => void;
 }
 
 export interface CallOptions {
   signal: AbortSignal;
   timeoutMs: number;
   onProgress?: (line: string) => void;
+  /** Answers a form the server asks the person to fill in during this call (an elicitation). */
+  elicit?: (form: ElicitForm) => Promise<ElicitAnswer>;
 }
 
 export interface McpConnection {
@@ -38,11 +44,15 @@ export interface McpConnection {
 
 /** A server that could not be started or reached: names it, and what it said on stderr. */
 export class McpServerError extends JpError {
+  /** The failure in one line: what failed and the last line the server said. */
+  readonly brief: string;
   constructor(server: string, what: string, stderr = "") {
     const tail = stderr.split("\n").slice(-5).join("\n  ");
     super("mcp.server", `MCP server ${server} ${what}${tail ? `; it said:\n  ${tail}` : ""}`, {
       hint: `check [providers.mcp.${server}] in your config (\`jp mcp ls\` shows every server's state), or set optional = true to go on without it`,
     });
+    const last = stderr.trim().split("\n").at(-1)?.trim();
+    this.brief = `MCP server ${server} ${what.replace(/: MCP error -32000: Connection closed$/, "")}${last ? ` (${last})` : ""}`;
   }
 }
 
@@ -104,6 +114,8 @@ interface ServerLink {
   terminate?: () => Promise<void>;
   /** Why jp ended the server, when it did: the reason its calls failed. */
   fault?: () => string | undefined;
+  /** What the server was sent that must not be shown or recorded if it echoes it (its headers' values). */
+  secrets?: string[];
 }
 
 async function linkTo(
@@ -153,18 +165,70 @@ async function linkTo(
     requestInit: { headers },
     ...(fetch ? { fetch } : {}),
   });
-  return { transport, stderr: () => "", pid: () => undefined };
+  return { transport, stderr: () => "", pid: () => undefined, secrets: Object.values(headers) };
 }
 
 /** A call whose failure, when jp ended the server, says why (not the SDK's "Connection closed"). */
 async function callWithFault<T>(link: ServerLink, call: () => Promise<T>): Promise<T> {
+  const secrets = link.secrets ?? [];
   try {
     return await call();
   } catch (error) {
     const fault = link.fault?.();
     if (fault) throw new Error(`the server ${fault}`, { cause: error });
+    // A server's error may echo a header it was sent (a token): it is recorded as the call's result.
+    if (error instanceof Error && secrets.length) throw new Error(redactSecrets(error.message, secrets));
     throw error;
   }
+}
+
+/** `value` with each of `secrets` replaced by `***` in every string it holds (a server's result may echo a header). */
+function withoutSecrets(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === "string")
+    return secrets.reduce(
+      (text, secret) => (secret.length >= 4 ? text.split(secret).join("***") : text),
+      value,
+    );
+  if (Array.isArray(value)) return value.map((item) => withoutSecrets(item, secrets));
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutSecrets(v, secrets)]));
+}
+
+/** Whether `value` is a JSON object. */
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A message with the tools of a `tools/list` answer that MCP says no client
+ * can call (no name, or an input schema that is not an object schema) left
+ * out, each said through `warn`: one malformed tool does not fail the server.
+ */
+function withoutMalformedTools(server: string, message: unknown, warn: (line: string) => void): unknown {
+  if (!isObject(message) || !isObject(message.result) || !Array.isArray(message.result.tools)) return message;
+  const tools: unknown[] = message.result.tools;
+  const kept = tools.filter((tool) => {
+    const schema = isObject(tool) ? tool.inputSchema : undefined;
+    if (isObject(tool) && typeof tool.name === "string" && isObject(schema) && schema.type === "object")
+      return true;
+    const name = isObject(tool) && typeof tool.name === "string" ? tool.name : "a tool without a name";
+    const type = isObject(schema) ? JSON.stringify(schema.type) : "none";
+    warn(`MCP server ${server} lists ${name} with an input schema of type ${type}, not "object"; left out`);
+    return false;
+  });
+  return kept.length === tools.length ? message : { ...message, result: { ...message.result, tools: kept } };
+}
+
+/** `transport` with each message it hands the client passed through `edit` first. */
+function editingMessages(transport: Transport, edit: (message: unknown) => unknown): Transport {
+  return new Proxy(transport, {
+    set(target, prop, value: unknown) {
+      if (prop !== "onmessage" || typeof value !== "function") return Reflect.set(target, prop, value);
+      target.onmessage = (message, extra) => {
+        Reflect.apply(value, target, [edit(message), extra]);
+      };
+      return true;
+    },
+  });
 }
 
 /** A server's tools, every page of them, as jp keeps them. */
@@ -196,12 +260,32 @@ export async function connectServer(
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   // jp may be done (a short turn) before the SDK has loaded: then nothing is started.
   if (signal.aborted) throw new McpServerError(name, "was not started: jp stopped before it was needed");
-  const client = new Client({ name: "jp", version: environment.version }, { capabilities: {} });
+  // Form elicitation is offered: a server may ask the person something while a call of its runs.
+  const client = new Client(
+    { name: "jp", version: environment.version },
+    { capabilities: { elicitation: { form: {} } } },
+  );
+  /** Who answers the server's questions: the call running now, if any. */
+  let elicit: CallOptions["elicit"];
+  const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    const { params } = request;
+    // Only form mode is offered, so the SDK lets no other mode through; no call running, nobody to ask.
+    if (params.mode === "url" || !elicit) return { action: "cancel" };
+    return elicit({ message: params.message, requestedSchema: params.requestedSchema });
+  });
   const link = await linkTo(name, config, environment);
   const seconds = config.startup_timeout_secs ?? DEFAULT_STARTUP_TIMEOUT_SECS;
+  const warn = environment.warn ?? (() => undefined);
+  const transport = editingMessages(link.transport, (message) => withoutMalformedTools(name, message, warn));
+  // The start-up time covers the first tool list too: a server that never answers tools/list has not started.
+  let firstList: McpToolInfo[] | undefined;
   try {
     await withinLimits(
-      client.connect(link.transport),
+      (async () => {
+        await client.connect(transport);
+        firstList = await allTools(client);
+      })(),
       seconds * 1000,
       signal,
       () =>
@@ -217,28 +301,45 @@ export async function connectServer(
     const message = error instanceof Error ? error.message : String(error);
     // A server that exits at once leaves its reason on stderr; give it a moment to arrive.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    throw new McpServerError(name, `could not be started: ${message}`, link.stderr());
+    const secrets = link.secrets ?? [];
+    throw new McpServerError(
+      name,
+      `could not be started: ${redactSecrets(message, secrets)}`,
+      redactSecrets(link.stderr(), secrets),
+    );
   }
   return {
     get pid() {
       return link.pid();
     },
-    listTools: () => allTools(client),
-    callTool: (tool, args, options) =>
-      callWithFault(link, () =>
-        client.callTool({ name: tool, arguments: args }, undefined, {
-          signal: options.signal,
-          timeout: options.timeoutMs,
-          resetTimeoutOnProgress: true,
-          ...(options.onProgress
-            ? {
-                onprogress: (p) => {
-                  const total = p.total ? `/${p.total}` : "";
-                  options.onProgress?.(`${p.progress}${total}${p.message ? ` ${p.message}` : ""}`);
-                },
-              }
-            : {}),
+    listTools: async () => {
+      const listed = firstList;
+      firstList = undefined;
+      return listed ?? allTools(client);
+    },
+    callTool: async (tool, args, options) =>
+      withoutSecrets(
+        await callWithFault(link, async () => {
+          elicit = options.elicit;
+          try {
+            return await client.callTool({ name: tool, arguments: args }, undefined, {
+              signal: options.signal,
+              timeout: options.timeoutMs,
+              resetTimeoutOnProgress: true,
+              ...(options.onProgress
+                ? {
+                    onprogress: (p) => {
+                      const total = p.total ? `/${p.total}` : "";
+                      options.onProgress?.(`${p.progress}${total}${p.message ? ` ${p.message}` : ""}`);
+                    },
+                  }
+                : {}),
+            });
+          } finally {
+            elicit = undefined;
+          }
         }),
+        link.secrets ?? [],
       ),
     close: () => client.close(),
   };

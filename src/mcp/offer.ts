@@ -45,6 +45,7 @@ export function createMcpServers(config: Config, setup: McpSetup): McpServers {
       // Provider keys never reach a server, whatever its `variables` list.
       secrets: providerKeyEnvs(config),
       version: setup.version,
+      warn: setup.warn,
     },
     cache: new McpToolCache(mcpCacheDir(setup.env, setup.workspaceRoot)),
     now: setup.now,

@@ -12,6 +12,9 @@ import {
   type ServerEnvironment,
 } from "./client.js";
 
+/** How long an optional server that failed to start is left alone before jp tries it again. */
+export const RETRY_FAILED_MS = 60 * 60 * 1000;
+
 /** `work`, or a rejection as soon as `signal` aborts. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new Error("interrupted"));
@@ -67,7 +70,10 @@ export class McpServers {
       tools = this.connect(name).then(async (connection) => {
         const list = await connection.listTools();
         const config = this.config(name);
-        if (config) this.options.cache.write(name, config, list, this.options.now());
+        if (config) {
+          this.options.cache.write(name, config, list, this.options.now());
+          this.options.cache.markFailed(name, config, undefined, this.options.now());
+        }
         return list;
       });
       tools.catch(() => undefined);
@@ -84,17 +90,27 @@ export class McpServers {
   async tools(name: string, options: { fresh?: boolean } = {}): Promise<McpToolInfo[]> {
     const config = this.config(name);
     if (!config) throw new McpServerError(name, "is not configured");
+    // An optional server that failed lately is not tried again for a while: said when it failed, not each turn.
+    if (config.optional && this.failedLately(name, config)) return [];
     const cached = options.fresh ? undefined : this.options.cache.read(name, config);
     if (cached) return cached.tools;
     try {
       return await this.listLive(name);
     } catch (error) {
       if (!config.optional) throw error;
+      const brief = error instanceof McpServerError ? error.brief : String(error);
+      this.options.cache.markFailed(name, config, brief, this.options.now());
       this.options.warn(
-        `${error instanceof Error ? error.message : String(error)} (optional: its tools are left out)`,
+        `${brief}; optional, so its tools are left out, and jp tries it again in an hour or when its config changes (\`jp mcp ls\` shows it)`,
       );
       return [];
     }
+  }
+
+  /** Whether `name` failed to start within the last RETRY_FAILED_MS, with the config it has now. */
+  private failedLately(name: string, config: McpServerConfig): boolean {
+    const failed = this.options.cache.failed(name, config);
+    return failed !== undefined && this.options.now().getTime() - failed.at.getTime() < RETRY_FAILED_MS;
   }
 
   /** The live tool list, starting the server if needed (for `jp mcp`). */

@@ -5,6 +5,7 @@
 import { isJsonObject } from "../events/json.js";
 import { DEFAULT_TIMEOUT_SECS, RECORDED_OUTPUT_BYTES, truncateOutput } from "../tools/local.js";
 import type { McpToolSpec } from "../tools/registry.js";
+import { PromptInterruptedError } from "../tools/prompter.js";
 import type { Tool, ToolOutcome } from "../tools/types.js";
 import type { McpToolInfo } from "./cache.js";
 import { mcpOutcome } from "./results.js";
@@ -84,6 +85,14 @@ export function createMcpTool(
           signal: ctx.signal,
           timeoutMs,
           ...(ctx.progress ? { onProgress: ctx.progress } : {}),
+          elicit: async (form) => {
+            const { answerElicitation } = await import("./elicit.js");
+            // Ctrl-C at the form dismisses it: the server hears "cancel", as the protocol names that.
+            return answerElicitation(server, form, ctx.prompter).catch((error: unknown) => {
+              if (error instanceof PromptInterruptedError) return { action: "cancel" as const };
+              throw error;
+            });
+          },
         });
       } catch (error) {
         if (ctx.signal.aborted) return { content: "interrupted", isError: true };

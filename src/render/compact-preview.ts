@@ -7,7 +7,7 @@ import type { Compaction, Event } from "../events/index.js";
 import { groupTurns, turnsLabel, isKind } from "../events/index.js";
 import { PLAIN } from "./palette.js";
 import { renderHistory } from "./history.js";
-import { atRiskLine, policyNames, reasoningLostLine } from "./compactions.js";
+import { atRiskLine, heldLine, policyNames, reasoningLostLine } from "./compactions.js";
 import { counted } from "./words.js";
 import { grouped } from "../numbers.js";
 
@@ -23,6 +23,8 @@ export interface PreviewRule {
   spillFile?: string;
   /** The facts that leave the model's view with this rule and stay nowhere in it. */
   atRisk?: readonly Fact[];
+  /** How many distinct facts the texts this rule takes from view hold (atRisk among them). */
+  factsLeaving?: number;
   /** Pinned turns inside the rule's range (0-based): it leaves them as they are. */
   pinned?: readonly number[];
 }
@@ -139,6 +141,7 @@ export function renderCompactPreview(
       lines.push(
         `     pinned   ${r.pinned.map((t) => `turn ${t + 1}`).join(", ")}: left as ${r.pinned.length > 1 ? "they are" : "it is"}`,
       );
+    if (r.factsLeaving) lines.push(`     facts    ${heldLine(r.factsLeaving, r.atRisk?.length ?? 0)}`);
     if (r.atRisk?.length) lines.push(`     at risk  ${atRiskLine(r.atRisk)}`);
     if (c.note) lines.push(`     why      ${visible(c.note)}`);
     if (r.spillFile) lines.push(`     dropped  ${r.spillFile}`);

@@ -60,6 +60,8 @@ export interface TimelineOutcome {
   tokens: { before: number; after: number };
   cacheRewrite: number;
   atRisk: readonly Fact[];
+  /** How many distinct facts the texts that leave the view hold. */
+  factsLeaving: number;
   reasoningLost?: { turns: readonly number[]; tokens: number };
 }
 
@@ -183,9 +185,9 @@ export function renderTimeline(
   lines.push(
     `Request: ${fmt(outcome.tokens.before)} → ${fmt(outcome.tokens.after)} tokens${options.dryRun ? " if applied" : ""}.`,
   );
-  if (outcome.atRisk.length)
+  if (outcome.factsLeaving > 0)
     lines.push(
-      `At risk: ${atRiskLine(outcome.atRisk, 12)}. Name them in a summary (--summary) to keep them in view; recall reads them back.`,
+      `Facts: ${heldLine(outcome.factsLeaving, outcome.atRisk.length)}.${outcome.atRisk.length ? ` At risk: ${atRiskLine(outcome.atRisk, 12)}. Name them in a summary (--summary) to keep them in view; recall reads them back.` : ""}`,
     );
   if (outcome.cacheRewrite > 0)
     lines.push(
@@ -205,6 +207,11 @@ export function reasoningLostLine(
   fmt: (n: number) => string,
 ): string {
   return `${turnList(lost.turns)} (${fmt(lost.tokens)} tokens) stops going back to the model, which reads it only while all before it is unchanged and no thinking between was left out; the log keeps it`;
+}
+
+/** How many of the facts the compacted turns hold the view still holds (in what it keeps, the summary, the record). */
+export function heldLine(leaving: number, atRisk: number): string {
+  return `the view still holds ${grouped(leaving - atRisk)} of the ${counted(leaving, "fact")} these turns hold`;
 }
 
 /** How many facts leave the view and stay nowhere, and the first of them (the summary can name them). */

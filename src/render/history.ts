@@ -18,6 +18,7 @@ import {
 } from "../events/index.js";
 import {
   FailedQuestions,
+  isWorkRecord,
   retryOfRequest,
   type FailedQuestion,
   type TurnOrigin,
@@ -94,7 +95,11 @@ export function renderEvent(event: Event, c: Palette, toolNames: Map<string, str
     case "turn_start":
       return undefined;
     case "chat_request": {
-      const who = e.author && e.author !== "user" ? `user (${visible(e.author)})` : "user";
+      const who = isWorkRecord(e)
+        ? "user (record of the work, sent by jp)"
+        : e.author && e.author !== "user"
+          ? `user (${visible(e.author)})`
+          : "user";
       const retryOf = retryOfRequest(e);
       const again =
         retryOf !== undefined ? ` ${c.dim(`(asks turn ${retryOf + 1}'s failed question again)`)}` : "";

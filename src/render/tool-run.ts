@@ -16,6 +16,11 @@ export interface ToolRunView {
   output(chunk: string): void;
   /** The tool ended: the area is erased, and how long it took is said when it was long enough to show. */
   end(): void;
+  /**
+   * The tool asks the person something: the area is erased and nothing is
+   * drawn until the returned function is called, so the question stands alone.
+   */
+  hold(): () => void;
 }
 
 /** The last complete-or-growing lines of `text`, each as its last carriage-return rewrite shows it. */
@@ -69,6 +74,8 @@ export function startToolRunView(
   let drawn: number[] = [];
   let drawnAt = 0;
   let stopped = false;
+  /** Questions being asked now: while any is, nothing is drawn. */
+  let held = 0;
   // A terminal that reports no size (0) is taken as 80 wide.
   const columns = () => Math.max(26, stderr.columns || 80);
   const width = () => columns() - 6;
@@ -79,7 +86,7 @@ export function startToolRunView(
     drawn = [];
   };
   const draw = () => {
-    if (stopped || now() - started < TICK_MS) return;
+    if (stopped || held > 0 || now() - started < TICK_MS) return;
     const lines = [
       `  ⏱ ${elapsed(now() - started)} · ${cut(name, width())} is running (Ctrl-C stops it)`,
       ...lastLines(tail, TAIL_LINES).map((l) => `  │ ${cut(l, width())}`),
@@ -105,6 +112,16 @@ export function startToolRunView(
       // Only the tail is shown: keep what the last lines need, not the whole output.
       tail = (tail + chunk).slice(-4096);
       if (now() - drawnAt >= REDRAW_MS) draw();
+    },
+    hold() {
+      held++;
+      erase();
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        held--;
+      };
     },
     end() {
       stop();

@@ -4,7 +4,7 @@
 // summaries, and measuring tokens before and after. It appends nothing; the
 // caller writes the result as one group.
 import {
-  factsAtRisk,
+  lossReport,
   planRule,
   project,
   type Fact,
@@ -16,7 +16,7 @@ import {
 } from "../compaction/index.js";
 import type { ResolvedRule } from "../config/compaction-rules.js";
 import type { Compaction, CompactionSource, Event } from "../events/index.js";
-import { lostReasoning, type LostReasoning } from "../llm/reasoning-binding.js";
+import { droppedOnEdit, lostReasoning, type LostReasoning } from "../llm/reasoning-binding.js";
 import { providerCompaction, type ProviderSummaries } from "../llm/provider-summary.js";
 import { summaryBilling, type Summarizer } from "../llm/summarize.js";
 import { cacheRewriteTokens } from "../tokens/cache-rewrite.js";
@@ -53,6 +53,8 @@ export interface CompactionOutcome {
   cacheRewrite: number;
   /** The facts that leave the model's view and stay nowhere in it (the loss report). */
   atRisk: Fact[];
+  /** How many distinct facts the texts that leave the view hold (atRisk among them). */
+  factsLeaving: number;
   /** The bound reasoning (preserved thinking) that stops going back to the model, by raw turn, and its tokens. */
   reasoningLost: LostReasoning;
 }
@@ -72,6 +74,8 @@ export interface CompactionInput {
   /** The model that writes derived summaries when a rule names none. */
   defaultModel: string;
   providerSummaries?: ProviderSummaries;
+  /** The model's API drops its reasoning after a prefix edit (GPT-6.2 on): what that costs is said. */
+  dropsReasoningOnEdit?: boolean;
   dryRun: boolean;
   deferredUntilTurn?: number;
 }
@@ -200,6 +204,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     events = next;
     current = projected;
   }
+  const loss = lossReport(before.events, current.events);
   return {
     planned,
     skipped,
@@ -208,7 +213,12 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     events,
     tokens: { before: whole(before), after: whole(current) },
     cacheRewrite: cacheRewriteTokens(input.counter, before.events, current.events),
-    atRisk: factsAtRisk(before.events, current.events),
-    reasoningLost: lostReasoning(before, current, input.counter),
+    atRisk: loss.atRisk,
+    factsLeaving: loss.leaving,
+    reasoningLost: (input.dropsReasoningOnEdit ? droppedOnEdit : lostReasoning)(
+      before,
+      current,
+      input.counter,
+    ),
   };
 }

@@ -29,6 +29,7 @@ import {
   jpLogOf,
   METADATA_FILE,
   METADATA_LOCK_FILE,
+  ownDir,
   storedMetadataOf,
   trashedIn,
   slugify,
@@ -64,7 +65,7 @@ import { removeFile } from "../remove-file.js";
 export type { LogStats } from "./log-stats.js";
 
 /** The file a conversation's events are read from: JP's own when it is read in place, else jp's log. */
-const logFileOf = (ref: ConversationRef): string => jpLogOf(ref) ?? path.join(ref.dir, LOG_FILE);
+const logFileOf = (ref: ConversationRef): string => jpLogOf(ref) ?? inFolder(ref, LOG_FILE);
 
 export class ConversationStore {
   private readonly jpChangeSaid = new Set<string>();
@@ -101,13 +102,20 @@ export class ConversationStore {
    */
   list(): ConversationRef[] {
     const refs: ConversationRef[] = [];
-    const archived = `${this.workspace.conversationsDir}${path.sep}${JP_ARCHIVE_DIR}`;
-    for (const parent of [this.workspace.conversationsDir, archived])
+    const { conversationsDir, ownConversationsDir, jpFoldersDir } = this.workspace;
+    const archived = `${conversationsDir}${path.sep}${JP_ARCHIVE_DIR}`;
+    const parents = [conversationsDir, archived];
+    if (ownConversationsDir !== conversationsDir) parents.push(ownConversationsDir);
+    for (const parent of parents)
       for (const folder of folderNames(parent)) {
         const match = ID_PATTERN.exec(folder);
         if (!match) continue;
         // Not path.join: the folder name is one segment and the parent is already normal.
-        refs.push({ id: match[1]!, folder, dir: `${parent}${path.sep}${folder}` });
+        const ref: ConversationRef = { id: match[1]!, folder, dir: `${parent}${path.sep}${folder}` };
+        // In a JP workspace, jp's files of a folder JP wrote are kept outside JP's repository.
+        if (jpFoldersDir && parent !== ownConversationsDir && isJpFolder(ref))
+          ref.own = `${jpFoldersDir}${path.sep}${folder}`;
+        refs.push(ref);
       }
     return refs.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
@@ -165,7 +173,8 @@ export class ConversationStore {
       metadata?: Partial<ConversationMetadata>;
     } = {},
   ): ConversationRef {
-    makeDirWithin(this.workspace.dir, this.workspace.conversationsDir);
+    const { ownConversationsDir: parent, ownRoot } = this.workspace;
+    makeDirWithin(ownRoot, parent);
     const now = this.clock.now();
     const slug = options.title ? slugify(options.title) : "";
     const metadata: ConversationMetadata = {
@@ -175,14 +184,13 @@ export class ConversationStore {
     };
     // The folder is written in full under a temporary name (never listed) and renamed
     // into place at the end: a crash or a failed write leaves nothing half-imported.
-    removeStaleStaging(this.workspace.conversationsDir);
+    removeStaleStaging(parent);
     let staging: string;
     try {
-      staging = fs.mkdtempSync(path.join(this.workspace.conversationsDir, STAGING_PREFIX));
+      staging = fs.mkdtempSync(path.join(parent, STAGING_PREFIX));
     } catch (error) {
       // The error names mkdtemp's template (…/.new-XXXXXX); the folder it could not write in is the one to name.
-      if (error instanceof Error)
-        Object.assign(error, { syscall: "write", path: this.workspace.conversationsDir });
+      if (error instanceof Error) Object.assign(error, { syscall: "write", path: parent });
       throw error;
     }
     try {
@@ -190,14 +198,14 @@ export class ConversationStore {
       writeFileAtomic(path.join(staging, LOG_FILE), serializedPieces(options.events ?? []));
       // Choosing an id and claiming its folder happen under one workspace-wide
       // lock: processes started in the same decisecond get distinct ids.
-      const held = acquireLock(path.join(this.workspace.conversationsDir, CREATE_LOCK), this.lockOptions);
+      const held = acquireLock(path.join(parent, CREATE_LOCK), this.lockOptions);
       try {
         const existing = new Set(this.list().map((r) => r.id));
         // Only an id jp can list is kept (an import's may be any name); any other gets a new one.
         let id = options.id !== undefined && /^\d{8,}$/.test(options.id) ? options.id : idForTime(now);
         while (existing.has(id)) id = String(BigInt(id) + 1n);
         const folder = slug ? `${id}-${slug}` : id;
-        const dir = path.join(this.workspace.conversationsDir, folder);
+        const dir = path.join(parent, folder);
         fs.renameSync(staging, dir);
         return { id, folder, dir };
       } finally {
@@ -210,7 +218,7 @@ export class ConversationStore {
   }
 
   log(ref: ConversationRef): EventLog {
-    return new EventLog(ref.dir, ref.id);
+    return new EventLog(ownDir(ref), ref.id);
   }
 
   /**
@@ -265,7 +273,7 @@ export class ConversationStore {
       return;
     }
     this.checkJpSource(ref);
-    for (const { event } of streamLog(path.join(ref.dir, LOG_FILE), { conversationId: ref.id })) yield event;
+    for (const { event } of streamLog(inFolder(ref, LOG_FILE), { conversationId: ref.id })) yield event;
   }
 
   append(ref: ConversationRef, events: readonly Event[]): void {
@@ -280,6 +288,7 @@ export class ConversationStore {
    */
   private continueJp(ref: ConversationRef): void {
     if (isSymlink(ref.dir)) throw new SymlinkRefusedError(ref.dir);
+    this.makeOwnDir(ref);
     const { size, mtimeMs } = fs.statSync(inFolder(ref, JP_LOG_FILE));
     const written = writeFileAtomic(inFolder(ref, LOG_FILE), serializedPieces(jpEvents(ref)), {
       exclusive: true,
@@ -350,7 +359,8 @@ export class ConversationStore {
     change: (current: ConversationMetadata) => ConversationMetadata | undefined,
   ): { before: ConversationMetadata; after: ConversationMetadata } {
     if (isSymlink(ref.dir)) throw new SymlinkRefusedError(ref.dir);
-    const held = acquireLock(path.join(ref.dir, METADATA_LOCK_FILE), { ...this.lockOptions, command: "jp" });
+    this.makeOwnDir(ref);
+    const held = acquireLock(inFolder(ref, METADATA_LOCK_FILE), { ...this.lockOptions, command: "jp" });
     try {
       const before = this.metadata(ref);
       const after = change(before);
@@ -473,7 +483,7 @@ export class ConversationStore {
       if (isSymlink(target)) throw new SymlinkRefusedError(target);
     const turn = this.holdTurn(ref);
     try {
-      makeDirWithin(this.workspace.dir, this.workspace.trashDir);
+      makeDirWithin(this.workspace.ownRoot, this.workspace.trashDir);
       let target = path.join(this.workspace.trashDir, ref.folder);
       for (let n = 1; fs.existsSync(target); n += 1)
         target = path.join(this.workspace.trashDir, `${ref.folder}.${n}`);
@@ -489,10 +499,16 @@ export class ConversationStore {
 
   /** The conversation's turn lock, as `jp q` holds it for a turn: whoever else changes the conversation waits. */
   holdTurn(ref: ConversationRef, options: LockOptions = {}): HeldLock {
-    return acquireLock(path.join(ref.dir, TURN_LOCK_FILE), {
+    this.makeOwnDir(ref);
+    return acquireLock(inFolder(ref, TURN_LOCK_FILE), {
       ...this.lockOptions,
       command: "jp",
       ...options,
     });
+  }
+
+  /** The folder of jp's own files of a conversation JP wrote, made when jp first writes one. */
+  private makeOwnDir(ref: ConversationRef): void {
+    if (ref.own !== undefined) makeDirWithin(this.workspace.ownRoot, ref.own);
   }
 }

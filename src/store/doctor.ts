@@ -12,6 +12,7 @@ import { BOM, isSymlink, parseLine, readLines } from "./log.js";
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 import { isHeld, lockLeftBehind, removeLeftLock } from "./lock.js";
 import { TURN_LOCK_FILE } from "./conversations.js";
+import { inFolder } from "./folders.js";
 
 export interface DoctorFinding {
   kind:
@@ -42,7 +43,7 @@ type BadLine = { line: number; offset: number; text: string; reason: string };
 
 /** Locks a dead process left, or broken ones (empty, a folder), which would make every writer wait. */
 function leftLocks(log: EventLog, ref: ConversationRef, repair: boolean): DoctorFinding[] {
-  return [log.lockFile, path.join(ref.dir, TURN_LOCK_FILE)].flatMap((lock) => {
+  return [log.lockFile, inFolder(ref, TURN_LOCK_FILE)].flatMap((lock) => {
     const why = repair ? removeLeftLock(lock, "jp doctor") : lockLeftBehind(lock);
     return why
       ? [{ kind: "left_lock" as const, detail: `${path.basename(lock)}: ${why}`, repaired: repair }]
@@ -88,7 +89,7 @@ function unanswered(
   options: { repair: boolean; now: Date },
 ): { repairs: Event[]; findings: DoctorFinding[] } {
   const events = log.read().events;
-  const inProgress = isHeld(path.join(ref.dir, TURN_LOCK_FILE));
+  const inProgress = isHeld(inFolder(ref, TURN_LOCK_FILE));
   const repairs = inProgress ? [] : repairInterruptedTurn(events, options.now.toISOString());
   const findings: DoctorFinding[] = repairs.map((r) =>
     isKind(r, "tool_call_response")

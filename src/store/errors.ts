@@ -10,6 +10,20 @@ export class WorkspaceNotFoundError extends JpError {
   }
 }
 
+/** A `.jp/` another user owns, which jp does not adopt until the user trusts it (as git refuses a repository another user owns). */
+export class ForeignWorkspaceError extends JpError {
+  constructor(root: string, owner: number) {
+    super(
+      "store.foreign_workspace",
+      `the workspace at ${root} belongs to another user (uid ${owner}); jp does not use it`,
+      {
+        hint: `run \`jp workspace trust ${root}\` if you mean to use it, or \`jp init\` in a folder of your own`,
+        exitCode: 2,
+      },
+    );
+  }
+}
+
 export class ConversationNotFoundError extends JpError {
   constructor(query: string, hint = "list conversations with `jp conversation ls`") {
     super("store.conversation_not_found", `no conversation matches '${query}'`, { hint });

@@ -43,6 +43,12 @@ export interface ConversationRef {
   /** Folder name: `<id>` or `<id>-<slug>`. */
   folder: string;
   dir: string;
+  /**
+   * For a folder JP wrote in a JP workspace: where jp keeps its own files of
+   * it (its log, metadata, locks), outside JP's repository. JP's own files
+   * are read from `dir`.
+   */
+  own?: string;
 }
 
 export const METADATA_FILE = "metadata.json";
@@ -89,7 +95,16 @@ export function timeOfId(id: string): string {
  * and the folder is already normal, and `ls` asks this twice per conversation.
  */
 export function inFolder(ref: ConversationRef, name: string): string {
-  return `${ref.dir}${path.sep}${name}`;
+  const dir = ref.own !== undefined && !JP_FILES.has(name) ? ref.own : ref.dir;
+  return `${dir}${path.sep}${name}`;
+}
+
+/** The files JP writes in a conversation's folder: read where JP keeps them, whoever's folder it is. */
+const JP_FILES: ReadonlySet<string> = new Set([JP_LOG_FILE, "metadata.json", "base_config.json"]);
+
+/** Where jp writes its files of a conversation (see ConversationRef.own). */
+export function ownDir(ref: ConversationRef): string {
+  return ref.own ?? ref.dir;
 }
 
 /** The names in a folder; none when it does not exist yet. */
@@ -110,7 +125,10 @@ function readMetadataFile(
   let text: string;
   let fd: number;
   try {
-    fd = fs.openSync(inFolder(ref, file), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    fd = fs.openSync(
+      inFolder(ref, file),
+      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    );
   } catch (error) {
     if (errnoCode(error) === "ELOOP")
       return { problem: `${file} is a symbolic link; jp reads it as absent`, file };

@@ -2,8 +2,9 @@
 // into jp's log format. JP stores tool arguments, tool results and metadata
 // strings base64-encoded at rest, sometimes twice; jp stores plain text.
 import * as fs from "node:fs";
-import { errnoCode, messageOf } from "../errors.js";
+import { messageOf } from "../errors.js";
 import * as path from "node:path";
+import { readRegularFile, UnreadableFileError } from "../regular-file.js";
 import { isJsonObject, MAX_DEPTH, tooDeep, validateEvent, type Event } from "../events/index.js";
 import { LOG_FILE, readLog } from "./log.js";
 import { ImportError } from "./errors.js";
@@ -286,12 +287,18 @@ function* convertedEvents(
 /** How far a long import has got: the bytes of events.json read, of its size. */
 export type ImportProgress = (phase: "reading", done: number, total: number) => void;
 
+/** JP's metadata and base config are a few kilobytes; a larger one is not JP's. */
+const MAX_JP_JSON_BYTES = 16 * 1024 * 1024;
+
 function readJson(file: string): unknown {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    const read = readRegularFile(file, MAX_JP_JSON_BYTES);
+    if (read === undefined) return undefined;
+    text = read;
   } catch (error) {
-    if (errnoCode(error) === "ENOENT") return undefined;
+    if (error instanceof UnreadableFileError)
+      throw new ImportError(`${error.message}, not a file JP wrote`, "nothing was imported from it");
     throw error;
   }
   let value: unknown;

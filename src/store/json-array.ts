@@ -6,6 +6,7 @@
 // no byte of a multi-byte UTF-8 character is, and strings (most of the text)
 // are crossed by the native search for the next quote.
 import * as fs from "node:fs";
+import { UnreadableFileError } from "../regular-file.js";
 
 const PIECE = 8 << 20;
 const QUOTE = 0x22;
@@ -37,9 +38,12 @@ export function* jsonArrayElements(
   /** Bytes read at a time (small only in tests, to put every boundary everywhere). */
   pieceSize = PIECE,
 ): Generator<string> {
-  const fd = fs.openSync(file, "r");
+  // Opened without waiting for a FIFO's writer; only a regular file is read.
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   try {
-    const size = fs.fstatSync(fd).size;
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new UnreadableFileError(file, "is not a regular file");
+    const size = stat.size;
     let bytes = Buffer.alloc(0);
     let at = 0; // where scanning resumes in `bytes`
     let start = -1; // where the element being read begins in `bytes`

@@ -130,7 +130,10 @@ function readKept(file: string): Partial<Record<string, unknown>> | undefined {
 function lookAt(ref: ConversationRef, now: number): { looks: Looks; settled: boolean } | undefined {
   const folder = fs.statSync(ref.dir, { throwIfNoEntry: false });
   if (!folder) return undefined;
-  return { looks: [folder.mtimeMs, folder.ino], settled: now - folder.mtimeMs > SETTLE_MS };
+  // jp's own files of a folder JP wrote change the folder they are kept in (ConversationRef.own).
+  const own = ref.own === undefined ? undefined : fs.statSync(ref.own, { throwIfNoEntry: false });
+  const changed = Math.max(folder.mtimeMs, own?.mtimeMs ?? 0);
+  return { looks: [changed, folder.ino], settled: now - changed > SETTLE_MS };
 }
 
 /** A conversation's row as its files say now, or with why they cannot be read. */
@@ -179,9 +182,12 @@ export function listConversations(store: ConversationStore, now = Date.now()): L
   const listed: ListingRow[] = [];
   let changed = false;
   // Named from the conversations folder: a workspace moved elsewhere keeps its rows.
-  const from = store.workspace.conversationsDir.length + 1;
+  const { conversationsDir, ownConversationsDir } = store.workspace;
   for (const ref of store.list()) {
-    const name = ref.dir.slice(from);
+    // jp's own conversations of a JP workspace, kept outside it, by a name JP's folders never have.
+    const name = ref.dir.startsWith(`${conversationsDir}${path.sep}`)
+      ? ref.dir.slice(conversationsDir.length + 1)
+      : `jp:${ref.dir.slice(ownConversationsDir.length + 1)}`;
     // Own keys only: a folder name is not looked up on Object.prototype.
     const entry = kept && Object.hasOwn(kept, name) ? kept[name] : undefined;
     const previous = isKeptEntry(entry) ? entry : undefined;

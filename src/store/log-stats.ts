@@ -44,6 +44,12 @@ export interface LogStats {
   last_question?: string;
   /** For a JP conversation read in place: the events.json these counts are of. */
   jp_source?: { size: number; mtimeMs: number };
+  /**
+   * The log these counts are of, as this machine names the file (device and
+   * inode): counts a repository committed, or kept for another file, are
+   * never taken for this log's, whatever size they claim.
+   */
+  log_file?: string;
 }
 
 function emptyStats(): LogStats {
@@ -153,15 +159,20 @@ export class StatsCache {
       if (fs.existsSync(json)) return this.jpStats(ref, json);
     }
     const size = stat?.size ?? 0;
-    // Caches written before usage was counted (as it is now) are recounted once, and the counts
-    // of JP's events.json (jp_source) are not a start for jp's own log begun beside it.
+    const logFile = stat ? `${stat.dev}:${stat.ino}` : undefined;
+    // Caches written before usage was counted (as it is now) are recounted once, the counts
+    // of JP's events.json (jp_source) are not a start for jp's own log begun beside it, and
+    // counts of another file (one a repository committed) are not this log's.
     const kept = this.cachedStats(ref);
-    const cached = kept?.usage_counting === USAGE_COUNTING && !kept.jp_source ? kept : undefined;
+    const cached =
+      kept?.usage_counting === USAGE_COUNTING && !kept.jp_source && kept.log_file === logFile
+        ? kept
+        : undefined;
     if (cached && cached.bytes === size) return cached;
     const resume = cached && cached.bytes < size ? cached : undefined;
     const stats: LogStats = resume
       ? { ...resume, kinds: { ...resume.kinds }, usage: structuredClone(resume.usage) }
-      : emptyStats();
+      : { ...emptyStats(), ...(logFile ? { log_file: logFile } : {}) };
     const counter = new TurnCounter({ current: stats.current_turn, holdsEvent: stats.holds_event });
     for (const raw of readLines(file, { from: stats.bytes })) {
       stats.bytes = raw.end;

@@ -12,6 +12,7 @@
 import { errnoCode, messageOf } from "../errors.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { readRegularFile } from "../regular-file.js";
 import { validateEvent, type Event } from "../events/index.js";
 import { LogWriteError, MalformedLogError, SpecialFileError, SymlinkRefusedError } from "./errors.js";
 import { acquireLock, type HeldLock, type LockOptions } from "./lock.js";
@@ -20,6 +21,8 @@ import { removeFile } from "../remove-file.js";
 export const LOG_FILE = "events.jsonl";
 export const QUARANTINE_FILE = "events.quarantine";
 export const PENDING_FILE = "events.pending";
+/** The most a pending record may hold: four numbers on a line. */
+const MAX_PENDING_BYTES = 256;
 const LOCK_FILE = "events.lock";
 const CHUNK_SIZE = 1 << 20;
 const NEWLINE = 0x0a;
@@ -55,15 +58,10 @@ function pendingRecord(log: fs.Stats, start: number, end: number): string {
 function committedEnd(file: string, log: fs.Stats): number {
   let text: string;
   try {
-    const fd = fs.openSync(
-      path.join(path.dirname(file), PENDING_FILE),
-      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW,
-    );
-    try {
-      text = fs.readFileSync(fd, "utf8");
-    } finally {
-      fs.closeSync(fd);
-    }
+    // A record jp wrote is one short line: a FIFO, device or anything larger is not one.
+    const read = readRegularFile(path.join(path.dirname(file), PENDING_FILE), MAX_PENDING_BYTES);
+    if (read === undefined) return log.size;
+    text = read;
   } catch {
     return log.size;
   }

@@ -2,7 +2,7 @@
 // projected turns with their outputs capped as the view caps them, item by
 // item. The dry run, the compact tool's preview, `show --context` and
 // automatic compaction's budget all count with this, so they say one number.
-import { capToolOutputs, type OutputCap, type Projection } from "../compaction/index.js";
+import { capToolOutputs, isWorkRecord, type OutputCap, type Projection } from "../compaction/index.js";
 import { isKind, turnsLabel, type Event } from "../events/index.js";
 import type { ToolDefinition } from "../tool-definition.js";
 import type { TokenCounter } from "./count.js";
@@ -16,6 +16,7 @@ export const CONTEXT_PARTS = [
   "tool calls",
   "tool outputs",
   "summaries",
+  "records",
 ] as const;
 export type ContextPart = (typeof CONTEXT_PARTS)[number];
 
@@ -78,7 +79,9 @@ export function requestItems(frame: RequestFrame, view: Projection, counter: Tok
     for (const e of capped.events) {
       const tokens = counter.event(e);
       if (tokens === 0) continue;
-      if (origin.kind === "summary") turnItems.push({ part: "summaries", where, what: "summary", tokens });
+      if (isWorkRecord(e)) turnItems.push({ part: "records", where, what: "record of the work", tokens });
+      else if (origin.kind === "summary")
+        turnItems.push({ part: "summaries", where, what: "summary", tokens });
       else if (isKind(e, "chat_request")) turnItems.push({ part: "user", where, what: "", tokens });
       else if (isKind(e, "chat_response"))
         turnItems.push({

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { cacheRewriteTokens } from "../tokens/cache-rewrite.js";
 import { checkCompactArgs, COMPACT_PARAMETERS, isCompactArgs, RULE_FIELDS } from "./compact-args.check.js";
 import {
-  factsAtRisk,
+  lossReport,
   planAssistantRules,
   project,
   streamShape,
@@ -144,6 +144,7 @@ class CompactProposals {
       const view = project(current);
       const [previous, projected] = [previousView.events, view.events];
       const after = requestTokens(frame, view, counter);
+      const loss = lossReport(previous, projected);
       const figures = {
         compaction: c,
         tokensBefore: before,
@@ -151,7 +152,8 @@ class CompactProposals {
         cacheRewrite: cacheRewriteTokens(counter, previous, projected),
         reasoningLost: this.deps.lostReasoning(previousView, view, counter),
         approximate: counter.approximate,
-        atRisk: factsAtRisk(previous, projected),
+        atRisk: loss.atRisk,
+        factsLeaving: loss.leaving,
         pinned: pinned.filter((t) => t >= c.from_turn && t <= c.to_turn),
       };
       before = after;

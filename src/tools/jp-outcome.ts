@@ -86,14 +86,26 @@ export async function answerJpQuestion(
   if (!prompter?.interactive) return question.default;
   const { answer } = question;
   if (answer.kind === "boolean") {
-    const key = await prompter.choose(`${question.text} [y/n]`, ["y", "n"], { help: "y: yes, n: no" });
+    // As JP asks it: the default capitalised in the choices, and Enter takes it.
+    const fallback = typeof question.default === "boolean" ? (question.default ? "y" : "n") : undefined;
+    const choices = fallback === "y" ? "Y/n" : fallback === "n" ? "y/N" : "y/n";
+    const key = await prompter.choose(`${question.text} [${choices}] `, ["y", "n"], {
+      help: `y: yes, n: no${fallback ? `, Enter: ${fallback === "y" ? "yes" : "no"}` : ""}`,
+      ...(fallback ? { onEnter: fallback } : {}),
+    });
     return key === "y";
   }
+  const fallback =
+    question.default === undefined
+      ? ""
+      : ` (Enter: ${JSON.stringify(question.default).replace(/^"|"$/g, "")})`;
   if (answer.kind === "select") {
-    const listed = answer.options.map((o, i) => `  ${i + 1}. ${o}`).join("\n");
+    const listed = answer.options
+      .map((o, i) => `  ${i + 1}. ${o}${o === question.default ? " (default)" : ""}`)
+      .join("\n");
     for (;;) {
       const given = (
-        await prompter.ask(`${question.text}\n${listed}\nanswer (1-${answer.options.length}): `)
+        await prompter.ask(`${question.text}\n${listed}\nanswer (1-${answer.options.length})${fallback}: `)
       ).trim();
       const chosen = answer.options[Number(given) - 1] ?? answer.options.find((o) => o === given);
       if (chosen !== undefined) return chosen;
@@ -101,6 +113,6 @@ export async function answerJpQuestion(
       prompter.say(`give a number from 1 to ${answer.options.length}, or one of the options`);
     }
   }
-  const text = await prompter.ask(`${question.text} `);
+  const text = await prompter.ask(`${question.text}${fallback} `);
   return text === "" && question.default !== undefined ? question.default : text;
 }

@@ -18,6 +18,8 @@ interface KeyConfig {
   help: string;
   /** The key Ctrl-D (end of input) stands for; without one it interrupts. */
   onEnd: string | undefined;
+  /** The key Enter stands for (the question's default); without one Enter does nothing. */
+  onEnter?: string | undefined;
 }
 
 /** What the prompt resolves to when the question is abandoned instead of answered. */
@@ -42,7 +44,12 @@ const keyPrompt = createPrompt<string | typeof INTERRUPTED, KeyConfig>((config, 
     // Keys are answers, never text: keep readline's line empty so Ctrl-D always ends it.
     const typed = rl.line;
     rl.clearLine(0);
-    if (isEnterKey(key)) return;
+    if (isEnterKey(key)) {
+      if (config.onEnter === undefined) return;
+      setAnswer(config.onEnter);
+      done(config.onEnter);
+      return;
+    }
     const pressed = typed === "" ? key.name : typed.slice(-1);
     if (pressed === "?") {
       setNote(config.help);

@@ -19,6 +19,8 @@ export interface ChooseOptions {
   help: string;
   /** The answer Ctrl-D (end of input) gives; without one Ctrl-D interrupts like Ctrl-C. */
   onEnd?: string;
+  /** The answer Enter gives (the question's default); without one Enter does nothing. */
+  onEnter?: string;
 }
 
 export interface Prompter {
@@ -89,7 +91,13 @@ export function createTerminalPrompter(options: {
     async choose(question, keys, choose) {
       const { askKey } = await import("./key-prompt.js");
       const answer = await withStreams((streams) =>
-        askKey(streams, { message: question, keys, help: choose.help, onEnd: choose.onEnd }),
+        askKey(streams, {
+          message: question,
+          keys,
+          help: choose.help,
+          onEnd: choose.onEnd,
+          onEnter: choose.onEnter,
+        }),
       );
       if (typeof answer !== "string") throw new PromptInterruptedError();
       return answer;
@@ -128,5 +136,30 @@ export function createTerminalPrompter(options: {
         removeFile(file);
       }
     },
+  };
+}
+
+/**
+ * `prompter`, calling `hold` before each question and the release it returns
+ * once the question is answered (or abandoned): what a running tool shows is
+ * held still meanwhile, so nothing is drawn over the question.
+ */
+export function holdingWhileAsked(prompter: Prompter, hold: () => () => void): Prompter {
+  const held = async <T>(ask: () => Promise<T>): Promise<T> => {
+    const release = hold();
+    try {
+      return await ask();
+    } finally {
+      release();
+    }
+  };
+  return {
+    interactive: prompter.interactive,
+    say: (text) => {
+      prompter.say(text);
+    },
+    choose: (question, keys, options) => held(() => prompter.choose(question, keys, options)),
+    ask: (question) => held(() => prompter.ask(question)),
+    editText: (text, suffix, options) => held(() => prompter.editText(text, suffix, options)),
   };
 }

@@ -8,9 +8,10 @@ import { streamWithRetries } from "../llm/retry.js";
 import type { ModelRequest } from "../llm/types.js";
 import { collect, type Collected, emptyCollected, responseEvents } from "../llm/assemble.js";
 import { answerText, CONTINUE_PROMPT, mergedContinuation, mergingOutput } from "./continuation.js";
-import { markFailed, recordQuestion, recordResponse } from "./record.js";
+import { markFailed, recordCutAnswer, recordQuestion, recordResponse } from "./record.js";
 import {
   boundElsewhere,
+  thinkingRefused,
   buildRequest,
   missedTool,
   overWindow,
@@ -30,7 +31,8 @@ import type { TurnOptions, TurnResult } from "./types.js";
 /** What streaming one response came to; `discarded` holds the usage of attempts a retry threw away (they were billed). */
 type Streamed =
   | { ok: true; collected: Collected; interrupted: boolean; discarded: UsageRecord[] }
-  | { ok: false; error: unknown; discarded: UsageRecord[] };
+  /** `collected`: what arrived before the stream failed. */
+  | { ok: false; error: unknown; discarded: UsageRecord[]; collected: Collected };
 
 /** Stream one response; on interruption, what arrived is returned with `interrupted`. */
 async function streamResponse(request: ModelRequest, options: TurnOptions): Promise<Streamed> {
@@ -58,8 +60,7 @@ async function streamResponse(request: ModelRequest, options: TurnOptions): Prom
   } catch (error) {
     if (error instanceof AbortedError || options.signal.aborted)
       return { ok: true, collected, interrupted: true, discarded };
-    if (collected.usage) discarded.push(collected.usage);
-    return { ok: false, error, discarded };
+    return { ok: false, error, discarded, collected };
   } finally {
     options.output.responseDone();
   }
@@ -130,7 +131,8 @@ async function sendRequest(
 ): Promise<{ streamed: Streamed; warned: boolean }> {
   const refused = first ? prepared(request, options) : undefined;
   const oversize = refused ?? overWindow(request, options, !warned);
-  if (oversize instanceof JpError) return { streamed: { ok: false, error: oversize, discarded: [] }, warned };
+  if (oversize instanceof JpError)
+    return { streamed: { ok: false, error: oversize, discarded: [], collected: emptyCollected() }, warned };
   return { streamed: await streamResponse(request, options), warned: warned || oversize === "warned" };
 }
 
@@ -157,6 +159,19 @@ async function ask(
     );
     refusedUsage = sent.streamed.discarded;
     built = buildRequest(asked(), options, state.forcing, state.insisting, true);
+    sent = await sendRequest(built.request, streaming, false, state.warned);
+  }
+  if (!sent.streamed.ok && thinkingRefused(sent.streamed.error, built.request, options)) {
+    const reason = sent.streamed.error instanceof Error ? sent.streamed.error.message : "";
+    const where = options.rememberRefusedThinking?.(reason);
+    options.output.notice(
+      `${options.modelId} refused the thinking sent as configured (${reason}); asking again without it${where ? `, and from now on (remembered in ${where})` : ""}`,
+    );
+    refusedUsage = [...refusedUsage, ...sent.streamed.discarded];
+    // The rest of the turn asks without it too: the same model would refuse it again.
+    options.reasoning = undefined;
+    streaming.reasoning = undefined;
+    built = buildRequest(asked(), options, state.forcing, state.insisting);
     sent = await sendRequest(built.request, streaming, false, state.warned);
   }
   return { built, sent, refusedUsage };
@@ -209,8 +224,9 @@ export async function runTurn(query: string, options: TurnOptions): Promise<Turn
     warned = sent.warned;
     const streamed = sent.streamed;
     if (!streamed.ok) {
-      if (!answered)
-        markFailed(options, streamed.error, [...unrecorded, ...refusedUsage, ...streamed.discarded]);
+      const billed = [...unrecorded, ...refusedUsage, ...streamed.discarded];
+      const { kept, unbilled } = recordCutAnswer(streamed.collected, streamed.error, billed, options);
+      if (!answered) markFailed(options, streamed.error, unbilled, kept);
       throw streamed.error;
     }
     const { collected, interrupted } = streamed;

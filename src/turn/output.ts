@@ -8,6 +8,8 @@ import type { ProviderError } from "../llm/errors.js";
 export interface ToolRunning {
   output(chunk: string): void;
   end(): void;
+  /** The tool asks the person something: nothing is drawn over the question until the returned release. */
+  hold(): () => void;
 }
 
 /** What the turn loop shows as it goes. */

@@ -1,5 +1,6 @@
 // Owns what a turn writes to its log besides the response: the question with
 // its attachments, and a request that failed, kept for --retry.
+import { redactSecrets } from "../llm/redact.js";
 import { JpError } from "../errors.js";
 import {
   ASKED_FOR_TOOL_KEY,
@@ -9,7 +10,14 @@ import {
   turnCount,
   type UsageRecord,
 } from "../events/index.js";
-import { type Collected, discardedMetadata, isRefusal, lastBlock, unanswered } from "../llm/assemble.js";
+import {
+  type Collected,
+  discardedMetadata,
+  isRefusal,
+  lastBlock,
+  responseEvents,
+  unanswered,
+} from "../llm/assemble.js";
 import { grouped } from "../numbers.js";
 import { recordedTop, toolChangesOf, type ToolChanges, withToolChanges } from "../llm/tool-changes.js";
 import type { ToolDefinition } from "../llm/types.js";
@@ -32,18 +40,31 @@ export function requestFailed(
     type: "request_failed",
     timestamp: at,
     turn: turnCount(events) - 1,
-    reason: error instanceof Error ? error.message : String(error),
+    // A failure may quote a URL with its key (`?key=…`) or a header: recorded without them.
+    reason: redactSecrets(error instanceof Error ? error.message : String(error)),
     ...(metadata ? { metadata } : {}),
   };
 }
 
-export function markFailed(options: TurnOptions, error: unknown, discarded: readonly UsageRecord[]): void {
+/** What a failure says of a question whose answer failed partway: what arrived is kept. */
+export const KEPT_CUT =
+  "what arrived is kept in the log, marked as cut, and is sent on like an interrupted answer; `jp q --retry` asks the question again";
+
+/** `kept`: what arrived before the failure is in the log (`recordCutAnswer`). */
+export function markFailed(
+  options: TurnOptions,
+  error: unknown,
+  discarded: readonly UsageRecord[],
+  kept = false,
+): void {
   const billed = discarded.length ? { model: options.modelId, ...discardedMetadata(discarded) } : undefined;
   options.log.append([requestFailed(options.now().toISOString(), options.log.events(), error, billed)]);
   const note =
     options.log.persisted === false
       ? "nothing was recorded (--no-persist): to ask again, run the same command"
-      : KEPT_FAILED;
+      : kept
+        ? KEPT_CUT
+        : KEPT_FAILED;
   if (error instanceof JpError) error.notes.push(note);
   else options.output.notice(note);
 }
@@ -86,6 +107,33 @@ export function recordResponse(
         : "the model declined to answer",
     );
   return undefined;
+}
+
+/** The answer to a call whose stream failed before it could run. */
+export const CUT_BY_FAILURE = "not run: the answer's stream failed before it was complete";
+
+/**
+ * What arrived of an answer before its stream failed, kept as an interrupted
+ * answer is (with answers for its calls, which will not run) and marked with
+ * the failure (`STREAM_FAILED_KEY`). `kept`: whether anything arrived;
+ * `unbilled`: the usage no recorded event holds yet.
+ */
+export function recordCutAnswer(
+  collected: Collected,
+  error: unknown,
+  billed: readonly UsageRecord[],
+  options: TurnOptions,
+): { kept: boolean; unbilled: UsageRecord[] } {
+  if (collected.blocks.length === 0)
+    return { kept: false, unbilled: collected.usage ? [...billed, collected.usage] : [...billed] };
+  const at = options.now().toISOString();
+  const why = error instanceof Error ? error.message : String(error);
+  const responses = responseEvents(collected, options, false, billed, why);
+  options.log.append([
+    ...responses,
+    ...unanswered(collected).map((c) => syntheticResponse(c, CUT_BY_FAILURE, at)),
+  ]);
+  return { kept: true, unbilled: [] };
 }
 
 /** The answer to a call the output limit cut off: the model sees it was not run, and why. */

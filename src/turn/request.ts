@@ -288,6 +288,18 @@ export function missedTool(
 }
 
 /** Whether a provider refused a request for a thinking block bound to another prefix (Anthropic's 400). */
+/**
+ * The provider refused the thinking jp sent as configured to a model whose
+ * thinking it knows nothing of (an id neither its table nor the Models API
+ * describes): a 400 that names thinking or effort.
+ */
+export function thinkingRefused(error: unknown, request: ModelRequest, options: TurnOptions): boolean {
+  if (!(error instanceof BadRequestError) || options.facts?.thinking !== undefined) return false;
+  const sent = request.reasoning;
+  if (!sent || sent.effort === "none" || (!sent.effort && !sent.budgetTokens)) return false;
+  return /thinking|effort|reasoning/i.test(error.message);
+}
+
 export function boundElsewhere(error: unknown): boolean {
   return error instanceof BadRequestError && /bound to a different conversation/i.test(error.message);
 }

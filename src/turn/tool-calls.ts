@@ -12,8 +12,9 @@ import {
 } from "../events/index.js";
 import { messageOf } from "../errors.js";
 import { approveCall, decideApproval } from "../tools/approval.js";
-import { PromptInterruptedError } from "../tools/prompter.js";
+import { holdingWhileAsked, PromptInterruptedError } from "../tools/prompter.js";
 import type { Approval, Tool, ToolContext, ToolImage } from "../tools/types.js";
+import type { ToolRunning } from "./output.js";
 import type { TurnOptions } from "./types.js";
 
 export const INTERRUPTED = "interrupted";
@@ -52,6 +53,35 @@ function toolContext(
       options.output.toolProgress?.(call, line);
     },
   };
+}
+
+/**
+ * While a running tool asks the person something (a JP tool's question, an
+ * MCP server's elicitation), its live area is held and its progress lines
+ * wait, so the question stands alone on the screen until it is answered; the
+ * last progress line held back is shown after.
+ */
+function askingAlone(ctx: ToolContext, running: ToolRunning | undefined): void {
+  const { prompter, progress } = ctx;
+  if (!prompter) return;
+  let asking = 0;
+  let heldLine: string | undefined;
+  if (progress)
+    ctx.progress = (line) => {
+      if (asking > 0) heldLine = line;
+      else progress(line);
+    };
+  ctx.prompter = holdingWhileAsked(prompter, () => {
+    asking++;
+    const release = running?.hold();
+    return () => {
+      release?.();
+      asking--;
+      if (asking > 0 || heldLine === undefined) return;
+      progress?.(heldLine);
+      heldLine = undefined;
+    };
+  });
 }
 
 /** The call as it will run: the user's edit becomes its arguments, and the model's proposal is kept beside them. */
@@ -206,6 +236,7 @@ export async function runApproved(
       ctx.output = (chunk) => {
         running.output(chunk);
       };
+    askingAlone(ctx, running);
     const outcome = await tool
       .execute(call.arguments, ctx)
       .catch((error: unknown) => ({

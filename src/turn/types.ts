@@ -22,8 +22,13 @@ export interface TurnOptions {
   modelName: string;
   system?: string;
   maxTokens: number;
-  /** Thinking asked for by the config; absent is off. */
+  /** Thinking asked for by the config; absent is off (and from a refusal of it on, for the rest of the turn). */
   reasoning?: ReasoningRequest;
+  /**
+   * Remember that the provider refused thinking for this model (its words):
+   * later turns send none. Returns where it is kept, to say so.
+   */
+  rememberRefusedThinking?: (reason: string) => string;
   /**
    * On a model with preserved thinking, what the provider is asked to do with
    * a thinking block whose prefix changed all the same: drop it (default) or

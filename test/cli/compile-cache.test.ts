@@ -126,6 +126,26 @@ describe("the compiled-code cache of bin/jp", () => {
     expect(fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith(".v8cache")) : []).toEqual([]);
   });
 
+  it("is not used below a folder others may write to without the sticky bit, however private the cache itself", async () => {
+    const shared = path.join(cacheHome(), "shared");
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o777);
+    const home = path.join(shared, "mine");
+    fs.mkdirSync(home, { mode: 0o700 });
+    const result = await ls(home);
+    expect(result.stdout).toContain("cached");
+    const dir = buildFolder(home);
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith(".v8cache")) : []).toEqual([]);
+  });
+
+  it("ignores a relative XDG_CACHE_HOME, as the XDG spec says: a repository's folder is never the cache", async () => {
+    const home = cacheHome();
+    const result = await ls("planted-cache", { HOME: home });
+    expect(result.stdout).toContain("cached");
+    expect(fs.existsSync(path.join(workspace, "planted-cache"))).toBe(false);
+    expect(fs.existsSync(path.join(home, ".cache/jp/compile-cache"))).toBe(true);
+  });
+
   it("is left alone with NODE_DISABLE_COMPILE_CACHE=1, Node's own switch, and with JP_DEBUG=1", async () => {
     const switches: Record<string, string>[] = [{ NODE_DISABLE_COMPILE_CACHE: "1" }, { JP_DEBUG: "1" }];
     for (const env of switches) {

@@ -26,6 +26,25 @@ const ok = (result: ReturnType<typeof plan>): Compaction[] => {
 };
 
 describe("planAssistantRules", () => {
+  it("counts keep_last in turns the model saw: a question that failed before it saw it is not one", () => {
+    const events: Event[] = [
+      ...turn({ request: "Set up the project skeleton.", message: "Created package.json." }),
+      ...turn({ request: "Add a CSV parser.", message: "Added src/csv.ts." }),
+      // Turn 3 failed before the model saw it (the provider was down): no answer.
+      ...turn({ request: "Quoted fields break it." }),
+      {
+        type: "request_failed",
+        timestamp: "2026-06-01T00:00:00.000Z",
+        turn: 2,
+        reason: "connection refused",
+      },
+      ...turn({ request: "compact all but the last turn you answered" }),
+    ];
+    const [c] = ok(plan(events, [{ summary: "Setup.", keep_last: 2, note: "older turns" }]));
+    // The last two turns the model saw are turn 2 and this one: only turn 1 is folded.
+    expect(c).toMatchObject({ from_turn: 0, to_turn: 0 });
+  });
+
   it("pins the turn a pin_quote names, first, so the rule's summary goes around it", () => {
     const events = convo();
     const result = plan(events, [

@@ -1,10 +1,12 @@
 // The loss report: the facts that leave the model's view and stay nowhere in it.
+import * as fs from "node:fs";
 import * as path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { factsAtRisk, factsOf, project } from "../../src/compaction/index.js";
 import { isKind, type ChatRequest, type Event } from "../../src/events/index.js";
 import { convertJpConversation } from "../../src/store/import-jp.js";
+import { readLog } from "../../src/store/log.js";
 import { at, compaction, STRIP, summary, turn } from "../support/stream.js";
 
 const kinds = (text: string) => Object.fromEntries(factsOf(text).map((f) => [f.text, f.kind]));
@@ -46,10 +48,12 @@ describe("factsAtRisk", () => {
   ];
 
   it("lists what a summary drops, and not what it names", () => {
+    // Without the record of the work, which keeps most of them (test/compaction/record.test.ts).
     const dropping = compaction({
       from_turn: 0,
       to_turn: 0,
       summary: summary("A deploy failed.", "supplied"),
+      record: false,
     });
     const before = project(raw).events;
     const lost = factsAtRisk(before, project([...raw, dropping]).events).map((f) => f.text);
@@ -59,6 +63,7 @@ describe("factsAtRisk", () => {
       from_turn: 0,
       to_turn: 0,
       summary: summary("Deploy failed with EACCES on /etc/deploy/keys/zebra.pem.", "supplied"),
+      record: false,
     });
     const kept = factsAtRisk(before, project([...raw, naming]).events).map((f) => f.text);
     expect(kept).toEqual(["https://ci.example.com/run/88"]);
@@ -179,5 +184,36 @@ describe("the loss report on a recorded JP conversation", () => {
     expect(callIds.length).toBeGreaterThan(5);
     for (const id of callIds) expect(lost).not.toContain(id);
     expect(lost.filter((f) => !/[A-Za-z0-9]/.test(f) || /^[\d.]*\/[\d./]*$/.test(f))).toEqual([]);
+  });
+});
+
+describe("the loss report on the bundled sample and every recorded JP conversation in the fixtures", () => {
+  const jp = path.resolve("fixtures/jp-conversations");
+  const logs = fs
+    .readdirSync(jp)
+    .filter((d) => fs.statSync(path.join(jp, d)).isDirectory())
+    .map((d) => {
+      const converted = convertJpConversation(path.join(jp, d));
+      return "reason" in converted ? [] : converted.events;
+    });
+  const sample = readLog(
+    path.resolve("fixtures/sample/.jp/conversations/17900000000-tidy-the-csv-parser/events.jsonl"),
+  ).events;
+
+  it("lists no grep context line, no line-numbered path and no generated id", () => {
+    for (const events of [sample, ...logs]) {
+      const view = project(events).events;
+      const lost = factsAtRisk(view, []).map((f) => f.text);
+      expect(lost.length).toBeGreaterThan(10);
+      // `crates/jp_storage/src/lib.rs-21-use` (grep -C) and `src/a.rs:12` are the path, once.
+      expect(lost.filter((f) => /\.[A-Za-z][A-Za-z0-9]{0,9}[-:]\d+([-:]|$)/.test(f))).toEqual([]);
+      // Hashes (`55e0b9ef`), addresses and timestamps printed by programs, tool call ids.
+      expect(
+        lost.filter((f) => !f.includes("://") && /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/.test(f)),
+      ).toEqual([]);
+      expect(lost.filter((f) => /^\d{9,}$/.test(f))).toEqual([]);
+      const callIds = view.flatMap((e) => (isKind(e, "tool_call_request") ? [e.id] : []));
+      expect(lost.filter((f) => callIds.includes(f))).toEqual([]);
+    }
   });
 });

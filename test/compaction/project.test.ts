@@ -1,14 +1,21 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { project, SUMMARY_SHOWN_ABOVE } from "../../src/compaction/index.js";
+import { isWorkRecord, project, SUMMARY_SHOWN_ABOVE } from "../../src/compaction/index.js";
 import { groupTurns, kindOf, UnknownEvent, type Event } from "../../src/events/index.js";
 import { at, compaction, KEEP, OMIT, resetClock, STRIP, summary, turn, turns } from "../support/stream.js";
 
 beforeEach(resetClock);
 
 const kept = (...ts: number[]) => ts.map((t) => ({ kind: "kept", turn: t }));
+/** The texts of a view, the records of the work left out (test/compaction/record.test.ts holds them). */
 const texts = (events: Event[]) =>
   events.flatMap((e) =>
-    e.type === "chat_request" ? [e.content] : e.type === "chat_response" && e.message ? [e.message] : [],
+    isWorkRecord(e)
+      ? []
+      : e.type === "chat_request"
+        ? [e.content]
+        : e.type === "chat_response" && e.message
+          ? [e.message]
+          : [],
   );
 
 /** A stripped response's placeholder: how it ended, and the recall call that reads it whole. */
@@ -432,7 +439,10 @@ describe("project", () => {
       "chat_response",
       "config_delta",
       "future",
+      // The record of the work of turns 1-2, where the compaction is.
+      "chat_request",
     ]);
+    expect(isWorkRecord(p.events[5]!)).toBe(true);
     expect(p.events[3]).toBe(delta);
     expect(p.events[4]).toBe(unknown);
   });

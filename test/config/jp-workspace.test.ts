@@ -120,9 +120,9 @@ describe("a JP workspace", () => {
     expect((await jp("conversation", "grep", "-i", "version", "17758406187")).code).toBe(0);
     expect((await jp("conversation", "show", "17758406187", "--json")).code).toBe(0);
     expect((await jp("conversation", "compact", "17758406187", "--dry-run")).code).toBe(0);
-    // jp's own metadata sits beside JP's: a title jp gives is jp's, and JP's metadata.json is left.
+    // jp's own metadata is kept outside JP's workspace: a title jp gives is jp's, and JP's metadata.json is left.
     expect((await jp("conversation", "edit", "17758406187", "--title", "mine now")).code).toBe(0);
-    expect(fs.existsSync(path.join(target, "metadata.jp.json"))).toBe(true);
+    expect(fs.existsSync(path.join(target, "metadata.jp.json"))).toBe(false);
     expect((await jp("conversation", "ls")).stdout).toContain("mine now");
     expect((await jp("conversation", "fork", "17758406187")).code).toBe(0);
     // JP's conversation is not jp's to move into its trash; archive leaves it out of jp's listing.
@@ -132,7 +132,7 @@ describe("a JP workspace", () => {
       "conversation 17758406187 is JP's: jp does not move or delete JP's files",
     );
     expect((await jp("conversation", "archive", "17758406187")).code).toBe(0);
-    expect(files().filter(([f]) => f !== "metadata.jp.json")).toEqual(before);
+    expect(files()).toEqual(before);
   });
 
   it("keeps jp's state and caches out of JP's repository: git sees nothing new after ls, use, show and print", async () => {
@@ -153,9 +153,10 @@ describe("a JP workspace", () => {
       HOME: root,
       XDG_CONFIG_HOME: path.join(root, "xdg"),
       XDG_CACHE_HOME: path.join(root, "xdg-cache"),
+      XDG_STATE_HOME: path.join(root, "xdg-state"),
     };
-    // The user's cache folder is outside the repository as it would be (~/.cache): git is told so.
-    fs.appendFileSync(path.join(root, ".git/info/exclude"), "/xdg/\n/xdg-cache/\n");
+    // The user's cache and state folders are outside the repository as they would be (~/.cache): git is told so.
+    fs.appendFileSync(path.join(root, ".git/info/exclude"), "/xdg/\n/xdg-cache/\n/xdg-state/\n");
     const jp = (...args: string[]) => runCli(args, { cwd: root, env });
     expect((await jp("conversation", "ls")).code).toBe(0);
     expect((await jp("conversation", "use", "17758406187")).code).toBe(0);

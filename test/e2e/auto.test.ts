@@ -99,6 +99,14 @@ describe("automatic compaction", () => {
       summary: { text: "Earlier, the agent processed four batches of data.", source: "derived" },
     });
     await expectUnderBudget(w.events(), 20000);
+    // The 30-step turn: each of its 31 requests holds its question verbatim, and the record of turn 1
+    // from the compaction on; answered in a bounded number of requests (one summary among them).
+    const asked = w.mock.requests.filter((r) => !isSummaryRequest(r.body));
+    const turn = asked.slice(5).map((r) => JSON.stringify(r.body));
+    expect(turn).toHaveLength(31);
+    for (const body of turn) expect(body).toContain('"text":"second batch"');
+    expect(turn.at(-1)).toContain("[Record of the work in turn 1");
+    expect(w.mock.requests.length - asked.length).toBe(1);
   });
 
   it("falls back to mechanical stripping when the summariser fails, recording no summary", async () => {

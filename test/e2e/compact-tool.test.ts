@@ -130,7 +130,9 @@ describe("jp q -u compact", () => {
           },
         ],
       });
-      expect(JSON.stringify(next)).not.toContain("chokes on quoted fields");
+      // The summarised turns' answers are gone; the user's words are in the record of the work.
+      expect(JSON.stringify(next)).not.toContain("needs a small state machine");
+      expect(JSON.stringify(next)).toContain("[Record of the work in turns 1-3");
       expect(JSON.stringify(next)).toContain("Now add support for a custom delimiter");
     },
   );

@@ -104,6 +104,37 @@ it("a counts cache keyed by the log's size a repository knows: absurd or mistype
   }
 });
 
+it("counts a repository committed, of its size and well formed, are not this log's: counted again, and not kept", async () => {
+  w = await qWorkspace({ script: [{ text: "one", usage: { input: 10, output: 5 } }, { text: "two" }] });
+  expect((await w.jp("q", "-n", "one")).code).toBe(0);
+  const folder = w.folder();
+  const id = path.basename(folder).split("-")[0]!;
+  const statsFile = path.join(w.root, ".jp", "cache", "stats", `${path.basename(folder)}.json`);
+  expect((await w.jp("conversation", "ls")).code).toBe(0);
+  const kept = JSON.parse(fs.readFileSync(statsFile, "utf8")) as Record<string, unknown> & {
+    usage: Record<string, Record<string, number>>;
+  };
+  const model = Object.keys(kept.usage)[0]!;
+  // What a clone brings: the right size, plausible figures, another machine's file.
+  fs.writeFileSync(
+    statsFile,
+    JSON.stringify({
+      ...kept,
+      turns: 999,
+      usage: { [model]: { ...kept.usage[model], input_tokens: 4_000_000_000_000 } },
+      log_file: "1:2",
+    }),
+  );
+  const listed = await w.jp("conversation", "ls", "--json");
+  expect(listed.stdout).not.toContain("999");
+  const shown = JSON.parse((await w.jp("conversation", "show", id, "--json")).stdout) as {
+    usage: { input_tokens: number };
+  };
+  expect(shown.usage.input_tokens).toBe(10);
+  expect((await w.jp("q", "two")).code).toBe(0);
+  expect(fs.readFileSync(statsFile, "utf8")).not.toContain("4000000000000");
+});
+
 type Hostility = "zero" | "fifo" | "tty" | "huge" | "types" | "escapes" | "proto";
 
 const ESCAPES = "\u001b]52;c;ZXZpbA==\u0007\u001b[2J";
@@ -255,4 +286,33 @@ describe("every cache file jp reads, made hostile", () => {
     expect(await session.exit).toBe(0);
     expect(session.output()).toContain("one");
   });
+});
+
+it("a conversation's metadata.json and events.pending as FIFOs, and .jp/.id linked to /dev/zero: every command answers", async () => {
+  w = await qWorkspace({ script: [{ text: "first" }] });
+  expect((await w.jp("q", "-n", "one")).code).toBe(0);
+  const folder = w.folder();
+  for (const name of ["metadata.json", "events.pending"]) {
+    fs.rmSync(path.join(folder, name), { force: true });
+    execFileSync("mkfifo", [path.join(folder, name)]);
+  }
+  // A JP workspace's id: read by every tool call, and never through a device. (The configuration
+  // moves to the user's file: the workspace's would now be read as JP's.)
+  fs.mkdirSync(path.join(w.env.XDG_CONFIG_HOME!, "jp"), { recursive: true });
+  fs.renameSync(path.join(w.root, ".jp/config.toml"), path.join(w.env.XDG_CONFIG_HOME!, "jp/config.toml"));
+  fs.symlinkSync("/dev/zero", path.join(w.root, ".jp/.id"));
+  const run = (...args: string[]) =>
+    execa(JP, args, { cwd: w!.root, env: w!.env, reject: false, stdin: "ignore", timeout: 20_000 });
+  for (const args of [["c", "ls"], ["c", "show"], ["c", "print"], ["c", "grep", "one"], ["doctor"]]) {
+    const result = await run(...args);
+    expect(result.timedOut, args.join(" ")).toBe(false);
+    expect(result.exitCode, `${args.join(" ")}: ${result.stderr}`).toBeLessThan(2);
+  }
+  w.mock.push(
+    { tool_calls: [{ id: "toolu_1", name: "count_words", arguments: { path: "notes.txt" } }] },
+    { text: "second" },
+  );
+  const asked = await run("q", "count");
+  expect(asked.timedOut).toBe(false);
+  expect(asked.exitCode, asked.stderr).toBe(0);
 });

@@ -14,7 +14,8 @@ import { mcpCacheDir } from "../../src/mcp/offer.js";
 import type { ScriptedResponse } from "../support/mock-llm.js";
 import { alive, descendants, PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
-import { REPO_ROOT } from "../support/workspace.js";
+import { REPO_ROOT, trustAsItIs } from "../support/workspace.js";
+import { screenRows } from "../support/screen.js";
 import { startConnectProxy } from "../support/connect-proxy.js";
 import { anything, arrayContaining, objectContaining, stringContaining } from "../support/matchers.js";
 
@@ -92,6 +93,7 @@ async function mcpWorkspace(options: {
       options.tools ?? '[conversation.tools.crates_search]\nsource = "mcp.bookworm"\nrun = "unattended"\n',
     ].join("\n"),
   );
+  trustAsItIs(q.root, q.env);
   return q;
 }
 
@@ -310,6 +312,40 @@ describe("MCP tools in jp q", () => {
     // Ended at once (under load it may not have got as far as recording its pid): afterEach checks.
   });
 
+  it("holds startup_timeout_secs when a server never answers tools/list: its name, not an internal error", async () => {
+    w = await mcpWorkspace({
+      script: [{ text: "never" }],
+      server: "startup_timeout_secs = 1",
+      args: ["--never-list"],
+    });
+    const started = Date.now();
+    const result = await w.jp("q", "-n", "hello");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      "MCP server bookworm did not finish starting within 1s (startup_timeout_secs)",
+    );
+    expect(result.stderr).not.toContain("internal error");
+    // Well short of the SDK's own 60 s request timeout.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(w.mock.requests).toHaveLength(0);
+  });
+
+  it("leaves out a tool whose input schema is not an object schema, with a warning, and offers the rest", async () => {
+    w = await mcpWorkspace({
+      script: [{ text: "fine" }],
+      args: ["--malformed-tool"],
+      server: "all_tools = true",
+    });
+    const result = await w.jp("q", "-n", "hello");
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'MCP server bookworm lists bad_schema with an input schema of type "string", not "object"; left out',
+    );
+    const tools = (w.mock.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
+    expect(tools).toContain("crates_search");
+    expect(tools).not.toContain("bad_schema");
+  });
+
   it("leaves an optional server's tools out with a warning when it cannot start", async () => {
     w = await mcpWorkspace({ script: [{ text: "hi" }] });
     fs.appendFileSync(
@@ -319,7 +355,9 @@ describe("MCP tools in jp q", () => {
     const result = await w.jp("q", "-n", "hello");
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("MCP server flaky could not be started");
-    expect(result.stderr).toContain("(optional: its tools are left out)");
+    expect(result.stderr).toContain(
+      "; optional, so its tools are left out, and jp tries it again in an hour",
+    );
     const tools = (w.mock.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
     expect(tools).toContain("crates_search");
     expect(tools).not.toContain("flaky_search");
@@ -602,7 +640,7 @@ describe("MCP tools in jp q", () => {
         type: "stdio",
         optional: true,
         state: "running",
-        tools: 11,
+        tools: 12,
       }),
       objectContaining({
         name: "broken",
@@ -613,7 +651,7 @@ describe("MCP tools in jp q", () => {
     ]);
     const text = await w.jp("mcp", "ls");
     expect(text.stdout).toMatch(
-      /^bookworm {2}stdio {2}node .*mcp-server\.mjs .* {2}running, 11 tools {2}\(optional\)$/m,
+      /^bookworm {2}stdio {2}node .*mcp-server\.mjs .* {2}running, 12 tools {2}\(optional\)$/m,
     );
     expect(text.stdout).toMatch(/^broken {2}stdio .* {2}failed$/m);
     expect(text.code).toBe(1);
@@ -638,6 +676,27 @@ describe("MCP tools in jp q", () => {
     const unknown = await w.jp("mcp", "tools", "nope");
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("no MCP server named 'nope'");
+  });
+
+  it("shows and records no header value a server echoes in its error", async () => {
+    w = await mcpWorkspace({
+      script: [{ text: "never" }],
+      tools: '[conversation.tools.crates_search]\nsource = "mcp.web"\nrun = "unattended"\n',
+    });
+    const server = execa("node", [SERVER, "--http", "--record", record, "--echo-token"], { reject: false });
+    stops.push(() => server.kill());
+    await until(() => lines("port").length > 0);
+    fs.appendFileSync(
+      path.join(w.root, ".jp/config.toml"),
+      `\n[providers.mcp.web]\ntype = "http"\nurl = "http://127.0.0.1:${lines("port")[0]}/mcp"\nheaders = { X-Team-Token = "literal-team-5678" }\n`,
+    );
+    const listed = await w.jp("mcp", "ls", "--json");
+    expect(listed.stdout).toContain("bad team token ***");
+    const asked = await w.jp("q", "-n", "find tokio");
+    expect(asked.code).toBe(1);
+    expect(asked.stderr).toContain("bad team token ***");
+    for (const text of [listed.stdout, listed.stderr, asked.stderr, JSON.stringify(w.events())])
+      expect(text).not.toContain("literal-team-5678");
   });
 
   it("reaches a Streamable HTTP server with a bearer token from the environment", async () => {
@@ -678,7 +737,9 @@ describe("MCP tools in jp q", () => {
     expect(optional.stderr).toContain(
       "MCP server web has a header Authorization naming ${MCP_TOKEN}, which is not set",
     );
-    expect(optional.stderr).toContain("(optional: its tools are left out)");
+    expect(optional.stderr).toContain(
+      "; optional, so its tools are left out, and jp tries it again in an hour",
+    );
     expect(w.mock.requests.at(-1)!.body.tools ?? []).not.toContainEqual(
       expect.objectContaining({ name: "crates_search" }),
     );
@@ -701,12 +762,12 @@ describe("MCP over HTTP behind a proxy", () => {
     );
     w.env.HTTP_PROXY = proxy.url;
     const through = await w.jp("mcp", "ls");
-    expect(through.stdout).toMatch(/web\s.*11 tools/);
+    expect(through.stdout).toMatch(/web\s.*12 tools/);
     expect(proxy.tunnels.length).toBeGreaterThan(0);
     expect(new Set(proxy.tunnels)).toEqual(new Set([host]));
     const tunnels = proxy.tunnels.length;
     w.env.NO_PROXY = "127.0.0.1";
-    expect((await w.jp("mcp", "ls")).stdout).toMatch(/web\s.*11 tools/);
+    expect((await w.jp("mcp", "ls")).stdout).toMatch(/web\s.*12 tools/);
     expect(proxy.tunnels).toHaveLength(tunnels);
   });
 });
@@ -784,5 +845,50 @@ describe.skipIf(!PTY_AVAILABLE)("tool names from a hostile server (all_tools = t
     for (const t of offered) expect(t.name).toMatch(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/);
     // The local count_words kept its own definition.
     expect(offered.find((t) => t.name === "count_words")?.description).not.toBe("hostile");
+  });
+});
+
+describe.skipIf(!PTY_AVAILABLE)("a server that asks the person (elicitation)", () => {
+  const dropIndex = '[conversation.tools.drop_index]\nsource = "mcp.bookworm"\nrun = "unattended"\n';
+
+  it("shows its form alone until it is filled in, and the answers reach the server", async () => {
+    w = await mcpWorkspace({ script: [call("drop_index"), { text: "dropped" }], tools: dropIndex });
+    const size = { columns: 100, rows: 30 };
+    const session = runInPty([JP, "q", "-n", "drop it"], { cwd: w.root, env: w.env, size });
+    const shown = await session.waitFor("answer (a), decline (d) or cancel (c)?");
+    expect(session.output().slice(shown - 80, shown)).toContain(
+      "MCP server bookworm asks: Drop the index of 3 crates?",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const rows = await screenRows([{ data: session.output(), ...size }]);
+    expect(rows.slice(-2)).toEqual([
+      "MCP server bookworm asks: Drop the index of 3 crates?",
+      "answer (a), decline (d) or cancel (c)?",
+    ]);
+    session.type("a");
+    await session.waitFor("Really drop it [y/N]");
+    session.type("y");
+    await session.waitFor("Why (Enter: stale):");
+    session.type("\r");
+    expect(await session.exit).toBe(0);
+    expect(sentResult(w)).toMatchObject({
+      content: 'elicited: {"action":"accept","content":{"confirm":true,"reason":"stale"}}',
+      is_error: false,
+    });
+  });
+
+  it("tells the server the person declined", async () => {
+    w = await mcpWorkspace({ script: [call("drop_index"), { text: "kept" }], tools: dropIndex });
+    const session = runInPty([JP, "q", "-n", "drop it"], { cwd: w.root, env: w.env });
+    await session.waitFor("decline (d)");
+    session.type("d");
+    expect(await session.exit).toBe(0);
+    expect(sentResult(w)).toMatchObject({ content: 'elicited: {"action":"decline"}' });
+  });
+
+  it("cancels the form where no one can answer it", async () => {
+    w = await mcpWorkspace({ script: [call("drop_index"), { text: "kept" }], tools: dropIndex });
+    expect((await w.jp("q", "-n", "drop it")).code).toBe(0);
+    expect(sentResult(w)).toMatchObject({ content: 'elicited: {"action":"cancel"}' });
   });
 });

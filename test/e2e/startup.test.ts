@@ -77,6 +77,7 @@ describe("start-up loads only what the command uses", () => {
       path.join(cwd, ".jp/config.toml"),
       `[assistant.model]\nid = "anthropic/claude-mock"\n[providers.anthropic]\nbase_url = "${mock.url}"\napi_key_env = "MOCK_API_KEY"\n`,
     );
+    await execa(JP, ["workspace", "trust"], { cwd });
     await execa(JP, ["c", "new"], { cwd });
   });
   afterAll(async () => {
@@ -113,6 +114,7 @@ describe("start-up loads only what the command uses", () => {
     const server = path.join(REPO_ROOT, "test/support/mcp-server.mjs");
     const mcp = `[providers.mcp.bookworm]\ntype = "stdio"\ncommand = "node"\narguments = [${JSON.stringify(server)}]\nall_tools = true\n`;
     fs.appendFileSync(path.join(cwd, ".jp/config.toml"), mcp);
+    await execa(JP, ["workspace", "trust"], { cwd });
     try {
       expect(await heavyPackagesLoaded(["mcp", "ls"], cwd, env)).toEqual([
         "zod",

@@ -75,7 +75,13 @@ describe("a Models API answer", () => {
       modelInfo("claude-old", { lifecycle: "deprecated", retiresAt: "2027-01-01T00:00:00Z" }),
     );
     expect(retired).toMatchObject({ lifecycle: "deprecated", retiresAt: "2027-01-01T00:00:00Z" });
-    expect(factsOfModelInfo(modelInfo("plain")).thinking).toBeUndefined();
+    // Thinking said unsupported: known not to think (jp sends none), not unknown.
+    expect(factsOfModelInfo(modelInfo("plain")).thinking).toEqual({
+      adaptive: false,
+      enabled: false,
+      disabled: false,
+      between_tools: false,
+    });
   });
 });
 

@@ -93,3 +93,34 @@ describe("the API key in a provider's error", () => {
     expect(redactSecrets("the task-based sk-ill is fine")).toBe("the task-based sk-ill is fine");
   });
 });
+
+describe("a base_url carrying its key in the query (?key=…)", () => {
+  it("is asked at the API's path with the query kept, and a failure shown and recorded without the key", async () => {
+    w = await qWorkspace({ script: [{ text: "fine" }] });
+    const config = path.join(w.root, ".jp/config.toml");
+    const withKey = (base: string) => {
+      fs.writeFileSync(
+        config,
+        `[assistant.model]\nid = "lab/m"\n[providers.lab]\nbase_url = "${base}/v1?key=QUERYSECRET99"\n`,
+      );
+    };
+    withKey(w.mock.url);
+    expect((await w.jp("q", "-n", "hello")).code).toBe(0);
+    expect(w.mock.requests[0]!.path).toBe("/v1/chat/completions?key=QUERYSECRET99");
+    // Nothing listens on port 9: the failure names the URL, never the key.
+    withKey("http://127.0.0.1:9");
+    const failed = await w.jp("q", "-n", "again");
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).not.toContain("QUERYSECRET99");
+    // The log (the config file itself holds the key, as the user wrote it).
+    const recorded = allText(path.join(w.root, ".jp/conversations"));
+    expect(recorded).toContain("request_failed");
+    expect(recorded).not.toContain("QUERYSECRET99");
+  });
+
+  it("is redacted wherever a URL's query names a key", () => {
+    expect(redactSecrets("GET https://h/v1/models?alt=sse&key=AIzaSyQ9-x&b=1 failed")).toBe(
+      "GET https://h/v1/models?alt=sse&key=***&b=1 failed",
+    );
+  });
+});

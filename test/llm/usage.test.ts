@@ -51,6 +51,38 @@ describe("usage from an Anthropic stream", () => {
   });
 });
 
+describe("usage of an answer that lists its iterations", () => {
+  it("is the sum of usage.iterations, not the top level (a compaction's top level is zero)", async () => {
+    const delta = {
+      type: "message_delta",
+      delta: { stop_reason: "compaction", stop_sequence: null },
+      usage: {
+        input_tokens: 0,
+        output_tokens: 0,
+        iterations: [
+          { type: "compaction", input_tokens: 180_000, output_tokens: 3_500, cache_read_input_tokens: 1_000 },
+          { type: "message", input_tokens: 23_000, output_tokens: 1_000 },
+        ],
+      },
+    } as unknown as RawMessageStreamEvent;
+    const parts: StreamPart[] = [];
+    for await (const part of anthropicParts(
+      from([
+        start({ input_tokens: 0, output_tokens: 0 }),
+        delta,
+        { type: "message_stop" } satisfies RawMessageStreamEvent,
+      ]),
+    ))
+      parts.push(part);
+    expect(parts.filter((p) => p.type === "usage").at(-1)).toEqual({
+      type: "usage",
+      inputTokens: 204_000,
+      outputTokens: 4_500,
+      cacheReadTokens: 1_000,
+    });
+  });
+});
+
 describe("cost", () => {
   const price = { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 };
   const totals = {

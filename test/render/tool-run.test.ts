@@ -62,6 +62,24 @@ describe("a running tool's area", () => {
     expect(rows).toEqual(["before the tool", "  ⏱ wide ran 2s"]);
   });
 
+  it("is erased while held for a question, and draws nothing over it until released", async () => {
+    const rows = await run((terminal, at) => {
+      const view = startToolRunView("asker", terminal, PLAIN, { now: () => at.ms });
+      at.ms = 1500;
+      view.output("working\n");
+      const release = view.hold();
+      terminal.write("Delete a.txt? [y/N] ");
+      at.ms = 2600;
+      view.output("more output while asked\n");
+      terminal.emit("resize");
+      terminal.write("y\n");
+      release();
+      at.ms = 2800;
+      view.end();
+    });
+    expect(rows).toEqual(["before the tool", "Delete a.txt? [y/N] y", "  ⏱ asker ran 2s"]);
+  });
+
   it("is erased when its signal aborts, before anything else is written", async () => {
     const interrupt = new AbortController();
     const rows = await run((terminal, at) => {

@@ -45,7 +45,8 @@ describe("read-only commands", () => {
       ["config", "show", "--json"],
       ["mcp", "ls"],
     ]) {
-      const result = await runCli(args, { cwd: root, env });
+      // A copied folder is one the user did not make: read-only commands work untrusted.
+      const result = await runCli(args, { cwd: root, env, untrusted: true });
       expect(result.code, args.join(" ")).toBe(0);
       expect(snapshot(root), args.join(" ")).toEqual(before);
     }

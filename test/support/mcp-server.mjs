@@ -137,6 +137,26 @@ function createServer() {
     { description: "The names of the server's environment variables.", inputSchema: {} },
     async () => ({ content: [{ type: "text", text: Object.keys(process.env).sort().join(" ") }] }),
   );
+  // Asks the person at jp's terminal before it does anything (an elicitation), after a while of work.
+  server.registerTool(
+    "drop_index",
+    { description: "Drop the search index, once the person confirms.", inputSchema: {} },
+    async () => {
+      await new Promise((r) => setTimeout(r, 1200));
+      const answer = await server.server.elicitInput({
+        message: "Drop the index of 3 crates?",
+        requestedSchema: {
+          type: "object",
+          properties: {
+            confirm: { type: "boolean", title: "Really drop it", default: false },
+            reason: { type: "string", title: "Why", default: "stale" },
+          },
+          required: ["confirm"],
+        },
+      });
+      return { content: [{ type: "text", text: `elicited: ${JSON.stringify(answer)}` }] };
+    },
+  );
   server.registerTool(
     "slow_build",
     { description: "A build that takes a while and reports progress.", inputSchema: {} },
@@ -161,6 +181,15 @@ function createServer() {
       server.registerTool(name, { description: "hostile", inputSchema: {} }, async () => ({
         content: [{ type: "text", text: "ran" }],
       }));
+  // --malformed-tool: tools/list also names a tool whose input schema is not an object schema;
+  // --never-list: tools/list is never answered. (The SDK keeps its handlers by method name.)
+  const listTools = server.server._requestHandlers.get("tools/list");
+  if (args.includes("--malformed-tool") || args.includes("--never-list"))
+    server.server._requestHandlers.set("tools/list", async (request, extra) => {
+      if (args.includes("--never-list")) return new Promise(() => undefined);
+      const listed = await listTools(request, extra);
+      return { ...listed, tools: [...listed.tools, { name: "bad_schema", inputSchema: { type: "string" } }] };
+    });
   // The SDK aborts a handler's signal when notifications/cancelled names its request.
   server.server.setNotificationHandler(
     z
@@ -179,6 +208,13 @@ function createServer() {
 if (args.includes("--http")) {
   const httpServer = http.createServer(async (req, res) => {
     if (req.headers.authorization) note("authorization", req.headers.authorization);
+    // --echo-token: refuses every request, quoting the X-Team-Token it was sent (as careless servers do).
+    if (args.includes("--echo-token")) {
+      res
+        .writeHead(401, { "content-type": "text/plain" })
+        .end(`bad team token ${req.headers["x-team-token"]}`);
+      return;
+    }
     // Stateless: a server and a transport for each request, as the SDK's example does.
     const server = createServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });

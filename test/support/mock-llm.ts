@@ -7,10 +7,12 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
+import { compactionRefusal } from "./compaction-rules.js";
 import {
   checkPrefixes,
   checkToolChanges,
   contextEditing,
+  COMPACTION_BETA,
   compactionBlock,
   PRESERVED_THINKING_MODELS,
   type Dropped,
@@ -39,7 +41,14 @@ export interface ScriptedResponse {
   split_bytes?: number;
   /** Stream the answer's text in deltas of this many characters (12 unless given). */
   text_piece?: number;
-  fault?: { status?: number; retry_after?: number; message?: string; cut_after_events?: number };
+  /** `error_code`: Anthropic's `error.details.error_code` (on-demand compaction's `compaction_unavailable`…). */
+  fault?: {
+    status?: number;
+    retry_after?: number;
+    message?: string;
+    cut_after_events?: number;
+    error_code?: string;
+  };
   /** A recorded answer replayed byte for byte instead of one made from the fields above. */
   raw?: RawResponse;
   /** Responses API: what the API removed from the request (a newer model's reasoning items after a changed prefix). */
@@ -451,11 +460,16 @@ export class PromptCache {
 
   openai(body: Record<string, unknown>): CacheUsage {
     const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+    // "Starting with GPT-6.2, models append the top-level `instructions` content after `input`"
+    // (https://developers.openai.com/api/docs/guides/latest-model): there they are no prefix.
+    const late = String(body.model).startsWith("gpt-6.2");
+    const instructions = list(body.instructions ? [body.instructions] : []);
     const units = [
       ...list(body.tools),
-      ...list(body.instructions ? [body.instructions] : []),
+      ...(late ? [] : instructions),
       ...list(body.messages),
       ...list(body.input),
+      ...(late ? instructions : []),
       ...list(body.systemInstruction ? [body.systemInstruction] : []),
       ...list(body.contents),
     ];
@@ -503,7 +517,7 @@ export interface MockOptions {
 /** A scripted HTTP error, in the provider's own error shape. */
 function writeFault(
   res: http.ServerResponse,
-  fault: { status: number; message?: string; retry_after?: number },
+  fault: { status: number; message?: string; retry_after?: number; error_code?: string | undefined },
   anthropic: boolean,
   google = false,
 ) {
@@ -516,9 +530,13 @@ function writeFault(
       ? "rate_limit_error"
       : fault.status === 401
         ? "authentication_error"
-        : fault.status >= 500
-          ? "api_error"
-          : "invalid_request_error";
+        : fault.status === 529
+          ? "overloaded_error"
+          : fault.status >= 500
+            ? "api_error"
+            : "invalid_request_error";
+  // Anthropic's finer codes ("Some also carry an `error.details.error_code`", compaction on demand).
+  const details = fault.error_code ? { details: { error_code: fault.error_code } } : {};
   // Google's errors carry the HTTP code and a status name (google.rpc.Status).
   const status =
     fault.status === 429
@@ -533,7 +551,7 @@ function writeFault(
       google
         ? { error: { code: fault.status, message, status } }
         : anthropic
-          ? { type: "error", error: { type, message } }
+          ? { type: "error", error: { type, message, ...details } }
           : { error: { message, type, code: null } },
     ),
   );
@@ -596,28 +614,44 @@ function unstoredItem(body: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/** An on-demand compaction's answer as the Messages API streams it: one `compaction` block, then stop_reason "compaction". */
-function compactionLines(body: Record<string, unknown>, summary: string): string[] {
-  const block = compactionBlock(body, summary);
-  const events: SseEvent[] = [
-    anthropicMessageStart(String(body.model), 100),
-    ...anthropicBlock(
-      0,
-      { type: "compaction", content: null, encrypted_content: null, signature: block.signature },
-      [{ type: "compaction_delta", content: block.content, encrypted_content: block.encrypted_content }],
-    ),
+/**
+ * The answer to a compaction request, as the page shows it streamed: "When
+ * you stream the response, the block arrives whole. You get one
+ * `content_block_start` event carrying the complete block, then
+ * `content_block_stop`, with no `content_block_delta` events." Its usage: "The
+ * top-level `input_tokens` and `output_tokens` are zero because no reply was
+ * generated", the call's own counts in `usage.iterations` as its `compaction`
+ * entry. `stop` other than "compaction" is a summary that did not come: "the
+ * response is still a 200 with empty `content` … The `stop_reason` is the one
+ * the summarization call ended with."
+ */
+function compactionAnswer(
+  body: Record<string, unknown>,
+  summary: string,
+  usage: { input: number; output: number },
+  stop = "compaction",
+): SseEvent[] {
+  const made = stop === "compaction";
+  const iteration = { type: "compaction", input_tokens: usage.input, output_tokens: made ? usage.output : 0 };
+  const start = anthropicMessageStart(String(body.model), 0);
+  (start[1].message as { usage: Record<string, unknown> }).usage.output_tokens = 0;
+  return [
+    start,
+    ...(made ? anthropicBlock(0, compactionBlock(body, summary), []) : []),
     [
       "message_delta",
       {
         type: "message_delta",
-        delta: { stop_reason: "compaction", stop_sequence: null },
-        usage: { output_tokens: 30 },
+        delta: { stop_reason: stop, stop_sequence: null },
+        usage: { input_tokens: 0, output_tokens: 0, iterations: [iteration] },
       },
     ],
     ["message_stop", { type: "message_stop" }],
   ];
-  return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
+
+const sse = (events: SseEvent[]): string[] =>
+  events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
 /** The stream's lines for a scripted response, in the provider's format. */
 function streamLines(
@@ -675,6 +709,19 @@ async function writeStream(
   res.end();
 }
 
+/**
+ * A Models API answer as a request without the compaction beta gets it:
+ * "To check whether a model supports on-demand compaction, call the Models
+ * API with the beta header and read each model's `capabilities.compaction`."
+ * (https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand)
+ */
+function withoutUnaskedBetas(info: object, headers: http.IncomingHttpHeaders): object {
+  const capabilities = (info as { capabilities?: Record<string, unknown> }).capabilities;
+  if (!capabilities || String(headers["anthropic-beta"] ?? "").includes(COMPACTION_BETA)) return info;
+  const { compaction: _unasked, ...rest } = capabilities;
+  return { ...info, capabilities: rest };
+}
+
 /** The mock's state: what it was asked, what it will answer, and who waits for an answer to start. */
 class MockState {
   readonly promptCache = new PromptCache();
@@ -715,7 +762,7 @@ class MockState {
       return;
     }
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify(info));
+    res.end(JSON.stringify(withoutUnaskedBetas(info, req.headers)));
   }
 
   async answer(req: http.IncomingMessage, raw: string, res: http.ServerResponse): Promise<void> {
@@ -760,6 +807,15 @@ class MockState {
       );
       return;
     }
+    const compaction = anthropic ? compactionRefusal(body, req.headers) : undefined;
+    if (compaction) {
+      writeFault(
+        res,
+        { status: compaction.status, message: compaction.message, error_code: compaction.errorCode },
+        true,
+      );
+      return;
+    }
     const toolChange = anthropic ? checkToolChanges(body, req.headers) : undefined;
     const editing = anthropic ? contextEditing(body, req.headers) : undefined;
     const refusal = toolChange ?? (editing && "error" in editing ? editing.error : undefined);
@@ -791,11 +847,12 @@ class MockState {
       return;
     }
     if (script.delay_first_byte_ms) await sleep(script.delay_first_byte_ms);
-    if (anthropic && body.compaction !== undefined) {
+    if (anthropic && body.compaction !== undefined && !script.fault?.status) {
       // On-demand compaction: the summary comes back as one sealed block, and nothing is sampled after it.
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       this.begin();
-      await writeStream(res, compactionLines(body, script.text ?? ""), script);
+      const usage = script.usage ?? { input: 100, output: 30 };
+      await writeStream(res, sse(compactionAnswer(body, script.text ?? "", usage, script.stop)), script);
       return;
     }
     if (script.raw) {

@@ -3,6 +3,10 @@
 // its page:
 //   PT  https://platform.claude.com/docs/en/build-with-claude/preserved-thinking
 //   PC  https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks
+// A summary the server writes (on-demand compaction) is a `compaction` block
+// that goes first in later requests in place of the messages it summarised,
+// and stands for those messages in every later block's prefix (its signature
+// seals them; the rules of the block itself are compaction-rules.ts's).
 // The digest is the server's own, over the wire format: it knows nothing of
 // how jp decides what to send.
 import { createHash } from "node:crypto";
@@ -101,10 +105,24 @@ function messageChain(blocks: { role: string; block: Block }[]): string[] {
   return chain;
 }
 
-/** What a compaction block this server wrote stands for (its encrypted content names it). */
-function compactedChain(block: Block): string | undefined {
-  const sealed = typeof block.encrypted_content === "string" ? block.encrypted_content : "";
-  return sealed.startsWith("compacted.") ? sealed.slice("compacted.".length) : undefined;
+/**
+ * What a compaction block this server wrote stands for: its signature seals
+ * the chain of the messages it summarised (`compaction.<chain>.<digest>`).
+ */
+export function compactedChain(block: Block): string | undefined {
+  const [tag, chain] = typeof block.signature === "string" ? block.signature.split(".") : [];
+  return tag === "compaction" && chain ? chain : undefined;
+}
+
+/**
+ * Whether a compaction block is as this server returned it: "ok", or which
+ * of its signature (not one of this server's) or its content (changed since) does not hold.
+ */
+export function verifiesCompaction(block: Block): "ok" | "signature" | "content" {
+  const chain = compactedChain(block);
+  if (chain === undefined) return "signature";
+  const sealed = String(block.signature).split(".")[2];
+  return sealed === digest([block.content, chain]) ? "ok" : "content";
 }
 
 /**
@@ -152,11 +170,11 @@ export const COMPACTION_BETA = "compact-2026-09-04";
 
 export function compactionBlock(body: Record<string, unknown>, summary: string): Block {
   const chain = messageChain(messageBlocks(body)).at(-1)!;
+  // As the docs' example returns it: the summary and a signature, nothing more.
   return {
     type: "compaction",
     content: summary,
-    encrypted_content: `compacted.${chain}`,
-    signature: `compaction.${digest([summary, chain])}`,
+    signature: `compaction.${chain}.${digest([summary, chain])}`,
   };
 }
 
@@ -281,20 +299,8 @@ export function checkPrefixes(body: Record<string, unknown>, headers: http.Incom
       message: `thinking.block_binding: this field requires the beta header anthropic-beta: ${BINDING_BETA}`,
     };
   const drop = binding?.prefix_mismatch_behavior === "drop_block";
+  // On-demand compaction's own rules (the block first, its beta header) are compaction-rules.ts's.
   const blocks = messageBlocks(body);
-  const compaction = blocks.findIndex((b) => b.block.type === "compaction");
-  if (compaction > 0 || (compaction === 0 && !compactedChain(blocks[0]!.block)))
-    return {
-      ok: false,
-      status: 400,
-      message: `${blocks[compaction]!.path}: a compaction block goes first in messages, as the server returned it`,
-    };
-  if (body.compaction !== undefined && !betas.includes(COMPACTION_BETA))
-    return {
-      ok: false,
-      status: 400,
-      message: `compaction: this field requires the beta header anthropic-beta: ${COMPACTION_BETA}`,
-    };
   const chain = messageChain(blocks);
   const dropped: Dropped[] = [];
   /** The ids of the thinking blocks sent so far, in order. */

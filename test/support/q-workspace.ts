@@ -5,7 +5,7 @@ import type { Event } from "../../src/events/index.js";
 import { baseUrlFor, builtInProvider, type BuiltInName } from "../../src/llm/providers/index.js";
 import { ConversationStore } from "../../src/store/conversations.js";
 import { startMockLlm, type MockLlm, type MockRoute, type ScriptedResponse } from "./mock-llm.js";
-import { REPO_ROOT, runCli, tempWorkspace } from "./workspace.js";
+import { REPO_ROOT, runCli, tempWorkspace, trustAsItIs } from "./workspace.js";
 
 export const API_KEY = "sk-mock-SECRET-4242";
 
@@ -98,6 +98,8 @@ export async function qWorkspace(
     // No test reaches the internet: the price data is not fetched unless a test serves it.
     JP_PRICE_DATA_URL: "off",
   };
+  // The user made this workspace (`jp init`): trusted, for bin/jp too, with what its configuration does now.
+  trustAsItIs(ws.root, env);
   const store = new ConversationStore(ws);
   return {
     root: ws.root,

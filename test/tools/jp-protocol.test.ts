@@ -5,6 +5,7 @@
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
+import { screenRows } from "../support/screen.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT } from "../support/workspace.js";
 
@@ -159,5 +160,45 @@ describe.skipIf(!PTY_AVAILABLE)("a tool written for JP, at a terminal", () => {
     session.type("b.txt\r");
     expect(await session.exit).toBe(0);
     expect(resultSent(1)).toMatchObject({ content: "renamed a.txt to b.txt" });
+  });
+
+  it("shows a question asked after a while alone, with its default, until it is answered", async () => {
+    w = await qWorkspace({
+      script: [call({ mode: "slow-ask", path: "a.txt" }), { text: "done" }],
+      extraConfig: toolConfig("unattended"),
+    });
+    const size = { columns: 100, rows: 30 };
+    const session = runInPty([path.join(REPO_ROOT, "bin/jp"), "q", "-n", "delete it"], {
+      cwd: w.root,
+      env: w.env,
+      size,
+    });
+    // The tool ran long enough for its area to be drawn before it asked.
+    const shown = await session.waitFor("Delete a.txt? [y/N]");
+    expect(session.output().slice(0, shown)).toContain("is running");
+    // Two of the area's ticks go by: nothing is drawn over the question.
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    expect(session.output().slice(shown)).not.toContain("⏱");
+    const rows = await screenRows([{ data: session.output(), ...size }]);
+    expect(rows.at(-1)).toBe("Delete a.txt? [y/N]");
+    expect(rows.join("\n")).not.toContain("is running");
+    session.type("y");
+    expect(await session.exit).toBe(0);
+    expect(resultSent(1)).toMatchObject({ content: "sure=true: deleted a.txt" });
+  });
+
+  it("takes a question's default on Enter", async () => {
+    w = await qWorkspace({
+      script: [call({ mode: "slow-ask", path: "b.txt" }), { text: "done" }],
+      extraConfig: toolConfig("unattended"),
+    });
+    const session = runInPty([path.join(REPO_ROOT, "bin/jp"), "q", "-n", "delete it"], {
+      cwd: w.root,
+      env: w.env,
+    });
+    await session.waitFor("Delete b.txt? [y/N]");
+    session.type("\r");
+    expect(await session.exit).toBe(0);
+    expect(resultSent(1)).toMatchObject({ content: "sure=false: kept b.txt" });
   });
 });

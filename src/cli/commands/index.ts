@@ -37,7 +37,7 @@ const conversation: CommandEntry[] = [
   },
   {
     name: "ls",
-    aliases: ["list", "l"],
+    aliases: ["list"],
     summary: "list the conversations of the workspace, oldest first",
     load: async () => (await import("../store-runtime.js")).conversationLs,
   },
@@ -78,8 +78,10 @@ const conversation: CommandEntry[] = [
   },
   {
     name: "label",
+    // As JP's: `c l` is label (ls has no short form there).
+    aliases: ["l", "labels"],
     args: "[id] [labels...]",
-    summary: "add labels to a conversation (or --remove them)",
+    summary: "add labels to a conversation (or --remove them); JP's add|a|set, rm|r, ls",
     load: async () => (await import("../runtime.js")).conversationLabel,
   },
   {
@@ -184,6 +186,30 @@ export const COMMANDS: CommandEntry[] = [
         name: "show",
         summary: "show the resolved configuration and where each value came from",
         load: async () => (await import("../runtime.js")).configShow,
+      },
+    ],
+  },
+  {
+    name: "workspace",
+    summary: "whether jp trusts a workspace's configuration: trust, untrust, status",
+    subcommands: [
+      {
+        name: "trust",
+        args: "[dir]",
+        summary: "trust a workspace: its configuration may run commands and send your keys where it says",
+        load: async () => (await import("../runtime.js")).workspaceTrust,
+      },
+      {
+        name: "untrust",
+        args: "[dir]",
+        summary: "stop trusting a workspace: read it as data",
+        load: async () => (await import("../runtime.js")).workspaceUntrust,
+      },
+      {
+        name: "status",
+        args: "[dir]",
+        summary: "whether a workspace is trusted, and what its configuration would run and send keys to",
+        load: async () => (await import("../runtime.js")).workspaceStatus,
       },
     ],
   },

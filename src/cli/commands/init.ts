@@ -11,7 +11,9 @@ import { isPlain, type Plain } from "../../config/trust.js";
 import { UsageError } from "../../errors.js";
 import { visible } from "../../render/visible.js";
 import { initWorkspace } from "../../store/workspace.js";
+import { trustWorkspace } from "../../trusted-workspaces.js";
 import type { Context } from "../context.js";
+import { powersOf } from "../workspace-trust.js";
 
 interface InitOptions {
   fromJp?: string;
@@ -223,5 +225,7 @@ export function register(program: Command, ctx: Context): void {
           : `Workspace already exists in ${workspace.dir}`,
       );
       if (opts.fromJp) await carryOver(ctx, root, { ...opts, fromJp: opts.fromJp });
+      // A workspace the user made is theirs: trusted with what its configuration does now.
+      if (created) trustWorkspace(root, await powersOf(ctx, workspace), ctx.env, ctx.clock.now());
     });
 }

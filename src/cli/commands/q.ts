@@ -1,6 +1,5 @@
 // `jp q [QUERY]`: ask in a conversation; the model may call tools.
 import { type Command } from "commander";
-import { jpEffortLevel } from "../../config/jp-efforts.js";
 import type { Config } from "../../config/schema.js";
 import { turnsLabel } from "../../events/index.js";
 import { checkAttachments } from "../../llm/attachments.js";
@@ -57,11 +56,12 @@ export const optionalValues: OptionalValueFlag[] = [
     valuePrefix: "-",
     takesNextToken: isToolName,
   },
-  // As JP reads it: `-r high` (or -r=high) thinks at that effort; a bare -r at the configured one.
+  // As JP reads it: `-r high` (or -r=high) thinks at that effort; a bare -r at the configured one. A
+  // single word after it is an effort, as JP takes it, so a misspelt one is an error, never words sent.
   {
     flags: ["-r", "--reasoning"],
     hidden: "--reasoning-effort",
-    takesNextToken: (word) => jpEffortLevel(word) !== undefined,
+    takesNextToken: (word) => /^[A-Za-z][\w-]*$/.test(word),
   },
 ];
 

@@ -36,7 +36,8 @@ export function failedQuery(
     throw new UsageError("--retry asks the failed question again; give no new one with it");
   if (!ref) throw new UsageError("--retry needs a conversation", "give --id ID, or make one active");
   const events = ctx.store().readEvents(ref);
-  const newest = streamShape(events).failures.at(-1);
+  const shape = streamShape(events);
+  const newest = [...shape.failures, ...shape.cutAnswers].sort((a, b) => a.turn - b.turn).at(-1);
   const turns = turnIndices(events);
   const request = newest && events.find((e, i) => turns[i] === newest.turn && isKind(e, "chat_request"));
   if (!newest || !request || !isKind(request, "chat_request"))

@@ -15,7 +15,11 @@ import type { QOptions } from "./options.js";
 
 /** The configuration of this query, read once: the conversation's, with -m, -r and -R on top. */
 export async function configForQuery(ctx: Context, existing: ConversationRef | undefined, opts: QOptions) {
-  return ctx.config({ conversation: existing, flags: (before: Config) => queryFlags(opts, before) });
+  return ctx.config({
+    conversation: existing,
+    flags: (before: Config) => queryFlags(opts, before),
+    askTrust: true,
+  });
 }
 
 /** What -m, -r and -R set; a bare -r thinks at the configured effort, or at medium where none is configured. */
@@ -26,7 +30,7 @@ function queryFlags(opts: QOptions, before: Config): Record<string, unknown> | u
     if (effort === undefined)
       throw new UsageError(
         `-r ${opts.reasoningEffort} is not an effort`,
-        `use one of ${JP_EFFORT_NAMES.join(", ")}, or -r alone for the configured one`,
+        `the efforts are ${JP_EFFORT_NAMES.join(", ")}; -r alone thinks at the configured one (a one-word question goes before -r)`,
       );
     return { assistant: { ...model, reasoning: { effort, budget_tokens: 0 } } };
   }

@@ -2,6 +2,7 @@
 // editor) and its attachments, from -a and from conversation.attachments.
 import type { Config } from "../../config/schema.js";
 import { UsageError } from "../../errors.js";
+import { providerKeyEnvs } from "../../llm/create-provider.js";
 import { type Attachment } from "../../events/index.js";
 import { visible } from "../../render/visible.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
@@ -54,8 +55,11 @@ function attachmentFetcher(ctx: Context) {
 /** What -a names, read. */
 export async function readAttachments(sources: readonly string[], ctx: Context): Promise<Attachment[]> {
   if (sources.length === 0) return [];
-  const { readAttachments: read } = await import("../attachments.js");
-  return read(sources, ctx.cwd, attachmentFetcher(ctx));
+  const { readAttachments: read, attachedSummary } = await import("../attachments.js");
+  const attached = await read(sources, ctx.cwd, attachmentFetcher(ctx));
+  const summary = attachedSummary(sources, attached, ctx.cwd);
+  if (summary) ctx.info(ctx.color.dim(summary));
+  return attached;
 }
 
 /** What `conversation.attachments` names, read anew for this question (relative to the workspace). */
@@ -63,8 +67,16 @@ export async function readConfigAttachments(ctx: Context, config: Config): Promi
   const entries = config.conversation?.attachments ?? [];
   if (entries.length === 0) return [];
   const { readConfigAttachments: read } = await import("../attachments.js");
+  const { toolEnvironment } = await import("../../tools/local.js");
   const root = ctx.maybeWorkspace()?.root ?? ctx.cwd;
-  return read(entries, root, attachmentFetcher(ctx), (line) => {
-    ctx.warn(line);
-  });
+  const env = toolEnvironment({ env: ctx.env, workspace: root, secrets: providerKeyEnvs(config) });
+  return read(
+    entries,
+    root,
+    attachmentFetcher(ctx),
+    (line) => {
+      ctx.warn(line);
+    },
+    env,
+  );
 }

@@ -6,13 +6,20 @@ import { toolHints } from "../../config/compaction-rules.js";
 import type { Config } from "../../config/schema.js";
 import { closest } from "../../config/zod-walk.js";
 import { JpError } from "../../errors.js";
-import { lifecycleNotice, type ModelCapabilities } from "../../llm/capabilities.js";
+import {
+  lifecycleNotice,
+  nearestEffort,
+  type Effort,
+  type ModelCapabilities,
+} from "../../llm/capabilities.js";
 import { currentBuiltInModels } from "../../llm/model-table.js";
+import { rememberRefusedThinking } from "../../llm/model-info.js";
 import { providerApi, requestSettings } from "../../llm/create-provider.js";
 import { createStreamRenderer } from "../../render/stream.js";
 import { visible } from "../../render/visible.js";
 import { type ConversationRef } from "../../store/conversations.js";
 import { outputCapOf } from "../../tools/local.js";
+import { withRecallWhenUseful } from "../../tools/recall.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
 import type { Tool } from "../../tools/types.js";
 import { autoBudget, createAutoCompaction } from "../../turn/auto-compaction.js";
@@ -45,6 +52,28 @@ export function warnUnknownModel(ctx: Context, capabilities: ModelCapabilities):
 }
 
 /**
+ * The effort the turn asks: the configured level, or for JP's "auto"
+ * ("enabled with reasonable defaults if the model supports it", JP's
+ * ReasoningConfig) medium on a model known to think, and nothing asked of
+ * one that is not: JP's own budgets count auto as medium.
+ */
+export function resolvedEffort(
+  effort: NonNullable<NonNullable<NonNullable<Config["assistant"]>["reasoning"]>["effort"]>,
+  facts: ModelCapabilities["facts"],
+): { effort?: Effort } {
+  if (effort !== "auto") return { effort };
+  const thinks =
+    facts.thinking?.adaptive === true ||
+    facts.thinking?.enabled === true ||
+    (facts.efforts?.length ?? 0) > 0 ||
+    facts.reasons === true ||
+    facts.thinkingBudget !== undefined;
+  return thinks
+    ? { effort: facts.efforts ? (nearestEffort("medium", facts.efforts) ?? "medium") : "medium" }
+    : {};
+}
+
+/**
  * What the config and the model's capabilities set for the turn's requests:
  * the prompt, limits, thinking, caching, the window, auto compaction.
  */
@@ -64,10 +93,12 @@ export async function turnSettings(
     system: config.assistant?.system_prompt,
     ...requestSettings(config, facts),
     reasoning: {
-      ...(reasoning?.effort ? { effort: reasoning.effort } : {}),
+      ...(reasoning?.effort ? resolvedEffort(reasoning.effort, facts) : {}),
       ...(reasoning?.budget_tokens ? { budgetTokens: reasoning.budget_tokens } : {}),
     },
     ...(reasoning?.prefix_mismatch ? { prefixMismatch: reasoning.prefix_mismatch } : {}),
+    rememberRefusedThinking: (reason: string) =>
+      rememberRefusedThinking(capabilities.id, reason, ctx.env, ctx.clock.now()),
     ...(Object.keys(facts).length ? { facts } : {}),
     ...(config.assistant?.cache === false
       ? {}
@@ -167,7 +198,13 @@ async function autoCompactionHook(
     description: t.description,
     parameters: t.parameters,
   }));
-  const providers = await providerSummaries(ctx, config, ref, definitions);
+  const providers = await providerSummaries(ctx, config, ref, definitions, capabilities.facts);
+  // Counted as the request offers them: recall joins with the first compaction, unless offered from the start.
+  const always = withRecallWhenUseful(definitions, {
+    activeCompactions: 0,
+    cutOutputs: 0,
+    stable: capabilities.facts.preservedThinking === true,
+  });
   return createAutoCompaction({
     config,
     counter,
@@ -175,7 +212,8 @@ async function autoCompactionHook(
     ...(providers ? { providerSummaries: providers } : {}),
     frame: {
       ...(config.assistant?.system_prompt ? { system: config.assistant.system_prompt } : {}),
-      tools: definitions,
+      tools: always,
+      whenCompacted: definitions.filter((t) => !always.includes(t)),
       capOf: outputCapOf(config),
     },
     ...(window !== undefined ? { contextWindow: window } : {}),

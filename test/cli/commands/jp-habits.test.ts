@@ -4,7 +4,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { qWorkspace, type QWorkspace } from "../../support/q-workspace.js";
-import { runCli, tempWorkspace } from "../../support/workspace.js";
+import { execa } from "execa";
+import { REPO_ROOT, runCli, tempWorkspace } from "../../support/workspace.js";
 
 let w: QWorkspace | undefined;
 afterEach(async () => {
@@ -13,7 +14,7 @@ afterEach(async () => {
 });
 
 describe("JP's habits", () => {
-  it("c s ., c p ., c u ID, c l and cfg show work as JP's short forms", async () => {
+  it("c s ., c p ., c u ID, c list and cfg show work as JP's short forms", async () => {
     const ws = tempWorkspace();
     const jp = (...args: string[]) => runCli(args, { cwd: ws.root });
     const made = async (title: string) =>
@@ -32,7 +33,7 @@ describe("JP's habits", () => {
     expect((JSON.parse((await jp("c", "s", `jp-c${older}`, "--json")).stdout) as { id: string }).id).toBe(
       older,
     );
-    expect((await jp("c", "l")).stdout).toContain("newer");
+    expect((await jp("c", "list")).stdout).toContain("newer");
     const config = await jp("cfg", "show");
     expect(config.code, config.stderr).toBe(0);
     expect(config.stdout).toContain("assistant.model.id");
@@ -94,7 +95,8 @@ describe("conversation.attachments", () => {
         "[[conversation.attachments]]",
         'type = "cmd"',
         'path = "node"',
-        'params.args = ["-e", "process.stdout.write(\'1 < 2\')"]',
+        // It says which provider keys it was given: none.
+        "params.args = [\"-e\", \"process.stdout.write('1 < 2 ' + [process.env.MOCK_API_KEY, process.env.ANTHROPIC_API_KEY].join('|'))\"]",
         "",
       ].join("\n"),
     });
@@ -106,7 +108,16 @@ describe("conversation.attachments", () => {
     );
     fs.writeFileSync(path.join(w.root, "notes.md"), "first notes");
     fs.writeFileSync(path.join(w.root, "branch name.txt"), "main");
-    const first = await w.jp("q", "-n", "what do my notes say?");
+    // As the user runs it (bin/jp, its environment the process's own), with a key of every kind set.
+    w.env.ANTHROPIC_API_KEY = "sk-ant-users-own";
+    const ran = await execa(path.join(REPO_ROOT, "bin/jp"), ["q", "-n", "what do my notes say?"], {
+      cwd: w.root,
+      env: w.env,
+      extendEnv: false,
+      reject: false,
+      stdin: "ignore",
+    });
+    const first = { code: ran.exitCode, stderr: ran.stderr };
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain("jp has no reader for JP's bear attachments (bear://note/1); left out");
     fs.writeFileSync(path.join(w.root, "notes.md"), "second notes");
@@ -114,7 +125,7 @@ describe("conversation.attachments", () => {
     const firstMessage = (n: number) => JSON.stringify((w!.mock.requests[n]!.body.messages as unknown[])[0]);
     expect(firstMessage(0)).toContain("first notes");
     expect(firstMessage(0)).toContain("<stdout>main</stdout>");
-    expect(firstMessage(0)).toContain("<stdout>1 &lt; 2</stdout>");
+    expect(firstMessage(0)).toContain("<stdout>1 &lt; 2 |</stdout>");
     // The second request reads them again: the notes as they are now, before the first question only.
     expect(firstMessage(1)).toContain("second notes");
     expect(firstMessage(1)).not.toContain("first notes");

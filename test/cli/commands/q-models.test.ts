@@ -397,7 +397,47 @@ describe("beta headers", () => {
     const beta = ["-c", 'providers.anthropic.beta=["context-1m-2025-08-07","fast-mode"]'];
     expect((await w.jp(...beta, "q", "hi")).code).toBe(0);
     expect(w.mock.requests[0]!.headers["anthropic-beta"]).toBe("context-1m-2025-08-07,fast-mode");
-    expect(w.mock.modelRequests[0]!.headers["anthropic-beta"]).toBe("context-1m-2025-08-07,fast-mode");
+    // The Models API is asked with on-demand compaction's beta too: only then does it say `capabilities.compaction`.
+    expect(w.mock.modelRequests[0]!.headers["anthropic-beta"]).toBe(
+      "context-1m-2025-08-07,fast-mode,compact-2026-09-04",
+    );
+  });
+});
+
+describe("models as the providers' pages give them today", () => {
+  it("model show: Gemini 2.5 shut down and routed, gemini-4-carbon, Gemini windows, dated aliases, a promotion's end unconfirmed", async () => {
+    w = await qWorkspace({ provider: "google" });
+    const show = async (id: string) => {
+      const r = await w!.jp("model", "show", id);
+      expect(r.code).toBe(0);
+      return r.stdout;
+    };
+    const pro = await show("google/gemini-2.5-pro");
+    expect(pro).toMatch(
+      /lifecycle +retired, retires 2026-12-01; answered since by google\/gemini-3.8-flash, at its rates/,
+    );
+    // Billed at the routed model's rates: Gemini 3.8 Flash's, not 2.5 Pro's $1.25 / $10.
+    expect(pro).toMatch(/price +.*\$0\.75.*\(google\/gemini-3\.8-flash's, which answers it\)/);
+    expect(await show("google/gemini-2.5-flash")).toContain("answered since by google/gemini-3.5-flash-lite");
+    // Still asked, with a warning, not refused: Google answers it.
+    w.mock.push({ text: "routed" });
+    const asked = await w.jp("q", "-m", "google/gemini-2.5-pro", "hi");
+    expect(asked.code).toBe(0);
+    expect(asked.stderr).toContain(
+      "google/gemini-2.5-pro was shut down on 2026-12-01: the provider answers it with google/gemini-3.8-flash, at that model's rates",
+    );
+    const carbon = await show("google/gemini-4-carbon");
+    expect(carbon).toMatch(/context window +1,048,576 tokens/);
+    expect(carbon).toMatch(/effort +low, medium, high/);
+    expect(carbon).toMatch(/price +.*\$4/);
+    expect(await show("google/gemini-3.1-pro-preview")).toMatch(/context window +1,048,576 tokens/);
+    expect(await show("anthropic/claude-sonnet-4-0")).toMatch(
+      /lifecycle +retired; replaced by anthropic\/claude-sonnet-5-5/,
+    );
+    expect(await show("anthropic/claude-sonnet-4-5-20250929")).toMatch(/lifecycle +retired/);
+    expect(await show("openai/gpt-5.6-sol")).toMatch(
+      /price note +warning: a promotional price, guaranteed by OpenAI only through 2026-11-21; its end is unconfirmed/,
+    );
   });
 });
 
@@ -429,7 +469,7 @@ describe("jp model show", () => {
       "no: -u asks for the tool instead  (built-in)",
     );
     expect(lines.find((l) => l.includes("price"))).toMatch(
-      /\$2\.00 in \/ \$10\.00 out per million \(cache read \$0\.100, .*\) {2}\(jp's supplement: https:\/\/platform\.claude\.com\/docs\/en\/about-claude\/pricing, as of 2026-12-04\)$/,
+      /\$2\.00 in \/ \$10\.00 out per million \(cache read \$0\.100, .*\) {2}\(jp's supplement: https:\/\/platform\.claude\.com\/docs\/en\/about-claude\/pricing, as of 2026-12-06\)$/,
     );
     const json = JSON.parse(
       (await w.jp("model", "show", "anthropic/claude-sonnet-5-5", "--json")).stdout,

@@ -1,7 +1,7 @@
 // `jp conversation compact [ID…]`: append compactions (or a reset) and show the timeline.
 import { Option, type Command } from "commander";
 import type { Context } from "../../context.js";
-import { providerSummaries } from "../../provider-summaries.js";
+import { dropsReasoningOnEdit, providerSummaries } from "../../provider-summaries.js";
 import { nextRequestFrame } from "../../request-frame.js";
 import type { OptionalValueFlag } from "../../argv.js";
 import {
@@ -76,6 +76,8 @@ interface CompactOptions extends RangeFlags, SpecOptions {
   summarizeValue?: string;
   summary?: string;
   model?: string;
+  /** false with --no-record. */
+  record?: boolean;
   dryRun?: boolean;
   reset?: boolean;
   resetValue?: string;
@@ -112,7 +114,11 @@ export function register(parent: Command, ctx: Context): void {
     )
     .addOption(hidden("--summarize-value <context>"))
     .option("--summary <text>", "replace the turns with this summary, written by you")
-    .option("-m, --model <id>", "model that writes generated summaries");
+    .option("-m, --model <id>", "model that writes generated summaries")
+    .option(
+      "--no-record",
+      "with a summary: leave out the record of the work of those turns that the model is otherwise shown",
+    );
   addSpecOptions(cmd)
     .option("--note <text>", `why, in one sentence (at most ${NOTE_MAX} characters)`)
     .option("--dry-run", "show what would change, with token counts, and change nothing")
@@ -251,6 +257,7 @@ function resolvedRules(
   return chooseRules(opts, config).map((r) => {
     const narrowed = narrowRule(r, overrides);
     if (narrowed.combined) ctx.warn(narrowed.combined);
+    if (opts.record === false) narrowed.rule.record = false;
     if (opts.model && narrowed.rule.summary?.kind === "derive") {
       narrowed.rule.summary = { kind: "derive", model: opts.model };
       narrowed.summary = { ...narrowed.summary, model: opts.model };
@@ -342,6 +349,7 @@ async function compact(ctx: Context, ref: ConversationRef, opts: CompactOptions)
       source: "user",
       note,
       defaultModel: config.assistant?.model?.id ?? "",
+      dropsReasoningOnEdit: dropsReasoningOnEdit(config),
       dryRun: !!opts.dryRun,
     },
     counter,
@@ -406,6 +414,7 @@ function compactJson(
       turns: outcome.reasoningLost.turns.map((t) => t + 1),
       tokens: outcome.reasoningLost.tokens,
     },
+    facts_leaving: outcome.factsLeaving,
     facts_at_risk: outcome.atRisk,
     timeline,
   };

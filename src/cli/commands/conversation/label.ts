@@ -1,5 +1,6 @@
 // `jp conversation label ID [LABEL...]`: add labels to a conversation (or --remove them); `ls --label` finds them.
-// JP's form works too: `label add|rm|ls [LABEL...] --id ID` (--id anywhere; without it, the active conversation).
+// JP's form works too: `label add|rm|ls [LABEL...] --id ID` (--id anywhere; without it, the active conversation),
+// with JP's verbs as jp_cli names them (add|a|set, rm|r|remove|del|delete, ls|list): `rm` alone removes every label.
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../../errors.js";
@@ -10,8 +11,13 @@ import { labelsOf } from "../../../store/listing.js";
 type Verb = "add" | "remove" | "list";
 const VERBS = new Map<string, Verb>([
   ["add", "add"],
+  ["a", "add"],
+  ["set", "add"],
   ["rm", "remove"],
+  ["r", "remove"],
   ["remove", "remove"],
+  ["del", "remove"],
+  ["delete", "remove"],
   ["ls", "list"],
   ["list", "list"],
 ]);
@@ -22,18 +28,18 @@ const verbOf = (word: string | undefined): Verb | undefined =>
 function parse(words: string[], opts: { id?: string; remove?: boolean }) {
   const verb = verbOf(words[0]);
   const rest = verb ? words.slice(1) : words;
-  // jp's form names the conversation first, unless --id does.
+  // jp's form names the conversation first, unless --id does; with no words at all, JP's: the active one's labels.
   const id = opts.id ?? (verb ? undefined : rest.shift());
-  if (!verb && id === undefined)
-    throw new UsageError("which conversation?", "give its id (`label ID LABEL…`) or --id ID");
   const remove = verb === "remove" || opts.remove === true;
-  return { id, labels: verb === "list" ? [] : rest, remove };
+  // JP's `rm` with no keys removes every label.
+  const all = verb === "remove" && rest.length === 0;
+  return { id, labels: verb === "list" ? [] : rest, remove, all };
 }
 
 export function register(parent: Command, ctx: Context): void {
   parent
     .command("label [words...]")
-    .usage("ID [LABEL...] | add|rm|ls [LABEL...] [--id ID]")
+    .usage("ID [LABEL...] | add|a|set|rm|r|ls [LABEL...] [--id ID]")
     .description(
       "add labels to a conversation, or with --remove (or rm) take them off; without labels, print its labels",
     )
@@ -41,7 +47,7 @@ export function register(parent: Command, ctx: Context): void {
     .option("--remove", "take the labels given off")
     .option("--json", 'print { "id", "labels" }')
     .action((words: string[], opts: { id?: string; remove?: boolean; json?: boolean }) => {
-      const { id, labels, remove } = parse(words, opts);
+      const { id, labels, remove, all } = parse(words, opts);
       const bad = labels.find((l) => l.trim() === "" || /[\s,]/.test(l));
       if (bad !== undefined)
         throw new UsageError(
@@ -51,11 +57,15 @@ export function register(parent: Command, ctx: Context): void {
       const store = ctx.store();
       const ref = store.resolve(id);
       const { after } = store.updateMetadata(ref, (metadata) => {
-        if (!labels.length) return undefined;
+        if (!labels.length && !all) return undefined;
         const current = labelsOf(metadata.labels);
-        const next = remove
-          ? current.filter((l) => !labels.includes(l))
-          : [...new Set([...current, ...labels])];
+        // A key removes its label whatever its value (`rm review` takes `review=later` off), as JP's keys do.
+        const named = (l: string) => labels.some((key) => l === key || l.startsWith(`${key}=`));
+        const next = all
+          ? []
+          : remove
+            ? current.filter((l) => !named(l))
+            : [...new Set([...current, ...labels])];
         return { ...metadata, labels: next };
       });
       const next = labelsOf(after.labels);

@@ -132,14 +132,27 @@ function rows(facts: ModelFacts, id: string): [string, FactName | undefined, str
           : "unknown",
     ],
     ["lifecycle", "lifecycle", describeLifecycle(facts)],
-    ["price", "price", facts.price ? priceLine(facts.price) : 'unknown (set [models."ID"] price)'],
+    [
+      "price",
+      "price",
+      facts.price
+        ? `${priceLine(facts.price)}${facts.routedTo ? ` (${facts.routedTo}'s, which answers it)` : ""}`
+        : 'unknown (set [models."ID"] price)',
+    ],
+    ...(facts.priceNote
+      ? [["price note", "priceNote", `warning: ${facts.priceNote}`] satisfies [string, FactName, string]]
+      : []),
   ];
 }
 
 function describeLifecycle(facts: ModelFacts): string {
   const life = facts.lifecycle ?? "unknown";
   const retires = facts.retiresAt ? `, retires ${facts.retiresAt.slice(0, 10)}` : "";
-  const instead = facts.replacement ? `; replaced by ${facts.replacement}` : "";
+  const instead = facts.routedTo
+    ? `; answered since by ${facts.routedTo}, at its rates`
+    : facts.replacement
+      ? `; replaced by ${facts.replacement}`
+      : "";
   return `${life}${retires}${instead}`;
 }
 

@@ -31,7 +31,10 @@ function anthropicEffort(effort: Effort, facts: ModelFacts | undefined): Thinkin
     : undefined;
 }
 
-/** A manual budget, checked as the API checks it: at least 1,024 and below max_tokens. */
+/**
+ * A manual budget, checked as the API checks it: at least 1,024 and below
+ * max_tokens. Its summary is asked for only of a model known to think.
+ */
 function manualBudget(budget: number, request: ModelRequest): ThinkingConfigParam {
   const fmt = (n: number) => grouped(n);
   if (budget < 1024 || budget >= request.maxTokens)
@@ -43,7 +46,7 @@ function manualBudget(budget: number, request: ModelRequest): ThinkingConfigPara
         exitCode: 2,
       },
     );
-  return request.facts
+  return request.facts?.thinking
     ? { type: "enabled", budget_tokens: budget, display: "summarized" }
     : { type: "enabled", budget_tokens: budget };
 }
@@ -74,8 +77,11 @@ function adaptiveThinking(reasoning: ReasoningRequest, request: ModelRequest): T
 }
 
 /**
- * The thinking of a request, from what its model accepts. A model jp knows
- * nothing of gets what it always did: a manual budget when one is set.
+ * The thinking of a request, from what its model accepts. A model whose
+ * thinking jp knows nothing of (neither its table nor the Models API says)
+ * gets the setting as configured: a manual budget when one is set, else
+ * adaptive thinking with the effort. The user's explicit setting wins over
+ * jp's ignorance; a refusal is asked again without it (`thinkingRefused`).
  */
 export function anthropicThinking(request: ModelRequest): ThinkingChoice {
   const reasoning = request.reasoning;
@@ -83,12 +89,13 @@ export function anthropicThinking(request: ModelRequest): ThinkingChoice {
   const facts = request.facts;
   if (!on) return facts ? thinkingOff(facts) : { notices: [] };
   const modes = facts?.thinking;
-  if (!facts) {
+  if (!modes) {
     if (reasoning.budgetTokens)
       return { thinking: manualBudget(reasoning.budgetTokens, request), notices: [] };
     return adaptiveThinking(reasoning, request);
   }
-  if (!modes) return { notices: [`${request.model} does not think: assistant.reasoning is not sent`] };
+  if (!Object.values(modes).some(Boolean))
+    return { notices: [`${request.model} does not think: assistant.reasoning is not sent`] };
   // A budget given goes as a budget where the model takes one; an effort alone goes adaptive.
   if (modes.enabled && (reasoning.budgetTokens || !modes.adaptive)) {
     const budget = reasoning.budgetTokens || budgetOfEffort(reasoning.effort ?? "medium", request.maxTokens);

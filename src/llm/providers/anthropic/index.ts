@@ -15,7 +15,7 @@ import {
 import type { Provider } from "../../types.js";
 import { ANTHROPIC_ACCEPTS, anthropicThinking } from "./choices.js";
 import { fetchAnthropicModel } from "./models.js";
-import { anthropicBody, betasOf, type AnthropicBody } from "./request.js";
+import { anthropicRequest, COMPACTION_BETA, type AnthropicBody } from "./request.js";
 import { anthropicParts } from "./stream.js";
 import type { BuiltInProvider } from "../built-in.js";
 
@@ -51,19 +51,32 @@ export function createAnthropicProvider(options: AnthropicOptions): Provider {
     { ...options, baseURL: baseUrl },
     ANTHROPIC_ACCEPTS,
     (request, signal) =>
-      anthropicParts(messageEvents(postMessages(url, options, anthropicBody(request), signal))),
+      anthropicParts(messageEvents(postMessages(url, options, anthropicRequest(request), signal))),
   );
   return {
     ...provider,
+    // "To check whether a model supports on-demand compaction, call the Models API with the beta
+    // header and read each model's `capabilities.compaction`."
+    // (https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand)
     modelFacts: (name, signal) =>
-      fetchAnthropicModel(name, { ...options, baseURL: baseUrl }, apiHeaders(options), signal),
+      fetchAnthropicModel(
+        name,
+        { ...options, baseURL: baseUrl },
+        apiHeaders({ ...options, beta: [...new Set([...(options.beta ?? []), COMPACTION_BETA])] }),
+        signal,
+      ),
     prepare: (request) => anthropicThinking(request).notices,
   };
 }
 
 /** The Messages API's answer to a streamed request, as server-sent events. */
-function postMessages(url: string, options: AnthropicOptions, body: AnthropicBody, signal: AbortSignal) {
-  const beta = [...new Set([...(options.beta ?? []), ...betasOf(body)])];
+function postMessages(
+  url: string,
+  options: AnthropicOptions,
+  { body, betas }: { body: AnthropicBody; betas: readonly string[] },
+  signal: AbortSignal,
+) {
+  const beta = [...new Set([...(options.beta ?? []), ...betas])];
   const headers = apiHeaders({ ...options, beta });
   return postForEvents({ url, headers, body, signal, ...transportOptions(options) });
 }

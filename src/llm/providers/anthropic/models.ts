@@ -38,6 +38,9 @@ export function factsOfModelInfo(info: AnsweredModelInfo): ModelFacts {
   if (info.max_tokens) facts.maxOutputTokens = info.max_tokens;
   if (info.retires_at) facts.retiresAt = info.retires_at;
   const capabilities = info.capabilities;
+  // Said unsupported: a model known not to think (absent would be one jp knows nothing of).
+  if (supported(capabilities, "thinking") === false)
+    facts.thinking = { adaptive: false, enabled: false, disabled: false, between_tools: false };
   if (supported(capabilities, "thinking")) {
     // A type the answer does not list is one the model does not take.
     const takes = (type: string) => supported(capabilities, "thinking", "types", type) === true;
@@ -48,6 +51,8 @@ export function factsOfModelInfo(info: AnsweredModelInfo): ModelFacts {
       between_tools: takes("between_tools"),
     };
   }
+  const compaction = supported(capabilities, "compaction");
+  if (compaction !== undefined) facts.compaction = compaction;
   if (supported(capabilities, "effort"))
     facts.efforts = EFFORT_LEVELS.filter((level) => supported(capabilities, "effort", level) === true);
   return facts;

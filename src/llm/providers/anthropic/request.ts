@@ -87,7 +87,9 @@ export function mapMessages(
   model?: string,
   preserved = false,
   declared: ReadonlySet<string> = new Set(),
-): { messages: AnyMessage[]; blocksBefore: number[] } {
+): { messages: AnyMessage[]; blocksBefore: number[]; betas: string[] } {
+  /** The beta features the compaction block sent requires (`compactionBetas`). */
+  let betas: string[] = [];
   const writers = model === undefined ? [] : responseModels(events);
   const shifts = toolShifts(events, declared);
   const messages: AnyMessage[] = [];
@@ -110,7 +112,9 @@ export function mapMessages(
     if (model === undefined || blocks > 0 || e?.type !== "chat_response") return undefined;
     const summary = isJsonObject(e.metadata) ? e.metadata[PROVIDER_SUMMARY_KEY] : undefined;
     if (!isJsonObject(summary) || !isJsonObject(summary.block) || writers[i] === undefined) return undefined;
-    return reasoningGoesBack(writers[i], model) ? verbatim(summary.block) : undefined;
+    if (!reasoningGoesBack(writers[i], model)) return undefined;
+    betas = compactionBetas(summary);
+    return verbatim(summary.block);
   };
   for (let i = 0; i < events.length; i++) {
     for (let m = 0; m < marks.length; m++) if (marks[m] === i) pushedBefore[m] = blocks;
@@ -165,7 +169,21 @@ export function mapMessages(
     const count = pushed === -1 ? blocks : pushed;
     return count > 0 && opensWithAssistant ? count + 1 : count;
   });
-  return { messages, blocksBefore };
+  return { messages, blocksBefore, betas };
+}
+
+/**
+ * The beta features a request carrying a provider's compaction block must
+ * name: those recorded with it, or, for a block recorded before jp kept them,
+ * the one it was written under. "Send the `compact-2026-09-04` beta header on
+ * the request that asks for the summary and on every later request that
+ * carries the signed block."
+ * (https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand)
+ */
+function compactionBetas(summary: JsonObject): string[] {
+  const recorded = summary.betas;
+  if (Array.isArray(recorded) && recorded.every((b) => typeof b === "string")) return recorded;
+  return [COMPACTION_BETA];
 }
 
 const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
@@ -235,8 +253,17 @@ export type AnthropicBody = Omit<MessageCreateParamsStreaming, "messages"> & {
 };
 
 export function anthropicBody(request: ModelRequest): AnthropicBody {
+  return anthropicRequest(request).body;
+}
+
+/** The request's body, and the beta features it needs besides the configured ones. */
+export function anthropicRequest(request: ModelRequest): { body: AnthropicBody; betas: string[] } {
   // Blocks are mapped in event order, so a settled prefix's blocks lead the request's.
-  const { messages, blocksBefore: settledBlocks } = mapMessages(
+  const {
+    messages,
+    blocksBefore: settledBlocks,
+    betas: carried,
+  } = mapMessages(
     request.events,
     (request.settled ?? []).slice(-2),
     request.model,
@@ -285,13 +312,19 @@ export function anthropicBody(request: ModelRequest): AnthropicBody {
   const current = body.thinking ?? { type: "adaptive" };
   if (request.reasoningBinding === "drop" && (current.type === "adaptive" || current.type === "enabled"))
     body.thinking = { ...current, ...DROP_CHANGED_BLOCKS };
-  if (request.compaction) {
-    const { instructions } = request.compaction;
-    return { ...body, compaction: { type: "summarize", ...(instructions ? { instructions } : {}) } };
-  }
   // The beta SDK's types: on-demand compaction "Cannot be combined with `context_management`".
-  if (request.clearToolUses) return { ...body, context_management: clearToolUses(request.clearToolUses) };
-  return body;
+  const asked: AnthropicBody = request.compaction
+    ? {
+        ...body,
+        compaction: {
+          type: "summarize",
+          ...(request.compaction.instructions ? { instructions: request.compaction.instructions } : {}),
+        },
+      }
+    : request.clearToolUses
+      ? { ...body, context_management: clearToolUses(request.clearToolUses) }
+      : body;
+  return { body: asked, betas: [...new Set([...betasOf(asked), ...carried])] };
 }
 
 /**
@@ -329,8 +362,8 @@ const THINKING_BINDING_BETA = "thinking-binding-controls-2026-08-01";
 /** On-demand compaction: the provider writes a summary block that keeps later thinking valid. */
 export const COMPACTION_BETA = "compact-2026-09-04";
 
-/** The beta features a request's body needs besides the configured ones. */
-export function betasOf(body: AnthropicBody): string[] {
+/** The beta features a request's own fields need. */
+function betasOf(body: AnthropicBody): string[] {
   return [
     ...(body.thinking && "block_binding" in body.thinking ? [THINKING_BINDING_BETA] : []),
     ...(body.compaction ? [COMPACTION_BETA] : []),

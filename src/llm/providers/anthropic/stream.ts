@@ -140,10 +140,38 @@ export function closeBlock(open: OpenBlock, cut: (call: OpenBlock & { kind: "too
   }
 }
 
+/**
+ * The counts of each sampling iteration, where the answer lists them: "The
+ * top-level `input_tokens` and `output_tokens` are zero because no reply was
+ * generated. To count what a conversation consumed, sum across
+ * `usage.iterations`, not the top-level fields."
+ * (https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand)
+ * Undefined where the answer lists none.
+ */
+function iterationsOf(raw: unknown): RawUsage | undefined {
+  const iterations = isJsonObject(raw) ? raw.iterations : undefined;
+  if (!Array.isArray(iterations) || iterations.length === 0) return undefined;
+  const sum: RawUsage = {};
+  let write1h = 0;
+  for (const iteration of iterations) {
+    if (!isJsonObject(iteration)) continue;
+    for (const key of USAGE_KEYS) {
+      const value = iteration[key];
+      if (typeof value === "number") sum[key] = (sum[key] ?? 0) + value;
+    }
+    const creation = iteration.cache_creation;
+    const hour = isJsonObject(creation) ? creation.ephemeral_1h_input_tokens : undefined;
+    if (typeof hour === "number") write1h += hour;
+  }
+  return { ...sum, cache_creation: { ephemeral_1h_input_tokens: write1h } };
+}
+
 /** The counts so far: message_start carries the input counts; message_delta the final output (and, lately, input) counts. */
 class UsageTally {
   private readonly counts: RawUsage = {};
   private write1h = 0;
+  /** The sum of the iterations, once the answer lists them: it replaces the top-level counts. */
+  private iterations: RawUsage | undefined;
 
   merge(raw: RawUsage | undefined | null): void {
     for (const key of USAGE_KEYS) {
@@ -152,9 +180,12 @@ class UsageTally {
     }
     const hour = raw?.cache_creation?.ephemeral_1h_input_tokens;
     if (typeof hour === "number") this.write1h = hour;
+    this.iterations = iterationsOf(raw) ?? this.iterations;
   }
 
   part(): StreamPart {
+    if (this.iterations)
+      return usagePart(this.iterations, this.iterations.cache_creation?.ephemeral_1h_input_tokens ?? 0);
     return usagePart(this.counts, this.write1h);
   }
 }

@@ -163,16 +163,19 @@ export const RESPONSES_ACCEPTS: AcceptedFields = {
 };
 
 export function responsesBody(request: ModelRequest): ResponseCreateParamsStreaming {
+  const input = toResponsesInput(request.events, request.model);
+  // GPT-6.2 on reads `instructions` after `input`: there the system prompt would be no cached prefix.
+  const developer = request.system && request.facts?.developerPrompt ? request.system : undefined;
   const body: ResponseCreateParamsStreaming = {
     model: request.model,
-    input: toResponsesInput(request.events, request.model),
+    input: developer !== undefined ? [{ role: "developer", content: developer }, ...input] : input,
     stream: true,
     // Nothing is kept at OpenAI: every request carries the whole conversation, reasoning encrypted.
     store: false,
     max_output_tokens: request.maxTokens,
   };
   const { forced } = toolChoiceOf(request, RESPONSES_ACCEPTS);
-  if (request.system) body.instructions = request.system;
+  if (request.system && developer === undefined) body.instructions = request.system;
   if (request.cache) body.prompt_cache_key = request.cache.key;
   // Caching off, on a model that caches (and bills writes) unless told: explicit mode with no breakpoint.
   else if (request.facts?.explicitCaching) body.prompt_cache_options = { mode: "explicit" };

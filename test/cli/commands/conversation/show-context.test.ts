@@ -43,18 +43,23 @@ describe("jp conversation show --context", () => {
       "tool calls",
       "tool outputs",
       "summaries",
+      "records",
     ]);
     expect(shown.parts.reduce((n, p) => n + p.tokens, 0)).toBe(shown.total);
     for (const p of shown.parts)
       expect(shown.items.filter((i) => i.part === p.part).reduce((n, i) => n + i.tokens, 0)).toBe(p.tokens);
-    // The workspace's count_words tool is offered; the sample's four turns are all there.
+    // The workspace's count_words tool is offered, and recall, which `jp q` offers this model from
+    // the first request (it binds its reasoning to the tools); the sample's four turns are all there.
     expect(shown.items.filter((i) => i.part === "tool definitions").map((i) => i.what)).toEqual([
+      "recall",
       "count_words",
     ]);
     expect(new Set(shown.items.filter((i) => i.part === "user").map((i) => i.where))).toEqual(
       new Set(["turn 1", "turn 2", "turn 3", "turn 4"]),
     );
-    expect(shown.largest[0]).toMatchObject({
+    // The recall tool's definition is the largest item, then the sample's largest tool call.
+    expect(shown.largest[0]).toMatchObject({ part: "tool definitions", what: "recall" });
+    expect(shown.largest[1]).toMatchObject({
       part: "tool calls",
       where: "turn 2",
       what: "write_file call_2",
@@ -105,9 +110,10 @@ describe("jp conversation show --context", () => {
       what: "summary",
     });
     expect(after.items.filter((i) => i.part === "tool definitions").map((i) => i.what)).toContain("recall");
-    expect(before.items.filter((i) => i.part === "tool definitions").map((i) => i.what)).not.toContain(
-      "recall",
-    );
+    // The sample's model binds its reasoning to the tools, so `jp q` offers recall from the first request: counted before too.
+    expect(before.items.filter((i) => i.part === "tool definitions").map((i) => i.what)).toContain("recall");
+    // The record of the work of the summarised turns is a part of its own.
+    expect(after.items.find((i) => i.part === "records")).toMatchObject({ what: "record of the work" });
     expect(after.total).toBeLessThan(before.total + 200);
   });
 

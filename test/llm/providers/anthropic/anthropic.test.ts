@@ -285,9 +285,17 @@ describe("anthropicThinking", () => {
       type: "between_tools",
     });
     expect(thinking({ facts: { thinking: modes("adaptive") } }).thinking).toBeUndefined();
-    // A model that does not think is told nothing, and the user is told why.
-    expect(thinking({ facts: { contextWindow: 1000 }, reasoning: { effort: "high" } })).toEqual({
+    // A model known not to think is told nothing, and the user is told why.
+    const none = { adaptive: false, enabled: false, disabled: false, between_tools: false };
+    expect(
+      thinking({ facts: { contextWindow: 1000, thinking: none }, reasoning: { effort: "high" } }),
+    ).toEqual({
       notices: ["claude-test does not think: assistant.reasoning is not sent"],
+    });
+    // One whose thinking jp knows nothing of (its window known) gets the setting as configured.
+    expect(thinking({ facts: { contextWindow: 1000 }, reasoning: { budgetTokens: 2048 } }).thinking).toEqual({
+      type: "enabled",
+      budget_tokens: 2048,
     });
     // A model jp knows nothing of: a budget as it always was, an effort as adaptive.
     expect(thinking({ reasoning: { budgetTokens: 2048 } }).thinking).toEqual({

@@ -1,0 +1,260 @@
+// Owns reading the work out of a conversation's events for the record
+// (record.ts): the user's requests and rules in their own words, the files a
+// tool read or wrote, the commands run and how they ended, the errors seen
+// and whether a later run of the same command got past them, and the URLs,
+// dates and identifiers the user gave. Every pattern here is linear in its
+// input (no nested quantifier can backtrack on a long token). Pure.
+import { isKind, type Event, type JsonObject } from "../events/index.js";
+
+/** One line of the record, with the turns (0-based) that name it. */
+export interface RecordItem {
+  text: string;
+  /** The first and the last turn that named it, and how many times it was named. */
+  first: number;
+  last: number;
+  refs: number;
+}
+
+/** An error seen in a command's output or an error result, and the turn of a later clean run of that command. */
+export interface RecordError extends RecordItem {
+  code: string;
+  command: string;
+  resolvedAt?: number;
+}
+
+/** A command run, with how its newest run ended. */
+export interface RecordCommand extends RecordItem {
+  failed: boolean;
+}
+
+/** The longest a quoted request, rule or error line is in the record, in characters. */
+const QUOTE_MAX = 240;
+/** The most distinct items of one kind the reader keeps (the oldest, least named go first). */
+const KIND_MAX = 400;
+
+/** Cut `text` to `max` characters at a word, marking the cut. */
+export function clipped(text: string, max = QUOTE_MAX): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.lastIndexOf(" ", max - 1);
+  return `${flat.slice(0, cut > max / 2 ? cut : max - 1)}…`;
+}
+
+// A rule the user sets: a sentence that binds what is done from now on.
+const RULE_WORDS =
+  /\b(?:never|always|must(?:n't)?|do not|don't|does not|should(?:n't| not)|only|make sure|required?|avoid|keep|every commit|deadline|due|by (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/i;
+// Sentence ends: a stop followed by a space, or a line break. No lookbehind over a long run.
+const SENTENCE_END = /[.!?](?=\s)|\n/g;
+const URL = /\b(?:https?|ftp):\/\/[^\s<>"'`)\]]+/g;
+const ISO_DATE = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g;
+const MONTH_DATE =
+  /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]{0,6}\.? \d{1,2}(?:, \d{4})?\b/g;
+// Ticket and issue ids (JP-4411, #123) and what is quoted as code.
+const TICKET = /\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b|(?<![\w#])#\d{1,7}\b/g;
+const CODE = /`[^`\n]{1,120}`/g;
+// ENOENT, TS2322, ERR_4711, TypeError, HTTP 404, exit code 2.
+const ERROR_CODE =
+  /\b(?:E[A-Z]{3,12}|[A-Z]{1,4}\d{3,5}|ERR_[A-Z0-9_]{1,40}|[A-Z][A-Za-z]{0,30}Error|HTTP [45]\d\d|exit (?:code|status) [1-9]\d{0,2})\b/g;
+// Output that says a run failed: a count of failures, a panic, a non-zero exit.
+const FAILED_RUN = /\b[1-9]\d{0,5} (?:failed|failing|errors?)\b|\bpanicked\b|\bexit (?:code|status) [1-9]/i;
+const FAIL_LINE = /^ {0,8}(?:FAIL|FAILED) [^\n]{1,200}$/gm;
+/** The most error codes one output adds: a long log names the same few. */
+const CODES_PER_OUTPUT = 12;
+const WRITES = /write|edit|create|patch|replace|apply|save|insert|append|move|rename|delete|remove/i;
+const PATH_KEY =
+  /^(?:path|paths|file|files|file_?path|filename|target|source|dest|destination|dir|directory)$/i;
+const COMMAND_KEY = /^(?:command|cmd|script|args|argv)$/i;
+
+/** The sentences of a text, trimmed, empty ones left out. */
+export function sentences(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (const m of text.matchAll(SENTENCE_END)) {
+    const end = m.index + (m[0] === "\n" ? 0 : 1);
+    const s = text.slice(start, end).trim();
+    if (s) out.push(s);
+    start = end + 1;
+  }
+  const rest = text.slice(start).trim();
+  if (rest) out.push(rest);
+  return out;
+}
+
+/** What a user text gives that a model cannot guess: URLs, dates, ticket ids, code. */
+export function givenIn(text: string): string[] {
+  const found: string[] = [];
+  for (const pattern of [URL, ISO_DATE, MONTH_DATE, TICKET, CODE])
+    for (const m of text.matchAll(pattern)) found.push(m[0].replace(/[.,;:!?]+$/, ""));
+  return found;
+}
+
+/** Items of one kind by a key (their text, or an error's code), kept to KIND_MAX: when full, the oldest, least named item goes. */
+class ItemTable<T extends RecordItem> {
+  readonly items = new Map<string, T>();
+
+  note(key: string, turn: number, make: () => T): T {
+    const known = this.items.get(key);
+    if (known) {
+      known.last = Math.max(known.last, turn);
+      known.refs += 1;
+      return known;
+    }
+    if (this.items.size >= KIND_MAX) this.evict();
+    const made = make();
+    this.items.set(key, made);
+    return made;
+  }
+
+  /** Drops the oldest, least named quarter at once, so a long log pays for a sort now and then, not a scan per item. */
+  private evict(): void {
+    const ranked = [...this.items].sort(([, a], [, b]) => a.last - b.last || a.refs - b.refs);
+    for (const [key] of ranked.slice(0, KIND_MAX / 4)) this.items.delete(key);
+  }
+}
+
+const item = (text: string, turn: number): RecordItem => ({ text, first: turn, last: turn, refs: 1 });
+
+/** The string values of a tool call's arguments under `keys`, whole or from an array. */
+function valuesUnder(args: JsonObject, keys: RegExp): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(args)) {
+    if (!keys.test(key)) continue;
+    if (typeof value === "string") out.push(value);
+    else if (Array.isArray(value)) {
+      const strings = value.filter((v): v is string => typeof v === "string");
+      out.push(...(key.toLowerCase().startsWith("arg") ? [strings.join(" ")] : strings));
+    }
+  }
+  return out;
+}
+
+/** Whether an output's end says its run failed; most say none of the words, which is found first. */
+function saysFailed(end: string): boolean {
+  const lower = end.toLowerCase();
+  if (
+    !lower.includes("fail") &&
+    !lower.includes("error") &&
+    !lower.includes("panicked") &&
+    !lower.includes("exit ")
+  )
+    return false;
+  return FAILED_RUN.test(end);
+}
+
+/** How much of the end of a tool output says how the run ended. */
+const SUMMARY_READ = 1_500;
+/** How much of each end of a long tool output the record reads. */
+const END_READ = 6_000;
+
+/** A long text's two ends (joined by a line break), or the text when it is short. */
+function endsOf(text: string): string {
+  return text.length <= END_READ * 2 ? text : `${text.slice(0, END_READ)}\n${text.slice(-END_READ)}`;
+}
+
+/** The line of `text` around position `at`, clipped. */
+function lineAt(text: string, at: number): string {
+  const start = text.lastIndexOf("\n", at) + 1;
+  const end = text.indexOf("\n", at);
+  return clipped(text.slice(start, end === -1 ? text.length : end), 160);
+}
+
+/** The work of a run of turns, read event by event (`add`) in stream order. */
+export class WorkReader {
+  readonly asks = new ItemTable<RecordItem>();
+  readonly rules = new ItemTable<RecordItem>();
+  readonly given = new ItemTable<RecordItem>();
+  readonly read = new ItemTable<RecordItem>();
+  readonly written = new ItemTable<RecordItem>();
+  readonly commands = new ItemTable<RecordCommand>();
+  readonly errors = new ItemTable<RecordError>();
+  /** Open points the newest answer named (next steps, what is still failing). */
+  openPoints: RecordItem[] = [];
+  private readonly calls = new Map<string, { command: string }>();
+  first = Number.POSITIVE_INFINITY;
+  last = -1;
+
+  add(e: Event, turn: number): void {
+    this.first = Math.min(this.first, turn);
+    this.last = Math.max(this.last, turn);
+    if (isKind(e, "chat_request")) this.question(e.content, turn);
+    else if (isKind(e, "chat_response") && typeof e.message === "string") this.answer(e.message, turn);
+    else if (isKind(e, "tool_call_request")) this.call(e.id, e.name, e.arguments, turn);
+    else if (isKind(e, "tool_call_response")) this.result(e.id, e.content, e.is_error, turn);
+  }
+
+  private question(text: string, turn: number): void {
+    const ask = clipped(text);
+    if (ask) this.asks.note(ask, turn, () => item(ask, turn));
+    for (const s of sentences(text)) {
+      if (!RULE_WORDS.test(s)) continue;
+      const rule = clipped(s);
+      this.rules.note(rule, turn, () => item(rule, turn));
+    }
+    for (const g of givenIn(text)) this.given.note(g, turn, () => item(g, turn));
+  }
+
+  /** The open points of the newest answer: what it says is next, still failing, or left to do. */
+  private answer(text: string, turn: number): void {
+    const open = sentences(text).filter((s) =>
+      /\b(?:todo|next step|still (?:fail|open|broken|to do)|not yet|remaining|left to|open question|follow[- ]up|blocked)\b/i.test(
+        s,
+      ),
+    );
+    this.openPoints = open.slice(0, 5).map((s) => item(clipped(s), turn));
+  }
+
+  private call(id: string, name: string, args: JsonObject, turn: number): void {
+    const command = valuesUnder(args, COMMAND_KEY)[0];
+    const paths = valuesUnder(args, PATH_KEY);
+    const files = WRITES.test(name) ? this.written : this.read;
+    for (const p of paths) {
+      const path = clipped(p, 160);
+      files.note(path, turn, () => item(path, turn));
+    }
+    if (command !== undefined || paths.length === 0) {
+      const text = clipped(command ?? `${name} ${JSON.stringify(args)}`, 160);
+      this.calls.set(id, { command: text });
+      this.commands.note(text, turn, () => ({ ...item(text, turn), failed: false }));
+    }
+  }
+
+  private result(id: string, whole: string, isError: boolean, turn: number): void {
+    const command = this.calls.get(id)?.command;
+    // A long output is read at its ends, where runners and compilers say how a run ended:
+    // the record's cost per output is bounded, whatever its size.
+    const content = endsOf(whole);
+    // How a run ended is said at its end (a runner's summary, a panic, an exit status).
+    const failed = isError || saysFailed(whole.slice(-SUMMARY_READ));
+    const codes = new Map<string, number>();
+    if (failed) {
+      for (const m of content.matchAll(ERROR_CODE)) {
+        if (codes.size >= CODES_PER_OUTPUT) break;
+        if (!codes.has(m[0])) codes.set(m[0], m.index);
+      }
+      // A test runner's failing file (`FAIL test/a.test.ts`) is an error of its own, named by its line.
+      for (const m of content.matchAll(FAIL_LINE)) {
+        if (codes.size >= CODES_PER_OUTPUT) break;
+        codes.set(m[0].trim(), m.index);
+      }
+    }
+    if (command !== undefined) {
+      const run = this.commands.items.get(command);
+      if (run) run.failed = failed;
+      // A clean run of the command resolves the errors an earlier run of it saw.
+      if (!failed)
+        for (const err of this.errors.items.values())
+          if (err.command === command && err.resolvedAt === undefined) err.resolvedAt = turn;
+    }
+    if (!failed) return;
+    for (const [code, at] of codes) {
+      const text = lineAt(content, at);
+      const err = this.errors.note(code, turn, () => ({
+        ...item(text, turn),
+        code,
+        command: command ?? "",
+      }));
+      err.resolvedAt = undefined;
+      if (command !== undefined) err.command = command;
+    }
+  }
+}
