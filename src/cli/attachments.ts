@@ -109,6 +109,7 @@ export async function readAttachments(
   sources: readonly string[],
   cwd: string,
   fetcher: Fetcher = fetch,
+  env: Record<string, string> = {},
 ): Promise<Attachment[]> {
   const out: Attachment[] = [];
   const seen = new Set<string>();
@@ -119,7 +120,7 @@ export async function readAttachments(
       continue;
     }
     if (/^cmd:/i.test(source)) {
-      out.push(await commandSource(source, cwd));
+      out.push(await commandSource(source, cwd, env));
       continue;
     }
     const files = filesOf(source, cwd);
@@ -154,12 +155,12 @@ function filesOf(source: string, cwd: string): string[] {
 }
 
 /** `-a cmd://PROGRAM?arg=…` or `-a 'cmd:PROGRAM ARG…'`: its output, or an error when it cannot run. */
-async function commandSource(source: string, cwd: string): Promise<Attachment> {
+async function commandSource(source: string, cwd: string, env: Record<string, string>): Promise<Attachment> {
   const command = commandOf(source);
   if (!command)
     throw new UsageError(`-a ${source} names no command`, "write cmd://PROGRAM?arg=A or 'cmd:PROGRAM A'");
   let problem: string | undefined;
-  const attached = await commandAttachment(command, cwd, (line) => {
+  const attached = await commandAttachment(command, cwd, env, (line) => {
     problem = line;
   });
   if (!attached)

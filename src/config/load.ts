@@ -227,6 +227,23 @@ function isWithin(root: string, file: string): boolean {
 }
 
 /**
+ * A user's settings for servers only the withheld workspace defined (JP users
+ * write `optional = true` for a repository's server): with the definition
+ * left out they tune nothing, and are dropped rather than read as a server
+ * with no command.
+ */
+function dropTuning(value: Plain, servers: ReadonlySet<string>): void {
+  const providers = isPlain(value.providers) ? value.providers : undefined;
+  const mcp = providers && isPlain(providers.mcp) ? providers.mcp : undefined;
+  if (!mcp) return;
+  for (const name of servers) {
+    const server = mcp[name];
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a server's name is the key by design
+    if (isPlain(server) && server.command === undefined && server.url === undefined) delete mcp[name];
+  }
+}
+
+/**
  * The workspace's own layers (its files, and -c files found in it) read as
  * the user trusts them: whole, or as data. Returns the trust found.
  */
@@ -247,7 +264,9 @@ function applyTrust(
   ];
   const powers = [...new Set(own.flatMap((layer) => workspacePowers(layer.value, root)))];
   if (!options.trusted || options.trusted(powers)) return { powers, trusted: true, withheldDeltas: 0 };
+  const withheld = new Set(own.flatMap((layer) => serverNames(layer.value)));
   for (const layer of own) layer.value = asData(layer.value, root);
+  for (const layer of [...layers, ...cfgLayers]) if (!own.includes(layer)) dropTuning(layer.value, withheld);
   return { powers, trusted: false, withheldDeltas: deltas };
 }
 

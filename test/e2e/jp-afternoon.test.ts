@@ -64,7 +64,9 @@ beforeAll(async () => {
   fs.writeFileSync(
     path.join(env.XDG_CONFIG_HOME!, "jp/config.toml"),
     `[providers.llm.anthropic]\nbase_url = ${JSON.stringify(mock.url)}\n\n[providers.mcp.bookworm]\noptional = true\n`,
-  );
+  ); // The JP user's own repository: trusted, as they would after the first question's prompt.
+  const trusted = await runCli(["workspace", "trust"], { cwd: root, env });
+  expect(trusted.code, trusted.stderr).toBe(0);
 });
 
 afterAll(async () => {
@@ -82,7 +84,11 @@ async function clean(...args: string[]) {
 }
 
 /** What the fake `just` was asked to run, one recipe a line. */
-const recipes = () => (fs.existsSync(justLog) ? fs.readFileSync(justLog, "utf8").trim().split("\n") : []);
+/** The servers `just` was asked to start (the persona's `cmd://just` attachments run too, and are not servers). */
+const recipes = () =>
+  (fs.existsSync(justLog) ? fs.readFileSync(justLog, "utf8").trim().split("\n") : []).filter((line) =>
+    line.startsWith("serve-"),
+  );
 
 describe("a JP user's afternoon in dcdpr/jp's workspace", () => {
   it("a turn whose offered tools need no MCP server starts none", async () => {
@@ -121,13 +127,18 @@ describe("a JP user's afternoon in dcdpr/jp's workspace", () => {
       "-a",
       "cmd://date?arg=%2B%25Y",
       "-a",
+      "cmd://env",
+      "-a",
       ".jp/config/personas",
       "what do you see?",
     );
     expect(asked.code, asked.stderr).toBe(0);
-    expect(asked.stderr).toMatch(/^attached 14 attachments \(≈[\d,]+ tokens\)$/m);
+    expect(asked.stderr).toMatch(/^attached 15 attachments \(≈[\d,]+ tokens\)$/m);
     const sent = JSON.stringify(mock.requests.at(-1)!.body.messages);
     expect(sent).toContain(`<stdout>${new Date().getFullYear()}`);
+    // The command runs with a tool's environment: the provider key stays with jp.
+    expect(sent).toContain("PATH=");
+    expect(sent).not.toContain("sk-ant-mock");
     expect(sent).toContain(".jp/config/personas/dev.toml");
     const folder = await clean("q", "-a", ".jp/config/personas", "again");
     expect(folder.stderr).toMatch(/^attached 13 files \(≈[\d,]+ tokens\)$/m);

@@ -170,7 +170,7 @@ async function readyModel(
   checkLifecycle(ctx, capabilities);
   warnUnknownModel(ctx, capabilities);
   // A refused attachment costs nothing.
-  const attachments = retry?.attachments ?? (await readAttachments(opts.attachment ?? [], ctx));
+  const attachments = retry?.attachments ?? (await readAttachments(opts.attachment ?? [], ctx, config));
   checkAttachments(attachments, provider.accepts, provider.name);
   const configAttachments = await readConfigAttachments(ctx, config);
   checkAttachments(configAttachments, provider.accepts, provider.name);

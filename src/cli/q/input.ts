@@ -52,11 +52,26 @@ function attachmentFetcher(ctx: Context) {
   };
 }
 
+/** The environment an attachment's command runs with: a tool's, so no provider key reaches it. */
+async function attachmentEnvironment(
+  ctx: Context,
+  config: Config,
+  root: string,
+): Promise<Record<string, string>> {
+  const { toolEnvironment } = await import("../../tools/local.js");
+  return toolEnvironment({ env: ctx.env, workspace: root, secrets: providerKeyEnvs(config) });
+}
+
 /** What -a names, read. */
-export async function readAttachments(sources: readonly string[], ctx: Context): Promise<Attachment[]> {
+export async function readAttachments(
+  sources: readonly string[],
+  ctx: Context,
+  config: Config,
+): Promise<Attachment[]> {
   if (sources.length === 0) return [];
   const { readAttachments: read, attachedSummary } = await import("../attachments.js");
-  const attached = await read(sources, ctx.cwd, attachmentFetcher(ctx));
+  const env = await attachmentEnvironment(ctx, config, ctx.maybeWorkspace()?.root ?? ctx.cwd);
+  const attached = await read(sources, ctx.cwd, attachmentFetcher(ctx), env);
   const summary = attachedSummary(sources, attached, ctx.cwd);
   if (summary) ctx.info(ctx.color.dim(summary));
   return attached;
@@ -67,9 +82,8 @@ export async function readConfigAttachments(ctx: Context, config: Config): Promi
   const entries = config.conversation?.attachments ?? [];
   if (entries.length === 0) return [];
   const { readConfigAttachments: read } = await import("../attachments.js");
-  const { toolEnvironment } = await import("../../tools/local.js");
   const root = ctx.maybeWorkspace()?.root ?? ctx.cwd;
-  const env = toolEnvironment({ env: ctx.env, workspace: root, secrets: providerKeyEnvs(config) });
+  const env = await attachmentEnvironment(ctx, config, root);
   return read(
     entries,
     root,
