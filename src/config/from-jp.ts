@@ -16,6 +16,7 @@ import { keyPath } from "./paths.js";
 import { checkConfig } from "./schema.check.js";
 import { isPlain, type Plain } from "./trust.js";
 import { JP_EFFORT_NAMES, jpEffortLevel } from "./jp-efforts.js";
+import { trimEndOf } from "../trim.js";
 
 export interface CarriedConfig {
   /** A jp config, valid by jp's schema. */
@@ -80,11 +81,7 @@ function valid(path: readonly string[], value: unknown): boolean {
   return checkConfig(wrapped) === undefined;
 }
 
-/**
- * A table that sets only some settings of a server another file defines (a
- * user's `optional = true` for the workspace's server, as JP merges them):
- * valid when it would be valid on a server of either kind.
- */
+/** Settings of a server another file defines (a user's `optional = true`), valid on a server of either kind. */
 function validOverride(name: string, server: unknown): boolean {
   if (!isPlain(server) || ["type", "command", "url"].some((key) => Object.hasOwn(server, key))) return false;
   return [
@@ -238,7 +235,7 @@ function jpBaseUrl(provider: string, url: string): string {
   if (provider !== "openai") return url;
   try {
     const parsed = new URL(url);
-    return parsed.pathname === "/" || parsed.pathname === "" ? `${url.replace(/\/+$/, "")}/v1` : url;
+    return parsed.pathname === "/" || parsed.pathname === "" ? `${trimEndOf(url, "/")}/v1` : url;
   } catch {
     return url;
   }

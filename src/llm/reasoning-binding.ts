@@ -399,7 +399,7 @@ function lossOf(before: Projection, lost: ReadonlySet<Event>, counter: TokenCoun
  * thinking blocks, OpenAI's removed reasoning items).
  */
 export function inputTransformationsOf(response: object): JsonObject[] {
-  const list: unknown = (response as { input_transformations?: unknown }).input_transformations;
+  const list: unknown = Reflect.get(response, "input_transformations");
   return Array.isArray(list) ? list.filter(isJsonObject) : [];
 }
 
