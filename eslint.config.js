@@ -39,6 +39,7 @@ const LLM_PUBLIC = [
   "usage",
   "assemble",
   "tool-choice",
+  "tool-changes",
   "retry",
 ];
 const PROVIDER_DETAILS = [
