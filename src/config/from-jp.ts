@@ -81,11 +81,7 @@ function valid(path: readonly string[], value: unknown): boolean {
   return checkConfig(wrapped) === undefined;
 }
 
-/**
- * A table that sets only some settings of a server another file defines (a
- * user's `optional = true` for the workspace's server, as JP merges them):
- * valid when it would be valid on a server of either kind.
- */
+/** Settings of a server another file defines (a user's `optional = true`), valid on a server of either kind. */
 function validOverride(name: string, server: unknown): boolean {
   if (!isPlain(server) || ["type", "command", "url"].some((key) => Object.hasOwn(server, key))) return false;
   return [

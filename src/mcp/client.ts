@@ -250,6 +250,52 @@ async function allTools(client: Client): Promise<McpToolInfo[]> {
   return tools;
 }
 
+/**
+ * Connect `client` through `link` and list the server's tools, within the
+ * server's start-up time; the list. A tool MCP says no client can call is
+ * left out (with a warning). A failure ends the server and names it, without
+ * a header value the server echoed.
+ */
+async function startWithin(
+  name: string,
+  config: McpServerConfig,
+  environment: ServerEnvironment,
+  { client, link }: { client: Client; link: ServerLink },
+  signal: AbortSignal,
+): Promise<McpToolInfo[]> {
+  const seconds = config.startup_timeout_secs ?? DEFAULT_STARTUP_TIMEOUT_SECS;
+  const warn = environment.warn ?? (() => undefined);
+  const transport = editingMessages(link.transport, (message) => withoutMalformedTools(name, message, warn));
+  try {
+    return await withinLimits(
+      (async () => {
+        await client.connect(transport);
+        return allTools(client);
+      })(),
+      seconds * 1000,
+      signal,
+      () =>
+        new McpServerError(
+          name,
+          `did not finish starting within ${seconds}s (startup_timeout_secs)`,
+          link.stderr(),
+        ),
+    );
+  } catch (error) {
+    await (link.terminate ?? (() => client.close()))().catch(() => undefined);
+    if (error instanceof McpServerError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    // A server that exits at once leaves its reason on stderr; give it a moment to arrive.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const secrets = link.secrets ?? [];
+    throw new McpServerError(
+      name,
+      `could not be started: ${redactSecrets(message, secrets)}`,
+      redactSecrets(link.stderr(), secrets),
+    );
+  }
+}
+
 /** Start (or reach) `server` and complete the MCP handshake, within its start-up time. */
 export async function connectServer(
   name: string,
@@ -275,39 +321,14 @@ export async function connectServer(
     return elicit({ message: params.message, requestedSchema: params.requestedSchema });
   });
   const link = await linkTo(name, config, environment);
-  const seconds = config.startup_timeout_secs ?? DEFAULT_STARTUP_TIMEOUT_SECS;
-  const warn = environment.warn ?? (() => undefined);
-  const transport = editingMessages(link.transport, (message) => withoutMalformedTools(name, message, warn));
   // The start-up time covers the first tool list too: a server that never answers tools/list has not started.
-  let firstList: McpToolInfo[] | undefined;
-  try {
-    await withinLimits(
-      (async () => {
-        await client.connect(transport);
-        firstList = await allTools(client);
-      })(),
-      seconds * 1000,
-      signal,
-      () =>
-        new McpServerError(
-          name,
-          `did not finish starting within ${seconds}s (startup_timeout_secs)`,
-          link.stderr(),
-        ),
-    );
-  } catch (error) {
-    await (link.terminate ?? (() => client.close()))().catch(() => undefined);
-    if (error instanceof McpServerError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    // A server that exits at once leaves its reason on stderr; give it a moment to arrive.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const secrets = link.secrets ?? [];
-    throw new McpServerError(
-      name,
-      `could not be started: ${redactSecrets(message, secrets)}`,
-      redactSecrets(link.stderr(), secrets),
-    );
-  }
+  let firstList: McpToolInfo[] | undefined = await startWithin(
+    name,
+    config,
+    environment,
+    { client, link },
+    signal,
+  );
   return {
     get pid() {
       return link.pid();

@@ -59,8 +59,7 @@ async function askField(
   for (;;) {
     const given = (await prompter.ask(question)).trim();
     if (given === "") {
-      // Cast: a boolean default was asked for above; what is left is a string or a number.
-      if (fallback !== undefined) return fallback as string | number;
+      if (typeof fallback === "string" || typeof fallback === "number") return fallback;
       if (!required) return undefined;
       prompter.say(`${field.title ?? name} is required`);
       continue;

@@ -16,13 +16,11 @@ import { makeDirWithin, writeFileAtomic, writeJsonAtomic } from "./files.js";
 import {
   type ConversationMetadata,
   type ConversationRef,
+  conversationRefs,
   CREATE_LOCK,
-  folderNames,
-  ID_PATTERN,
   idForTime,
   inFolder,
   isJpFolder,
-  JP_ARCHIVE_DIR,
   JP_FOLDER_METADATA_FILE,
   JP_LOG_FILE,
   jpEvents,
@@ -101,23 +99,7 @@ export class ConversationStore {
    * their metadata, so jp lists them with `ls --archived`).
    */
   list(): ConversationRef[] {
-    const refs: ConversationRef[] = [];
-    const { conversationsDir, ownConversationsDir, jpFoldersDir } = this.workspace;
-    const archived = `${conversationsDir}${path.sep}${JP_ARCHIVE_DIR}`;
-    const parents = [conversationsDir, archived];
-    if (ownConversationsDir !== conversationsDir) parents.push(ownConversationsDir);
-    for (const parent of parents)
-      for (const folder of folderNames(parent)) {
-        const match = ID_PATTERN.exec(folder);
-        if (!match) continue;
-        // Not path.join: the folder name is one segment and the parent is already normal.
-        const ref: ConversationRef = { id: match[1]!, folder, dir: `${parent}${path.sep}${folder}` };
-        // In a JP workspace, jp's files of a folder JP wrote are kept outside JP's repository.
-        if (jpFoldersDir && parent !== ownConversationsDir && isJpFolder(ref))
-          ref.own = `${jpFoldersDir}${path.sep}${folder}`;
-        refs.push(ref);
-      }
-    return refs.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return conversationRefs(this.workspace);
   }
 
   /**

@@ -7,6 +7,7 @@ import { type Event } from "../events/index.js";
 import { streamJpConversation } from "./import-jp.js";
 import { LOG_FILE } from "./log.js";
 import { trimEndOf } from "../trim.js";
+import type { Workspace } from "./workspace.js";
 
 /** JP's events.json of a folder jp has written no log into: JP's conversation, read in place. */
 export function jpLogOf(ref: ConversationRef): string | undefined {
@@ -162,6 +163,29 @@ export function storedMetadataOf(ref: ConversationRef): { value?: object; proble
   if (!fs.existsSync(inFolder(ref, JP_FOLDER_METADATA_FILE))) return shared;
   const own = readMetadataFile(ref, JP_FOLDER_METADATA_FILE);
   return own.value || own.problem ? own : shared;
+}
+
+/**
+ * The workspace's conversations, oldest id first: JP's folders (and those
+ * JP archived into `.archive/`) and jp's, which in a JP workspace live
+ * outside it, with `own` set on each folder JP wrote there.
+ */
+export function conversationRefs(workspace: Workspace): ConversationRef[] {
+  const refs: ConversationRef[] = [];
+  const { conversationsDir, ownConversationsDir, jpFoldersDir } = workspace;
+  const parents = [conversationsDir, `${conversationsDir}${path.sep}${JP_ARCHIVE_DIR}`];
+  if (ownConversationsDir !== conversationsDir) parents.push(ownConversationsDir);
+  for (const parent of parents)
+    for (const folder of folderNames(parent)) {
+      const match = ID_PATTERN.exec(folder);
+      if (!match) continue;
+      // Not path.join: the folder name is one segment and the parent is already normal.
+      const ref: ConversationRef = { id: match[1]!, folder, dir: `${parent}${path.sep}${folder}` };
+      if (jpFoldersDir && parent !== ownConversationsDir && isJpFolder(ref))
+        ref.own = `${jpFoldersDir}${path.sep}${folder}`;
+      refs.push(ref);
+    }
+  return refs.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** Conversations in a trash folder (a folder trashed twice carries a `.N` suffix), oldest id first. */

@@ -52,16 +52,6 @@ function attachmentFetcher(ctx: Context) {
   };
 }
 
-/** The environment an attachment's command runs with: a tool's, so no provider key reaches it. */
-async function attachmentEnvironment(
-  ctx: Context,
-  config: Config,
-  root: string,
-): Promise<Record<string, string>> {
-  const { toolEnvironment } = await import("../../tools/local.js");
-  return toolEnvironment({ env: ctx.env, workspace: root, secrets: providerKeyEnvs(config) });
-}
-
 /** What -a names, read. */
 export async function readAttachments(
   sources: readonly string[],
@@ -70,11 +60,22 @@ export async function readAttachments(
 ): Promise<Attachment[]> {
   if (sources.length === 0) return [];
   const { readAttachments: read, attachedSummary } = await import("../attachments.js");
-  const env = await attachmentEnvironment(ctx, config, ctx.maybeWorkspace()?.root ?? ctx.cwd);
-  const attached = await read(sources, ctx.cwd, attachmentFetcher(ctx), env);
+  const attached = await read(
+    sources,
+    ctx.cwd,
+    attachmentFetcher(ctx),
+    await commandEnvironment(ctx, config),
+  );
   const summary = attachedSummary(sources, attached, ctx.cwd);
   if (summary) ctx.info(ctx.color.dim(summary));
   return attached;
+}
+
+/** The environment an attached command runs in: a tool's, with no provider key. */
+async function commandEnvironment(ctx: Context, config: Config): Promise<Record<string, string>> {
+  const { toolEnvironment } = await import("../../tools/local.js");
+  const root = ctx.maybeWorkspace()?.root ?? ctx.cwd;
+  return toolEnvironment({ env: ctx.env, workspace: root, secrets: providerKeyEnvs(config) });
 }
 
 /** What `conversation.attachments` names, read anew for this question (relative to the workspace). */
@@ -83,7 +84,7 @@ export async function readConfigAttachments(ctx: Context, config: Config): Promi
   if (entries.length === 0) return [];
   const { readConfigAttachments: read } = await import("../attachments.js");
   const root = ctx.maybeWorkspace()?.root ?? ctx.cwd;
-  const env = await attachmentEnvironment(ctx, config, root);
+  const env = await commandEnvironment(ctx, config);
   return read(
     entries,
     root,

@@ -55,7 +55,6 @@ export function mapMessages(
   marks: readonly number[],
   model?: string,
 ): { messages: Message[]; blocksBefore: number[]; betas: string[] } {
-  /** The beta features the compaction block sent requires (`compactionBetas`). */
   let betas: string[] = [];
   const writers = model === undefined ? [] : responseModels(events);
   const messages: Message[] = [];
@@ -68,20 +67,8 @@ export function mapMessages(
   };
   // -1 until the mark is passed: a mark at or beyond the end counts every block.
   const pushedBefore: number[] = marks.map((mark) => (mark <= 0 ? 0 : -1));
-  /**
-   * The compaction block the provider wrote, when event `i` is its summary
-   * turn's answer and it goes back: to the model that wrote it, first in the
-   * request, in place of the summary turn (its question included).
-   */
-  const compactionAt = (i: number): ContentBlockParam | undefined => {
-    const e = events[i];
-    if (model === undefined || blocks > 0 || e?.type !== "chat_response") return undefined;
-    const summary = isJsonObject(e.metadata) ? e.metadata[PROVIDER_SUMMARY_KEY] : undefined;
-    if (!isJsonObject(summary) || !isJsonObject(summary.block) || writers[i] === undefined) return undefined;
-    if (!reasoningGoesBack(writers[i], model)) return undefined;
-    betas = compactionBetas(summary);
-    return verbatim(summary.block);
-  };
+  // Only first in the request, in place of the summary turn (its question included).
+  const compactionAt = (i: number) => (blocks > 0 ? undefined : sentCompaction(events[i], writers[i], model));
   for (let i = 0; i < events.length; i++) {
     for (let m = 0; m < marks.length; m++) if (marks[m] === i) pushedBefore[m] = blocks;
     const e = events[i]!;
@@ -95,7 +82,8 @@ export function mapMessages(
       case "chat_response": {
         const compaction = compactionAt(i);
         if (compaction) {
-          push("assistant", compaction);
+          betas = compaction.betas;
+          push("assistant", compaction.block);
           break;
         }
         const block = responseBlock(e);
@@ -132,6 +120,23 @@ export function mapMessages(
     return count > 0 && opensWithAssistant ? count + 1 : count;
   });
   return { messages, blocksBefore, betas };
+}
+
+/**
+ * The compaction block the provider wrote, when `e` is its summary turn's
+ * answer and it goes back (to `model`, the one that wrote it), with the beta
+ * features a request carrying it needs.
+ */
+function sentCompaction(
+  e: Event | undefined,
+  writer: string | undefined,
+  model: string | undefined,
+): { block: ContentBlockParam; betas: string[] } | undefined {
+  if (model === undefined || e?.type !== "chat_response" || writer === undefined) return undefined;
+  const summary = isJsonObject(e.metadata) ? e.metadata[PROVIDER_SUMMARY_KEY] : undefined;
+  if (!isJsonObject(summary) || !isJsonObject(summary.block) || !reasoningGoesBack(writer, model))
+    return undefined;
+  return { block: verbatim(summary.block), betas: compactionBetas(summary) };
 }
 
 /**
