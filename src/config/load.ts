@@ -181,7 +181,7 @@ function jpWorkspaceLayer(read: readonly Layer[], names: readonly string[]): { l
     : config;
   const layer = { name: `JP workspace (${names.join(", ")}, read as JP's)`, file: names[0], value };
   if (notCarried.length === 0) return { layer };
-  const named = notCarried.map((line) => line.replace(/:.*$/, ""));
+  const named = notCarried.map((line) => line.split(":", 1)[0]!);
   const shown = named.slice(0, 4).join(", ");
   return {
     layer,
