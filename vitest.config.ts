@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -37,6 +38,14 @@ const STARTS_PROCESSES = [
   "test/tools/local.test.ts",
 ];
 
+/**
+ * Files run side by side. Vitest's default on 2 cores is one file at a time
+ * (cores - 1), which leaves a core idle while an end-to-end test waits on the
+ * processes it started; the unit tier uses every core, the end-to-end tier one
+ * more file than there are cores, as its files spend most of their time waiting.
+ */
+const CORES = availableParallelism();
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -48,6 +57,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          maxWorkers: CORES,
+          // Projects that run with other worker counts run one after the other: the unit tier first.
+          sequence: { groupOrder: 0 },
           include: ["test/**/*.test.ts"],
           exclude: ["test/e2e/**", ...STARTS_PROCESSES],
           setupFiles: ["test/support/no-process.ts"],
@@ -55,7 +67,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "e2e", include: ["test/e2e/**/*.test.ts", ...STARTS_PROCESSES] },
+        test: {
+          name: "e2e",
+          maxWorkers: CORES + 1,
+          sequence: { groupOrder: 1 },
+          include: ["test/e2e/**/*.test.ts", ...STARTS_PROCESSES],
+        },
       },
     ],
   },

@@ -101,6 +101,64 @@ export function syntheticLog(name, bytes, { extra } = {}) {
   return file;
 }
 
+/** `count` characters of a pseudo-random hex digit each: one long token, as a dump or a digest holds. */
+function hex(count) {
+  const random = rng(3);
+  let out = "";
+  for (let i = 0; i < count; i++) out += "0123456789abcdef"[Math.floor(random() * 16)];
+  return out;
+}
+
+/** `unit` repeated to `count` characters. */
+const repeat = (unit, count) => unit.repeat(Math.ceil(count / unit.length)).slice(0, count);
+
+/**
+ * Texts of a given size for bench/linear: ordinary words, and the shapes a pass over text is
+ * weakest on. One long token (hex, one character, dashed or dotted runs), one long line, many
+ * short lines, deep nesting (quotes, lists, brackets), and runs of the characters that open a
+ * pattern and never close it (slashes, dots, underscores, stars, backticks, spaces).
+ */
+export const shapes = {
+  words: (count) => text(rng(5), Math.ceil(count / 5)).slice(0, count),
+  hex,
+  "one character": (count) => "a".repeat(count),
+  "one long line": (count) =>
+    text(rng(5), Math.ceil(count / 5))
+      .replace(/\n/g, " ")
+      .slice(0, count),
+  "short lines": (count) => repeat("ab\n", count),
+  "short list items": (count) => repeat("- a\n", count),
+  "short code lines": (count) => repeat("`a`\n", count),
+  "blank lines": (count) => "\n".repeat(count),
+  spaces: (count) => " ".repeat(count),
+  "nested quotes": (count) => repeat("> ", count),
+  "nested lists": (count) => repeat("- ", count),
+  "nested brackets": (count) => "[".repeat(count / 2) + "]".repeat(count / 2),
+  "quote levels": (count) =>
+    Array.from({ length: Math.ceil(count / 40) }, (_, i) => `${"> ".repeat(i % 16)}x`)
+      .join("\n")
+      .slice(0, count),
+  "dashed run": (count) => repeat("a-", count),
+  "slashed run": (count) => repeat("-/", count),
+  "run of dots": (count) => `a${".".repeat(count - 2)}b`,
+  "dotted names": (count) => repeat("ab.", count),
+  camelCase: (count) => `${repeat("aA", count - 1)}_`,
+  snake_case: (count) => `${repeat("a_", count - 1)}A`,
+  stars: (count) => repeat("*a", count),
+  underscores: (count) => repeat("_a", count),
+  backticks: (count) => "`".repeat(count),
+  "link openers": (count) => repeat("[a](", count),
+  "angle brackets": (count) => repeat("<a", count),
+  "version run": (count) => repeat("1.", count),
+  "path with dots": (count) => `a/b${".".repeat(count - 4)}a`,
+  "URL with dots": (count) => `http://x/${".".repeat(count - 10)}a`,
+  base64: (count) =>
+    Buffer.alloc(Math.ceil((count * 3) / 4))
+      .toString("base64")
+      .slice(0, count),
+  CJK: (count) => "中".repeat(count),
+};
+
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);

@@ -11,6 +11,7 @@ const ALL = {
   print: async () => (await import("./print.js")).printBench(),
   import: async () => (await import("./import.js")).importBench(),
   sse: async () => (await import("./sse.js")).sseBench(),
+  linear: async () => (await import("./linear.js")).linearBench(),
 };
 
 const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(ALL);

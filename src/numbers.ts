@@ -13,8 +13,10 @@ export function grouped(n: number): string {
     ? String(Math.abs(n))
     : Math.abs(n)
         .toFixed(3)
+        // eslint-disable-next-line regexp/no-super-linear-move -- three decimals at most
         .replace(/\.?0+$/, "");
   const [whole = "0", fraction] = plain.split(".");
+  // eslint-disable-next-line regexp/no-super-linear-move -- below PLAIN_DIGITS_BELOW: a few digits
   const digits = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return `${n < 0 || Object.is(n, -0) ? "-" : ""}${digits}${fraction === undefined ? "" : `.${fraction}`}`;
 }

@@ -5,4 +5,9 @@ export interface ToolDefinition {
   description: string;
   /** JSON Schema of the arguments object. */
   parameters: Record<string, unknown>;
+  /**
+   * Declared but not loaded up front (Anthropic's `defer_loading`): no part of
+   * any thinking block's prefix; offered from where the conversation adds it.
+   */
+  deferred?: boolean;
 }

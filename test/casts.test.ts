@@ -9,7 +9,7 @@ import { sourceFiles } from "./support/source-files.js";
 import { REPO_ROOT } from "./support/workspace.js";
 
 /** Lower it when casts go away; never raise it. */
-const CAST_BUDGET = 15;
+const CAST_BUDGET = 13;
 
 function casts(file: string): number {
   const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);

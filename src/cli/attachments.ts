@@ -324,7 +324,7 @@ export async function readConfigAttachments(
       // A plain path (or a Windows drive letter).
       out.push(fileAttachment(path.resolve(root, url), url));
     } else if (scheme === "file") {
-      const file = lenientDecode(url.replace(/^file:(\/\/)?/i, "").replace(/[?#].*$/s, ""));
+      const file = lenientDecode(url.replace(/^file:(\/\/)?/i, "").split(/[?#]/, 1)[0]!);
       out.push(fileAttachment(path.resolve(root, file), file));
     } else if (scheme === "http" || scheme === "https") {
       out.push(await urlAttachment(url, fetcher));

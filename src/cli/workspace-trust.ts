@@ -2,6 +2,8 @@
 // untrusted one's files and conversations were not let do. The record itself
 // is the user's own (trusted-workspaces.ts); what a workspace would do is
 // config/workspace-trust.ts's.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { WorkspaceTrust } from "../config/workspace-trust.js";
 import { JpError } from "../errors.js";
 import { counted } from "../render/words.js";
@@ -64,9 +66,11 @@ export async function askTrust(ctx: Context, trust: WorkspaceTrust): Promise<boo
     if (trust.powers.length > 0) throw new UntrustedWorkspaceError(root, trust.powers);
     return false;
   }
+  // What is asked and recorded is the whole workspace's, its personas included, not this command's alone.
+  const powers = [...new Set([...trust.powers, ...(await powersOf(ctx, ctx.workspace()))])];
   const lines = [
     `jp has not been told to trust the workspace at ${visible(root)}.`,
-    ...(trust.powers.length ? ["Its configuration would:", ...powerLines(root, trust.powers, ctx.env)] : []),
+    ...(powers.length ? ["Its configuration would:", ...powerLines(root, powers, ctx.env)] : []),
     ...(trust.withheldDeltas
       ? [
           `Its conversation recorded ${counted(trust.withheldDeltas, "config change")} (model, instructions, tools).`,
@@ -80,7 +84,7 @@ export async function askTrust(ctx: Context, trust: WorkspaceTrust): Promise<boo
     onEnd: "n",
   });
   if (answer !== "y") return false;
-  trustWorkspace(root, trust.powers, ctx.env, ctx.clock.now());
+  trustWorkspace(root, powers, ctx.env, ctx.clock.now());
   return true;
 }
 
@@ -94,8 +98,48 @@ export function workspaceNamed(ctx: Context, dir: string | undefined): Workspace
   });
 }
 
-/** What the workspace's own files would run and where they would send keys (without -c). */
+/**
+ * The TOML files below a workspace's folder other than its own config: the
+ * -c files (personas) it holds, in `config.d/` or JP's `config_load_paths`.
+ * Conversations' folders hold none and are not walked.
+ */
+function personaFiles(dir: string): string[] {
+  const own = path.join(dir, "config.toml");
+  const out: string[] = [];
+  const walk = (folder: string, depth: number): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory() && depth < 4 && !entry.name.startsWith(".") && entry.name !== "conversations")
+        walk(file, depth + 1);
+      else if (entry.isFile() && entry.name.endsWith(".toml") && file !== own) out.push(file);
+    }
+  };
+  walk(dir, 0);
+  return out.sort();
+}
+
+/**
+ * What the workspace's own files would run and where they would send keys:
+ * its config, and each persona it holds taken with it (as `-c NAME` would),
+ * so that trusting the workspace covers its personas too.
+ */
 export async function powersOf(ctx: Context, ws: Workspace): Promise<string[]> {
   const { collectLayers } = await import("./runtime.js");
-  return collectLayers({ cwd: ctx.cwd, env: ctx.env, workspaceDir: ws.dir }).trust.powers;
+  const powersWith = (cfg: string[]) =>
+    collectLayers({ cwd: ctx.cwd, env: ctx.env, workspaceDir: ws.dir, cfg }).trust.powers;
+  const powers = new Set(powersWith([]));
+  for (const file of personaFiles(ws.dir)) {
+    try {
+      for (const power of powersWith([file])) powers.add(power);
+    } catch {
+      // A file that is no configuration jp can read grants nothing: -c NAME would refuse it.
+    }
+  }
+  return [...powers];
 }

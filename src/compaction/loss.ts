@@ -4,6 +4,7 @@
 // numbers. Deterministic text analysis in one pass over each view; no model
 // call. Pure.
 import { isKind, type Event } from "../events/index.js";
+import { trimEndOf } from "../trim.js";
 
 export const FACT_KINDS = ["url", "path", "error_code", "identifier", "number"] as const;
 export type FactKind = (typeof FACT_KINDS)[number];
@@ -16,10 +17,12 @@ export interface Fact {
 // The kinds are looked for in this order, and what one kind took is not looked at again.
 const PATTERNS: readonly [FactKind, RegExp][] = [
   ["url", /\b(?:https?|ftp):\/\/[^\s<>"'`)\]]+/g],
-  // A path has a slash between two names, or is a file name with a known extension.
+  // A path has a slash between two names, or is a file name with a known extension. Each
+  // looks only from the start of a run of the characters it is made of (the lookbehinds):
+  // tried from every character of a 300 KB hex dump, each try read on to the dump's end.
   [
     "path",
-    /(?:~|\.{1,2})?\/?(?:[\w@.-]+\/)+[\w@.-]*\w|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|rb|c|h|cc|cpp|hpp|cs|swift|kt|json|toml|ya?ml|md|txt|csv|sh|sql|lock|log|pem|env|html|css)\b/g,
+    /(?<![\w@.~/-])(?:~|\.{1,2})?\/*(?:[\w@.-]+\/+)+[\w@.-]*\w|\b(?<=(?:^|[^\w-])-*)[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|rb|c|h|cc|cpp|hpp|cs|swift|kt|json|toml|ya?ml|md|txt|csv|sh|sql|lock|log|pem|env|html|css)\b/g,
   ],
   // ENOENT, TS2322, E0308, ERR_MODULE_NOT_FOUND, ERR_4711, TypeError, HTTP 404, 0xc00000fd.
   [
@@ -76,8 +79,8 @@ function isFact(kind: FactKind, value: string): boolean {
   return !GENERATED_ID.test(value);
 }
 
-/** Trailing punctuation a sentence puts after a URL or a path. */
-const trimEnd = (s: string) => s.replace(/[.,;:!?]+$/, "");
+/** Without the punctuation a sentence puts after a URL or a path. */
+const trimEnd = (s: string) => trimEndOf(s, ".,;:!?");
 
 /**
  * A path as grep and compilers print it, without what follows the file

@@ -192,8 +192,12 @@ export class StreamProjector {
    */
   private readonly reach = new Map<Compaction, number>();
   private readonly turnOf = new TurnCounter();
-  /** The work of the turns each summary wins, read as they pass: its record goes where the compaction is. */
-  private readonly records = new Map<Compaction, WorkReader>();
+  /**
+   * The work of the turns each summary wins, read as they pass: its record
+   * goes where the compaction is. Keyed by the compaction's id: the shape's
+   * events and the stream's are different objects when a log is read twice.
+   */
+  private readonly records = new Map<string, WorkReader>();
   /** Records waiting for the next turn to begin: they go before its question. */
   private pendingRecords: Event[] = [];
 
@@ -233,8 +237,8 @@ export class StreamProjector {
   private dispatch(e: Event, t: number, i: number, summary: SummaryEntry | undefined): void {
     if (summary !== undefined) {
       if (recordsWork(summary.event)) {
-        const reader = this.records.get(summary.event) ?? new WorkReader();
-        this.records.set(summary.event, reader);
+        const reader = this.records.get(summary.event.id) ?? new WorkReader();
+        this.records.set(summary.event.id, reader);
         reader.add(e, t);
       }
       if (isKind(e, "tool_call_request")) this.callFate.set(e.id, "dropped");
@@ -263,9 +267,9 @@ export class StreamProjector {
    * every one before is as it was.
    */
   private record(c: Compaction): void {
-    const reader = this.records.get(c);
+    const reader = this.records.get(c.id);
     if (!reader) return;
-    this.records.delete(c);
+    this.records.delete(c.id);
     const text = renderRecord(reader);
     if (text === undefined) return;
     if (c.source === "auto") this.emit(recordEvent(c, text));

@@ -81,7 +81,7 @@ function bounded(text: string, next: string): string {
 }
 
 function recallTurns(all: Piece[], spec: string, turnCount: number): RecallAnswer {
-  const match = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(spec);
+  const match = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(spec.trim());
   if (!match)
     return { ok: false, error: `turns must be one turn or a range, as "4" or "2-5": got "${spec}"` };
   const from = Number(match[1]);
@@ -148,18 +148,20 @@ function visibleTexts(events: readonly Event[], capOf: OutputCap | undefined): M
 const STOPPED = Symbol("stopped");
 
 /**
- * Where `words` all occur in `text` (case-insensitive): the first one's
- * index, or -1. It yields between words: one piece can be a 100 MB output.
+ * Where `words` (case-insensitive patterns of the query's words) all occur in
+ * `text`: the first one's index, or -1. It yields between words: one piece can
+ * be a 100 MB output. Searched in the text as it is: lowering a whole text
+ * first cost ten times the search for text outside ASCII, and moved the
+ * indexes of letters whose lower case is longer (İ).
  */
 function* findAll(
   text: string,
-  words: string[],
+  words: RegExp[],
 ): Generator<void, number | typeof STOPPED, boolean | undefined> {
-  const lower = text.toLowerCase();
   let first = -1;
   for (const w of words) {
     if (yield) return STOPPED;
-    const at = lower.indexOf(w);
+    const at = text.search(w);
     if (at < 0) return -1;
     if (first < 0 || at < first) first = at;
   }
@@ -184,13 +186,14 @@ function* recallQuery(events: readonly Event[], query: string, capOf: OutputCap 
       ok: false,
       error: `the query has ${grouped(words.length)} words; recall searches for at most ${RECALL_QUERY_WORDS} (all must occur): give the few that matter`,
     };
+  const patterns = words.map((w) => new RegExp(w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "iu"));
   const visible = visibleTexts(events, capOf);
   const found: string[] = [];
   let matches = 0;
   let stoppedAt: number | undefined;
   for (const p of textPieces(events)) {
     if (visible.get(p.text)?.has(p.label)) continue;
-    const at = yield* findAll(p.text, words);
+    const at = yield* findAll(p.text, patterns);
     if (at === STOPPED) {
       stoppedAt = p.turn;
       break;

@@ -5,6 +5,7 @@
 // dates and identifiers the user gave. Every pattern here is linear in its
 // input (no nested quantifier can backtrack on a long token). Pure.
 import { isKind, type Event, type JsonObject } from "../events/index.js";
+import { trimEndOf } from "../trim.js";
 
 /** One line of the record, with the turns (0-based) that name it. */
 export interface RecordItem {
@@ -84,7 +85,7 @@ export function sentences(text: string): string[] {
 export function givenIn(text: string): string[] {
   const found: string[] = [];
   for (const pattern of [URL, ISO_DATE, MONTH_DATE, TICKET, CODE])
-    for (const m of text.matchAll(pattern)) found.push(m[0].replace(/[.,;:!?]+$/, ""));
+    for (const m of text.matchAll(pattern)) found.push(trimEndOf(m[0], ".,;:!?"));
   return found;
 }
 

@@ -7,7 +7,7 @@
 // saw since, so it changes no cached prefix and no prefix a reasoning block
 // is bound to. Pure.
 import { isJsonObject, isKind, type ChatRequest, type Compaction, type Event } from "../events/index.js";
-import { WorkReader, type RecordError, type RecordItem } from "./record-facts.js";
+import type { RecordError, RecordItem, WorkReader } from "./record-facts.js";
 
 /** On a record's event: the id of the compaction it records the turns of. */
 export const WORK_RECORD_KEY = "work_record";

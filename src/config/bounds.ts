@@ -33,8 +33,8 @@ function* places(
   parts: readonly string[],
   at: string[] = [],
 ): Generator<[Table, string, string]> {
-  if (!isTable(node) || parts.length === 0) return;
-  const [head, ...rest] = parts as [string, ...string[]];
+  const [head, ...rest] = parts;
+  if (!isTable(node) || head === undefined) return;
   const keys = head === "*" ? Object.keys(node) : [head];
   for (const key of keys) {
     if (!Object.hasOwn(node, key)) continue;

@@ -16,6 +16,7 @@ import { keyPath } from "./paths.js";
 import { checkConfig } from "./schema.check.js";
 import { isPlain, type Plain } from "./trust.js";
 import { JP_EFFORT_NAMES, jpEffortLevel } from "./jp-efforts.js";
+import { trimEndOf } from "../trim.js";
 
 export interface CarriedConfig {
   /** A jp config, valid by jp's schema. */
@@ -234,7 +235,7 @@ function jpBaseUrl(provider: string, url: string): string {
   if (provider !== "openai") return url;
   try {
     const parsed = new URL(url);
-    return parsed.pathname === "/" || parsed.pathname === "" ? `${url.replace(/\/+$/, "")}/v1` : url;
+    return parsed.pathname === "/" || parsed.pathname === "" ? `${trimEndOf(url, "/")}/v1` : url;
   } catch {
     return url;
   }

@@ -16,7 +16,7 @@ import { checkConfig, isConfig } from "./schema.check.js";
 import { envLayer } from "./env-layer.js";
 import type { Config } from "./schema.js";
 import { isPlain, restrictConversationDelta, serverNames, toolNames, type Plain } from "./trust.js";
-import { asData, workspacePowers, type WorkspaceTrust } from "./workspace-trust.js";
+import { applyWorkspaceTrust, type WorkspaceTrust } from "./workspace-trust.js";
 export type { WorkspaceTrust } from "./workspace-trust.js";
 import { isJpWorkspace } from "../store/workspace.js";
 import { PACKAGE_ROOT } from "./package-root.js";
@@ -137,7 +137,7 @@ function jpWorkspaceLayer(read: readonly Layer[], names: readonly string[]): { l
     : config;
   const layer = { name: `JP workspace (${names.join(", ")}, read as JP's)`, file: names[0], value };
   if (notCarried.length === 0) return { layer };
-  const named = notCarried.map((line) => line.replace(/:.*$/, ""));
+  const named = notCarried.map((line) => line.split(":", 1)[0] ?? line);
   const shown = named.slice(0, 4).join(", ");
   return {
     layer,
@@ -176,35 +176,39 @@ export function userConfigFile(env: NodeJS.ProcessEnv): string {
   return path.join(xdgDir(env, "XDG_CONFIG_HOME", ".config"), "jp", "config.toml");
 }
 
-/** Whether `file` lies in the folder `root`. */
-function isWithin(root: string, file: string): boolean {
-  const relative = path.relative(root, file);
-  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
-}
-
 /**
- * The workspace's own layers (its files, and -c files found in it) read as
- * the user trusts them: whole, or as data. Returns the trust found.
+ * The layers of a conversation's recorded config (`deltas`), pushed onto
+ * `layers`: what a conversation may set, limited by what the user's own
+ * layers (`own`) define (see trust.ts). Says in `ignored` what was left out
+ * of them; returns the tools they name that jp cannot serve.
  */
-function applyTrust(
+function conversationLayers(
+  deltas: readonly Plain[],
+  own: readonly Layer[],
   layers: Layer[],
-  cfgLayers: Layer[],
-  options: LoadOptions,
-  deltas: number,
-): WorkspaceTrust {
-  if (!options.workspaceDir) return { powers: [], trusted: true, withheldDeltas: 0 };
-  const root = path.dirname(options.workspaceDir);
-  const own = [
-    ...layers.filter(
-      (layer) => layer.name.startsWith("workspace (") || layer.name.startsWith("JP workspace ("),
-    ),
-    // A -c file the workspace holds (a persona in .jp/config.d/) is the repository's too.
-    ...cfgLayers.filter((layer) => layer.path !== undefined && isWithin(root, layer.path)),
-  ];
-  const powers = [...new Set(own.flatMap((layer) => workspacePowers(layer.value, root)))];
-  if (!options.trusted || options.trusted(powers)) return { powers, trusted: true, withheldDeltas: 0 };
-  for (const layer of own) layer.value = asData(layer.value, root);
-  return { powers, trusted: false, withheldDeltas: deltas };
+  ignored: string[],
+): Set<string> {
+  const userTools = new Set(own.flatMap((layer) => toolNames(layer.value)));
+  const userServers = new Set(own.flatMap((layer) => serverNames(layer.value)));
+  const leftOut = new Set<string>();
+  // JP's prompt is merged across the deltas, as JP merges it, and rendered once per delta that changes it.
+  let prompt = EMPTY_JP_PROMPT;
+  deltas.forEach((recorded, i) => {
+    // A recorded config is data: a key that could reach Object.prototype is left out, never an error.
+    const { value: clean, dropped } = withoutForbiddenKeys(recorded);
+    for (const key of dropped)
+      ignored.push(`the conversation's recorded config (delta ${i + 1}) has a key ${key}; jp leaves it out`);
+    const read = readRecordedDelta(isPlain(clean) ? clean : {}, prompt);
+    prompt = read.prompt;
+    // A tool the user's own config defines runs as defined there.
+    for (const { name, why } of read.leftOut) if (!userTools.has(name)) leftOut.add(`${name} (${why})`);
+    // Deltas apply only in a trusted workspace: there, a persona's tools stay on.
+    const restricted = restrictConversationDelta(read.delta, userTools, userServers, true);
+    for (const tool of restricted.leftOut) leftOut.add(tool);
+    const value = pruneToSchema(restricted.value);
+    if (Object.keys(value).length) layers.push({ name: `conversation (config delta ${i + 1})`, value });
+  });
+  return leftOut;
 }
 
 export function collectLayers(options: LoadOptions): {
@@ -262,29 +266,17 @@ export function collectLayers(options: LoadOptions): {
     layers[jp.at] = asJp.layer;
     if (asJp.note) notes.push(asJp.note);
   }
-  const trust = applyTrust(layers, cfgLayers, options, options.deltas?.length ?? 0);
-  // What a conversation may set is limited by what the user's own layers define (see trust.ts).
-  const userTools = new Set([...layers, ...cfgLayers].flatMap((layer) => toolNames(layer.value)));
-  const userServers = new Set([...layers, ...cfgLayers].flatMap((layer) => serverNames(layer.value)));
-  const leftOut = new Set<string>();
+  const trust = applyWorkspaceTrust(
+    layers,
+    cfgLayers,
+    options.workspaceDir,
+    options.trusted,
+    options.deltas?.length ?? 0,
+  );
   const ignored: string[] = [...notes];
-  // JP's prompt is merged across the deltas, as JP merges it, and rendered once per delta that changes it.
-  let prompt = EMPTY_JP_PROMPT;
   // An untrusted workspace's conversation is the repository's: its recorded config is not applied.
-  (trust.trusted ? (options.deltas ?? []) : []).forEach((recorded, i) => {
-    // A recorded config is data: a key that could reach Object.prototype is left out, never an error.
-    const { value: clean, dropped } = withoutForbiddenKeys(recorded);
-    for (const key of dropped)
-      ignored.push(`the conversation's recorded config (delta ${i + 1}) has a key ${key}; jp leaves it out`);
-    const read = readRecordedDelta(isPlain(clean) ? clean : {}, prompt);
-    prompt = read.prompt;
-    // A tool the user's own config defines runs as defined there.
-    for (const { name, why } of read.leftOut) if (!userTools.has(name)) leftOut.add(`${name} (${why})`);
-    const restricted = restrictConversationDelta(read.delta, userTools, userServers);
-    for (const tool of restricted.leftOut) leftOut.add(tool);
-    const value = pruneToSchema(restricted.value);
-    if (Object.keys(value).length) layers.push({ name: `conversation (config delta ${i + 1})`, value });
-  });
+  const deltas = trust.trusted ? (options.deltas ?? []) : [];
+  const leftOut = conversationLayers(deltas, [...layers, ...cfgLayers], layers, ignored);
   layers.push(...cfgLayers);
   return { layers, leftOutTools: [...leftOut], ignored, trust };
 }

@@ -48,6 +48,8 @@ export function restrictConversationDelta(
   delta: Plain,
   userTools: ReadonlySet<string>,
   userServers: ReadonlySet<string> = new Set(),
+  /** In a workspace the user trusts, the conversation keeps the tools it turned on (a persona's, as JP keeps them). */
+  trusted = false,
 ): ConversationDelta {
   const value: Plain = {};
   const leftOut: string[] = [];
@@ -60,7 +62,7 @@ export function restrictConversationDelta(
     if (!isPlain(raw)) continue;
     const source = typeof raw.source === "string" ? raw.source : undefined;
     if (name === "*" || userTools.has(name)) {
-      kept[name] = pick(raw, DESCRIPTIVE_TOOL_KEYS);
+      kept[name] = pick(raw, trusted ? [...DESCRIPTIVE_TOOL_KEYS, "enable"] : DESCRIPTIVE_TOOL_KEYS);
     } else if (source?.startsWith("mcp.")) {
       // A server only the user's config can define; the conversation may name its tools, always asked for.
       const server = source.split(".")[1] ?? "";

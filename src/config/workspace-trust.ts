@@ -4,6 +4,7 @@
 // configuration as data, without any of that. A cloned repository's
 // `.jp/config.toml` is the repository's, not the user's.
 import * as path from "node:path";
+import type { Layer } from "./layers.js";
 import { isPlain, type Plain } from "./trust.js";
 
 /** What the workspace's own configuration would do, and whether it was let. */
@@ -168,4 +169,59 @@ export function asData(value: Plain, root: string): Plain {
       return url !== undefined && attachmentPower(url, root) === undefined;
     });
   return copy;
+}
+
+/** Whether `file` lies in the folder `root`. */
+function isWithin(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+}
+
+/**
+ * The workspace's own layers (its files, and -c files found in it) read as
+ * the user trusts them (`trusted`, asked with what they would do): whole, or
+ * as data. Without `trusted`, the caller trusts them. Returns the trust found.
+ */
+export function applyWorkspaceTrust(
+  layers: Layer[],
+  cfgLayers: Layer[],
+  workspaceDir: string | undefined,
+  trusted: ((powers: readonly string[]) => boolean) | undefined,
+  deltas: number,
+): WorkspaceTrust {
+  if (!workspaceDir) return { powers: [], trusted: true, withheldDeltas: 0 };
+  const root = path.dirname(workspaceDir);
+  const own = [
+    ...layers.filter(
+      (layer) => layer.name.startsWith("workspace (") || layer.name.startsWith("JP workspace ("),
+    ),
+    // A -c file the workspace holds (a persona in .jp/config.d/) is the repository's too.
+    ...cfgLayers.filter((layer) => layer.path !== undefined && isWithin(root, layer.path)),
+  ];
+  const powers = [...new Set(own.flatMap((layer) => workspacePowers(layer.value, root)))];
+  if (!trusted || trusted(powers)) return { powers, trusted: true, withheldDeltas: 0 };
+  const withheld = new Set(own.flatMap((layer) => tablesOf(mcpOf(layer.value)).map(([name]) => name)));
+  for (const layer of own) layer.value = asData(layer.value, root);
+  for (const layer of [...layers, ...cfgLayers]) if (!own.includes(layer)) dropTuning(layer.value, withheld);
+  return { powers, trusted: false, withheldDeltas: deltas };
+}
+
+function mcpOf(value: Plain): unknown {
+  return isPlain(value.providers) ? value.providers.mcp : undefined;
+}
+
+/**
+ * A user's settings for servers only the withheld workspace defined (JP users
+ * write `optional = true` for a repository's server): with the definition
+ * left out they tune nothing, and are dropped rather than read as a server
+ * with no command.
+ */
+function dropTuning(value: Plain, servers: ReadonlySet<string>): void {
+  const mcp = mcpOf(value);
+  if (!isPlain(mcp)) return;
+  for (const name of servers) {
+    const server = mcp[name];
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a server's name is the key by design
+    if (isPlain(server) && server.command === undefined && server.url === undefined) delete mcp[name];
+  }
 }

@@ -22,11 +22,7 @@ export const dataUrl = (a: BinaryAttachment): string => `data:${a.media_type};ba
 
 /** The last part of a path or URL: what a file block is named. */
 export const fileName = (a: Attachment): string =>
-  a.source
-    .replace(/[?#].*$/, "")
-    .split(/[\\/]/)
-    .filter(Boolean)
-    .at(-1) ?? "attachment";
+  a.source.split(/[?#]/, 1)[0]!.split(/[\\/]/).filter(Boolean).at(-1) ?? "attachment";
 
 export const escapeXml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

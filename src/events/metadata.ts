@@ -75,3 +75,18 @@ export function reportsReasoning(e: Event): boolean {
     e.metadata[REASONING_LEFT_OUT_KEY] !== undefined || e.metadata[INPUT_TRANSFORMATIONS_KEY] !== undefined
   );
 }
+/**
+ * On a question asked with tools that differ from the conversation's usual
+ * ones (`-t NAME`, `-T NAME` for one question), on a model with preserved
+ * thinking: `{added, removed}`, the definitions offered besides the usual
+ * tools and the names of usual tools not offered. Every later request says
+ * the change where it was made, in the conversation (`llm/tool-changes.ts`),
+ * so the tools at the top of the request never change.
+ */
+export const TOOL_CHANGES_KEY = "tool_changes";
+/**
+ * On the first question of a conversation asked of such a model: the tools
+ * every later request keeps on top, whatever the config or an MCP server's
+ * list becomes (a change is then said in the conversation).
+ */
+export const TOOLS_ON_TOP_KEY = "tools_on_top";

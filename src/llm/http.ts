@@ -6,6 +6,7 @@ import type { ServerSentEvent } from "../net/sse.js";
 import { classifyProviderError, HttpStatusError, StreamErrorEvent } from "./errors.js";
 import { proxySecrets } from "./redact.js";
 import type { AcceptedFields, ModelRequest, Provider, StreamPart } from "./types.js";
+import { trimEndOf } from "../trim.js";
 
 /** How long jp waits on a provider's model API before it goes on with what it knows. */
 const MODEL_API_TIMEOUT_MS = 5000;
@@ -68,10 +69,10 @@ export function endpoint(base: string, path: string): string {
   try {
     url = new URL(base);
   } catch {
-    return base.replace(/\/+$/, "") + path;
+    return trimEndOf(base, "/") + path;
   }
   const [pathPart = "", query = ""] = path.split(/\?(.*)/s);
-  url.pathname = url.pathname.replace(/\/+$/, "") + pathPart;
+  url.pathname = trimEndOf(url.pathname, "/") + pathPart;
   for (const [key, value] of new URLSearchParams(query)) url.searchParams.append(key, value);
   return url.toString();
 }

@@ -3,6 +3,7 @@
 // one line.
 import type { Config } from "../config/schema.js";
 import { askOnce } from "./one-shot.js";
+import { trimEndOf } from "../trim.js";
 
 const TITLE_INSTRUCTIONS =
   "You title conversations between a software developer and an assistant. Reply with the title alone: at most 8 words, no quotes, no final period.";
@@ -26,9 +27,9 @@ export async function generateTitle(
     env,
   );
   const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
-  const title = line
-    .replace(/^\s*(title:\s*)?/i, "")
-    .replace(/^["'`*#\s]+|["'`*\s.]+$/g, "")
-    .trim();
+  const title = trimEndOf(
+    line.replace(/^\s*(title:\s*)?/i, "").replace(/^["'`*#\s]+/, ""),
+    "\"'`*. \t\r",
+  ).trim();
   return title || undefined;
 }

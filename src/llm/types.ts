@@ -42,6 +42,13 @@ export interface ModelRequest {
    * (Anthropic's on-demand compaction): the answer is one `compaction` block.
    */
   compaction?: { instructions?: string };
+  /**
+   * Let the provider clear the oldest tool results itself once the input
+   * passes `trigger` tokens, keeping the last `keep` tool uses (Anthropic's
+   * context editing, `clear_tool_uses_20250919`): the request carries the
+   * conversation whole, so no thinking block's prefix changes.
+   */
+  clearToolUses?: { trigger: number; keep: number };
 }
 
 /** How much to think: an effort, a manual budget, or both (each provider takes what its model accepts). */
@@ -147,6 +154,12 @@ export interface AcceptedFields {
   thinksWhileForced: boolean;
   /** The binary attachments its messages can carry (text always goes, as text). */
   attachments: readonly BinaryKind[];
+  /**
+   * Whether tools can be added and withdrawn in the conversation, declared
+   * deferred (Anthropic's `tool_addition`/`tool_removal`): a tool offered for
+   * one question then leaves the bound thinking before it valid.
+   */
+  toolChanges?: boolean;
 }
 
 export type ReasoningField =

@@ -281,33 +281,27 @@ async function askPerson(client: Client): Promise<{ set(elicit: CallOptions["eli
   };
 }
 
-/** Start (or reach) `server` and complete the MCP handshake, within its start-up time. */
-export async function connectServer(
+/**
+ * Connect `client` through `link` and list the server's tools, within the
+ * server's start-up time; the list. A tool MCP says no client can call is
+ * left out (with a warning). A failure ends the server and names it, without
+ * a header value the server echoed.
+ */
+async function startWithin(
   name: string,
   config: McpServerConfig,
   environment: ServerEnvironment,
+  { client, link }: { client: Client; link: ServerLink },
   signal: AbortSignal,
-): Promise<McpConnection> {
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  // jp may be done (a short turn) before the SDK has loaded: then nothing is started.
-  if (signal.aborted) throw new McpServerError(name, "was not started: jp stopped before it was needed");
-  // Form elicitation is offered: a server may ask the person something while a call of its runs.
-  const client = new Client(
-    { name: "jp", version: environment.version },
-    { capabilities: { elicitation: { form: {} } } },
-  );
-  const asker = await askPerson(client);
-  const link = await linkTo(name, config, environment);
+): Promise<McpToolInfo[]> {
   const seconds = config.startup_timeout_secs ?? DEFAULT_STARTUP_TIMEOUT_SECS;
   const warn = environment.warn ?? (() => undefined);
   const transport = editingMessages(link.transport, (message) => withoutMalformedTools(name, message, warn));
-  // The start-up time covers the first tool list too: a server that never answers tools/list has not started.
-  let firstList: McpToolInfo[] | undefined;
   try {
-    await withinLimits(
+    return await withinLimits(
       (async () => {
         await client.connect(transport);
-        firstList = await allTools(client);
+        return allTools(client);
       })(),
       seconds * 1000,
       signal,
@@ -331,6 +325,33 @@ export async function connectServer(
       redactSecrets(link.stderr(), secrets),
     );
   }
+}
+
+/** Start (or reach) `server` and complete the MCP handshake, within its start-up time. */
+export async function connectServer(
+  name: string,
+  config: McpServerConfig,
+  environment: ServerEnvironment,
+  signal: AbortSignal,
+): Promise<McpConnection> {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  // jp may be done (a short turn) before the SDK has loaded: then nothing is started.
+  if (signal.aborted) throw new McpServerError(name, "was not started: jp stopped before it was needed");
+  // Form elicitation is offered: a server may ask the person something while a call of its runs.
+  const client = new Client(
+    { name: "jp", version: environment.version },
+    { capabilities: { elicitation: { form: {} } } },
+  );
+  const asker = await askPerson(client);
+  const link = await linkTo(name, config, environment);
+  // The start-up time covers the first tool list too: a server that never answers tools/list has not started.
+  let firstList: McpToolInfo[] | undefined = await startWithin(
+    name,
+    config,
+    environment,
+    { client, link },
+    signal,
+  );
   return {
     get pid() {
       return link.pid();

@@ -4,6 +4,7 @@
 // image blocks. Pure: the SDK's result arrives as plain data.
 import { isJsonObject } from "../events/json.js";
 import type { ToolImage } from "../tools/types.js";
+import { trimEndOf } from "../trim.js";
 
 export interface McpOutcome {
   content: string;
@@ -15,7 +16,7 @@ const str = (value: unknown): string | undefined => (typeof value === "string" ?
 
 /** Bytes of base64 data, for notes ("image/png, 12 KB"). */
 function decodedSize(base64: string): string {
-  const bytes = Math.floor((base64.replace(/=+$/, "").length * 3) / 4);
+  const bytes = Math.floor((trimEndOf(base64, "=").length * 3) / 4);
   return bytes < 1024 ? `${bytes} bytes` : `${Math.round(bytes / 1024)} KB`;
 }
 

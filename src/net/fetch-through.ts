@@ -55,6 +55,7 @@ export function fetchThrough(proxy: string): (url: string | URL, init?: RequestI
     // These statuses carry no body, and a Response refuses one for them.
     const noBody = [101, 204, 205, 304].includes(status);
     if (noBody) message.resume();
+    // Cast: Node types toWeb's stream as its own ReadableStream<any>, which Response does not take; its chunks are Buffers.
     return new Response(noBody ? null : (Readable.toWeb(message) as ReadableStream<Uint8Array>), {
       status,
       statusText: message.statusMessage ?? "",

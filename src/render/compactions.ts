@@ -206,7 +206,7 @@ export function reasoningLostLine(
   lost: { turns: readonly number[]; tokens: number },
   fmt: (n: number) => string,
 ): string {
-  return `${turnList(lost.turns)} (${fmt(lost.tokens)} tokens) stops going back to the model, which reads it only while all before it is unchanged; the log keeps it`;
+  return `${turnList(lost.turns)} (${fmt(lost.tokens)} tokens) stops going back to the model, which reads it only while all before it is unchanged and no thinking between was left out; the log keeps it`;
 }
 
 /** How many of the facts the compacted turns hold the view still holds (in what it keeps, the summary, the record). */

@@ -8,18 +8,143 @@
 import { Marked, type Tokens } from "marked";
 import { markedTerminal } from "marked-terminal";
 import { visible } from "./visible.js";
+import { trimEndOf } from "../trim.js";
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 const TABLE_ROW = /^\s*\|/;
-/** A line that starts a block of its own (heading, list item, quote, table, fence, rule): drawn whole. */
-const BLOCK_START = /^\s{0,3}(#|[-*+](\s|$)|\d+[.)]|>|\||`{3}|~{3}|_{3}|-{3})/;
+/**
+ * A line that starts a block of its own (heading, list item, quote, table, fence, rule): drawn
+ * whole. An ordered item's number has at most 9 digits (CommonMark), so a line of digits is not read on.
+ */
+const BLOCK_START = /^\s{0,3}(#|[-*+](\s|$)|\d{1,9}[.)]|>|\||`{3}|~{3}|_{3}|-{3})/;
+/** As many characters of a line as BLOCK_START reads. */
+const HEAD = 16;
 
-/** Whether the inline markers of `text` are all closed: it can be drawn as it is, and more follows. */
-function balanced(text: string): boolean {
-  const count = (mark: string) => text.split(mark).length - 1;
-  // An odd `*` is an open emphasis (or a bold's half); `**` counts twice, so this covers both.
-  return count("`") % 2 === 0 && count("*") % 2 === 0 && count("__") % 2 === 0 && count("[") === count("]");
+/**
+ * The most inline markers one call of marked is given. Its emphasis and link
+ * rules read on from each marker to the end of the text for a closing one
+ * (seconds for 20 KB of `a_a_a_`), so a line with more is drawn in pieces
+ * that hold at most this many, cut where the markers are closed when it can be.
+ */
+const MARKERS_PER_PIECE = 64;
+/** The characters whose rules in marked read ahead for a partner. */
+const MARKERS = new Set(["*", "_", "~", "`", "[", "]", "(", ")", "<", "!", "\\"]);
+/**
+ * Quotes and list items nested deeper than this in one line are drawn as
+ * plain text: marked parses each level again from its start (and a few
+ * thousand levels overflow its stack).
+ */
+const MAX_NESTING = 16;
+
+/**
+ * The inline markers of a line read so far: where it can be cut (just after
+ * a space, when every marker before is closed), and how many markers came.
+ * Fed a piece at a time, so a line that streams in thousands of pieces is
+ * read once.
+ */
+class MarkerCount {
+  /** Just after the last space; -1 before the first. */
+  cut = -1;
+  /** Whether the inline markers before `cut` are all closed: it can be drawn as it is, and more follows. */
+  cutBalanced = false;
+  /** Just after the last space with every marker before it closed; -1 before the first. */
+  balancedCut = -1;
+  markers = 0;
+  private length = 0;
+  private ticks = 0;
+  private stars = 0;
+  /** Pairs of underscores (`__`, as `split` counts them); a run's are added when it ends. */
+  private underscorePairs = 0;
+  private underscores = 0;
+  private opened = 0;
+  private closed = 0;
+
+  add(text: string): void {
+    for (let i = 0; i < text.length; i++) this.addChar(text[i]!);
+  }
+
+  addChar(ch: string): void {
+    this.length += 1;
+    if (ch === "_") this.underscores += 1;
+    else {
+      this.underscorePairs += this.underscores >> 1;
+      this.underscores = 0;
+    }
+    if (ch === "`") this.ticks += 1;
+    else if (ch === "*") this.stars += 1;
+    else if (ch === "[") this.opened += 1;
+    else if (ch === "]") this.closed += 1;
+    if (MARKERS.has(ch)) this.markers += 1;
+    if (ch !== " ") return;
+    this.cut = this.length;
+    // An odd `*` is an open emphasis (or a bold's half); `**` counts twice, so this covers both.
+    this.cutBalanced =
+      this.ticks % 2 === 0 &&
+      this.stars % 2 === 0 &&
+      this.underscorePairs % 2 === 0 &&
+      this.opened === this.closed;
+    if (this.cutBalanced) this.balancedCut = this.cut;
+  }
 }
+
+/**
+ * `text` in pieces of at most MARKERS_PER_PIECE inline markers each, cut at the
+ * last space with every marker before it closed where there is one, else
+ * before the marker past the count. Text with fewer markers is one piece.
+ */
+function markerPieces(text: string): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  let count = new MarkerCount();
+  for (let i = 0; i < text.length; i++) {
+    count.addChar(text[i]!);
+    if (count.markers <= MARKERS_PER_PIECE) continue;
+    const cut = count.balancedCut > 0 ? start + count.balancedCut : i;
+    pieces.push(text.slice(start, cut));
+    start = cut;
+    // What follows the cut is read again as the next piece's: at most once, since that piece ends further on.
+    i = cut - 1;
+    count = new MarkerCount();
+  }
+  pieces.push(text.slice(start));
+  return pieces;
+}
+
+/**
+ * A line that is plain text (a letter first, then letters, digits, spaces and
+ * `,.;?`, with no `www.` to link), alone or after a heading's or a list item's
+ * mark: marked draws its text as it is, in the frame it draws around any
+ * text after that mark. So it is drawn in that frame without a call of marked,
+ * which costs some 25 µs a line whatever its length: a thousand short list
+ * items took eight times what the same size of prose takes.
+ */
+const PLAIN_LINE = /^(#{1,6} |[-+*] )?([A-Za-z][A-Za-z0-9 ,.;?]*)$/;
+const WWW = /www\./i;
+
+/** How many quote and list markers open `line`, counted up to one more than MAX_NESTING. */
+function nesting(line: string): number {
+  let depth = 0;
+  let i = 0;
+  while (depth <= MAX_NESTING) {
+    while (line[i] === " " || line[i] === "\t") i += 1;
+    const ch = line[i];
+    if (ch === ">") i += 1;
+    else if ((ch === "-" || ch === "*" || ch === "+") && (line[i + 1] === " " || line[i + 1] === undefined))
+      i += 1;
+    else {
+      // An ordered item's number: at most 9 digits, then `.` or `)`.
+      let digits = 0;
+      while (digits < 10 && line[i + digits]! >= "0" && line[i + digits]! <= "9") digits += 1;
+      const mark = line[i + digits];
+      if (digits === 0 || digits > 9 || (mark !== "." && mark !== ")")) return depth;
+      i += digits + 1;
+    }
+    depth += 1;
+  }
+  return depth;
+}
+
+const withoutFinalNewlines = (text: string) => trimEndOf(text, "\n");
 
 /** A streaming markdown writer: `write` as text arrives, `end` when the answer is over. */
 export interface MarkdownStream {
@@ -56,7 +181,7 @@ function terminalMarked(width: number): Marked {
           const mark = token.ordered ? `${number++}.` : "*";
           // Each block of the item on a line of its own, under the item's text.
           const body = item.tokens
-            .map((block) => this.parser.parse([block]).replace(/\n+$/, ""))
+            .map((block) => withoutFinalNewlines(this.parser.parse([block])))
             .filter((drawn) => drawn !== "")
             .join("\n");
           return `  ${mark} ${body.replace(/\n/g, `\n${" ".repeat(mark.length + 3)}`)}`;
@@ -79,7 +204,12 @@ export function createMarkdownStream(out: NodeJS.WritableStream, width = 100, co
 
 /** Markdown drawn line by line as it streams: a fence or a table whole once it closes, a paragraph as it grows. */
 class MarkdownStreamer implements MarkdownStream {
-  private pending = "";
+  /** The line being written, in the pieces it came in (no newline among them): joined once, when drawn. */
+  private pending: string[] = [];
+  private pendingLength = 0;
+  /** Its first HEAD characters, which say whether it starts a block. */
+  private head = "";
+  private markers = new MarkerCount();
   /** A paragraph line drawn in part already (a long line streams in pieces that close their markers). */
   private midLine = false;
   private block: string[] = [];
@@ -92,43 +222,66 @@ class MarkdownStreamer implements MarkdownStream {
     private readonly color: boolean,
   ) {}
 
+  /** Only `delta` is read for newlines and markers: what came before it was read when it came. */
   write(delta: string): void {
-    this.pending += delta;
+    let from = 0;
     let at: number;
-    while ((at = this.pending.indexOf("\n")) !== -1) {
-      this.line(this.pending.slice(0, at));
-      this.pending = this.pending.slice(at + 1);
+    while ((at = delta.indexOf("\n", from)) !== -1) {
+      this.pending.push(delta.slice(from, at));
+      this.line(this.takeLine());
+      from = at + 1;
     }
+    if (from < delta.length) this.append(delta.slice(from));
     this.drawPart();
   }
 
   end(): void {
-    if (this.pending || this.midLine) this.line(this.pending);
-    this.pending = "";
+    if (this.pendingLength > 0 || this.midLine) this.line(this.takeLine());
     // An unclosed fence or a table at the very end is drawn as it stands.
     this.closeBlock();
+  }
+
+  private append(text: string): void {
+    this.pending.push(text);
+    this.pendingLength += text.length;
+    if (this.head.length < HEAD) this.head += text.slice(0, HEAD - this.head.length);
+    this.markers.add(text);
+  }
+
+  private takeLine(): string {
+    const text = this.pending.join("");
+    this.pending = [];
+    this.pendingLength = 0;
+    this.head = "";
+    this.markers = new MarkerCount();
+    return text;
   }
 
   /** Text from outside jp: control characters made visible before marked adds its own styling. */
   private draw(markdown: string, indent = ""): void {
     const rendered = this.marked.parse(visible(markdown), { async: false });
-    const shown = (this.color ? rendered : rendered.replace(STYLING, "")).replace(/\n+$/, "");
+    const shown = withoutFinalNewlines(this.color ? rendered : rendered.replace(STYLING, ""));
     this.out.write(`${indent ? shown.replace(/^/gm, indent) : shown}\n`);
   }
 
-  private drawInline(markdown: string): void {
-    const rendered = this.marked.parseInline(visible(markdown), { async: false });
-    this.out.write(this.color ? rendered : rendered.replace(STYLING, ""));
+  /** Inline markdown, in pieces of at most MARKERS_PER_PIECE markers (see there). */
+  private drawInline(markdown: string, pieces = markerPieces(markdown)): void {
+    for (const piece of pieces) {
+      const rendered = this.marked.parseInline(visible(piece), { async: false });
+      this.out.write(this.color ? rendered : rendered.replace(STYLING, ""));
+    }
   }
 
   /** Draw what of a growing paragraph line is safe to draw now: up to its last space, markers closed. */
   private drawPart(): void {
-    const { pending } = this;
-    if (this.kind !== "none" || (!this.midLine && (pending.length < 4 || BLOCK_START.test(pending)))) return;
-    const cut = pending.lastIndexOf(" ");
-    if (cut <= 0 || !balanced(pending.slice(0, cut + 1))) return;
-    this.drawInline(pending.slice(0, cut + 1));
-    this.pending = pending.slice(cut + 1);
+    if (this.kind !== "none" || (!this.midLine && (this.pendingLength < 4 || BLOCK_START.test(this.head))))
+      return;
+    const { cut, cutBalanced } = this.markers;
+    if (cut <= 1 || !cutBalanced) return;
+    const text = this.takeLine();
+    this.drawInline(text.slice(0, cut));
+    // The rest holds no space: it is read again once, and drawn with the next space.
+    this.append(text.slice(cut));
     this.midLine = true;
   }
 
@@ -170,12 +323,44 @@ class MarkdownStreamer implements MarkdownStream {
     return true;
   }
 
+  /** What marked draws around plain text after each mark ("" for a paragraph): a style's start and end, a bullet. */
+  private readonly frames = new Map<string, [string, string]>();
+
+  /** `text` after `mark`, as marked draws it (see PLAIN_LINE). */
+  private drawPlain(mark: string, text: string): void {
+    let frame = this.frames.get(mark);
+    if (!frame) {
+      const rendered = this.marked.parse(`${mark}x`, { async: false });
+      const [before = "", after = ""] = withoutFinalNewlines(
+        this.color ? rendered : rendered.replace(STYLING, ""),
+      ).split("x");
+      frame = [before, after];
+      this.frames.set(mark, frame);
+    }
+    this.out.write(`${frame[0]}${text}${frame[1]}\n`);
+  }
+
   private drawLine(text: string): void {
+    const plain = PLAIN_LINE.exec(text);
+    if (plain && !WWW.test(text)) {
+      this.drawPlain(plain[1] ?? "", plain[2]!);
+      return;
+    }
     const indent = /^[ \t]*/.exec(text)![0];
+    const body = text.slice(indent.length);
+    const pieces = markerPieces(body);
     if (text.trim() === "") this.out.write("\n");
+    // Too deep for marked (see MAX_NESTING): drawn as it reads.
+    else if (nesting(body) > MAX_NESTING) this.out.write(`${visible(text)}\n`);
+    // Too many markers for one call of marked: drawn inline, in pieces, as a paragraph.
+    else if (pieces.length > 1) {
+      this.out.write(indent);
+      this.drawInline(body, pieces);
+      this.out.write("\n");
+    }
     // An indented line (a nested list item, an item's second paragraph) alone would be code to
     // marked, or lose its place: it is drawn as it reads and set in at its indentation.
-    else if (indent) this.draw(text.slice(indent.length), indent);
+    else if (indent) this.draw(body, indent);
     else this.draw(text);
   }
 }

@@ -7,6 +7,8 @@ import { counted } from "./words.js";
 
 const WHY: Readonly<Record<string, string>> = {
   history: "what came before it changed (a compaction)",
+  order:
+    "thinking between it and older thinking sent back was left out, or thinking written before it was put back",
   header: "the system prompt or the tools changed since it was written",
   unbound: "jp has no record of what it is bound to, and something before it may have changed",
   refused: "the provider refused it",

@@ -43,6 +43,8 @@ export interface StoredLog {
 /** Tools offered for the turn, and how to end what was started for them (MCP servers). */
 export interface OfferedTools {
   tools: Tool[];
+  /** The conversation's usual tools (without this question's own choice), when known. */
+  standing?: Tool[];
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export type TurnSetup = Omit<
   | "modelId"
   | "modelName"
   | "tools"
+  | "standingTools"
   | "attachments"
   | "threadAttachments"
   | "retryOf"
@@ -118,6 +121,7 @@ export async function ask<C>(steps: AskSteps<C>, question: Question): Promise<Tu
       model,
       log,
       tools: offered.tools,
+      ...(offered.standing ? { standing: offered.standing } : {}),
       setup,
       signal: interrupt.signal,
     });
@@ -139,6 +143,7 @@ interface TurnAsked {
   model: ReadyModel;
   log: StoredLog;
   tools: readonly Tool[];
+  standing?: readonly Tool[];
   setup: TurnSetup;
   signal: AbortSignal;
 }
@@ -164,6 +169,7 @@ async function turn<C>(steps: AskSteps<C>, asked: TurnAsked) {
     modelId: model.modelId,
     modelName: model.modelName,
     tools: asked.tools,
+    ...(asked.standing ? { standingTools: asked.standing } : {}),
     signal: asked.signal,
   });
   return { result, events: memory.slice(turnStart) };

@@ -101,6 +101,7 @@ export function readJsonFile<T>(file: string): T | undefined {
     fs.closeSync(fd);
   }
   try {
+    // Cast: the caller names the shape of its own file (see the type parameter's note above).
     return JSON.parse(text) as T;
   } catch (error) {
     // Name the file: "Unexpected token" alone does not say which one.

@@ -6,6 +6,7 @@ import { errnoCode } from "../errors.js";
 import { type Event } from "../events/index.js";
 import { streamJpConversation } from "./import-jp.js";
 import { LOG_FILE } from "./log.js";
+import { trimEndOf } from "../trim.js";
 import type { Workspace } from "./workspace.js";
 
 /** JP's events.json of a folder jp has written no log into: JP's conversation, read in place. */
@@ -70,14 +71,13 @@ export const METADATA_LOCK_FILE = "metadata.lock";
 export const ID_PATTERN = /^(\d{8,})(?:-(.*))?$/;
 
 export function slugify(title: string): string {
-  return title
+  const dashed = title
     .toLowerCase()
     .normalize("NFKD")
     .replace(/[^\p{Letter}\p{Number}]+/gu, "-")
     .replace(/[^a-z0-9-]/g, "")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60)
-    .replace(/-+$/, "");
+    .replace(/^-+/, "");
+  return trimEndOf(dashed.slice(0, 60), "-");
 }
 
 /** Ids are deciseconds since the epoch (as JP's are), so they sort by creation time. */

@@ -9,6 +9,7 @@ import { isJsonObject, MAX_DEPTH, tooDeep, validateEvent, type Event } from "../
 import { LOG_FILE, readLog } from "./log.js";
 import { ImportError } from "./errors.js";
 import { jsonArrayElements, NotAJsonArrayError } from "./json-array.js";
+import { trimEndOf } from "../trim.js";
 
 export interface ImportResult {
   id: string;
@@ -38,7 +39,7 @@ function decodeOnce(value: string): string | undefined {
     if (bytes.toString("base64") !== value) return undefined;
   } else if (URL_SAFE_B64.test(value) && value.length % 4 !== 1) {
     bytes = Buffer.from(value, "base64url");
-    if (bytes.toString("base64url") !== value.replace(/=+$/, "")) return undefined;
+    if (bytes.toString("base64url") !== trimEndOf(value, "=")) return undefined;
   } else {
     return undefined;
   }

@@ -27,6 +27,15 @@ function closingQuote(bytes: Buffer, from: number): number {
 
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
+/** `file` opened without waiting for a FIFO's writer, and its size; only a regular file is read. */
+function openRegular(file: string): { fd: number; size: number } {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  const stat = fs.fstatSync(fd);
+  if (stat.isFile()) return { fd, size: stat.size };
+  fs.closeSync(fd);
+  throw new UnreadableFileError(file, "is not a regular file");
+}
+
 /**
  * The text of each top-level element of the JSON array in `file`, in order.
  * Only the array's structure is checked here (strings, brackets, commas);
@@ -38,12 +47,8 @@ export function* jsonArrayElements(
   /** Bytes read at a time (small only in tests, to put every boundary everywhere). */
   pieceSize = PIECE,
 ): Generator<string> {
-  // Opened without waiting for a FIFO's writer; only a regular file is read.
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  const { fd, size } = openRegular(file);
   try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new UnreadableFileError(file, "is not a regular file");
-    const size = stat.size;
     let bytes = Buffer.alloc(0);
     let at = 0; // where scanning resumes in `bytes`
     let start = -1; // where the element being read begins in `bytes`

@@ -10,6 +10,7 @@ import { JpError } from "../errors.js";
 import { endedWithJp } from "./process-group.js";
 import type { AccessPolicy } from "./jp-access.js";
 import type { Tool, ToolContext, ToolOutcome } from "./types.js";
+import { trimEndOf } from "../trim.js";
 
 export const DEFAULT_TIMEOUT_SECS = 60;
 /** How much of a tool's output the model is shown by default (head and tail; the log keeps it whole). */
@@ -67,7 +68,7 @@ const INLINE_SCRIPT_FLAGS: Readonly<Record<string, (flag: string) => boolean>> =
     // `-c` alone or in a cluster of short options: `bash -lc`, `sh -ec`.
     ["sh", "bash", "zsh", "dash", "ksh", "fish"].map((shell) => [
       shell,
-      (f: string) => /^-[a-z]*c[a-z]*$/.test(f),
+      (f: string) => /^-[a-z]+$/.test(f) && f.includes("c"),
     ]),
   ),
   node: (f) => ["-e", "--eval", "-p", "--print"].includes(f),
@@ -85,7 +86,7 @@ const INLINE_SCRIPT_FLAGS: Readonly<Record<string, (flag: string) => boolean>> =
 export function placeholdersInScript(
   argv: readonly string[],
 ): { interpreter: string; flag: string; names: string[] } | undefined {
-  const base = (program: string) => program.replace(/^.*\//, "").replace(/[\d.]+$/, "");
+  const base = (program: string) => trimEndOf(program.replace(/^.*\//, ""), "0123456789.");
   // `env [-i] [NAME=value…] program …` runs the program after it.
   let at = 0;
   if (base(argv[0] ?? "") === "env") {

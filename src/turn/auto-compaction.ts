@@ -36,6 +36,12 @@ export interface AutoCompactionDeps {
   now: () => Date;
   newId: () => string;
   hints: Readonly<Record<string, ToolHint>>;
+  /**
+   * The provider clears the oldest tool results itself, all but the last
+   * `keep` (context editing, the request's `clearToolUses`): they are not
+   * stripped here, and the request is measured as the model will read it.
+   */
+  serverClearsToolUses?: { keep: number };
   /** One line to the user: what was compacted, or why it stopped. */
   say: (line: string) => void;
   warn: (line: string) => void;
@@ -152,16 +158,41 @@ class AutoCompactor {
       : this.limits.budget;
   }
 
+  /** The request's size once the provider has cleared the tool results it clears (all of it where it clears none). */
+  private readByModel = (events: readonly Event[]): number => {
+    const clears = this.deps.serverClearsToolUses;
+    if (!clears) return this.measure(events);
+    const view = project(events);
+    const results = view.events.filter((e) => e.type === "tool_call_response");
+    const cleared = results.slice(0, Math.max(0, results.length - clears.keep));
+    return Math.max(
+      0,
+      requestTokens(this.deps.frame, view, this.deps.counter) - this.deps.counter.events(cleared),
+    );
+  };
+
   async compact(events: readonly Event[]): Promise<Event[] | undefined> {
     // Whichever count is higher decides: jp's tokenizer only approximates some providers'.
-    const before = Math.max(this.measure(events), this.reported(events));
+    const before = Math.max(this.readByModel(events), this.reported(events));
     const trigger = this.trigger(events);
+    if (this.deps.serverClearsToolUses && this.measure(events) > trigger) this.sayServerClears();
     if (before <= trigger || this.stopped) return undefined;
     if (project(events).turns.length < this.limits.minTurns) return undefined;
-    const batch = new Batch([...events], before, this.measure);
+    const batch = new Batch([...events], before, this.readByModel);
     await this.earlierTurns(batch);
-    if (batch.tokens > trigger) this.currentTurnTools(batch, trigger);
+    if (batch.tokens > trigger && !this.deps.serverClearsToolUses) this.currentTurnTools(batch, trigger);
     return this.settle(batch, before);
+  }
+
+  private saidServerClears = false;
+
+  /** Once a turn: the provider clears the oldest tool results, and keeps the thinking valid. */
+  private sayServerClears(): void {
+    if (this.saidServerClears) return;
+    this.saidServerClears = true;
+    this.deps.say(
+      "context over budget: the provider clears this turn's oldest tool results before the model reads them (context editing, clear_tool_uses_20250919); every thinking block stays valid, and the log keeps everything",
+    );
   }
 
   /** Whole earlier turns by the configured rule (a summary, or mechanically when it fails). */

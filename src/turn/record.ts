@@ -19,7 +19,9 @@ import {
   unanswered,
 } from "../llm/assemble.js";
 import { grouped } from "../numbers.js";
-import { asksForTool, forcingStopsThinking } from "./request.js";
+import { recordedTop, toolChangesOf, type ToolChanges, withToolChanges } from "../llm/tool-changes.js";
+import type { ToolDefinition } from "../llm/types.js";
+import { asksForTool, forcingStopsThinking, offeredTools, saysToolChanges, topTools } from "./request.js";
 import { INTERRUPTED, syntheticResponse } from "./tool-calls.js";
 import type { TurnOptions } from "./types.js";
 
@@ -168,8 +170,14 @@ export function questionEvents(
   query: string,
   options: Pick<TurnOptions, "now" | "attachments" | "retryOf">,
   forcedTool?: string,
+  tools?: { changes: ToolChanges | undefined; top?: readonly ToolDefinition[] },
 ): Event[] {
   const start = options.now().toISOString();
+  const metadata: JsonObject = {
+    ...(options.retryOf !== undefined ? { retry_of: options.retryOf } : {}),
+    ...(forcedTool !== undefined ? { [ASKED_FOR_TOOL_KEY]: forcedTool } : {}),
+  };
+  const recorded = tools ? withToolChanges(metadata, tools.changes, tools.top) : metadata;
   return [
     { type: "turn_start", timestamp: start },
     {
@@ -177,14 +185,7 @@ export function questionEvents(
       timestamp: start,
       content: query,
       ...(options.attachments?.length ? { attachments: [...options.attachments] } : {}),
-      ...(options.retryOf !== undefined || forcedTool !== undefined
-        ? {
-            metadata: {
-              ...(options.retryOf !== undefined ? { retry_of: options.retryOf } : {}),
-              ...(forcedTool !== undefined ? { [ASKED_FOR_TOOL_KEY]: forcedTool } : {}),
-            },
-          }
-        : {}),
+      ...(Object.keys(recorded).length ? { metadata: recorded } : {}),
     },
   ];
 }
@@ -205,8 +206,30 @@ export function recordFailedQuestion(
   if (error instanceof JpError) error.notes.push(KEPT_FAILED);
 }
 
+/**
+ * What a question records of its tools where they are said as changes
+ * (`saysToolChanges`): the tools on top, if the log has none yet, and what
+ * it offers besides them or holds back.
+ */
+function toolRecord(
+  options: TurnOptions,
+): { changes: ToolChanges | undefined; top?: readonly ToolDefinition[] } | undefined {
+  if (!saysToolChanges(options)) return undefined;
+  const recorded = recordedTop(options.log.events());
+  const top = recorded ?? topTools(options);
+  const changes = toolChangesOf(offeredTools(options), top);
+  return recorded ? { changes } : { changes, top };
+}
+
 export function recordQuestion(query: string, options: TurnOptions): void {
-  options.log.append(questionEvents(query, options, asksForTool(options) ? options.forcedTool : undefined));
+  options.log.append(
+    questionEvents(
+      query,
+      options,
+      asksForTool(options) ? options.forcedTool : undefined,
+      toolRecord(options),
+    ),
+  );
   const asked = options.reasoning?.budgetTokens || options.reasoning?.effort;
   const configured = asked && options.reasoning?.effort !== "none";
   if (configured && forcingStopsThinking(options))

@@ -28,6 +28,7 @@ import {
   unboundUntil,
 } from "../llm/reasoning-binding.js";
 import { toolIsAskedFor, withAskedTools } from "../llm/tool-choice.js";
+import { recordedTop, requestTools } from "../llm/tool-changes.js";
 import type { ModelRequest, ReasoningRequest, ToolDefinition } from "../llm/types.js";
 import { leftOutLines } from "../render/reasoning.js";
 import { withRecallWhenUseful } from "../tools/recall.js";
@@ -60,6 +61,31 @@ export function approximateTokens(request: ModelRequest): number {
 export function asksForTool(options: TurnOptions): boolean {
   return options.forcedTool !== undefined && toolIsAskedFor(options.provider.accepts, options.facts);
 }
+
+/**
+ * Whether the turn's requests keep the conversation's usual tools and say
+ * this question's own where it is asked (`llm/tool-changes.ts`): on a model
+ * with preserved thinking whose provider takes tool changes.
+ */
+export function saysToolChanges(options: TurnOptions): boolean {
+  return (
+    options.facts?.preservedThinking === true &&
+    options.provider.accepts.toolChanges === true &&
+    options.standingTools !== undefined
+  );
+}
+
+/** What stays on top where tools are said as changes: the usual tools, with recall (offered from the first request). */
+export function topTools(options: TurnOptions): ToolDefinition[] {
+  return toolDefinitions(withRecallWhenUseful(options.standingTools ?? options.tools, STABLE));
+}
+
+/** The tools the turn offers, as a request of a model with preserved thinking offers them. */
+export function offeredTools(options: TurnOptions): ToolDefinition[] {
+  return toolDefinitions(withRecallWhenUseful(options.tools, STABLE));
+}
+
+const STABLE = { activeCompactions: 0, cutOutputs: 0, stable: true };
 
 /**
  * Whether the turn forces a tool where the provider refuses thinking with a
@@ -199,17 +225,18 @@ export function buildRequest(
   const shown = options.outputCap
     ? capToolOutputs(projected, options.outputCap)
     : { events: projected, cut: 0 };
-  const tools = toolDefinitions(
-    withRecallWhenUseful(options.tools, {
-      activeCompactions: stats.activeCompactions,
-      cutOutputs: shown.cut,
-      stable: options.facts?.preservedThinking === true,
-    }),
-  );
+  const recallView = {
+    activeCompactions: stats.activeCompactions,
+    cutOutputs: shown.cut,
+    stable: options.facts?.preservedThinking === true,
+  };
   const asked = withAskedTools(
     withThreadAttachments(shown.events, options.threadAttachments),
     forced && insist,
   );
+  const tools = saysToolChanges(options)
+    ? requestTools(recordedTop(events) ?? topTools(options), asked)
+    : toolDefinitions(withRecallWhenUseful(options.tools, recallView));
   const request: ModelRequest = {
     model: options.modelName,
     ...(options.system ? { system: options.system } : {}),
@@ -223,6 +250,7 @@ export function buildRequest(
     ...(turnThinking(options) ? { reasoning: turnThinking(options) } : {}),
     ...(options.facts ? { facts: options.facts } : {}),
     ...(options.cache ? { cache: options.cache, settled } : {}),
+    ...(options.serverClearsToolUses ? { clearToolUses: options.serverClearsToolUses } : {}),
   };
   if (!options.facts?.preservedThinking) return { request, leftOut: [] };
   // The model checks each thinking block's prefix: only those whose prefix is unchanged go back.

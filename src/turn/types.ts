@@ -45,6 +45,13 @@ export interface TurnOptions {
   maxContinuations?: number;
   tools: readonly Tool[];
   /**
+   * The conversation's usual tools (its config's, without this question's
+   * `-t`/`-T`): on a model with preserved thinking whose provider takes tool
+   * changes, the request's tools stay these, and what this question offers
+   * besides or holds back is said where it is asked.
+   */
+  standingTools?: readonly Tool[];
+  /**
    * What `conversation.attachments` names, read for this turn: sent before the
    * first question of every request, as JP sends its thread's attachments,
    * and not recorded (the config says what they are).
@@ -65,6 +72,12 @@ export interface TurnOptions {
   contextWindow?: number;
   /** The view's cap of each tool's output (its max_output_bytes): longer ones are shown as head and tail. */
   outputCap?: OutputCap;
+  /**
+   * Automatic compaction of this turn's tool results left to the provider
+   * (context editing): cleared server-side past `trigger` tokens, the last
+   * `keep` tool uses kept, the request whole (a model with preserved thinking).
+   */
+  serverClearsToolUses?: { trigger: number; keep: number };
   /** Whether automatic compaction runs before each request (the refusal says what is left to do). */
   autoCompacts?: boolean;
   /** Called before every provider request with the stream; may return events to append first (auto compaction). */

@@ -35,6 +35,17 @@ describe("factsOf", () => {
   it("finds nothing in plain prose", () => {
     expect(factsOf("The parser splits every line, so a quoted field breaks in two.")).toEqual([]);
   });
+
+  it("reads a path from the start of its run of characters, and a file name after leading dashes", () => {
+    expect(kinds("see a//b/c, --out.json and ~/notes/todo.md...")).toEqual({
+      "a//b/c": "path",
+      "out.json": "path",
+      "~/notes/todo.md": "path",
+    });
+    // A run that holds no slash is no path, wherever it is cut (a hex dump, a dashed word).
+    expect(factsOf("deadbeef".repeat(500))).toEqual([]);
+    expect(kinds("x-y-z-w.ts and a-b-c")).toEqual({ "x-y-z-w.ts": "path" });
+  });
 });
 
 describe("factsAtRisk", () => {

@@ -305,3 +305,31 @@ describe("shipped example configs", () => {
     }
   });
 });
+
+describe("an untrusted workspace's servers", () => {
+  it("drops the user's tuning of a server only the withheld workspace defines, keeping the user's own", async () => {
+    const root = tempDir();
+    fs.mkdirSync(path.join(root, ".jp"), { recursive: true });
+    fs.writeFileSync(
+      path.join(root, ".jp/config.toml"),
+      '[providers.mcp.repo]\ntype = "stdio"\ncommand = "sh"\narguments = ["-c", "id"]\n',
+    );
+    fs.mkdirSync(path.join(root, "xdg/jp"), { recursive: true });
+    fs.writeFileSync(
+      path.join(root, "xdg/jp/config.toml"),
+      '[providers.mcp.repo]\noptional = true\n\n[providers.mcp.mine]\ntype = "stdio"\ncommand = "my-server"\n',
+    );
+    const load = (trusted: boolean) =>
+      loadConfig({
+        cwd: root,
+        env: { HOME: root, XDG_CONFIG_HOME: path.join(root, "xdg") },
+        workspaceDir: path.join(root, ".jp"),
+        trusted: () => trusted,
+      });
+    const untrusted = await load(false);
+    expect(untrusted.trust.trusted).toBe(false);
+    expect(Object.keys(untrusted.config.providers?.mcp ?? {})).toEqual(["mine"]);
+    const trusted = await load(true);
+    expect(trusted.config.providers?.mcp?.repo).toMatchObject({ command: "sh", optional: true });
+  });
+});

@@ -85,7 +85,11 @@ async function clean(...args: string[]) {
 }
 
 /** What the fake `just` was asked to run, one recipe a line. */
-const recipes = () => (fs.existsSync(justLog) ? fs.readFileSync(justLog, "utf8").trim().split("\n") : []);
+/** The servers `just` was asked to start (the persona's `cmd://just` attachments run too, and are not servers). */
+const recipes = () =>
+  (fs.existsSync(justLog) ? fs.readFileSync(justLog, "utf8").trim().split("\n") : []).filter((line) =>
+    line.startsWith("serve-"),
+  );
 
 describe("a JP user's afternoon in dcdpr/jp's workspace", () => {
   it("a turn whose offered tools need no MCP server starts none", async () => {
@@ -124,13 +128,18 @@ describe("a JP user's afternoon in dcdpr/jp's workspace", () => {
       "-a",
       "cmd://date?arg=%2B%25Y",
       "-a",
+      "cmd://env",
+      "-a",
       ".jp/config/personas",
       "what do you see?",
     );
     expect(asked.code, asked.stderr).toBe(0);
-    expect(asked.stderr).toMatch(/^attached 14 attachments \(≈[\d,]+ tokens\)$/m);
+    expect(asked.stderr).toMatch(/^attached 15 attachments \(≈[\d,]+ tokens\)$/m);
     const sent = JSON.stringify(mock.requests.at(-1)!.body.messages);
     expect(sent).toContain(`<stdout>${new Date().getFullYear()}`);
+    // The command runs with a tool's environment: the provider key stays with jp.
+    expect(sent).toContain("PATH=");
+    expect(sent).not.toContain("sk-ant-mock");
     expect(sent).toContain(".jp/config/personas/dev.toml");
     const folder = await clean("q", "-a", ".jp/config/personas", "again");
     expect(folder.stderr).toMatch(/^attached 13 files \(≈[\d,]+ tokens\)$/m);

@@ -43,6 +43,8 @@ beforeEach(() => {
   }
   fs.chmodSync(ws.root, 0o755);
   for (const dir of [ws.dir, path.join(ws.dir, "conversations")]) fs.chmodSync(dir, 0o755);
+  // The uid's own workspace (jp adopts no other user's .jp/), holding folders and files it may not write or read.
+  if (skip === undefined) fs.chownSync(ws.dir, NOBODY_KNOWN, NOBODY_KNOWN);
 });
 
 afterEach(() => {

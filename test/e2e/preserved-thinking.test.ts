@@ -15,6 +15,7 @@ import {
 } from "../../src/events/index.js";
 import type { MockRoute, ScriptedResponse } from "../support/mock-llm.js";
 import { qWorkspace, sampleWorkspace, type QWorkspace } from "../support/q-workspace.js";
+import { mcpCacheDir } from "../../src/mcp/offer.js";
 import { sdkTypeErrors } from "../support/sdk-types.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { REPO_ROOT } from "../support/workspace.js";
@@ -161,12 +162,45 @@ describe("preserved thinking", () => {
     ]);
   });
 
-  it("stripping turn 1's reasoning, then two more questions", async () => {
+  it("stripping turn 1's reasoning keeps turns 2 and 3's: earlier thinking is no part of a prefix", async () => {
     const ws = await workspace();
     await ask(ws, 3);
-    await compactThenAsk(ws, ["--turn", "1", "-r"], 4);
-    // Turn 4 was written after the strip: its thinking goes back with the fifth question.
-    expect(thinkingSent(ws)).toEqual(["thinking 4"]);
+    const dry = await ws.jp("c", "compact", "--turn", "1", "-r", "--dry-run");
+    expect(dry.stdout).not.toContain("Reasoning:");
+    const compact = await ws.jp("c", "compact", "--turn", "1", "-r");
+    expect(compact.code).toBe(0);
+    ws.mock.push(answer(4));
+    const next = await ws.jp("q", "question 4");
+    expect(next.code).toBe(0);
+    expect(next.stderr).not.toContain("not sent back");
+    // The oldest block removed: the rest stays valid, and the server reads all of it.
+    expect(thinkingSent(ws)).toEqual(["thinking 2", "thinking 3"]);
+    expectAccepted(ws);
+    await ask(ws, 1, 5);
+    expect(thinkingSent(ws)).toEqual(["thinking 2", "thinking 3", "thinking 4"]);
+    expectAccepted(ws);
+  });
+
+  it("stripping turn 2's reasoning is a gap: turn 3's stays out, turn 1's goes back", async () => {
+    const ws = await workspace();
+    await ask(ws, 3);
+    const dry = await ws.jp("c", "compact", "--turn", "2", "-r", "--dry-run");
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/Reasoning: the thinking of turn 3 \(≈\d+ tokens\) stops going back/);
+    const compact = await ws.jp("c", "compact", "--turn", "2", "-r");
+    expect(compact.code).toBe(0);
+    ws.mock.push(answer(4));
+    const next = await ws.jp("q", "question 4");
+    expect(next.code).toBe(0);
+    expect(next.stderr).toContain("the reasoning of turn 3 is not sent back");
+    expect(thinkingSent(ws)).toEqual(["thinking 1"]);
+    expectAccepted(ws);
+    const last = ws.events().findLast((e) => e.type === "chat_response")!;
+    expect(metadataOf(last)[REASONING_LEFT_OUT_KEY]).toEqual([{ turn: 2, blocks: 1, reason: "order" }]);
+    // Turn 4 was written after turn 1's thinking alone: it follows it.
+    await ask(ws, 1, 5);
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 4"]);
+    expectAccepted(ws);
   });
 
   it("stripping turn 1's tool calls, then two more questions", async () => {
@@ -213,24 +247,84 @@ describe("preserved thinking", () => {
     expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 5"]);
   });
 
-  it("a tool offered for one question leaves the earlier reasoning out for that question only", async () => {
+  it("a tool offered for one question is added in the conversation: every earlier block goes back, then and after", async () => {
     const ws = await workspace(
       '[conversation.tools.extra]\nsource = "local"\nsummary = "Another tool"\ncommand = ["true"]\nenable = false\n',
     );
     await ask(ws, 2);
+    const usual = ws.mock.requests.at(-1)!.body.tools;
     ws.mock.push(answer(3));
     const once = await ws.jp("q", "-t", "extra", "question 3");
     expect(once.code).toBe(0);
-    expect(toolNames(ws)).toContain("extra");
-    expect(once.stderr).toContain(
-      "the reasoning of turns 1–2 is not sent back to anthropic/claude-sonnet-5-5: the system prompt or the tools changed since it was written",
-    );
-    expect(thinkingSent(ws)).toEqual([]);
-    await ask(ws, 1, 4);
-    // Back to the usual tools: turns 1–2 go back again; turn 3 was written with the other tools.
+    expect(once.stderr).not.toContain("not sent back");
+    const third = ws.mock.requests.at(-1)!;
+    // The usual tools stay on top; the extra one is declared deferred and added where it is asked for.
+    expect((third.body.tools as { name: string }[]).filter((t) => !("defer_loading" in t))).toEqual(usual);
+    expect(third.body.tools).toContainEqual(expect.objectContaining({ name: "extra", defer_loading: true }));
+    expect((third.body.messages as unknown[]).at(-1)).toEqual({
+      role: "system",
+      content: [{ type: "tool_addition", tool: { type: "tool_reference", name: "extra" } }],
+    });
+    expect(third.headers["anthropic-beta"]).toContain("mid-conversation-tool-changes-2026-07-01");
     expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2"]);
+    expectAccepted(ws);
+    await ask(ws, 1, 4);
+    // Back to the usual tools: withdrawn where the next question is asked, so turn 3's thinking stays valid.
+    expect((ws.mock.requests.at(-1)!.body.messages as unknown[]).at(-1)).toEqual({
+      role: "system",
+      content: [{ type: "tool_removal", tool: { type: "tool_reference", name: "extra" } }],
+    });
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 3"]);
     await ask(ws, 1, 5);
-    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 4"]);
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 3", "thinking 4"]);
+    expectAccepted(ws);
+    expect(
+      sdkTypeErrors(
+        "anthropic-beta",
+        ws.mock.requests.map((r) => r.body),
+      ),
+    ).toEqual([]);
+  });
+
+  it("an MCP server whose tool list changed: the tools on top stay, the change is said in the conversation", async () => {
+    const server = path.join(REPO_ROOT, "test/support/mcp-server.mjs");
+    const ws = await workspace(
+      [
+        "[providers.mcp.bookworm]",
+        'type = "stdio"',
+        'command = "node"',
+        `arguments = ${JSON.stringify([server])}`,
+        "all_tools = true",
+        '[conversation.tools."*"]',
+        'run = "unattended"',
+        "",
+      ].join("\n"),
+    );
+    await ask(ws, 2);
+    const first = toolNames(ws);
+    // The server gained a tool since: its cached list, which jp offers from, says so.
+    const cacheFile = path.join(mcpCacheDir(ws.env, ws.root), "bookworm.json");
+    const cache = JSON.parse(fs.readFileSync(cacheFile, "utf8")) as { tools: { name: string }[] };
+    fs.writeFileSync(
+      cacheFile,
+      JSON.stringify({ ...cache, tools: [...cache.tools, { ...cache.tools[0]!, name: "new_tool" }] }),
+    );
+    ws.mock.push(answer(3));
+    const third = await ws.jp("q", "question 3");
+    expect(third.code).toBe(0);
+    expect(third.stderr).not.toContain("not sent back");
+    const body = ws.mock.requests.at(-1)!.body;
+    const tools = body.tools as { name: string; defer_loading?: boolean }[];
+    expect(tools.filter((t) => !t.defer_loading).map((t) => t.name)).toEqual(first);
+    expect(tools).toContainEqual(expect.objectContaining({ name: "new_tool", defer_loading: true }));
+    expect((body.messages as unknown[]).at(-1)).toEqual({
+      role: "system",
+      content: [{ type: "tool_addition", tool: { type: "tool_reference", name: "new_tool" } }],
+    });
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2"]);
+    expectAccepted(ws);
+    await ask(ws, 1, 4);
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 3"]);
     expectAccepted(ws);
   });
 
@@ -245,22 +339,47 @@ describe("preserved thinking", () => {
     expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 3"]);
   });
 
-  it("automatic compaction inside a long tool turn, then two more questions", async () => {
+  it("automatic compaction inside a 30-step tool turn is the provider's: every step's thinking goes back, then two more questions", async () => {
     const steps: ScriptedResponse[] = [];
     for (let i = 0; i < 30; i++)
       steps.push({ reasoning: `step ${i}`, tool_calls: [{ id: `toolu_${i}`, name: "big", arguments: {} }] });
     steps.push({ reasoning: "all done", text: "Done with all the data." });
+    // Outputs of about 600 tokens and a budget of 6,000: over it from the tenth step on.
     const ws = await workspace(
-      `${BIG_TOOL}\n[conversation.compaction.auto]\nenabled = true\nmax_tokens = 20000\n`,
+      `${BIG_TOOL.replace("2500", "600")}\n[conversation.compaction.auto]\nenabled = true\nmax_tokens = 6000\n`,
       steps,
     );
     const result = await ws.jp("q", "-t=big", "process all the data");
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/context compacted/);
-    expect(ws.events().some((e) => e.type === "compaction")).toBe(true);
+    expect(result.stderr).toContain("the provider clears this turn's oldest tool results");
+    // Nothing is stripped on jp's side: the log has no compaction, every request is the conversation whole.
+    expect(ws.events().some((e) => e.type === "compaction")).toBe(false);
+    const last = ws.mock.requests.at(-1)!;
+    // The step in progress reads the thinking of every step before it, the kept steps' included.
+    expect(thinkingSent(ws)).toEqual(Array.from({ length: 30 }, (_, i) => `step ${i}`));
+    expect(last.body.context_management).toEqual({
+      edits: [
+        {
+          type: "clear_tool_uses_20250919",
+          trigger: { type: "input_tokens", value: 6000 },
+          keep: { type: "tool_uses", value: 3 },
+        },
+      ],
+    });
+    expect(last.headers["anthropic-beta"]).toContain("context-management-2025-06-27");
+    // The server cleared the oldest results once over the budget, all but the last three.
+    expect(ws.mock.contextEdits.at(-1)).toEqual([
+      expect.objectContaining({ type: "clear_tool_uses_20250919", cleared_tool_uses: 27 }),
+    ]);
     expectAccepted(ws);
     await ask(ws, 2, 1);
     expectAccepted(ws);
+    expect(
+      sdkTypeErrors(
+        "anthropic-beta",
+        ws.mock.requests.map((r) => r.body),
+      ),
+    ).toEqual([]);
   });
 
   it("compact --dry-run names the thinking a compaction stops sending back; print and show name what jp left out", async () => {
@@ -269,7 +388,7 @@ describe("preserved thinking", () => {
     const dry = await ws.jp("c", "compact", "--turn", "1", "--summary", "Question 1.", "--dry-run");
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(
-      /Reasoning: the thinking of turns 2–3 \(≈\d+ tokens\) stops going back to the model, which reads it only while all before it is unchanged; the log keeps it\./,
+      /Reasoning: the thinking of turns 2–3 \(≈\d+ tokens\) stops going back to the model, which reads it only while all before it is unchanged and no thinking between was left out; the log keeps it\./,
     );
     const json = JSON.parse(
       (await ws.jp("c", "compact", "--turn", "1", "--summary", "Question 1.", "--dry-run", "--json")).stdout,
@@ -452,6 +571,33 @@ describe("preserved thinking", () => {
     const print = await ws.jp("c", "print", "--compacted");
     expect(print.stdout).toContain(
       "Dropped: the provider dropped 1 thinking block from the requests of turn 3 (prefix_binding_mismatch)",
+    );
+  });
+});
+
+describe("a conversation moved to another Claude model", () => {
+  it("from Opus 5.5 to Fable 5.1 sends the Opus thinking, which Fable reads; back on Opus, the server drops Fable's and jp says so", async () => {
+    w = await qWorkspace({ model: "anthropic/claude-opus-5-5", extraConfig: THINKING });
+    const ws = w;
+    await ask(ws, 2);
+    ws.mock.push(answer(3));
+    const moved = await ws.jp("q", "-m", "anthropic/claude-fable-5-1", "question 3");
+    expect(moved.code).toBe(0);
+    expect(ws.mock.requests.at(-1)!.body.model).toBe("claude-fable-5-1");
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2"]);
+    expectAccepted(ws);
+    // Opus 5.5 cannot read Fable 5.1's thinking: jp sends it all the same, the API drops it.
+    ws.mock.push(answer(4));
+    const back = await ws.jp("q", "-m", "anthropic/claude-opus-5-5", "question 4");
+    expect(back.code).toBe(0);
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 3"]);
+    expect(ws.mock.refusedForBinding).toBe(0);
+    expect(ws.mock.dropped).toEqual([
+      { path: "messages.5.content.0", reason: "model_binding_mismatch", request: 4 },
+    ]);
+    const show = await ws.jp("c", "show");
+    expect(show.stdout).toContain(
+      "the provider dropped 1 thinking block from the requests of turn 4 (model_binding_mismatch)",
     );
   });
 });

@@ -22,7 +22,10 @@ if (args.mode === "fail") {
     question: { id: "sure", text: `Delete ${args.path}?`, answer_type: "Boolean", default: false },
   });
 } else if (args.mode === "slow-ask") {
-  say({ type: "success", content: `sure=${answers.sure}: ${answers.sure ? "deleted" : "kept"} ${args.path}` });
+  say({
+    type: "success",
+    content: `sure=${answers.sure}: ${answers.sure ? "deleted" : "kept"} ${args.path}`,
+  });
 } else if (args.mode === "context") {
   say({ type: "success", content: JSON.stringify({ context, options: tool.options }) });
 } else if (args.mode === "ask") {

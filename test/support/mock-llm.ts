@@ -10,6 +10,8 @@ import { gzipSync } from "node:zlib";
 import { compactionRefusal } from "./compaction-rules.js";
 import {
   checkPrefixes,
+  checkToolChanges,
+  contextEditing,
   COMPACTION_BETA,
   compactionBlock,
   PRESERVED_THINKING_MODELS,
@@ -87,6 +89,8 @@ export interface MockLlm {
   dropped: (Dropped & { request: number })[];
   /** Requests refused with a 400 for a thinking block bound to another prefix. */
   refusedForBinding: number;
+  /** Per request that asked for context editing, the edits it applied (none: `[]`). */
+  contextEdits: Record<string, unknown>[][];
   /** TCP connections accepted so far. */
   connections(): number;
   /** Responses not played yet. */
@@ -185,8 +189,10 @@ export function anthropicMessageStart(model: string, input: number, cache = { re
 
 /** What a model with preserved thinking adds to its answer: the signature it binds, what it dropped. */
 interface Preserved {
-  signature: string;
+  signature?: string;
   transformations: Record<string, unknown>[];
+  /** Context editing's applied edits, said in message_delta's `context_management`. */
+  appliedEdits?: Record<string, unknown>[];
 }
 
 function anthropicEvents(
@@ -197,10 +203,16 @@ function anthropicEvents(
 ): SseEvent[] {
   // A scripted usage stands as given, uncached.
   if (r.usage) cache = { read: 0, write: 0 };
-  const usage = r.usage ?? { input: cache.total ?? 100, output: 20 };
+  // What the model read: context editing's cleared tokens are not in it.
+  const cleared = (preserved?.appliedEdits ?? []).reduce(
+    (n, e) => n + Number(e.cleared_input_tokens ?? 0),
+    0,
+  );
+  const usage = r.usage ?? { input: Math.max(1, (cache.total ?? 100) - cleared), output: 20 };
   const start = anthropicMessageStart(model, usage.input, cache);
   if (preserved) {
-    if (r.signature === undefined) r = { ...r, signature: preserved.signature };
+    if (r.signature === undefined && preserved.signature !== undefined)
+      r = { ...r, signature: preserved.signature };
     if (preserved.transformations.length)
       (start[1].message as Record<string, unknown>).input_transformations = preserved.transformations;
   }
@@ -214,6 +226,7 @@ function anthropicEvents(
         type: "message_delta",
         delta: { stop_reason: stop, stop_sequence: null },
         usage: { output_tokens: usage.output },
+        ...(preserved?.appliedEdits ? { context_management: { applied_edits: preserved.appliedEdits } } : {}),
       },
     ],
     ["message_stop", { type: "message_stop" }],
@@ -717,6 +730,7 @@ class MockState {
   readonly gets = new Map<string, object>();
   readonly modelRequests: RecordedRequest[] = [];
   readonly dropped: (Dropped & { request: number })[] = [];
+  readonly contextEdits: Record<string, unknown>[][] = [];
   refusedForBinding = 0;
   readonly waiters: { n: number; resolve: () => void }[] = [];
   started = 0;
@@ -802,6 +816,14 @@ class MockState {
       );
       return;
     }
+    const toolChange = anthropic ? checkToolChanges(body, req.headers) : undefined;
+    const editing = anthropic ? contextEditing(body, req.headers) : undefined;
+    const refusal = toolChange ?? (editing && "error" in editing ? editing.error : undefined);
+    if (refusal) {
+      writeFault(res, refusal, true);
+      return;
+    }
+    if (editing && "applied" in editing) this.contextEdits.push(editing.applied);
     let preserved: Preserved | undefined;
     if (anthropic && PRESERVED_THINKING_MODELS.has(String(body.model))) {
       const check = checkPrefixes(body, req.headers);
@@ -812,6 +834,9 @@ class MockState {
       }
       for (const d of check.dropped) this.dropped.push({ ...d, request: this.requests.length });
       preserved = { signature: check.sign(), transformations: check.transformations };
+    }
+    if (editing && "applied" in editing && editing.applied.length) {
+      preserved = { ...(preserved ?? { transformations: [] }), appliedEdits: editing.applied };
     }
     const script = this.route?.(body) ?? this.queue.shift();
     if (!script) {
@@ -914,6 +939,7 @@ export async function startMockLlm(
     gets: state.gets,
     modelRequests: state.modelRequests,
     dropped: state.dropped,
+    contextEdits: state.contextEdits,
     get refusedForBinding() {
       return state.refusedForBinding;
     },

@@ -7,7 +7,7 @@ import { main } from "../../src/cli/main.js";
 import { initWorkspace, type Workspace } from "../../src/store/workspace.js";
 import type { Clock } from "../../src/store/clock.js";
 import { collectLayers } from "../../src/config/load.js";
-import { trustWorkspace } from "../../src/trusted-workspaces.js";
+import { trustEntry, trustWorkspace } from "../../src/trusted-workspaces.js";
 
 export function tempDir(prefix = "jp-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -89,5 +89,7 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 /** Trust the workspace at `root` with what its configuration does now, as `jp workspace trust` records it. */
 export function trustAsItIs(root: string, env: NodeJS.ProcessEnv): void {
   const { trust } = collectLayers({ cwd: root, env, workspaceDir: path.join(root, ".jp") });
-  trustWorkspace(root, trust.powers, env, new Date());
+  // What the user trusted it with before (its personas, by `jp workspace trust`) stays trusted.
+  const before = trustEntry(root, env)?.powers ?? [];
+  trustWorkspace(root, [...new Set([...before, ...trust.powers])], env, new Date());
 }

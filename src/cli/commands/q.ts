@@ -123,7 +123,11 @@ function qSteps(
         commands: setByConversation(origins, "command"),
         mcpSources: setByConversation(origins, "source"),
       });
-      return { tools: offered.tools, close: async () => offered.servers?.closeAll() };
+      return {
+        tools: offered.tools,
+        standing: offered.standing,
+        close: async () => offered.servers?.closeAll(),
+      };
     },
     setUp: async ({ config }, tools, ref, model, signal) => ({
       forcedTool: opts.toolUse,

@@ -96,7 +96,9 @@ export function keepPersona(
   const delta: Record<string, unknown> = {};
   for (const [key, layer] of origins) {
     // Layers are named `-c SPEC`, or for a JP workspace "JP workspace (…, -c SPEC, read as JP's)".
-    if (!key.startsWith("assistant.") || !/(^|[ (,])-c /.test(layer)) continue;
+    // The tools a persona turns on stay on too, as in JP (applied again only in a trusted workspace).
+    const kept = key.startsWith("assistant.") || /^conversation\.tools\.[^.]+\.enable$/.test(key);
+    if (!kept || !/(^|[ (,])-c /.test(layer)) continue;
     const keys = key.split(".");
     setValueAt(delta, keys, valueAt(config, keys));
   }

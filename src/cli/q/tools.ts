@@ -48,7 +48,7 @@ export async function offeredTools(
   ref: ConversationRef,
   opts: QOptions,
   trust: { commands: ReadonlySet<string>; mcpSources: ReadonlySet<string> },
-): Promise<{ tools: Tool[]; servers?: McpServers }> {
+): Promise<{ tools: Tool[]; standing: Tool[]; servers?: McpServers }> {
   const registry = await conversationRegistry(ctx, config, ref, trust.commands);
   // The MCP layer loads only for a config that offers MCP tools.
   const mcp = usesMcp(config, registry) ? await loadMcp(ctx, config) : undefined;
@@ -64,22 +64,26 @@ export async function offeredTools(
     }));
     if (opts.toolUse) selections.push({ enable: true, name: opts.toolUse });
     const selected = selectTools(registry, selections);
-    const mcpSpecs = selected.filter(isMcpToolSpec);
+    // The conversation's usual tools: what it offers without this question's -t, -T and -u.
+    const usual = selections.length ? selectTools(registry, []) : selected;
+    const mcpSpecs = [...new Set([...selected, ...usual])].filter(isMcpToolSpec);
     const described =
       mcp && mcpSpecs.length
         ? await mcp.offer.describeMcpTools(mcpSpecs, mcp.servers, trust.mcpSources, warn)
         : [];
     const byName = new Map(described.map((t) => [t.name, t]));
-    const ready = selected.flatMap((entry) => {
-      if (!isMcpToolSpec(entry)) return [entry];
-      const tool = byName.get(entry.name);
-      return tool ? [tool] : [];
-    });
-    const offered = withAcceptedNames(ready, (name, problem) => {
+    const ready = (entries: typeof selected) =>
+      entries.flatMap((entry) => {
+        if (!isMcpToolSpec(entry)) return [entry];
+        const tool = byName.get(entry.name);
+        return tool ? [tool] : [];
+      });
+    const offered = withAcceptedNames(ready(selected), (name, problem) => {
       ctx.warn(`left out tool ${quotedName(name)}: ${problem}`);
     });
     for (const tool of offered) if (tool.warning) ctx.warn(tool.warning);
-    return { tools: offered, ...(servers ? { servers } : {}) };
+    const standing = usual === selected ? offered : withAcceptedNames(ready(usual), () => undefined);
+    return { tools: offered, standing, ...(servers ? { servers } : {}) };
   } catch (error) {
     await servers?.closeAll();
     throw error;

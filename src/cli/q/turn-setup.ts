@@ -14,7 +14,7 @@ import {
 } from "../../llm/capabilities.js";
 import { currentBuiltInModels } from "../../llm/model-table.js";
 import { rememberRefusedThinking } from "../../llm/model-info.js";
-import { requestSettings } from "../../llm/create-provider.js";
+import { providerApi, requestSettings } from "../../llm/create-provider.js";
 import { createStreamRenderer } from "../../render/stream.js";
 import { visible } from "../../render/visible.js";
 import { type ConversationRef } from "../../store/conversations.js";
@@ -22,7 +22,7 @@ import { outputCapOf } from "../../tools/local.js";
 import { withRecallWhenUseful } from "../../tools/recall.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
 import type { Tool } from "../../tools/types.js";
-import { createAutoCompaction } from "../../turn/auto-compaction.js";
+import { autoBudget, createAutoCompaction } from "../../turn/auto-compaction.js";
 import type { Context } from "../context.js";
 import { providerSummaries } from "../provider-summaries.js";
 import type { QOptions } from "./options.js";
@@ -86,7 +86,8 @@ export async function turnSettings(
 ) {
   const { facts } = capabilities;
   const window = facts.contextWindow;
-  const beforeRequest = await autoCompactionHook(ctx, config, tools, capabilities, ref);
+  const serverClears = serverClearsToolUses(config, capabilities);
+  const beforeRequest = await autoCompactionHook(ctx, config, tools, capabilities, ref, serverClears);
   const reasoning = config.assistant?.reasoning;
   return {
     system: config.assistant?.system_prompt,
@@ -106,8 +107,30 @@ export async function turnSettings(
     // A request clearly over the window is not sent, auto compaction or not (it may not be able to help).
     ...(window !== undefined ? { contextWindow: window } : {}),
     autoCompacts: config.conversation?.compaction?.auto?.enabled === true,
+    ...(beforeRequest && serverClears ? { serverClearsToolUses: serverClears } : {}),
     outputCap: outputCapOf(config),
   };
+}
+
+/** The tool uses the provider keeps when it clears older ones itself. */
+const KEPT_TOOL_USES = 3;
+
+/**
+ * Where automatic compaction leaves the turn's tool results to the provider:
+ * a model with preserved thinking spoken to through the Messages API, whose
+ * context editing clears them server-side past the budget and leaves every
+ * thinking block's prefix as it was (client-side stripping would change the
+ * prefix of every later step's thinking).
+ */
+function serverClearsToolUses(
+  config: Config,
+  capabilities: ModelCapabilities,
+): { trigger: number; keep: number } | undefined {
+  if (!config.conversation?.compaction?.auto?.enabled || capabilities.facts.preservedThinking !== true)
+    return undefined;
+  if (providerApi(capabilities.id, config) !== "anthropic") return undefined;
+  const limits = autoBudget(config, capabilities.facts.contextWindow);
+  return limits ? { trigger: limits.budget, keep: KEPT_TOOL_USES } : undefined;
 }
 
 /** Where the turn asks, shows and takes the time: the terminal, or with --json events alone on stdout. */
@@ -158,6 +181,7 @@ async function autoCompactionHook(
   tools: readonly Tool[],
   capabilities: ModelCapabilities,
   ref: ConversationRef,
+  serverClears: { keep: number } | undefined,
 ) {
   const auto = config.conversation?.compaction?.auto;
   if (!auto?.enabled) return undefined;
@@ -196,6 +220,7 @@ async function autoCompactionHook(
     now: () => ctx.clock.now(),
     newId: ctx.newId,
     hints: toolHints(config),
+    ...(serverClears ? { serverClearsToolUses: { keep: serverClears.keep } } : {}),
     say: (line) => {
       ctx.info(ctx.color.cyan(line));
     },

@@ -57,6 +57,25 @@ describe("a persona", () => {
     }
     expect(w.mock.requests).toHaveLength(2);
   });
+
+  it("keeps the tools it turned on for the conversation's next turns, in a workspace the user trusts", async () => {
+    w = await qWorkspace({
+      script: [{ text: "one" }, { text: "two" }],
+      extraConfig:
+        '[conversation.tools.shout]\nsource = "local"\ncommand = ["echo", "hi"]\nsummary = "shout"\nenable = "explicit"\n',
+    });
+    fs.mkdirSync(path.join(w.root, ".jp/config.d"), { recursive: true });
+    fs.writeFileSync(
+      path.join(w.root, ".jp/config.d/loud.toml"),
+      "[conversation.tools.shout]\nenable = true\n",
+    );
+    expect((await w.jp("-c", "loud", "q", "-n", "first")).code).toBe(0);
+    const next = await w.jp("q", "second");
+    expect(next.code, next.stderr).toBe(0);
+    const offered = (n: number) => (w!.mock.requests[n]!.body.tools as { name: string }[]).map((t) => t.name);
+    expect(offered(0)).toContain("shout");
+    expect(offered(1)).toContain("shout");
+  });
 });
 
 describe("labels as JP writes them", () => {

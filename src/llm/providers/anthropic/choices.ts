@@ -115,6 +115,7 @@ export const ANTHROPIC_ACCEPTS: AcceptedFields = {
   toolChoice: "named",
   thinksWhileForced: false,
   attachments: ["image", "pdf"],
+  toolChanges: true,
 };
 
 /** The tool choice: a named tool where the model takes forcing (not Sonnet 5.5, nor always-thinking models). */

@@ -2,7 +2,12 @@
 // blocks with their signatures, tool_use/tool_result pairs, one role per
 // message, attachments as documents and images), the body with its thinking
 // and cache breakpoints, and the betas a body needs.
-import type { BetaCompactionConfig } from "@anthropic-ai/sdk/resources/beta/messages/messages";
+import type {
+  BetaCompactionConfig,
+  BetaContextManagementConfig,
+  BetaRequestToolAdditionBlock,
+  BetaRequestToolRemovalBlock,
+} from "@anthropic-ai/sdk/resources/beta/messages/messages";
 import type {
   Tool as AnthropicTool,
   CacheControlEphemeral,
@@ -31,6 +36,8 @@ import {
   isTextAttachment,
 } from "../../../events/index.js";
 import { reasoningGoesBack } from "../../capabilities.js";
+import { thinkingGoesBack } from "../../thinking-readers.js";
+import { TOOL_CHANGES_BETA, toolShifts, type ToolShift } from "../../tool-changes.js";
 import { type ModelRequest } from "../../types.js";
 import { anthropicThinking, anthropicToolChoice } from "./choices.js";
 
@@ -39,49 +46,63 @@ export interface Message {
   content: ContentBlockParam[];
 }
 
+/** A message in the conversation that changes the tools offered from there on (`llm/tool-changes.ts`). */
+export interface ToolChangeMessage {
+  role: "system";
+  content: (BetaRequestToolAdditionBlock | BetaRequestToolRemovalBlock)[];
+}
+
+/** What a request's `messages` hold. */
+export type AnyMessage = Message | ToolChangeMessage;
+
+const isConversational = (m: AnyMessage): m is Message => m.role !== "system";
+
+/** The tool change said where a question is asked: withdrawals, then additions. */
+function toolChangeMessage(shift: ToolShift): ToolChangeMessage {
+  const reference = (name: string) => ({ type: "tool_reference" as const, name });
+  return {
+    role: "system",
+    content: [
+      ...shift.remove.map((name) => ({ type: "tool_removal" as const, tool: reference(name) })),
+      ...shift.add.map((name) => ({ type: "tool_addition" as const, tool: reference(name) })),
+    ],
+  };
+}
+
 /** Map projected events to Messages API messages; consecutive blocks of one role share a message. */
-export function toAnthropicMessages(events: readonly Event[]): Message[] {
+export function toAnthropicMessages(events: readonly Event[]): AnyMessage[] {
   return mapMessages(events, []).messages;
 }
 
 /**
  * The messages, and for each of `marks` (event positions) how many blocks the
  * events before it make: what mapping only `events.slice(0, mark)` would give.
- * With `model`, thinking another model wrote stays out: thinking blocks are
- * tied to the model that wrote them, and another refuses them.
+ * With `model`, thinking goes back as `thinkingGoesBack` says: to a model with
+ * preserved thinking (`preserved`) every Claude model's, for the API to drop
+ * what it cannot read; to another, what it reads.
  */
 export function mapMessages(
   events: readonly Event[],
   marks: readonly number[],
   model?: string,
-): { messages: Message[]; blocksBefore: number[]; betas: string[] } {
-  /** The beta features the compaction block sent requires (`compactionBetas`). */
+  preserved = false,
+  declared: ReadonlySet<string> = new Set(),
+): { messages: AnyMessage[]; blocksBefore: number[]; betas: string[] } {
   let betas: string[] = [];
   const writers = model === undefined ? [] : responseModels(events);
-  const messages: Message[] = [];
+  const shifts = toolShifts(events, declared);
+  const messages: AnyMessage[] = [];
   let blocks = 0;
   const push = (role: Message["role"], block: ContentBlockParam) => {
     blocks += 1;
     const last = messages.at(-1);
-    if (last && last.role === role) last.content.push(block);
+    if (last && last.role === role && isConversational(last)) last.content.push(block);
     else messages.push({ role, content: [block] });
   };
   // -1 until the mark is passed: a mark at or beyond the end counts every block.
   const pushedBefore: number[] = marks.map((mark) => (mark <= 0 ? 0 : -1));
-  /**
-   * The compaction block the provider wrote, when event `i` is its summary
-   * turn's answer and it goes back: to the model that wrote it, first in the
-   * request, in place of the summary turn (its question included).
-   */
-  const compactionAt = (i: number): ContentBlockParam | undefined => {
-    const e = events[i];
-    if (model === undefined || blocks > 0 || e?.type !== "chat_response") return undefined;
-    const summary = isJsonObject(e.metadata) ? e.metadata[PROVIDER_SUMMARY_KEY] : undefined;
-    if (!isJsonObject(summary) || !isJsonObject(summary.block) || writers[i] === undefined) return undefined;
-    if (!reasoningGoesBack(writers[i], model)) return undefined;
-    betas = compactionBetas(summary);
-    return verbatim(summary.block);
-  };
+  // Only first in the request, in place of the summary turn (its question included).
+  const compactionAt = (i: number) => (blocks > 0 ? undefined : sentCompaction(events[i], writers[i], model));
   for (let i = 0; i < events.length; i++) {
     for (let m = 0; m < marks.length; m++) if (marks[m] === i) pushedBefore[m] = blocks;
     const e = events[i]!;
@@ -91,18 +112,23 @@ export function mapMessages(
         if (compactionAt(i + 1)) break;
         for (const block of attachmentBlocks(e.attachments ?? [])) push("user", block);
         push("user", { type: "text", text: e.content });
+        {
+          const shift = shifts.get(i);
+          if (shift) messages.push(toolChangeMessage(shift));
+        }
         break;
       case "chat_response": {
         const compaction = compactionAt(i);
         if (compaction) {
-          push("assistant", compaction);
+          betas = compaction.betas;
+          push("assistant", compaction.block);
           break;
         }
         const block = responseBlock(e);
         const foreign =
           model !== undefined &&
           (block?.type === "thinking" || block?.type === "redacted_thinking") &&
-          !reasoningGoesBack(writers[i], model);
+          !thinkingGoesBack(writers[i], model, preserved);
         if (block && !foreign) push("assistant", block);
         break;
       }
@@ -132,6 +158,23 @@ export function mapMessages(
     return count > 0 && opensWithAssistant ? count + 1 : count;
   });
   return { messages, blocksBefore, betas };
+}
+
+/**
+ * The compaction block the provider wrote, when `e` is its summary turn's
+ * answer and it goes back (to `model`, the one that wrote it), with the beta
+ * features a request carrying it needs.
+ */
+function sentCompaction(
+  e: Event | undefined,
+  writer: string | undefined,
+  model: string | undefined,
+): { block: ContentBlockParam; betas: string[] } | undefined {
+  if (model === undefined || e?.type !== "chat_response" || writer === undefined) return undefined;
+  const summary = isJsonObject(e.metadata) ? e.metadata[PROVIDER_SUMMARY_KEY] : undefined;
+  if (!isJsonObject(summary) || !isJsonObject(summary.block) || !reasoningGoesBack(writer, model))
+    return undefined;
+  return { block: verbatim(summary.block), betas: compactionBetas(summary) };
 }
 
 /**
@@ -204,8 +247,15 @@ function responseBlock(e: ChatResponse): ContentBlockParam | undefined {
   return { type: "text", text: JSON.stringify(e.data) };
 }
 
-/** A Messages request, with the beta API's on-demand compaction where it is asked for. */
-export type AnthropicBody = MessageCreateParamsStreaming & { compaction?: BetaCompactionConfig };
+/**
+ * A Messages request, with the beta API's on-demand compaction where it is
+ * asked for, and its tool changes in the conversation.
+ */
+export type AnthropicBody = Omit<MessageCreateParamsStreaming, "messages"> & {
+  messages: AnyMessage[];
+  compaction?: BetaCompactionConfig;
+  context_management?: BetaContextManagementConfig;
+};
 
 export function anthropicBody(request: ModelRequest): AnthropicBody {
   return anthropicRequest(request).body;
@@ -218,12 +268,19 @@ export function anthropicRequest(request: ModelRequest): { body: AnthropicBody; 
     messages,
     blocksBefore: settledBlocks,
     betas: carried,
-  } = mapMessages(request.events, (request.settled ?? []).slice(-2), request.model);
+  } = mapMessages(
+    request.events,
+    (request.settled ?? []).slice(-2),
+    request.model,
+    request.facts?.preservedThinking === true,
+    new Set(request.tools.map((t) => t.name)),
+  );
   const choice = anthropicToolChoice(request);
   const tools: AnthropicTool[] = request.tools.map((t) => ({
     name: t.name,
     description: t.description,
     input_schema: { type: "object", ...t.parameters },
+    ...(t.deferred ? { defer_loading: true } : {}),
   }));
   const control: CacheControlEphemeral | undefined = request.cache
     ? request.cache.ttl === "1h"
@@ -239,7 +296,7 @@ export function anthropicRequest(request: ModelRequest): { body: AnthropicBody; 
       settledBlocks,
     );
   }
-  const body: MessageCreateParamsStreaming = {
+  const body: AnthropicBody = {
     model: request.model,
     max_tokens: request.maxTokens,
     messages,
@@ -260,6 +317,7 @@ export function anthropicRequest(request: ModelRequest): { body: AnthropicBody; 
   const current = body.thinking ?? { type: "adaptive" };
   if (request.reasoningBinding === "drop" && (current.type === "adaptive" || current.type === "enabled"))
     body.thinking = { ...current, ...DROP_CHANGED_BLOCKS };
+  // The beta SDK's types: on-demand compaction "Cannot be combined with `context_management`".
   const asked: AnthropicBody = request.compaction
     ? {
         ...body,
@@ -268,9 +326,34 @@ export function anthropicRequest(request: ModelRequest): { body: AnthropicBody; 
           ...(request.compaction.instructions ? { instructions: request.compaction.instructions } : {}),
         },
       }
-    : body;
+    : request.clearToolUses
+      ? { ...body, context_management: clearToolUses(request.clearToolUses) }
+      : body;
   return { body: asked, betas: [...new Set([...betasOf(asked), ...carried])] };
 }
+
+/**
+ * Server-side clearing of the oldest tool results. The docs
+ * (https://platform.claude.com/docs/en/build-with-claude/context-editing):
+ * "Context editing is applied server-side before the prompt reaches Claude.
+ * Your client application maintains the full, unmodified conversation
+ * history"; so the request, and every thinking block's prefix in it, stays
+ * as it was.
+ */
+function clearToolUses(clear: { trigger: number; keep: number }): BetaContextManagementConfig {
+  return {
+    edits: [
+      {
+        type: "clear_tool_uses_20250919",
+        trigger: { type: "input_tokens", value: clear.trigger },
+        keep: { type: "tool_uses", value: clear.keep },
+      },
+    ],
+  };
+}
+
+/** Context editing's beta header (the docs: "To enable it, use the beta header context-management-2025-06-27"). */
+const CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
 
 /**
  * Preserved thinking's safety net: a thinking block whose prefix changed is
@@ -289,6 +372,8 @@ function betasOf(body: AnthropicBody): string[] {
   return [
     ...(body.thinking && "block_binding" in body.thinking ? [THINKING_BINDING_BETA] : []),
     ...(body.compaction ? [COMPACTION_BETA] : []),
+    ...(body.messages.some((m) => m.role === "system") ? [TOOL_CHANGES_BETA] : []),
+    ...(body.context_management ? [CONTEXT_MANAGEMENT_BETA] : []),
   ];
 }
 
@@ -308,12 +393,13 @@ function betasOf(body: AnthropicBody): string[] {
 function addCacheBreakpoints(
   tools: AnthropicTool[],
   hasSystem: boolean,
-  messages: Message[],
+  all: AnyMessage[],
   control: CacheControlEphemeral,
   settledBlocks: readonly number[],
 ): void {
-  // anthropicBody marks the system prompt itself.
-  const lastTool = tools.at(-1);
+  // anthropicBody marks the system prompt itself; the tool changes in the conversation are not marked.
+  const messages = all.filter(isConversational);
+  const lastTool = tools.filter((t) => !t.defer_loading).at(-1);
   if (lastTool && !hasSystem) lastTool.cache_control = control;
   // Thinking blocks cannot carry a breakpoint.
   const canMark = (

@@ -56,12 +56,14 @@ it("with --compacted searches what the model sees: a summary's words, not the tu
   const seen = await jp("conversation", "grep", "--compacted", "was fixed for CSV quoting");
   expect(seen.code).toBe(0);
   expect(seen.stdout).toMatch(/^17900000000 turn 1 summary of turns 1–3, assistant: The parser was fixed/);
-  // The sample's first question is in the stored history, and no longer in the view.
+  // The sample's first question is in the stored history; in the view it is only the record's quote of it, in the next turn.
   const question = (await jp("conversation", "print", "--json")).stdout;
   const first = (
     JSON.parse(question) as { turns: { events: { content?: string }[] }[] }
   ).turns[0]!.events.find((e) => e.content)!.content!.split("\n")[0]!;
   const words = first.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   expect((await jp("conversation", "grep", words)).code).toBe(0);
-  expect((await jp("conversation", "grep", "--compacted", words)).code).toBe(1);
+  const quoted = await jp("conversation", "grep", "--compacted", words);
+  expect(quoted.code).toBe(0);
+  expect(quoted.stdout.trim().split("\n")).toEqual([expect.stringMatching(/^17900000000 turn 4 user: - "/)]);
 });
