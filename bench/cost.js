@@ -5,6 +5,11 @@
 // (a) one agent turn of 40 steps, each calling a tool that returns 5 KB, with
 //     automatic compaction at 20,000 tokens (keep_tail 6,000, tool calls stripped);
 // (b) 30 user turns of 3 tool calls each, with `jp conversation compact` after turn 15.
+// Scenario (a) runs again on a model with preserved thinking (each step thinks,
+// and its thinking goes back): there automatic compaction of tool output is the
+// provider's context editing, and the server lists any thinking it had to drop.
+// Its share from cache is not a row: the local server reads the cache over the
+// request as sent, not as edited, which the docs say clearing invalidates.
 // For each policy it reports requests, compactions, the share of input tokens
 // read from the cache, and billed-equivalent input tokens (fresh 1.0, cache
 // write 1.25, cache read 0.1), all from the usage jp recorded in the log.
@@ -16,6 +21,8 @@ import { DATA_DIR, startBenchMock } from "./lib.js";
 
 const JP = path.join(path.dirname(fileURLToPath(import.meta.url)), "../bin/jp");
 const BUDGET = 20_000;
+/** A model whose thinking is bound to the prefix and kept: Anthropic's preserved thinking. */
+const PRESERVED_MODEL = "anthropic/claude-opus-5-5";
 
 function run(args, cwd, env) {
   return new Promise((resolve, reject) => {
@@ -50,7 +57,7 @@ function workspace(name, mockUrl, chunkBytes, policy) {
     path.join(root, ".jp/config.toml"),
     [
       `[assistant]\nsystem_prompt = "You are a careful coding agent."\ncache = ${policy.cache ?? true}\n`,
-      `[assistant.model]\nid = "anthropic/claude-bench"\n`,
+      `[assistant.model]\nid = "${policy.model ?? "anthropic/claude-bench"}"\n`,
       `[assistant.tokens]\nestimate = "chars"\n`,
       `[providers.anthropic]\nbase_url = "${mockUrl}"\napi_key_env = "BENCH_API_KEY"\n`,
       `[conversation.tools.chunk]\nsource = "local"\nsummary = "Print chunk N of the data."\n` +
@@ -95,14 +102,21 @@ function bill(root) {
 
 const call = (id, n) => ({ text: "Next chunk.", tool_calls: [{ id, name: "chunk", arguments: { n } }] });
 
+/** A step that thinks first, as every step of a model with preserved thinking does. */
+const thinkingCall = (id, n) => ({
+  ...call(id, n),
+  reasoning: `Chunk ${n - 1} agreed with the others; read chunk ${n}.`,
+});
+
 async function agentTurn(name, policy) {
   const mock = await startBenchMock(() => undefined, { record: true });
+  const step = policy.model ? thinkingCall : call;
   try {
-    for (let i = 0; i < 40; i++) mock.push(call(`toolu_${i}`, i));
+    for (let i = 0; i < 40; i++) mock.push(step(`toolu_${i}`, i));
     mock.push({ text: "All 40 chunks read." });
-    const root = workspace(name, mock.url, 5 * 1024, policy);
+    const root = await trusted(workspace(name, mock.url, 5 * 1024, policy));
     await run(["q", "-n", "Read chunks 0 to 39, one at a time."], root, env());
-    return bill(root);
+    return { ...bill(root), droppedThinking: mock.dropped.length };
   } finally {
     await mock.close();
   }
@@ -111,7 +125,7 @@ async function agentTurn(name, policy) {
 async function userTurns(name, policy, compactAfter) {
   const mock = await startBenchMock(() => undefined, { record: true });
   try {
-    const root = workspace(name, mock.url, 2 * 1024, policy);
+    const root = await trusted(workspace(name, mock.url, 2 * 1024, policy));
     for (let t = 0; t < 30; t++) {
       for (let c = 0; c < 3; c++) mock.push(call(`toolu_${t}_${c}`, t * 3 + c));
       mock.push({ text: `Turn ${t + 1}: the three chunks agree.` });
@@ -124,7 +138,19 @@ async function userTurns(name, policy, compactAfter) {
   }
 }
 
-const env = () => ({ ...process.env, NO_COLOR: "1", BENCH_API_KEY: "sk-bench" });
+// The user's state (the workspaces they trust) is the bench's own.
+const env = () => ({
+  ...process.env,
+  NO_COLOR: "1",
+  BENCH_API_KEY: "sk-bench",
+  XDG_STATE_HOME: path.join(DATA_DIR, "cost-state"),
+});
+
+/** A workspace of the bench's, trusted as the one who made it would (`jp init` records it). */
+async function trusted(root) {
+  await run(["workspace", "trust"], root, env());
+  return root;
+}
 
 function table(rows) {
   const head = [
@@ -156,6 +182,7 @@ export async function costBench() {
     ],
     ["jp (hysteresis)", await agentTurn("a-jp", { auto: "" })],
     ["jp, caching off", await agentTurn("a-nocache", { auto: "", cache: false })],
+    ["jp, preserved thinking", await agentTurn("a-thinking", { auto: "", model: PRESERVED_MODEL })],
   ];
   const b = [
     ["no compaction", await userTurns("b-none", {}, undefined)],
@@ -163,12 +190,14 @@ export async function costBench() {
     ["compact after turn 15, caching off", await userTurns("b-nocache", { cache: false }, 15)],
   ];
   console.log(
-    `(a) one agent turn, 40 steps of 5 KB, auto compaction at ${BUDGET.toLocaleString("en-US")} tokens\n${table(a)}`,
+    `(a) one agent turn, 40 steps of 5 KB, auto compaction at ${BUDGET.toLocaleString("en-US")} tokens\n${table(a.slice(0, 4))}\n` +
+      `  on ${PRESERVED_MODEL} (preserved thinking): ${a[4][1].requests} requests, ${a[4][1].droppedThinking} thinking blocks dropped by the server`,
   );
   console.log(`(b) 30 user turns of 3 tool calls, jp conversation compact after turn 15\n${table(b)}`);
   const jp = a[2][1];
   const uncached = a[3][1];
   const compacted = b[1][1];
+  const thinking = a[4][1];
   return [
     {
       name: "cost a",
@@ -177,6 +206,12 @@ export async function costBench() {
       detail: `share of input not read from cache (target: at least 85 % from cache; ${(jp.cached * 100).toFixed(1)} %)`,
     },
     { name: "cost a", ratio: jp.compactions, limit: 4, detail: "auto compactions in the 40-step turn" },
+    {
+      name: "cost a pt",
+      ratio: thinking.droppedThinking,
+      limit: 0,
+      detail: "thinking blocks the server dropped in the 40-step turn (the docs let every one be kept)",
+    },
     {
       name: "cost a",
       ratio: jp.max / BUDGET,

@@ -203,7 +203,8 @@ async function configFor(ctx: Context, options: Parameters<Context["config"]>[0]
   if (!heldBack(resolved.trust)) return sayConfigLines(ctx, resolved);
   const { askTrust, untrustedLine } = await import("./workspace-trust.js");
   if (options.askTrust && (await askTrust(ctx, resolved.trust))) resolved = await load();
-  else if (!untrustedSaid.has(ctx)) {
+  // A conversation's withheld config matters where a question is asked; reading it (print, grep, a dry run) needs no line.
+  else if (!untrustedSaid.has(ctx) && (options.askTrust || resolved.trust.powers.length > 0)) {
     untrustedSaid.add(ctx);
     ctx.warn(untrustedLine(resolved.trust));
   }

@@ -203,12 +203,8 @@ function anthropicEvents(
 ): SseEvent[] {
   // A scripted usage stands as given, uncached.
   if (r.usage) cache = { read: 0, write: 0 };
-  // What the model read: context editing's cleared tokens are not in it.
-  const cleared = (preserved?.appliedEdits ?? []).reduce(
-    (n, e) => n + Number(e.cleared_input_tokens ?? 0),
-    0,
-  );
-  const usage = r.usage ?? { input: Math.max(1, (cache.total ?? 100) - cleared), output: 20 };
+  // What the model read: the cache counted the request as context editing left it.
+  const usage = r.usage ?? { input: cache.total ?? 100, output: 20 };
   const start = anthropicMessageStart(model, usage.input, cache);
   if (preserved) {
     if (r.signature === undefined && preserved.signature !== undefined)
@@ -874,7 +870,7 @@ class MockState {
     const cached: CacheUsage = !this.record
       ? { read: 0, write: 0 }
       : anthropic
-        ? this.promptCache.anthropic(body)
+        ? this.promptCache.anthropic(editing && "edited" in editing ? editing.edited : body)
         : this.promptCache.openai(body);
     const dialect = url.endsWith("/responses")
       ? "responses"

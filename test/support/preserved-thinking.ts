@@ -233,10 +233,16 @@ export const CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
  * maintains the full, unmodified conversation history". Tokens are counted
  * at four characters each, as the mock counts them everywhere.
  */
+/** The text a cleared tool result is replaced with (the docs call it placeholder text). */
+const CLEARED_PLACEHOLDER = "[tool result cleared]";
+
 export function contextEditing(
   body: Record<string, unknown>,
   headers: http.IncomingHttpHeaders,
-): { error: { status: number; message: string } } | { applied: Block[] } | undefined {
+):
+  | { error: { status: number; message: string } }
+  | { applied: Block[]; edited: Record<string, unknown> }
+  | undefined {
   const config = body.context_management as { edits?: Block[] } | undefined;
   if (config === undefined) return undefined;
   const betas = String(headers["anthropic-beta"] ?? "").split(",");
@@ -250,6 +256,10 @@ export function contextEditing(
   if (body.compaction !== undefined)
     return { error: { status: 400, message: "compaction: cannot be combined with context_management" } };
   const applied: Block[] = [];
+  // What the model reads: "the API automatically clears the oldest tool results in chronological
+  // order, replacing them with placeholder text" (same page); the cache is read over it, since
+  // tool result clearing "invalidates cached prompt prefixes when content is cleared".
+  const edited = structuredClone(body);
   for (const edit of config.edits ?? []) {
     if (edit.type !== "clear_tool_uses_20250919") continue;
     const trigger = (edit.trigger as { value?: number } | undefined)?.value ?? 100_000;
@@ -268,8 +278,15 @@ export function contextEditing(
       cleared_tool_uses: cleared.length,
       cleared_input_tokens: tokens,
     });
+    const paths = new Set(cleared.map((b) => b.path));
+    (edited.messages as { content: unknown }[]).forEach((m, i) => {
+      if (Array.isArray(m.content))
+        m.content = (m.content as Block[]).map((b, j) =>
+          paths.has(`messages.${i}.content.${j}`) ? { ...b, content: CLEARED_PLACEHOLDER } : b,
+        );
+    });
   }
-  return { applied };
+  return { applied, edited };
 }
 
 export interface Dropped {
