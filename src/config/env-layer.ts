@@ -5,8 +5,8 @@ import type { Layer } from "./layers.js";
 import { CONFIG_SCALAR_PATHS } from "./schema.check.js";
 import { isPlain, type Plain } from "./trust.js";
 
-/** The table at `key` of `parent`, made if it is missing. */
-function tableAt(parent: Plain, key: string): Plain {
+/** The table at `key` of `parent`, made if it is missing (a value that is not a table is replaced). */
+export function tableAt(parent: Plain, key: string): Plain {
   const existing = parent[key];
   if (isPlain(existing)) return existing;
   const made: Plain = {};

@@ -13,7 +13,7 @@ import { EMPTY_JP_PROMPT } from "./jp-prompt.js";
 import { keyPath, valueAt } from "./paths.js";
 import { resolveModelAlias } from "./providers.js";
 import { checkConfig, isConfig } from "./schema.check.js";
-import { envLayer } from "./env-layer.js";
+import { envLayer, tableAt } from "./env-layer.js";
 import type { Config } from "./schema.js";
 import { isPlain, restrictConversationDelta, serverNames, toolNames, type Plain } from "./trust.js";
 import { applyWorkspaceTrust, type WorkspaceTrust } from "./workspace-trust.js";
@@ -42,15 +42,6 @@ export interface ResolvedConfig {
 }
 
 export const DEFAULT_CONFIG_FILE = path.join(PACKAGE_ROOT, "config/default.toml");
-
-/** The table at `key` of `parent`, made if it is missing (a value that is not a table is replaced). */
-function tableAt(parent: Plain, key: string): Plain {
-  const existing = parent[key];
-  if (isPlain(existing)) return existing;
-  const made: Plain = {};
-  parent[key] = made;
-  return made;
-}
 
 /** One error listing every problem found, so a config is fixed in one pass. */
 function configProblems(problems: readonly string[]): ConfigError {
