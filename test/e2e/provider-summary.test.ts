@@ -21,7 +21,6 @@ afterEach(async () => {
 const MODEL = "anthropic/claude-sonnet-5-5";
 const JP = path.join(REPO_ROOT, "bin/jp");
 const BETA = "compact-2026-09-04";
-/** Anthropic's list price of Sonnet 5.5, dollars per million tokens (the built-in price data). */
 const THINKING = '[assistant.reasoning]\neffort = "medium"\n';
 
 const answer = (n: number): ScriptedResponse => ({ reasoning: `thinking ${n}`, text: `answer ${n}` });

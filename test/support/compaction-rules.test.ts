@@ -2,7 +2,7 @@
 // error cases (compaction-rules.ts quotes each): it must refuse what the real
 // API refuses, or the tests that use it prove nothing.
 import { afterEach, describe, expect, it } from "vitest";
-import { startMockLlm, type MockLlm } from "./mock-llm.js";
+import { postMessages, startMockLlm, type MockLlm } from "./mock-llm.js";
 import { COMPACTION_BETA } from "./preserved-thinking.js";
 
 let mock: MockLlm | undefined;
@@ -18,17 +18,7 @@ const HISTORY = [
 ];
 
 async function post(body: Record<string, unknown>, beta: string | undefined = COMPACTION_BETA) {
-  const response = await fetch(`${mock!.url}/v1/messages`, {
-    method: "POST",
-    headers: {
-      "x-api-key": "k",
-      "anthropic-version": "2023-06-01",
-      "content-type": "application/json",
-      ...(beta ? { "anthropic-beta": beta } : {}),
-    },
-    body: JSON.stringify({ model: "claude-opus-5", max_tokens: 4096, stream: true, ...body }),
-  });
-  return { status: response.status, text: await response.text() };
+  return postMessages(mock!, { model: "claude-opus-5", max_tokens: 4096, ...body }, beta);
 }
 
 /** The block a compaction request returns, from its stream (it arrives whole, at its start). */

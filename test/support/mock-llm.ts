@@ -996,3 +996,22 @@ export function withoutCacheMarkers<T>(body: T): T {
     copy.system = system[0]!.text;
   return copy as T;
 }
+
+/** A streamed Messages API request straight to the mock (`body` over the defaults), with its status and raw stream. */
+export async function postMessages(
+  mock: MockLlm,
+  body: Record<string, unknown>,
+  beta?: string,
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${mock.url}/v1/messages`, {
+    method: "POST",
+    headers: {
+      "x-api-key": "k",
+      "anthropic-version": "2023-06-01",
+      "content-type": "application/json",
+      ...(beta ? { "anthropic-beta": beta } : {}),
+    },
+    body: JSON.stringify({ max_tokens: 100, stream: true, ...body }),
+  });
+  return { status: response.status, text: await response.text() };
+}

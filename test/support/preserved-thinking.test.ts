@@ -2,7 +2,7 @@
 // the beta SDK's types say the real API does: it must refuse what the real
 // API refuses, or the tests that use it prove nothing.
 import { afterEach, describe, expect, it } from "vitest";
-import { startMockLlm, type MockLlm } from "./mock-llm.js";
+import { postMessages, startMockLlm, type MockLlm } from "./mock-llm.js";
 import { BINDING_BETA, CONTEXT_MANAGEMENT_BETA, TOOL_CHANGES_BETA } from "./preserved-thinking.js";
 
 let mock: MockLlm | undefined;
@@ -17,17 +17,7 @@ type Block = Record<string, unknown>;
 type Message = { role: string; content: Block[] };
 
 async function post(body: Record<string, unknown>, beta?: string) {
-  const response = await fetch(`${mock!.url}/v1/messages`, {
-    method: "POST",
-    headers: {
-      "x-api-key": "k",
-      "anthropic-version": "2023-06-01",
-      "content-type": "application/json",
-      ...(beta ? { "anthropic-beta": beta } : {}),
-    },
-    body: JSON.stringify({ model: MODEL, max_tokens: 100, stream: true, ...body }),
-  });
-  return { status: response.status, text: await response.text() };
+  return postMessages(mock!, { model: MODEL, max_tokens: 100, ...body }, beta);
 }
 
 /** The signature of the answer's thinking block, from its stream. */
