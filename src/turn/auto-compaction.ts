@@ -20,6 +20,7 @@ import { summaryBilling, type Summarizer } from "../llm/summarize.js";
 import type { TokenCounter } from "../tokens/count.js";
 import { requestTokens, type RequestFrame } from "../tokens/request.js";
 import { grouped } from "../numbers.js";
+import { clearingHeader, resultsCleared, type ProviderClearing } from "./provider-clearing.js";
 
 export const MAX_FRUITLESS_ATTEMPTS = 3;
 
@@ -37,11 +38,11 @@ export interface AutoCompactionDeps {
   newId: () => string;
   hints: Readonly<Record<string, ToolHint>>;
   /**
-   * The provider clears the oldest tool results itself, all but the last
-   * `keep` (context editing, the request's `clearToolUses`): they are not
-   * stripped here, and the request is measured as the model will read it.
+   * The provider clears the oldest tool results itself, in bulk
+   * (context editing, the request's `clearToolUses`, turn/provider-clearing.ts):
+   * they are not stripped here, and the request is measured as the model will read it.
    */
-  serverClearsToolUses?: { keep: number };
+  serverClearsToolUses?: ProviderClearing;
   /** One line to the user: what was compacted, or why it stopped. */
   say: (line: string) => void;
   warn: (line: string) => void;
@@ -163,8 +164,8 @@ class AutoCompactor {
     const clears = this.deps.serverClearsToolUses;
     if (!clears) return this.measure(events);
     const view = project(events);
-    const results = view.events.filter((e) => e.type === "tool_call_response");
-    const cleared = results.slice(0, Math.max(0, results.length - clears.keep));
+    const { system, tools } = this.deps.frame;
+    const cleared = resultsCleared(view.events, clears, clearingHeader(clears, system, tools));
     return Math.max(
       0,
       requestTokens(this.deps.frame, view, this.deps.counter) - this.deps.counter.events(cleared),

@@ -35,6 +35,7 @@ import { withRecallWhenUseful } from "../tools/recall.js";
 import type { Tool } from "../tools/types.js";
 import type { Collected } from "../llm/assemble.js";
 import type { TurnOptions } from "./types.js";
+import { clearedResults, clearingHeader, type ProviderClearing } from "./provider-clearing.js";
 import { grouped } from "../numbers.js";
 
 export function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
@@ -250,8 +251,9 @@ export function buildRequest(
     ...(turnThinking(options) ? { reasoning: turnThinking(options) } : {}),
     ...(options.facts ? { facts: options.facts } : {}),
     ...(options.cache ? { cache: options.cache, settled } : {}),
-    ...(options.serverClearsToolUses ? { clearToolUses: options.serverClearsToolUses } : {}),
   };
+  if (options.serverClearsToolUses)
+    request.clearToolUses = providerClears(request, options.serverClearsToolUses);
   if (!options.facts?.preservedThinking) return { request, leftOut: [] };
   // The model checks each thinking block's prefix: only those whose prefix is unchanged go back.
   const header = headerDigest(options.system, tools);
@@ -263,6 +265,17 @@ export function buildRequest(
   if (request.settled) request.settled = request.settled.map(bound.position);
   request.reasoningBinding = options.prefixMismatch ?? "drop";
   return { request, header, leftOut: leftOutByTurn(asked, bound.leftOut, rawTurns(turns)) };
+}
+
+/** What the request asks the provider to clear: all tool uses but those a bulk clearing keeps. */
+function providerClears(request: ModelRequest, policy: ProviderClearing): ModelRequest["clearToolUses"] {
+  const results = request.events.filter((e) => e.type === "tool_call_response").length;
+  const cleared = clearedResults(
+    request.events,
+    policy,
+    clearingHeader(policy, request.system, request.tools),
+  );
+  return { trigger: policy.trigger, keep: results - cleared, clearAtLeast: policy.clearAtLeast };
 }
 
 /** Whether a response called the turn's forced tool. */
