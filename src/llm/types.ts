@@ -19,6 +19,12 @@ export interface ModelRequest {
    * refuses forced calls the tool is asked for instead; `insist` asks firmly.
    */
   toolChoice: "auto" | { name: string; insist?: boolean };
+  /**
+   * Tool use is off for this request, the tools staying declared: on a model
+   * whose thinking is bound to the tools, removing them would invalidate it
+   * (Anthropic's `tool_choice: {type: "none"}`; set only where the provider takes it).
+   */
+  toolsOff?: boolean;
   maxTokens: number;
   /** Thinking asked for; absent is off (whatever the model takes as off). */
   reasoning?: ReasoningRequest;

@@ -76,6 +76,15 @@ export function saysToolChanges(options: TurnOptions): boolean {
   );
 }
 
+/**
+ * Whether the question turns tool use off where tools are said as changes:
+ * it offers none of the usual ones. The tools then stay declared and the
+ * request says so by its tool choice; no change is recorded on the question.
+ */
+export function turnsToolsOff(options: TurnOptions): boolean {
+  return saysToolChanges(options) && options.tools.length === 0 && (options.standingTools?.length ?? 0) > 0;
+}
+
 /** What stays on top where tools are said as changes: the usual tools, with recall (offered from the first request). */
 export function topTools(options: TurnOptions): ToolDefinition[] {
   return toolDefinitions(withRecallWhenUseful(options.standingTools ?? options.tools, STABLE));
@@ -247,6 +256,7 @@ export function buildRequest(
       forced && options.forcedTool
         ? { name: options.forcedTool, ...(insist ? { insist: true } : {}) }
         : "auto",
+    ...(turnsToolsOff(options) ? { toolsOff: true } : {}),
     maxTokens: options.maxTokens,
     ...(turnThinking(options) ? { reasoning: turnThinking(options) } : {}),
     ...(options.facts ? { facts: options.facts } : {}),

@@ -286,6 +286,32 @@ describe("preserved thinking", () => {
     ).toEqual([]);
   });
 
+  it("a question with tool use turned off (-T) keeps the tools declared and says tool_choice none: every earlier block goes back", async () => {
+    const ws = await workspace(
+      '[conversation.tools.extra]\nsource = "local"\nsummary = "Another tool"\ncommand = ["true"]\n',
+    );
+    await ask(ws, 2);
+    const usual = ws.mock.requests.at(-1)!.body.tools;
+    expect(usual).toContainEqual(expect.objectContaining({ name: "extra" }));
+    ws.mock.push(answer(3));
+    const off = await ws.jp("q", "-T", "question 3");
+    expect(off.code).toBe(0);
+    expect(off.stderr).not.toContain("not sent back");
+    const third = ws.mock.requests.at(-1)!.body;
+    // The docs: "to turn tool use off for a request, send `tool_choice: {"type": "none"}`. Don't remove `tools`."
+    expect(third.tools).toEqual(usual);
+    expect(third.tool_choice).toEqual({ type: "none" });
+    expect((third.messages as { role: string }[]).some((m) => m.role === "system")).toBe(false);
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2"]);
+    expectAccepted(ws);
+    await ask(ws, 1, 4);
+    const fourth = ws.mock.requests.at(-1)!.body;
+    expect(fourth.tools).toEqual(usual);
+    expect(fourth.tool_choice).toEqual({ type: "auto" });
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 3"]);
+    expectAccepted(ws);
+  });
+
   it("an MCP server whose tool list changed: the tools on top stay, the change is said in the conversation", async () => {
     const server = path.join(REPO_ROOT, "test/support/mcp-server.mjs");
     const ws = await workspace(
