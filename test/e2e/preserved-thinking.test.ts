@@ -17,6 +17,7 @@ import type { MockRoute, ScriptedResponse } from "../support/mock-llm.js";
 import { qWorkspace, sampleWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { mcpCacheDir } from "../../src/mcp/offer.js";
 import { sdkTypeErrors } from "../support/sdk-types.js";
+import { SONNET_5_5 } from "../support/model-info.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { REPO_ROOT } from "../support/workspace.js";
 
@@ -412,6 +413,23 @@ describe("preserved thinking", () => {
         ws.mock.requests.map((r) => r.body),
       ),
     ).toEqual([]);
+  });
+
+  it("a model whose Models API says it does not clear tool uses: automatic compaction strips them here, with no context_management", async () => {
+    const steps: ScriptedResponse[] = [];
+    for (let i = 0; i < 14; i++)
+      steps.push({ reasoning: `step ${i}`, tool_calls: [{ id: `toolu_${i}`, name: "big", arguments: {} }] });
+    steps.push({ reasoning: "all done", text: "Done with all the data." });
+    const ws = await workspace(
+      `${BIG_TOOL.replace("2500", "600")}\n[conversation.compaction.auto]\nenabled = true\nmax_tokens = 6000\n`,
+      steps,
+    );
+    ws.mock.models.set("claude-sonnet-5-5", SONNET_5_5("claude-sonnet-5-5", { noClearing: true }));
+    const result = await ws.jp("q", "-t=big", "process all the data");
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain("the provider clears");
+    expect(ws.mock.requests.some((r) => r.body.context_management !== undefined)).toBe(false);
+    expect(ws.events().some((e) => e.type === "compaction")).toBe(true);
   });
 
   it("compact --dry-run names the thinking a compaction stops sending back; print and show name what jp left out", async () => {

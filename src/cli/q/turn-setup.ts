@@ -121,14 +121,16 @@ const KEPT_TOOL_USES = 3;
  * a model with preserved thinking spoken to through the Messages API, whose
  * context editing clears them server-side past the budget and leaves every
  * thinking block's prefix as it was (client-side stripping would change the
- * prefix of every later step's thinking).
+ * prefix of every later step's thinking). Only where the Models API (or, without
+ * its answer, the docs' list) says the model clears tool uses: elsewhere they are stripped here.
  */
 async function serverClearsToolUses(
   ctx: Context,
   config: Config,
   capabilities: ModelCapabilities,
 ): Promise<ProviderClearing | undefined> {
-  if (!config.conversation?.compaction?.auto?.enabled || capabilities.facts.preservedThinking !== true)
+  const { preservedThinking, clearsToolUses } = capabilities.facts;
+  if (!config.conversation?.compaction?.auto?.enabled || !preservedThinking || !clearsToolUses)
     return undefined;
   if (providerApi(capabilities.id, config) !== "anthropic") return undefined;
   const limits = autoBudget(config, capabilities.facts.contextWindow);
