@@ -18,6 +18,7 @@ import { qWorkspace, sampleWorkspace, type QWorkspace } from "../support/q-works
 import { mcpCacheDir } from "../../src/mcp/offer.js";
 import { sdkTypeErrors } from "../support/sdk-types.js";
 import { SONNET_5_5 } from "../support/model-info.js";
+import { historyDigest } from "../../src/llm/reasoning-binding.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { REPO_ROOT } from "../support/workspace.js";
 
@@ -115,6 +116,28 @@ function changeBehindJp(ws: QWorkspace): void {
       e.metadata = rest;
     }
   }
+  fs.writeFileSync(log, events.map((e) => JSON.stringify(e)).join("\n") + "\n");
+}
+
+/**
+ * Rewrite the log's reasoning bindings as a jp before the order was recorded
+ * wrote them: no `order`, and the history digested with the earlier thinking in it.
+ */
+function bindAsOlderJp(ws: QWorkspace): void {
+  const log = path.join(ws.folder(), "events.jsonl");
+  const events = fs
+    .readFileSync(log, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Event);
+  events.forEach((e, i) => {
+    const binding = metadataOf(e)[REASONING_BINDING_KEY] as Record<string, unknown> | undefined;
+    if (!binding || !("metadata" in e)) return;
+    e.metadata = {
+      ...metadataOf(e),
+      [REASONING_BINDING_KEY]: { header: binding.header, history: historyDigest(events.slice(0, i), true) },
+    };
+  });
   fs.writeFileSync(log, events.map((e) => JSON.stringify(e)).join("\n") + "\n");
 }
 
@@ -246,6 +269,23 @@ describe("preserved thinking", () => {
     // The reset view is the one turns 1 and 2 were written in; turns 3 and 4 were written under the
     // summary; turn 5 after the reset, without them.
     expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 5"]);
+  });
+
+  it("a log bound by an older jp (no order, the history digested with thinking) continues: its blocks go back while nothing changed", async () => {
+    const ws = await workspace();
+    await ask(ws, 3);
+    bindAsOlderJp(ws);
+    const older = ws.events().filter((e) => e.type === "chat_response" && e.reasoning !== undefined);
+    for (const e of older) expect(metadataOf(e)[REASONING_BINDING_KEY]).not.toHaveProperty("order");
+    await ask(ws, 2, 4);
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 3", "thinking 4"]);
+    expectAccepted(ws);
+    // What this jp writes records the order again.
+    const newest = ws
+      .events()
+      .filter((e) => e.type === "chat_response" && e.reasoning !== undefined)
+      .at(-1)!;
+    expect(metadataOf(newest)[REASONING_BINDING_KEY]).toHaveProperty("order");
   });
 
   it("a tool offered for one question is added in the conversation: every earlier block goes back, then and after", async () => {
