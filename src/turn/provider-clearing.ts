@@ -38,6 +38,12 @@ const asksAfter = (event: Event): boolean =>
  * `header` is the tokens of the system prompt and tool definitions.
  */
 export function clearedResults(events: readonly Event[], policy: ProviderClearing, header: number): number {
+  return clearings(events, policy, header).at(-1) ?? 0;
+}
+
+/** How many of the oldest results each clearing so far had cleared, in order: the replay itself. */
+export function clearings(events: readonly Event[], policy: ProviderClearing, header: number): number[] {
+  const made: number[] = [];
   const tokensOf = (event: Event) => policy.counter.event(event);
   /** Tokens of the request up to and including each event. */
   const upTo: number[] = [];
@@ -59,9 +65,10 @@ export function clearedResults(events: readonly Event[], policy: ProviderClearin
     if (next > cleared && freed >= policy.clearAtLeast) {
       cleared = next;
       saved += freed;
+      made.push(cleared);
     }
   });
-  return cleared;
+  return made;
 }
 
 /** The tool results a provider clears among `events`, for measuring what the model reads. */

@@ -35,7 +35,7 @@ import { withRecallWhenUseful } from "../tools/recall.js";
 import type { Tool } from "../tools/types.js";
 import type { Collected } from "../llm/assemble.js";
 import type { TurnOptions } from "./types.js";
-import { clearedResults, clearingHeader, type ProviderClearing } from "./provider-clearing.js";
+import { clearingHeader, clearings, type ProviderClearing } from "./provider-clearing.js";
 import { grouped } from "../numbers.js";
 
 export function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
@@ -262,8 +262,13 @@ export function buildRequest(
     ...(options.facts ? { facts: options.facts } : {}),
     ...(options.cache ? { cache: options.cache, settled } : {}),
   };
-  if (options.serverClearsToolUses)
-    request.clearToolUses = providerClears(request, options.serverClearsToolUses);
+  if (options.serverClearsToolUses) {
+    const { edit, ends } = providerClears(request, options.serverClearsToolUses);
+    request.clearToolUses = edit;
+    // A clearing changes only what follows the results cleared before it: breakpoints where the
+    // clearings so far end let the next one's first request read the prefix before it from the cache.
+    if (request.settled) request.settled = [...new Set([...request.settled, ...ends])].sort((a, b) => a - b);
+  }
   if (!options.facts?.preservedThinking) return { request, leftOut: [] };
   // The model checks each thinking block's prefix: only those whose prefix is unchanged go back.
   const header = headerDigest(options.system, tools);
@@ -277,15 +282,21 @@ export function buildRequest(
   return { request, header, leftOut: leftOutByTurn(asked, bound.leftOut, rawTurns(turns)) };
 }
 
-/** What the request asks the provider to clear: all tool uses but those a bulk clearing keeps. */
-function providerClears(request: ModelRequest, policy: ProviderClearing): ModelRequest["clearToolUses"] {
-  const results = request.events.filter((e) => e.type === "tool_call_response").length;
-  const cleared = clearedResults(
-    request.events,
-    policy,
-    clearingHeader(policy, request.system, request.tools),
-  );
-  return { trigger: policy.trigger, keep: results - cleared, clearAtLeast: policy.clearAtLeast };
+/**
+ * What the request asks the provider to clear: all tool uses but those a bulk
+ * clearing keeps; and where each clearing so far ends (events up to its last result).
+ */
+function providerClears(
+  request: ModelRequest,
+  policy: ProviderClearing,
+): { edit: NonNullable<ModelRequest["clearToolUses"]>; ends: number[] } {
+  const results = request.events.flatMap((e, i) => (e.type === "tool_call_response" ? [i] : []));
+  const made = clearings(request.events, policy, clearingHeader(policy, request.system, request.tools));
+  const cleared = made.at(-1) ?? 0;
+  return {
+    edit: { trigger: policy.trigger, keep: results.length - cleared, clearAtLeast: policy.clearAtLeast },
+    ends: made.map((n) => results[n - 1]! + 1),
+  };
 }
 
 /** Whether a response called the turn's forced tool. */

@@ -432,6 +432,12 @@ describe("preserved thinking", () => {
     expect(bulks.length).toBeGreaterThan(1);
     expect(bulks.length).toBeLessThanOrEqual(6);
     expect(bulks.every((step) => step >= 2)).toBe(true);
+    // Cache breakpoints where the last two clearings end: the next clearing reads the prefix before it.
+    const marked = (last.body.messages as { content: Record<string, unknown>[] }[]).flatMap((m) =>
+      m.content.filter((b) => b.type === "tool_result" && b.cache_control).map((b) => b.tool_use_id),
+    );
+    const ends = [...new Set(cleared)].slice(-2).map((n) => `toolu_${n - 1}`);
+    expect(marked).toEqual(expect.arrayContaining(ends));
     expect(last.body.context_management).toEqual({
       edits: [
         {
