@@ -68,11 +68,19 @@ function requireBuiltin(id: string): object {
   return names ? standIn(id, names) : requireOutside(id);
 }
 
+/** Run before the first chunk a command loads from disk: the compiled-code cache, which only such a chunk needs. */
+let beforeDiskLoad: (() => void) | undefined;
+
 /** A chunk's exports: the loaded one, else read and run from disk. */
 function load(file: string): object {
   const loaded = chunks.get(file);
   if (loaded) return loaded.exports;
-  if (!v8.startupSnapshot.isBuildingSnapshot()) return requireOutside(file);
+  if (!v8.startupSnapshot.isBuildingSnapshot()) {
+    const before = beforeDiskLoad;
+    beforeDiskLoad = undefined;
+    before?.();
+    return requireOutside(file);
+  }
   const chunk: LoadedChunk = { exports: {} };
   chunks.set(file, chunk);
   const dir = path.dirname(file);
@@ -154,7 +162,9 @@ if (v8.startupSnapshot.isBuildingSnapshot()) {
     const [found = "", ...args] = process.argv.slice(process.argv[1] === "--" ? 2 : 1);
     shareWithNodesLoader(bundle);
     const here = fs.realpathSync(found);
-    callExport(load(path.join(here, "compile-cache.js")), "enableCompileCache", here);
+    beforeDiskLoad = () => {
+      callExport(load(path.join(here, "compile-cache.js")), "enableCompileCache", here);
+    };
     callExport(load(path.join(here, "main.js")), "launch", args);
   });
 }

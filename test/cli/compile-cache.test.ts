@@ -69,6 +69,18 @@ describe("the compiled-code cache of bin/jp", () => {
     expect(snapshot(dir), "a cache V8 accepted is not made again").toEqual(made);
   });
 
+  it("serves a command started from the start-up snapshot for the chunks it loads from disk only", async () => {
+    const home = cacheHome();
+    const env = { NO_COLOR: "1", XDG_CACHE_HOME: home };
+    await execa(JP, ["conversation", "ls"], { cwd: workspace, env });
+    expect(fs.existsSync(buildFolder(home)), "ls loads nothing from disk: no cache is made").toBe(false);
+    // Counting the context loads the tokenizer, which is in no start-up chunk.
+    await execa(JP, ["conversation", "show", "--context"], { cwd: workspace, env });
+    const made = Object.keys(snapshot(buildFolder(home)));
+    expect(made.length).toBeGreaterThan(0);
+    expect(made, "the snapshot holds main.js").not.toContain("main.js.v8cache");
+  });
+
   it("is made again when V8 rejects what is cached, and jp works all the same", async () => {
     const home = cacheHome();
     await ls(home);
