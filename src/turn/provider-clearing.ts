@@ -15,7 +15,7 @@ export interface ProviderClearing {
   /** A clearing that frees fewer tokens is not made (`min_saving`; context editing's `clear_at_least`). */
   clearAtLeast: number;
   /** The turn's one token count, wherever the clearing is decided (the request, automatic compaction's measure). */
-  counter: Pick<TokenCounter, "event" | "text">;
+  counter: TokenCounter;
 }
 
 /** Where a request was made: after a question and after each tool result, and now. */

@@ -204,7 +204,8 @@ async function autoCompactionHook(
     );
     return undefined;
   }
-  const counter = await ctx.tokenCounter(config);
+  // One count for the turn: the provider's clearing is decided with the same one.
+  const counter = serverClears?.counter ?? (await ctx.tokenCounter(config));
   const definitions = tools.map((t) => ({
     name: t.name,
     description: t.description,
