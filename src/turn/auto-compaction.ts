@@ -344,12 +344,12 @@ class AutoCompactor {
 
   private saidStillOver = false;
 
-  /** Once a turn: what automatic compaction may not touch is over the window by itself. */
+  /** Once a turn: what automatic compaction could do left the request over the window. */
   private sayStillOverWindow(tokens: number): void {
     if (!this.overWindow(tokens) || this.saidStillOver) return;
     this.saidStillOver = true;
     this.deps.warn(
-      `the request (${short(tokens)} tokens) is still over the ${grouped(this.deps.contextWindow ?? 0)}-token window of the model after automatic compaction: what is left is what it keeps (the turn in progress's question and the newest ${short(this.limits.keepTail)} tokens of its traffic, conversation.compaction.auto.keep_tail)`,
+      `the request (${short(tokens)} tokens) is still over the ${grouped(this.deps.contextWindow ?? 0)}-token window of the model after automatic compaction, which keeps the question of the turn in progress and its newest ${short(this.limits.keepTail)} tokens (conversation.compaction.auto.keep_tail)`,
     );
   }
 
@@ -368,7 +368,8 @@ class AutoCompactor {
     }
     this.sayStillOverWindow(before);
     this.fruitless += 1;
-    if (this.fruitless >= MAX_FRUITLESS_ATTEMPTS) {
+    // Said once: past it, only a request over the window is tried again (summarizeToFit).
+    if (this.fruitless >= MAX_FRUITLESS_ATTEMPTS && !this.stopped) {
       this.stopped = true;
       this.deps.warn(
         `automatic compaction stopped: ${MAX_FRUITLESS_ATTEMPTS} attempts in a row freed nothing, and the request (${short(before)} tokens) is still over the budget of ${short(this.limits.budget)}; the provider may refuse it`,

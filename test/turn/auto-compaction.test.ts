@@ -236,7 +236,7 @@ describe("automatic compaction over the model's window", () => {
   it("asks for that summary once a turn: a failed one is said, and the request left to the window check", async () => {
     const h = await overWindow(() => Promise.reject(new Error("refused")));
     const events = wordy();
-    for (let i = 0; i < 3; i++) expect(await h.run(events)).toBeUndefined();
+    for (let i = 0; i < 5; i++) expect(await h.run(events)).toBeUndefined();
     expect(h.asked).toHaveLength(1);
     expect(h.warnings).toEqual([
       stringContaining(
