@@ -94,20 +94,43 @@ function strippedHistory(): Event[] {
 const isSummaryRequest = (body: Record<string, unknown>) =>
   typeof body.system === "string" && body.system.startsWith("You write the summary");
 
+const SUMMARY_RULE = "\n[conversation.compaction.auto.rule.summary]\n";
+
 describe("a conversation over its window, automatic compaction on", () => {
   it.each([
-    ["the default (mechanical) rule, which cannot bring it under", "", heavyHistory, 6],
-    [
-      "a summary rule, an earlier automatic compaction having stripped what it may not summarize again",
-      "\n[conversation.compaction.auto.rule.summary]\n",
-      strippedHistory,
-      7,
-    ],
+    {
+      // Stripping leaves turns 1–6's questions and answers, over the window.
+      under: "the default (mechanical) rule",
+      rule: "",
+      history: heavyHistory,
+      turns: 6,
+      model: "anthropic/claude-mock",
+      forTheWindow: true,
+    },
+    {
+      // An earlier automatic strip of turns 1–6 is where the rule's summaries roll forward from.
+      under: "a summary rule, after an automatic strip",
+      rule: SUMMARY_RULE,
+      history: strippedHistory,
+      turns: 7,
+      model: "anthropic/claude-mock",
+      forTheWindow: true,
+    },
+    {
+      // Its provider writes summaries, but would be sent the turns whole: over its window, jp writes it.
+      under: "a summary rule on the default model",
+      rule: SUMMARY_RULE,
+      history: heavyHistory,
+      turns: 6,
+      model: "anthropic/claude-sonnet-5-5",
+      forTheWindow: false,
+    },
   ])(
-    "is answered under %s, in a bounded number of requests, each within the window",
-    async (_, rule, history, turns) => {
+    "is answered under $under, in a bounded number of requests, each within the window",
+    async ({ rule, history, turns, model, forTheWindow }) => {
       w = await qWorkspace({
-        extraConfig: `[models."anthropic/claude-mock"]\ncontext_window = ${WINDOW}\nmax_output_tokens = 1000\n\n[conversation.compaction.auto]\nenabled = true\n${rule}`,
+        model,
+        extraConfig: `[models."${model}"]\ncontext_window = ${WINDOW}\nmax_output_tokens = 1000\n\n[conversation.compaction.auto]\nenabled = true\n${rule}`,
         script: [{ text: "Here is the answer." }],
         route: (body) =>
           isSummaryRequest(body) ? { text: "Six turns of parser work, summarized." } : undefined,
@@ -119,12 +142,13 @@ describe("a conversation over its window, automatic compaction on", () => {
       expect(result.stderr).not.toContain("it was not sent");
       expect(result.code).toBe(0);
       expect(result.stdout).toContain("Here is the answer.");
-      // It says what it did: the summarizer's input cut and split, the turns summarized because of the window.
+      // It says what it did: the summarizer's input cut and split, the turns summarized (for the window).
       expect(result.stderr).toMatch(/cut \d+ long tool outputs? .* summarized in \d+ parts of whole turns/);
       expect(result.stderr).toMatch(
         new RegExp(`context compacted: \\d+k → \\d+ tokens \\(.*turns 1–${turns} summarized.*\\)`),
       );
-      expect(result.stderr).toContain(`over the ${WINDOW.toLocaleString("en")}-token window`);
+      if (forTheWindow)
+        expect(result.stderr).toContain(`over the ${WINDOW.toLocaleString("en")}-token window`);
       // Bounded: the answer, the configured rule's summary, at most one summary per earlier turn and one of those.
       const requests = w.mock.requests;
       expect(requests.filter((r) => !isSummaryRequest(r.body))).toHaveLength(1);
