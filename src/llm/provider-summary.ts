@@ -6,7 +6,14 @@
 // block's prefix: the reasoning of the turns kept after it stays valid, which
 // no summary jp writes can do for a model with preserved thinking.
 import type { Config } from "../config/schema.js";
-import { capToolOutputs, project, streamShape, type OutputCap, type TurnRange } from "../compaction/index.js";
+import {
+  capToolOutputs,
+  project,
+  streamShape,
+  tokensOfChars,
+  type OutputCap,
+  type TurnRange,
+} from "../compaction/index.js";
 import { isJsonObject, type Compaction, type Event, type JsonObject } from "../events/index.js";
 import type { ModelFacts } from "./capabilities.js";
 import { knownFacts } from "./model-info.js";
@@ -134,6 +141,8 @@ export interface ProviderSummaries {
   model: string;
   /** The view's cap of each tool's output, as `jp q` applies it. */
   outputCap: OutputCap;
+  /** The model's context window in tokens, when known: turns longer than it are jp's to summarize, in parts. */
+  window?: number;
   /** Why the provider cannot write them (`providerSummaryChoice`): jp writes each one and says so. */
   unavailable?: string;
   /** The provider's summary of `events`: the turns to summarise as `jp q` sends them. */
@@ -173,6 +182,18 @@ function writtenWhole(events: readonly Event[], range: TurnRange): boolean {
   return ![...streamShape(events).pinned].some((t) => t <= range.to);
 }
 
+/** The text of `events` at four characters a token: enough to see turns far over a window. */
+function textTokens(events: readonly Event[]): number {
+  let chars = 0;
+  for (const e of events) {
+    if (e.type === "chat_request") chars += e.content.length;
+    else if (e.type === "chat_response") chars += (e.message ?? e.reasoning ?? "").length;
+    else if (e.type === "tool_call_request") chars += JSON.stringify(e.arguments).length;
+    else if (e.type === "tool_call_response") chars += e.content.length;
+  }
+  return tokensOfChars(chars);
+}
+
 /**
  * The turns up to the end of `range` exactly as `jp q` sends them: projected,
  * long outputs cut, questions with the words that asked for a tool, and only
@@ -209,12 +230,18 @@ export async function providerCompaction(
     providers.fellBack(providers.unavailable);
     return undefined;
   }
+  const history = sentHistory(events, plan.range, providers.outputCap);
+  // The provider reads the turns whole: more than its window, it would refuse them.
+  const size = textTokens(history);
+  if (providers.window !== undefined && size > providers.window) {
+    providers.fellBack(
+      `the turns to summarize (about ${size.toLocaleString("en-US")} tokens) are more than the ${providers.window.toLocaleString("en-US")}-token window of ${model}, which would read them whole`,
+    );
+    return undefined;
+  }
   let result: ProviderSummary;
   try {
-    result = await providers.summarize(
-      sentHistory(events, plan.range, providers.outputCap),
-      summary?.instructions,
-    );
+    result = await providers.summarize(history, summary?.instructions);
   } catch (error) {
     const why = refusal(error, model);
     if (why === undefined) throw error;

@@ -239,7 +239,7 @@ class AutoCompactor {
 
   /**
    * A summary of `plan`'s turns recorded in the batch: written by the provider
-   * where it writes them and the turns fit its window, else by jp's summarizer
+   * where it writes them (and they fit its window), else by jp's summarizer
    * (which makes its own input fit its model's window). False when it failed,
    * said with what happens `instead`.
    */
@@ -251,15 +251,15 @@ class AutoCompactor {
     instead: string,
   ): Promise<boolean> {
     const model = options?.model ?? this.deps.config.assistant?.model?.id ?? "";
-    const events = rawEventsOfTurns(batch.current, plan.range);
-    const window = this.deps.contextWindow;
-    // The provider reads the turns whole: over its window it would refuse them.
-    const providerReads = window === undefined || this.deps.counter.events(events) <= window;
     try {
-      const byProvider = providerReads
-        ? await providerCompaction(batch.current, plan, model, this.deps.providerSummaries, options)
-        : undefined;
-      const c = byProvider ?? (await this.summaryByJp(plan, events, options, model));
+      const byProvider = await providerCompaction(
+        batch.current,
+        plan,
+        model,
+        this.deps.providerSummaries,
+        options,
+      );
+      const c = byProvider ?? (await this.summaryByJp(batch, plan, options, model));
       batch.record(c, () => `turns ${c.from_turn + 1}–${c.to_turn + 1} ${done}`);
       return true;
     } catch (error) {
@@ -273,13 +273,13 @@ class AutoCompactor {
 
   /** A summary of `plan`'s turns by jp's summarizer. */
   private async summaryByJp(
+    batch: Batch,
     plan: SummaryPlan,
-    events: Event[],
     options: SummaryOptions | undefined,
     model: string,
   ): Promise<Compaction> {
     const result = await this.deps.summarizer.summarize({
-      events,
+      events: rawEventsOfTurns(batch.current, plan.range),
       instructions: options?.instructions,
       context: options?.context,
       model,

@@ -124,10 +124,11 @@ describe("a conversation over its window, automatic compaction on", () => {
       turns: 6,
       model: "anthropic/claude-sonnet-5-5",
       forTheWindow: false,
+      says: "-token window of anthropic/claude-sonnet-5-5, which would read them whole: jp writes the summary itself",
     },
   ])(
     "is answered under $under, in a bounded number of requests, each within the window",
-    async ({ rule, history, turns, model, forTheWindow }) => {
+    async ({ rule, history, turns, model, forTheWindow, says }) => {
       w = await qWorkspace({
         model,
         extraConfig: `[models."${model}"]\ncontext_window = ${WINDOW}\nmax_output_tokens = 1000\n\n[conversation.compaction.auto]\nenabled = true\n${rule}`,
@@ -147,6 +148,7 @@ describe("a conversation over its window, automatic compaction on", () => {
       expect(result.stderr).toMatch(
         new RegExp(`context compacted: \\d+k → \\d+ tokens \\(.*turns 1–${turns} summarized.*\\)`),
       );
+      if (says) expect(result.stderr).toContain(says);
       if (forTheWindow)
         expect(result.stderr).toContain(`over the ${WINDOW.toLocaleString("en")}-token window`);
       // Bounded: the answer, the configured rule's summary, at most one summary per earlier turn and one of those.
