@@ -8,6 +8,7 @@
 import type { Config } from "../config/schema.js";
 import {
   capToolOutputs,
+  charsOfEvents,
   project,
   streamShape,
   tokensOfChars,
@@ -182,18 +183,6 @@ function writtenWhole(events: readonly Event[], range: TurnRange): boolean {
   return ![...streamShape(events).pinned].some((t) => t <= range.to);
 }
 
-/** The text of `events` at four characters a token: enough to see turns far over a window. */
-function textTokens(events: readonly Event[]): number {
-  let chars = 0;
-  for (const e of events) {
-    if (e.type === "chat_request") chars += e.content.length;
-    else if (e.type === "chat_response") chars += (e.message ?? e.reasoning ?? "").length;
-    else if (e.type === "tool_call_request") chars += JSON.stringify(e.arguments).length;
-    else if (e.type === "tool_call_response") chars += e.content.length;
-  }
-  return tokensOfChars(chars);
-}
-
 /**
  * The turns up to the end of `range` exactly as `jp q` sends them: projected,
  * long outputs cut, questions with the words that asked for a tool, and only
@@ -232,7 +221,7 @@ export async function providerCompaction(
   }
   const history = sentHistory(events, plan.range, providers.outputCap);
   // The provider reads the turns whole: more than its window, it would refuse them.
-  const size = textTokens(history);
+  const size = tokensOfChars(charsOfEvents(history));
   if (providers.window !== undefined && size > providers.window) {
     providers.fellBack(
       `the turns to summarize (about ${size.toLocaleString("en-US")} tokens) are more than the ${providers.window.toLocaleString("en-US")}-token window of ${model}, which would read them whole`,
