@@ -4,7 +4,8 @@
 // each planned by the planner that makes it in jp, on real conversations:
 // the instructions a conversation recorded, pinned turns and the question of
 // the turn in progress are in every projected request byte for byte, and
-// resetting a compaction gives back exactly the request sent before it.
+// resetting a compaction at once gives back exactly the request sent before it
+// (any compaction, later: test/turn/undo.test.ts).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isWorkRecord, project, streamShape } from "../../src/compaction/index.js";
