@@ -18,18 +18,7 @@ const WINDOW = 8_000;
 
 /** Prose of about `chars` characters, different for every `seed`, that no mechanical cut shortens. */
 function prose(seed: number, chars: number): string {
-  const words = [
-    "parser",
-    "token",
-    "column",
-    "quote",
-    "escape",
-    "header",
-    "row",
-    "field",
-    "buffer",
-    "stream",
-  ];
+  const words = "parser token column quote escape header row field buffer stream".split(" ");
   let out = "";
   for (let i = 0; out.length < chars; i++)
     out += `${words[(seed * 7 + i * 3) % words.length]}${(seed * 31 + i) % 97} `;
