@@ -5,6 +5,7 @@
 import { providerCompaction, type ProviderSummaries } from "../llm/provider-summary.js";
 import {
   earlierTurnsRange,
+  overWindowRange,
   planCurrentTurnStrip,
   planRule,
   project,
@@ -16,7 +17,7 @@ import {
 import { ruleFromConfig, type SummaryOptions } from "../config/compaction-rules.js";
 import { compactionBudget } from "../config/load.js";
 import type { Config } from "../config/schema.js";
-import { groupTurns, recordedUsages, type Compaction, type Event } from "../events/index.js";
+import { recordedUsages, type Compaction, type Event } from "../events/index.js";
 import { summaryBilling, type Summarizer } from "../llm/summarize.js";
 import type { TokenCounter } from "../tokens/count.js";
 import { requestTokens, type RequestFrame } from "../tokens/request.js";
@@ -289,28 +290,28 @@ class AutoCompactor {
 
   /**
    * Still over the model's window once the configured rule and the strip of
-   * the turn in progress have run, the request would be refused: every
-   * earlier turn not yet summarized is, whatever the configured rule (a
-   * summary of parts where they are larger than the summarizer's window).
+   * the turn in progress have run, the request would be refused: the earlier
+   * turns not yet summarized are, whatever the configured rule, after any
+   * summary someone wrote (a summary of parts where they are larger than the
+   * summarizer's window).
    * At most once a turn, and never after a summary failed: it cannot loop.
    */
   private async summarizeToFit(batch: Batch): Promise<void> {
     const window = this.deps.contextWindow;
     if (window === undefined || batch.tokens <= window || this.summarizedToFit || batch.summaryFailed) return;
-    const view = project(batch.current);
-    if (!view.turns.slice(0, -1).some((t) => t.origin.kind === "kept")) return;
+    const range = overWindowRange(batch.current);
+    if (!range) return;
     this.summarizedToFit = true;
     const options = this.configured?.summary ? ruleFromConfig(this.configured, 0).summary : undefined;
-    const rule = (from: number, to: number): CompactionRule => ({
-      summary: { kind: "derive", ...(options?.model ? { model: options.model } : {}) },
-      from: { kind: "absolute", index: from },
-      to: { kind: "absolute", index: to },
-    });
-    const last = groupTurns(batch.current).length - 2;
-    let plan = planRule(batch.current, rule(0, last), this.planOptions());
-    // A summary someone wrote is never widened: the turns after it are summarized.
-    const after = plan.kind === "refused" ? plan.suggestions.at(-1) : undefined;
-    if (after) plan = planRule(batch.current, rule(after.from, after.to), this.planOptions());
+    const plan = planRule(
+      batch.current,
+      {
+        summary: { kind: "derive", ...(options?.model ? { model: options.model } : {}) },
+        from: { kind: "absolute", index: range.from },
+        to: { kind: "absolute", index: range.to },
+      },
+      this.planOptions(),
+    );
     if (plan.kind !== "needs_summary") return;
     await this.summarize(
       batch,

@@ -4,7 +4,7 @@ import type { Config } from "../../src/config/schema.js";
 import type { Event } from "../../src/events/index.js";
 import { createTokenCounter } from "../../src/tokens/count.js";
 import { autoBudget, createAutoCompaction } from "../../src/turn/auto-compaction.js";
-import { resetClock, turn } from "../support/stream.js";
+import { compaction, resetClock, turn } from "../support/stream.js";
 import {
   anyNumber,
   anyString,
@@ -231,6 +231,23 @@ describe("automatic compaction over the model's window", () => {
       stringMatching(/turns 1–2 summarized, the request being over the 4,000-token window\)$/),
     ]);
     expect(h.warnings).toEqual([]);
+  });
+
+  it("never widens a summary someone wrote: the turns after it are summarized", async () => {
+    const h = await overWindow(() => Promise.resolve({ text: "the later turns", model: "openai/gpt-4.1" }));
+    const events = [
+      ...turn({ request: "first", message: "one" }),
+      ...turn({ request: "second", message: "two" }),
+      compaction({
+        from_turn: 0,
+        to_turn: 1,
+        summary: { text: "The user's own summary.", source: "supplied", author: "user" },
+      }),
+      ...wordy(),
+    ];
+    const added = await h.run(events);
+    expect(added?.at(-1)).toMatchObject({ from_turn: 2, to_turn: 3, summary: { text: "the later turns" } });
+    expect(h.asked).toHaveLength(1);
   });
 
   it("asks for that summary once a turn: a failed one is said, and the request left to the window check", async () => {
