@@ -3,6 +3,7 @@
 // earlier reasoning may go back (bound to an unchanged history).
 import {
   capToolOutputs,
+  charsOfEvents,
   checkProviderView,
   describeViewProblem,
   project,
@@ -16,7 +17,6 @@ import {
   isJsonObject,
   isKnown,
   REASONING_LEFT_OUT_KEY,
-  questionWithDocuments,
 } from "../events/index.js";
 import { BadRequestError } from "../llm/errors.js";
 import {
@@ -44,14 +44,8 @@ export function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
 
 /** A request's size at four characters a token: cheap, no tokenizer, enough to see one far over a window. */
 export function approximateTokens(request: ModelRequest): number {
-  let chars = (request.system?.length ?? 0) + JSON.stringify(request.tools).length;
-  for (const e of request.events) {
-    if (e.type === "chat_request") chars += questionWithDocuments(e.content, e.attachments).length;
-    else if (e.type === "tool_call_response") chars += e.content.length;
-    else if (e.type === "chat_response") chars += (e.message ?? e.reasoning ?? "").length;
-    else if (e.type === "tool_call_request") chars += JSON.stringify(e.arguments).length;
-  }
-  return tokensOfChars(chars);
+  const frame = (request.system?.length ?? 0) + JSON.stringify(request.tools).length;
+  return tokensOfChars(frame + charsOfEvents(request.events));
 }
 
 /**
