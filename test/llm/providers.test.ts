@@ -11,6 +11,7 @@ import {
   RateLimitError,
   UnreachableError,
 } from "../../src/llm/errors.js";
+import { Config } from "../../src/config/schema.js";
 import { createProvider } from "../../src/llm/create-provider.js";
 import { streamWithRetries, type RetryPart } from "../../src/llm/retry.js";
 import type { ModelRequest } from "../../src/llm/types.js";
@@ -336,7 +337,9 @@ describe("OpenAI and compatible providers", () => {
   });
 
   it("names the alias or built-in model nearest an id that is neither", () => {
-    const aliases = { providers: { llm: { aliases: { opus: "anthropic/claude-opus-5", sonnet: "x/y" } } } };
+    const aliases = Config.parse({
+      providers: { llm: { aliases: { opus: "anthropic/claude-opus-5", sonnet: "x/y" } } },
+    });
     expect(() => createProvider("opsu", aliases, {})).toThrow(
       "model id 'opsu' is not provider/name; did you mean opus?",
     );
