@@ -42,6 +42,40 @@ export function parametersSchema(parameters: Record<string, unknown> | undefined
   };
 }
 
+/**
+ * `args` with the `default` of each parameter the model left out, in
+ * objects and in the objects of arrays too, as JP fills them before it
+ * checks a call (jp_llm's apply_parameter_defaults: "LLMs commonly omit
+ * parameters that have a `default` in the JSON schema, even when those
+ * parameters are marked `required`").
+ */
+export function withParameterDefaults(
+  args: Record<string, unknown>,
+  schema: Record<string, unknown>,
+): Record<string, unknown> {
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
+  const out = { ...args };
+  for (const [name, property] of Object.entries(properties)) {
+    if (!isJsonObject(property)) continue;
+    const value = out[name];
+    if (value === undefined) {
+      if (property.default !== undefined) out[name] = structuredClone(property.default);
+    } else if (isJsonObject(value) && isJsonObject(property.properties))
+      out[name] = withParameterDefaults(value, property);
+    else if (
+      Array.isArray(value) &&
+      isJsonObject(property.items) &&
+      isJsonObject(property.items.properties)
+    ) {
+      const items = property.items;
+      out[name] = value.map((item: unknown) =>
+        isJsonObject(item) ? withParameterDefaults(item, items) : item,
+      );
+    }
+  }
+  return out;
+}
+
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\s*\}\}/g;
 
 /** What JP's templates see besides the arguments: `context` (jp_tool's Context) and `tool`. */
@@ -231,7 +265,8 @@ export async function createLocalTool(
   return {
     name,
     description: config.summary ?? `Run ${argv[0]}`,
-    definition: (args) => {
+    definition: (given) => {
+      const args = withParameterDefaults(given, parameters);
       const filled = argv.map((a) => fillTemplate(a, args, scopeOf(name, args, jp, null)));
       return [
         `runs: ${JSON.stringify(filled)} (no shell)`,
@@ -248,8 +283,9 @@ export async function createLocalTool(
     enable: resolveEnable(config.enable, defaults.enable),
     ...(declined === undefined ? {} : { declined }),
     ...(downgraded ? { warning: `tool ${name} is asked for though run = "unattended": ${injection}` } : {}),
-    validate,
-    execute: (args, ctx) => runJpProtocol(name, argv, args, ctx, { env, ...limits }, jp),
+    validate: (args) => validate(withParameterDefaults(args, parameters)),
+    execute: (args, ctx) =>
+      runJpProtocol(name, argv, withParameterDefaults(args, parameters), ctx, { env, ...limits }, jp),
   };
 }
 

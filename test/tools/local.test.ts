@@ -115,6 +115,42 @@ describe("local tools", () => {
     expect(fillTemplate("{{ a }}-{{b}}-{{c}}", { a: 1, b: { x: 2 } })).toBe('1-{"x":2}-');
   });
 
+  it("takes a parameter's default where the model left it out, required or not, in array items too (as JP does)", async () => {
+    // JP's fs_modify_file: replace_using_regex is `required = true` with `default = false`.
+    const tool = await createLocalTool("modify", {
+      command: node(
+        "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(process.argv[1]+'|'+s))",
+        "{{replace_using_regex}}",
+      ),
+      parameters: {
+        replace_using_regex: { type: "boolean", required: true, default: false },
+        patterns: {
+          type: "array",
+          required: true,
+          items: {
+            type: "object",
+            properties: { old: { type: "string" }, regex: { type: "boolean", default: true } },
+          },
+        },
+      },
+    });
+    const args = { patterns: [{ old: "a" }, { old: "b", regex: false }] };
+    expect(tool.validate!(args, ctx())).toBeUndefined();
+    // A required parameter without a default is still required.
+    expect(tool.validate!({ replace_using_regex: true }, ctx())).toBe("missing required argument 'patterns'");
+    const outcome = await tool.execute(args, ctx());
+    expect(outcome).toEqual({
+      content: `false|${JSON.stringify({
+        patterns: [
+          { old: "a", regex: true },
+          { old: "b", regex: false },
+        ],
+        replace_using_regex: false,
+      })}\n`,
+      isError: false,
+    });
+  });
+
   it("requires a command", async () => {
     await expect(createLocalTool("x", { source: "local" })).rejects.toThrow(
       'tool x has source = "local" but no command',
