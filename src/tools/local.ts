@@ -27,19 +27,42 @@ export function outputCapOf(config: Config): (toolName: string) => number {
 
 /** Config `parameters` (name → schema with an optional `required = true`) as a JSON Schema object. */
 export function parametersSchema(parameters: Record<string, unknown> | undefined): Record<string, unknown> {
-  const properties: Record<string, unknown> = {};
-  const required: string[] = [];
-  for (const [name, raw] of Object.entries(parameters ?? {})) {
-    const { required: isRequired, ...schema } = isJsonObject(raw) ? raw : {};
-    properties[name] = schema;
-    if (isRequired === true) required.push(name);
-  }
+  const { properties, required } = propertiesSchema(parameters ?? {});
   return {
     type: "object",
     properties,
     ...(required.length ? { required } : {}),
     additionalProperties: false,
   };
+}
+
+/** Properties given as JP writes them (each with its own `required = true`), and the list JSON Schema wants of those. */
+function propertiesSchema(given: Record<string, unknown>): {
+  properties: Record<string, unknown>;
+  required: string[];
+} {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const [name, raw] of Object.entries(given)) {
+    properties[name] = parameterSchema(raw);
+    if (isJsonObject(raw) && raw.required === true) required.push(name);
+  }
+  return { properties, required };
+}
+
+/**
+ * One parameter as JSON Schema: the `required = true` of the properties of
+ * an object (or of its array's items) made that object's `required` list,
+ * as JP's to_json_schema makes it; a `required` list already given is kept.
+ */
+function parameterSchema(raw: unknown): Record<string, unknown> {
+  const { required: given, ...schema } = isJsonObject(raw) ? raw : {};
+  if (isJsonObject(schema.items)) schema.items = parameterSchema(schema.items);
+  const listed: unknown[] = Array.isArray(given) ? given : [];
+  if (!isJsonObject(schema.properties)) return listed.length ? { ...schema, required: listed } : schema;
+  const nested = propertiesSchema(schema.properties);
+  const required = [...new Set([...listed, ...nested.required])];
+  return { ...schema, properties: nested.properties, ...(required.length ? { required } : {}) };
 }
 
 /**

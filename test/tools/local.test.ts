@@ -151,6 +151,40 @@ describe("local tools", () => {
     });
   });
 
+  it("makes JP's required = true of a nested property its object's required list, as JP's to_json_schema does", async () => {
+    // JP's fs_modify_file: each pattern's `old` and `new` are required.
+    const tool = await createLocalTool("modify", {
+      command: ["true"],
+      parameters: {
+        patterns: {
+          type: "array",
+          required: true,
+          items: {
+            type: "object",
+            properties: { old: { type: "string", required: true }, regex: { type: "boolean" } },
+          },
+        },
+      },
+    });
+    expect(tool.parameters.properties).toEqual({
+      patterns: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { old: { type: "string" }, regex: { type: "boolean" } },
+          required: ["old"],
+        },
+      },
+    });
+    expect(tool.validate!({ patterns: [{ regex: true }] }, ctx())).toBe(
+      "missing required argument 'patterns[0].old'",
+    );
+    expect(tool.validate!({ patterns: [{ old: 1 }] }, ctx())).toBe(
+      "argument 'patterns[0].old' must be string, got integer",
+    );
+    expect(tool.validate!({ patterns: [{ old: "a" }] }, ctx())).toBeUndefined();
+  });
+
   it("requires a command", async () => {
     await expect(createLocalTool("x", { source: "local" })).rejects.toThrow(
       'tool x has source = "local" but no command',
