@@ -74,8 +74,9 @@ function labels(ctx: Context): Candidate[] {
  * window from the price data, and those the models cache has facts for (a
  * provider's model API answered for them).
  */
-async function models(ctx: Context): Promise<Candidate[]> {
-  const aliases = (await quietConfig(ctx))?.providers?.llm?.aliases ?? {};
+async function models(ctx: Context, prefix: string): Promise<Candidate[]> {
+  // An alias is a name without a slash (one with a slash is taken as provider/name): past one, none is read.
+  const aliases = prefix.includes("/") ? {} : ((await quietConfig(ctx))?.providers?.llm?.aliases ?? {});
   const { currentBuiltInModels, builtInFacts } = await import("../../llm/model-table.js");
   const { cachedModelIds, modelCacheDir } = await import("../../llm/model-info.js");
   const { dataFacts, priceDataSources } = await import("../../llm/price-data.js");
@@ -162,14 +163,14 @@ async function configKeys(): Promise<Candidate[]> {
   }));
 }
 
-async function candidates(kind: CompletionKind, ctx: Context): Promise<Candidate[]> {
+async function candidates(kind: CompletionKind, ctx: Context, prefix: string): Promise<Candidate[]> {
   switch (kind) {
     case "conversation":
       return conversations(ctx);
     case "label":
       return labels(ctx);
     case "model":
-      return models(ctx);
+      return models(ctx, prefix);
     case "tool":
       return tools(ctx);
     case "config-key":
@@ -190,7 +191,7 @@ export function register(program: Command, ctx: Context): void {
         throw new UsageError(`nothing completes '${kind}'`, `give one of ${COMPLETION_KINDS.join(", ")}`);
       // Outside a workspace there are no conversations or labels to offer: nothing, and no error on a keystroke.
       if ((kind === "conversation" || kind === "label") && !ctx.maybeWorkspace()) return;
-      const lines = (await candidates(kind, ctx))
+      const lines = (await candidates(kind, ctx, prefix ?? ""))
         .filter((c) => c.value.startsWith(prefix ?? ""))
         .map((c) => (c.description ? `${c.value}\t${c.description}` : c.value));
       if (lines.length) ctx.out(lines.join("\n"));
