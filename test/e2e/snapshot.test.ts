@@ -75,9 +75,7 @@ describe.skipIf(!hasProc)("bin/jp and the start-up snapshot (the start read from
       manifest,
       fs.readFileSync(manifest, "utf8").replace(/"version": "[^"]*"/, '"version": "9.9.9-moved"'),
     );
-    expect((await execa(jp, ["--version"], { cwd: workspace, env })).stdout).toBe(
-      "9.9.9-moved",
-    );
+    expect((await execa(jp, ["--version"], { cwd: workspace, env })).stdout).toBe("9.9.9-moved");
     // And it works on the user's files: a conversation made through it is listed through the original.
     await execa(jp, ["conversation", "new", "--title", "made by the moved copy"], { cwd: workspace, env });
     const listed = await execa(path.join(REPO_ROOT, "bin/jp"), ["conversation", "ls"], {
