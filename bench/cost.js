@@ -7,9 +7,11 @@
 // (b) 30 user turns of 3 tool calls each, with `jp conversation compact` after turn 15.
 // Scenario (a) runs again on a model with preserved thinking (each step thinks,
 // and its thinking goes back): there automatic compaction of tool output is the
-// provider's context editing, and the server lists any thinking it had to drop.
-// The local server reads the cache over the request as context editing left
-// it: the docs say clearing tool results invalidates the cached prefix.
+// provider's context editing, asked for in bulk (every result older than
+// keep_tail once the budget is passed, clear_at_least = min_saving), and the
+// server lists any thinking it had to drop. The local server reads the cache
+// over the request as context editing left it: the docs say clearing tool
+// results invalidates the cached prefix.
 // For each policy it reports requests, compactions, the share of input tokens
 // read from the cache, and billed-equivalent input tokens (fresh 1.0, cache
 // write 1.25, cache read 0.1), all from the usage jp recorded in the log.
@@ -116,7 +118,10 @@ async function agentTurn(name, policy) {
     mock.push({ text: "All 40 chunks read." });
     const root = await trusted(workspace(name, mock.url, 5 * 1024, policy));
     await run(["q", "-n", "Read chunks 0 to 39, one at a time."], root, env());
-    return { ...bill(root), droppedThinking: mock.dropped.length };
+    // Each change of what the server cleared is a clearing: the cached prefix is written again from there.
+    const cleared = mock.contextEdits.map((edits) => edits[0]?.cleared_tool_uses ?? 0);
+    const clearings = cleared.filter((n, i) => n !== (cleared[i - 1] ?? 0)).length;
+    return { ...bill(root), droppedThinking: mock.dropped.length, clearings };
   } finally {
     await mock.close();
   }
@@ -191,7 +196,8 @@ export async function costBench() {
   ];
   console.log(
     `(a) one agent turn, 40 steps of 5 KB, auto compaction at ${BUDGET.toLocaleString("en-US")} tokens\n${table(a)}\n` +
-      `  (jp, preserved thinking: ${PRESERVED_MODEL}; ${a[4][1].droppedThinking} thinking blocks dropped by the server)`,
+      `  (jp, preserved thinking: ${PRESERVED_MODEL}; the server cleared tool results ${a[4][1].clearings} times, ` +
+      `and dropped ${a[4][1].droppedThinking} thinking blocks)`,
   );
   console.log(`(b) 30 user turns of 3 tool calls, jp conversation compact after turn 15\n${table(b)}`);
   const jp = a[2][1];

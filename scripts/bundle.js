@@ -5,9 +5,11 @@
 // The chunks are then made CommonJS: Node loads a CommonJS file synchronously,
 // where each ES module costs an asynchronous resolve, read and link (about
 // 20 ms of every command's start on the machines we measured).
-import { build } from "esbuild";
+import { build, buildSync } from "esbuild";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -137,3 +139,115 @@ function settledExports(code, name) {
     '__defProp(to, key, { get: () => { const value = from[key]; if (typeof value === "function") __defProp(to, key, { value, enumerable: true }); return value; }, configurable: true, enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });',
   );
 }
+
+/** Node's modules the snapshot holds stand-ins for (see src/cli/snapshot.ts). */
+const DEFERRED_BUILTINS = [
+  "http",
+  "https",
+  "http2",
+  "net",
+  "tls",
+  "dgram",
+  "zlib",
+  "readline",
+  "child_process",
+  "worker_threads",
+  "crypto",
+  "tty",
+];
+const require = createRequire(import.meta.url);
+
+/**
+ * The start-up snapshot (src/cli/snapshot.ts): every chunk that main.js
+ * reaches, statically or by import(), save those holding a package loaded on
+ * demand. bin/jp starts from it when snapshot.key names the node that runs it
+ * (its path and size: a snapshot runs only on the Node.js build that made it).
+ */
+function buildSnapshot(metafile) {
+  const outputs = metafile.outputs;
+  const chunks = Object.keys(outputs).filter((file) => file.endsWith(".js"));
+  const onDemand = (file) =>
+    Object.keys(outputs[file].inputs).some((i) => ON_DEMAND.some((p) => i.startsWith(p)));
+  // Left out: a chunk with such a package, and every chunk that loads one of those as it loads.
+  const left = new Set(chunks.filter(onDemand));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const file of chunks)
+      if (
+        !left.has(file) &&
+        outputs[file].imports.some((i) => i.kind !== "dynamic-import" && left.has(i.path))
+      ) {
+        left.add(file);
+        grew = true;
+      }
+  }
+  const start = ["compile-cache.js", "main.js"].map((name) => path.relative(root, path.join(outdir, name)));
+  const reached = new Set();
+  for (const pending = [...start]; pending.length;) {
+    const file = pending.pop();
+    if (reached.has(file) || left.has(file)) continue;
+    reached.add(file);
+    for (const next of outputs[file].imports) if (next.path in outputs) pending.push(next.path);
+  }
+  // The entry is one file that requires only Node's modules: all the snapshot builder offers it.
+  const entry = path.join(outdir, "snapshot.js");
+  buildSync({
+    absWorkingDir: root,
+    entryPoints: ["src/cli/snapshot.ts"],
+    outfile: entry,
+    bundle: true,
+    // A script: the builder gives it `require` but no `module`.
+    format: "iife",
+    platform: "node",
+    target: "node20",
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  const blob = path.join(outdir, "snapshot.blob");
+  const deferred = Object.fromEntries(
+    DEFERRED_BUILTINS.map((id) => [id, Object.getOwnPropertyNames(require(`node:${id}`))]),
+  );
+  const built = spawnSync(
+    process.execPath,
+    [
+      "--snapshot-blob",
+      blob,
+      "--build-snapshot",
+      entry,
+      outdir,
+      ...[...reached].map((file) => path.basename(file)),
+    ],
+    // The builder warns of every built-in module it has not verified; what runs from the snapshot is tested.
+    {
+      cwd: outdir,
+      stdio: ["ignore", "inherit", "pipe"],
+      encoding: "utf8",
+      env: { ...process.env, NODE_NO_WARNINGS: "1", JP_SNAPSHOT_DEFERRED: JSON.stringify(deferred) },
+    },
+  );
+  if (built.status !== 0) throw new Error(`building the start-up snapshot failed:\n${built.stderr}`);
+  fs.writeFileSync(
+    path.join(outdir, "snapshot.key"),
+    `${process.execPath} ${fs.statSync(process.execPath).size}\n`,
+  );
+}
+
+/**
+ * Packages a command loads only when it needs them: they stay out of the
+ * start-up snapshot (its size is paid by every command's start), as the
+ * start-up test keeps them out of the start-up chunks.
+ */
+const ON_DEMAND = [
+  "node_modules/@anthropic-ai/sdk/",
+  "node_modules/openai/",
+  "node_modules/@google/genai/",
+  "node_modules/gpt-tokenizer/",
+  "node_modules/zod/",
+  "node_modules/execa/",
+  "node_modules/@inquirer/",
+  "node_modules/marked",
+  "node_modules/@modelcontextprotocol/sdk/",
+  "node_modules/https-proxy-agent/",
+];
+
+buildSnapshot(result.metafile);

@@ -40,6 +40,8 @@ export interface CompactInfo<M extends MessageLike = MessageLike> {
   /** How many messages were folded into the summary. */
   summarized: number;
   summary: string;
+  /** How many `summarize` calls wrote it: more than one when the head was longer than `summaryInputTokens`. */
+  parts: number;
   /** The folded messages, verbatim, so a host can keep what was summarized away. */
   folded: M[];
 }
@@ -53,6 +55,14 @@ export interface CompactorOptions<M extends MessageLike = MessageLike, D extends
   keepTail?: number;
   /** Writes the summary of the folded messages; may call a model. Required once over budget. */
   summarize?: (older: M[]) => Promise<string> | string;
+  /**
+   * The most tokens (as `countTokens` counts) one `summarize` call may read:
+   * the summarizing model's window less its answer. A longer head is
+   * summarized in parts of whole rounds (a tool result stays with its call),
+   * one call each, and their summaries are joined in order, so a conversation
+   * already over that window can still be compacted. Absent: one call.
+   */
+  summaryInputTokens?: number;
   /** Defaults to estimateTokens. */
   countTokens?: (messages: readonly (M | SummaryMessageOf<D>)[]) => number;
   /** Add a reminder to save durable facts with the memory tool before they are summarized away. */
@@ -133,6 +143,31 @@ function cut<T extends MessageLike>(
   return { pinned, start };
 }
 
+/**
+ * The head in parts of at most `max` tokens each, cut only before a message
+ * that carries no tool result; a round longer than `max` is a part alone.
+ */
+function parts<T extends MessageLike>(
+  head: readonly T[],
+  max: number | undefined,
+  count: (messages: readonly T[]) => number,
+): T[][] {
+  if (max === undefined || count(head) <= max) return [[...head]];
+  const rounds: T[][] = [];
+  for (const m of head) {
+    const last = rounds.at(-1);
+    if (last && carriesToolResult(m)) last.push(m);
+    else rounds.push([m]);
+  }
+  const out: T[][] = [];
+  for (const r of rounds) {
+    const last = out.at(-1);
+    if (last && count([...last, ...r]) <= max) last.push(...r);
+    else out.push([...r]);
+  }
+  return out;
+}
+
 /** The summary (and the reminder) as messages: system messages for OpenAI, user messages for Anthropic. */
 function summaryMessages(
   dialect: Dialect,
@@ -176,7 +211,13 @@ export function compactor(
     const head = body.slice(at.pinned, at.start);
     if (!options.summarize)
       throw new Error("compactor: the conversation is over budget and no summarize function was given");
-    const summary = await options.summarize(head);
+    const pieces = parts(head, options.summaryInputTokens, count);
+    const summaries: string[] = [];
+    for (const piece of pieces) summaries.push(await options.summarize(piece));
+    const summary =
+      summaries.length === 1
+        ? summaries[0]!
+        : summaries.map((text, i) => `Part ${i + 1} of ${summaries.length}:\n${text}`).join("\n\n");
     const out = [
       ...lead,
       ...body.slice(0, at.pinned),
@@ -192,6 +233,7 @@ export function compactor(
       messagesAfter: out.length,
       summarized: head.length,
       summary,
+      parts: pieces.length,
       folded: head,
     });
     return { messages: out };

@@ -66,6 +66,11 @@ export interface Context {
     flags?: LoadOptions["flags"];
     /** Ask at the terminal whether the workspace is trusted, when its files or conversation were held back. */
     askTrust?: boolean;
+    /**
+     * Say none of the configuration's lines (completion: what it writes to
+     * stderr is thrown away, and a line said there would count as heard).
+     */
+    silent?: boolean;
   }): Promise<ResolvedConfig>;
   tokenCounter(config: Config): Promise<TokenCounter>;
   summarizer: Summarizer;
@@ -200,6 +205,7 @@ async function configFor(ctx: Context, options: Parameters<Context["config"]>[0]
       ...(root ? { trusted: (powers: readonly string[]) => isTrusted(root, powers, ctx.env) } : {}),
     });
   let resolved = await load();
+  if (options.silent) return resolved;
   if (!heldBack(resolved.trust)) return sayConfigLines(ctx, resolved);
   const { askTrust, untrustedLine } = await import("./workspace-trust.js");
   if (options.askTrust && (await askTrust(ctx, resolved.trust))) resolved = await load();

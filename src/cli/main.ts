@@ -9,6 +9,22 @@ import { createContext, type ContextOptions } from "./context.js";
 import { expandTargets } from "./targets.js";
 import { VERSION } from "./version.js";
 
+/** Runs the command `args` as the process: bin/jp's and the start-up snapshot's entry. */
+export function launch(args: string[]): void {
+  // Stack traces point at src/ through the bundle's source maps.
+  if (process.env.JP_DEBUG === "1") process.setSourceMapsEnabled(true);
+  // A closed pipe (`jp c print | head`) ends a listing or a view quietly. A turn (`jp q`)
+  // is not cut short: its output errors (EPIPE, EIO from a closed terminal) end the turn
+  // as SIGHUP does, keeping what arrived (see the CLI's context).
+  const turn = args.includes("q") || args.includes("query");
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE" && !turn) process.exit(0);
+  });
+  void main(args).then((code) => {
+    process.exitCode = code;
+  });
+}
+
 export async function main(argv: string[], options: ContextOptions = {}): Promise<ExitCode> {
   const ctx = createContext(options);
   const program = new Command("jp")

@@ -65,13 +65,15 @@ export async function providerSummaries(
 ): Promise<ProviderSummaries | undefined> {
   const model = config.assistant?.model?.id;
   if (!model) return undefined;
-  const choice = providerSummaryChoice(model, config, facts ?? (await factsOf(ctx, config, model)));
+  const known = facts ?? (await factsOf(ctx, config, model));
+  const choice = providerSummaryChoice(model, config, known);
   if (!choice.writes && choice.unavailable === undefined) return undefined;
   const tools = offered ?? (await offeredByDefault(ctx, config, ref));
   const system = config.assistant?.system_prompt;
   return {
     model,
     outputCap: outputCapOf(config),
+    ...(known.contextWindow !== undefined ? { window: known.contextWindow } : {}),
     ...(choice.unavailable !== undefined ? { unavailable: choice.unavailable } : {}),
     summarize: (events, instructions) => {
       const clear = ctx.status(`${model} is writing the summary…`);

@@ -21,6 +21,23 @@ export function earlierTurnsRange(events: readonly Event[]): TurnRange | undefin
   return from <= to ? { from, to } : undefined;
 }
 
+/**
+ * The earlier turns a summary made for the model's window may cover: after
+ * the last summary someone wrote (never widened nor replaced), up to the turn
+ * before the current one; undefined when each of them is summarized already.
+ */
+export function overWindowRange(events: readonly Event[]): TurnRange | undefined {
+  const supplied = indexCompactions(events).entries.filter(
+    (e) => e.state.kind === "active" && e.event.summary?.source === "supplied",
+  );
+  const from = Math.max(0, ...supplied.map((e) => e.event.to_turn + 1));
+  const to = groupTurns(events).length - 2;
+  const unsummarized = project(events).turns.some(
+    (t) => t.origin.kind === "kept" && t.origin.turn >= from && t.origin.turn <= to,
+  );
+  return unsummarized ? { from, to } : undefined;
+}
+
 export interface StripOptions {
   budget: number;
   /** Tokens of the newest traffic of the turn that stay verbatim. */

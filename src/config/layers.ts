@@ -73,6 +73,53 @@ export function readTomlFile(file: string, shown = file): Plain {
   }
 }
 
+/** The folders a `-c NAME` is looked for in, first to last: `.jp/config.d/`, then each `config_load_paths` folder. */
+function cfgFolders(options: { workspaceDir?: string; loadPaths?: readonly string[] }): string[] {
+  return [
+    ...(options.workspaceDir ? [path.join(options.workspaceDir, "config.d")] : []),
+    ...(options.loadPaths ?? []),
+  ];
+}
+
+/** The TOML files of `folder`, each as `-c` names it (`dev`, or `skill/web` one folder down). */
+function cfgFilesIn(folder: string, others: ReadonlySet<string>): { name: string; file: string }[] {
+  const out: { name: string; file: string }[] = [];
+  const walk = (dir: string, prefix: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // A folder named but missing offers nothing, as -c finds nothing there.
+    }
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(dir, entry.name);
+      if (entry.isFile() && entry.name.endsWith(".toml"))
+        out.push({ name: `${prefix}${entry.name.slice(0, -".toml".length)}`, file: full });
+      // A subfolder that is a load path itself offers its files by their short names there.
+      else if (entry.isDirectory() && depth > 0 && !others.has(full))
+        walk(full, `${prefix}${entry.name}/`, depth - 1);
+    }
+  };
+  walk(folder, "", 1);
+  return out;
+}
+
+/**
+ * The names `-c NAME` finds a file by (JP's personas, `dev`; `skill/web` one
+ * folder down), each with the file it reads: the first folder holding a name wins, as in cfgLayer.
+ */
+export function cfgFileNames(options: {
+  workspaceDir?: string;
+  loadPaths?: readonly string[];
+}): { name: string; file: string }[] {
+  const folders = cfgFolders(options);
+  const byName = new Map<string, string>();
+  for (const folder of folders)
+    for (const { name, file } of cfgFilesIn(folder, new Set(folders)))
+      if (!byName.has(name)) byName.set(name, file);
+  return [...byName].map(([name, file]) => ({ name, file }));
+}
+
 /** A `-c/--cfg` value: `key=value`, a file path, or a name in `.jp/config.d/` or a `config_load_paths` folder. */
 export function cfgLayer(
   spec: string,
@@ -107,10 +154,7 @@ export function cfgLayer(
   if (fs.existsSync(direct) && fs.statSync(direct).isFile())
     return { name: `-c ${shownSpec}`, file: spec, value: readTomlFile(direct, spec), path: direct };
   const fileName = spec.endsWith(".toml") ? spec : `${spec}.toml`;
-  const folders = [
-    ...(options.workspaceDir ? [path.join(options.workspaceDir, "config.d")] : []),
-    ...(options.loadPaths ?? []),
-  ];
+  const folders = cfgFolders(options);
   for (const folder of folders) {
     const named = path.join(folder, fileName);
     if (!fs.existsSync(named)) continue;

@@ -103,12 +103,19 @@ export interface LoadOptions {
   trusted?: (powers: readonly string[]) => boolean;
 }
 
-/** The folders `-c NAME` looks in: `config_load_paths` of the user's and workspace's files (the last set wins), from the workspace root. */
-function configLoadPaths(layers: readonly Layer[], options: LoadOptions): string[] {
+/** The folders `config_load_paths` (`given`) names, from the workspace root (outside one, from `cwd`). */
+export function loadPathFolders(given: unknown, options: { cwd: string; workspaceDir?: string }): string[] {
   const root = options.workspaceDir ? path.dirname(options.workspaceDir) : options.cwd;
-  const given = layers.findLast((l) => Array.isArray(l.value.config_load_paths))?.value.config_load_paths;
   return (Array.isArray(given) ? given : []).flatMap((p) =>
     typeof p === "string" ? [path.resolve(root, p)] : [],
+  );
+}
+
+/** The folders `-c NAME` looks in: `config_load_paths` of the user's and workspace's files (the last set wins). */
+function configLoadPaths(layers: readonly Layer[], options: LoadOptions): string[] {
+  return loadPathFolders(
+    layers.findLast((l) => Array.isArray(l.value.config_load_paths))?.value.config_load_paths,
+    options,
   );
 }
 

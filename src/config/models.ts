@@ -15,12 +15,20 @@ export function splitModelId(id: string): ModelRef | undefined {
   return { provider: id.slice(0, slash), name: id.slice(slash + 1) };
 }
 
-/** A model id jp is to send a request with: `provider/name`, or a usage error saying so. */
-export function parseModelId(id: string): ModelRef {
+/**
+ * A model id jp is to send a request with: `provider/name`, or a usage error
+ * saying so, with the alias or model `nearest` it (a mistyped `opsu`: opus) when the caller knows one.
+ */
+export function parseModelId(id: string, nearest?: () => string | undefined): ModelRef {
   const model = splitModelId(id);
   if (model) return model;
-  throw new JpError("llm.model_id", `model id '${id}' is not provider/name`, {
-    hint: "for example anthropic/claude-sonnet-5-5, openai/gpt-4.1 or ollama/qwen3, or a name under [providers.llm.aliases]",
-    exitCode: 2,
-  });
+  const suggestion = nearest?.();
+  throw new JpError(
+    "llm.model_id",
+    `model id '${id}' is not provider/name${suggestion ? `; did you mean ${suggestion}?` : ""}`,
+    {
+      hint: "for example anthropic/claude-sonnet-5-5, openai/gpt-4.1 or ollama/qwen3, or a name under [providers.llm.aliases]",
+      exitCode: 2,
+    },
+  );
 }

@@ -57,6 +57,12 @@ export interface ModelFacts {
    */
   compaction?: boolean;
   /**
+   * The provider clears old tool results itself when asked (Anthropic's
+   * context editing, `clear_tool_uses_20250919`: the Models API's
+   * `capabilities.context_management.clear_tool_uses_20250919`).
+   */
+  clearsToolUses?: boolean;
+  /**
    * OpenAI's explicit prompt caching (GPT-5.6 on): cache writes are billed,
    * and the only way not to cache is `prompt_cache_options.mode: "explicit"`
    * with no breakpoint marked. Other models reject that field.
@@ -127,6 +133,7 @@ const FACT_NAMES = [
   "reasons",
   "preservedThinking",
   "compaction",
+  "clearsToolUses",
   "explicitCaching",
   "developerPrompt",
   "dropsReasoningOnEdit",

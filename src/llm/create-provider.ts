@@ -3,6 +3,8 @@
 import { parseModelId, type ModelRef } from "../config/models.js";
 import { llmProvider, llmProviders, type ProviderSettings } from "../config/providers.js";
 import type { Config } from "../config/schema.js";
+import { closest } from "../config/zod-walk.js";
+import { currentBuiltInModels } from "./model-table.js";
 import { JpError } from "../errors.js";
 import { proxyFor } from "../net/proxy.js";
 import type { ModelFacts } from "./capabilities.js";
@@ -90,13 +92,24 @@ function baseUrlFromEnv(
   return value || undefined;
 }
 
+/**
+ * The alias of the configuration, or the built-in model, nearest a model id
+ * that is neither (`opsu`: opus; `claude-opus-5`: anthropic/claude-opus-5).
+ */
+function nearestModel(modelId: string, config: Config): string | undefined {
+  const aliases = Object.keys(config.providers?.llm?.aliases ?? {});
+  const byName = new Map(currentBuiltInModels().map((id) => [id.slice(id.indexOf("/") + 1), id]));
+  const nearest = closest(modelId, [...aliases, ...byName.keys()]);
+  return nearest === undefined || aliases.includes(nearest) ? nearest : byName.get(nearest);
+}
+
 /** Build the provider for `modelId`. A missing key fails here, before anything is sent. */
 export function createProvider(
   modelId: string,
   config: Config,
   env: NodeJS.ProcessEnv,
 ): { provider: Provider; model: ModelRef } {
-  const model = parseModelId(modelId);
+  const model = parseModelId(modelId, () => nearestModel(modelId, config));
   const settings = llmProvider(config, model.provider);
   const known = builtInProvider(model.provider);
   if (!known && !settings.base_url)

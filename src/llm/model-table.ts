@@ -42,6 +42,15 @@ const PRESERVED: ModelFacts = { preservedThinking: true };
  */
 const COMPACTS: ModelFacts = { compaction: true };
 
+/**
+ * Context editing's supported models, as its page lists them
+ * (https://platform.claude.com/docs/en/build-with-claude/context-editing,
+ * beta context-management-2025-06-27); the Models API's
+ * `capabilities.context_management.clear_tool_uses_20250919` wins. Fable 5.2
+ * is not listed: unknown until the Models API says.
+ */
+const CLEARS: ModelFacts = { clearsToolUses: true };
+
 const retired = (replacement: string): ModelFacts => ({ lifecycle: "retired", replacement });
 /** Shut down on `date`, and answered since by `target` at its rates. */
 const routed = (date: string, target: string): ModelFacts => ({
@@ -59,43 +68,48 @@ const deprecated = (date: string, replacement: string): ModelFacts => ({
 
 const ANTHROPIC: Readonly<Record<string, ModelFacts>> = {
   "claude-fable-5-2": alwaysThinking(PRESERVED),
-  "claude-fable-5-1": alwaysThinking({ ...PRESERVED, ...COMPACTS }),
-  "claude-fable-5": alwaysThinking(COMPACTS),
-  "claude-opus-5-5": alwaysThinking({ ...PRESERVED, ...COMPACTS }),
+  "claude-fable-5-1": alwaysThinking({ ...PRESERVED, ...COMPACTS, ...CLEARS }),
+  "claude-fable-5": alwaysThinking({ ...COMPACTS, ...CLEARS }),
+  "claude-opus-5-5": alwaysThinking({ ...PRESERVED, ...COMPACTS, ...CLEARS }),
   // Sonnet 5.5 refuses forced tool use and `disabled`; its "off" is between_tools.
   "claude-sonnet-5-5": adaptive({
     thinking: modes("adaptive", "between_tools"),
     forcedToolUse: false,
     ...PRESERVED,
     ...COMPACTS,
+    ...CLEARS,
   }),
   // The first Haiku with effort levels: low to max.
-  "claude-haiku-5-5": adaptive({ ...PRESERVED, ...COMPACTS }),
-  "claude-opus-5": adaptive(COMPACTS),
-  "claude-sonnet-5": adaptive(COMPACTS),
-  "claude-opus-4-8": adaptive(COMPACTS),
-  "claude-opus-4-7": adaptive(COMPACTS),
+  "claude-haiku-5-5": adaptive({ ...PRESERVED, ...COMPACTS, ...CLEARS }),
+  "claude-opus-5": adaptive({ ...COMPACTS, ...CLEARS }),
+  "claude-sonnet-5": adaptive({ ...COMPACTS, ...CLEARS }),
+  "claude-opus-4-8": adaptive({ ...COMPACTS, ...CLEARS }),
+  "claude-opus-4-7": adaptive({ ...COMPACTS, ...CLEARS }),
   "claude-opus-4-6": adaptive({
     thinking: modes("adaptive", "enabled", "disabled"),
     efforts: OLD_EFFORTS,
     ...COMPACTS,
+    ...CLEARS,
   }),
   "claude-sonnet-4-6": adaptive({
     maxOutputTokens: 64_000,
     thinking: modes("adaptive", "enabled", "disabled"),
     efforts: OLD_EFFORTS,
     ...COMPACTS,
+    ...CLEARS,
   }),
   "claude-opus-4-5": {
     maxOutputTokens: 64_000,
     thinking: modes("enabled", "disabled"),
     efforts: ["low", "medium", "high"],
+    ...CLEARS,
     ...deprecated("2027-01-22", "anthropic/claude-opus-5-5"),
   },
   "claude-haiku-4-5": {
     maxOutputTokens: 64_000,
     thinking: modes("enabled", "disabled"),
     lifecycle: "active",
+    ...CLEARS,
   },
   "claude-sonnet-4-5": retired("anthropic/claude-sonnet-5-5"),
   "claude-opus-4-1": retired("anthropic/claude-opus-5-5"),

@@ -6,7 +6,15 @@
 // block's prefix: the reasoning of the turns kept after it stays valid, which
 // no summary jp writes can do for a model with preserved thinking.
 import type { Config } from "../config/schema.js";
-import { capToolOutputs, project, streamShape, type OutputCap, type TurnRange } from "../compaction/index.js";
+import {
+  capToolOutputs,
+  charsOfEvents,
+  project,
+  streamShape,
+  tokensOfChars,
+  type OutputCap,
+  type TurnRange,
+} from "../compaction/index.js";
 import { isJsonObject, type Compaction, type Event, type JsonObject } from "../events/index.js";
 import type { ModelFacts } from "./capabilities.js";
 import { knownFacts } from "./model-info.js";
@@ -134,6 +142,8 @@ export interface ProviderSummaries {
   model: string;
   /** The view's cap of each tool's output, as `jp q` applies it. */
   outputCap: OutputCap;
+  /** The model's context window in tokens, when known: turns longer than it are jp's to summarize, in parts. */
+  window?: number;
   /** Why the provider cannot write them (`providerSummaryChoice`): jp writes each one and says so. */
   unavailable?: string;
   /** The provider's summary of `events`: the turns to summarise as `jp q` sends them. */
@@ -209,12 +219,18 @@ export async function providerCompaction(
     providers.fellBack(providers.unavailable);
     return undefined;
   }
+  const history = sentHistory(events, plan.range, providers.outputCap);
+  // The provider reads the turns whole: more than its window, it would refuse them.
+  const size = tokensOfChars(charsOfEvents(history));
+  if (providers.window !== undefined && size > providers.window) {
+    providers.fellBack(
+      `the turns to summarize (about ${size.toLocaleString("en-US")} tokens) are more than the ${providers.window.toLocaleString("en-US")}-token window of ${model}, which would read them whole`,
+    );
+    return undefined;
+  }
   let result: ProviderSummary;
   try {
-    result = await providers.summarize(
-      sentHistory(events, plan.range, providers.outputCap),
-      summary?.instructions,
-    );
+    result = await providers.summarize(history, summary?.instructions);
   } catch (error) {
     const why = refusal(error, model);
     if (why === undefined) throw error;

@@ -193,9 +193,12 @@ class HistoryChain {
   }
 }
 
-/** The digest of a history as sent (what a summary the provider writes of it stands for). */
-export function historyDigest(events: readonly Event[]): string {
-  const chain = new HistoryChain();
+/**
+ * The digest of a history as sent (what a summary the provider writes of it
+ * stands for); `withReasoning`, as a jp before the order was recorded digested it.
+ */
+export function historyDigest(events: readonly Event[], withReasoning = false): string {
+  const chain = new HistoryChain(withReasoning);
   for (const e of events) chain.add(e);
   return chain.value;
 }

@@ -19,6 +19,12 @@ export interface ModelRequest {
    * refuses forced calls the tool is asked for instead; `insist` asks firmly.
    */
   toolChoice: "auto" | { name: string; insist?: boolean };
+  /**
+   * Tool use is off for this request, the tools staying declared: on a model
+   * whose thinking is bound to the tools, removing them would invalidate it
+   * (Anthropic's `tool_choice: {type: "none"}`; set only where the provider takes it).
+   */
+  toolsOff?: boolean;
   maxTokens: number;
   /** Thinking asked for; absent is off (whatever the model takes as off). */
   reasoning?: ReasoningRequest;
@@ -44,11 +50,12 @@ export interface ModelRequest {
   compaction?: { instructions?: string };
   /**
    * Let the provider clear the oldest tool results itself once the input
-   * passes `trigger` tokens, keeping the last `keep` tool uses (Anthropic's
-   * context editing, `clear_tool_uses_20250919`): the request carries the
-   * conversation whole, so no thinking block's prefix changes.
+   * passes `trigger` tokens, keeping the last `keep` tool uses, and only where
+   * that frees `clearAtLeast` tokens (Anthropic's context editing,
+   * `clear_tool_uses_20250919`): the request carries the conversation whole,
+   * so no thinking block's prefix changes.
    */
-  clearToolUses?: { trigger: number; keep: number };
+  clearToolUses?: { trigger: number; keep: number; clearAtLeast: number };
 }
 
 /** How much to think: an effort, a manual budget, or both (each provider takes what its model accepts). */

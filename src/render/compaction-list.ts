@@ -64,6 +64,15 @@ export function compactionItems(entries: readonly CompactionEntry[]): Compaction
   });
 }
 
+/** What a compaction saves, in the tense of its state: a reset one saves nothing now, a deferred one not yet. */
+function savedLabel(item: CompactionItem): string {
+  if (item.tokens_saved === null) return "";
+  const tokens = `${grouped(item.tokens_saved)} tokens`;
+  if (item.state === "active") return `, saves ${tokens}`;
+  if (item.state === "reset") return `: it saved ${tokens} while in force, and saves none now`;
+  return `, to save ${tokens} from then`;
+}
+
 export function renderCompactionItems(items: readonly CompactionItem[]): string[] {
   if (items.length === 0) return ["  compactions: none"];
   const lines = [`  compactions: ${items.length}`];
@@ -73,8 +82,9 @@ export function renderCompactionItems(items: readonly CompactionItem[]): string[
     const policy = [...item.policies, ...(overrides.length ? [`hints: ${overrides.join(", ")}`] : [])].join(
       " + ",
     );
-    const saved = item.tokens_saved !== null ? `, saved ${grouped(item.tokens_saved)} tokens` : "";
-    lines.push(`    #${item.index} ${item.id}  ${range}  ${policy}  [${item.source}, ${item.state}${saved}]`);
+    lines.push(
+      `    #${item.index} ${item.id}  ${range}  ${policy}  [${item.source}, ${item.state}${savedLabel(item)}]`,
+    );
     if (item.summary) {
       const author =
         item.summary.source === "supplied"

@@ -8,6 +8,7 @@ import {
   PROVIDER_BLOCK_KEY,
   REDACTED_REASONING_KEY,
   REFUSAL_KEY,
+  STREAM_FAILED_KEY,
   TurnCounter,
   turnsLabel,
   type ChatRequest,
@@ -46,9 +47,29 @@ function time(event: Event): string {
   return typeof event.timestamp === "string" ? event.timestamp.slice(0, 19).replace("T", " ") : "";
 }
 
-/** A response block: reasoning (or that it was redacted), text, a refusal, a provider's own block, data. */
+/**
+ * Why an answer ends before it was complete, as its last event records it:
+ * stopped at the terminal (Ctrl-C), its stream failed, or its output limit
+ * reached; undefined for an answer that ended as the model ended it.
+ */
+function cutNote(metadata: Record<string, unknown>): string | undefined {
+  if (metadata.interrupted === true) return "cut: stopped (Ctrl-C) before the answer was complete";
+  const failed = metadata[STREAM_FAILED_KEY];
+  if (typeof failed === "string") return `cut: its stream failed (${failed})`;
+  if (metadata.stop_reason === "max_tokens") return "cut: the answer reached its output limit (max_tokens)";
+  return undefined;
+}
+
+/** A response block, with a line saying it was cut when it was the last of an answer cut short. */
 function renderResponse(e: ChatResponse, c: Palette): string {
   const metadata = isJsonObject(e.metadata) ? e.metadata : {};
+  const block = responseBlock(e, metadata, c);
+  const cut = cutNote(metadata);
+  return cut ? `${block}\n${c.yellow(visible(`  ✂ ${cut}`))}` : block;
+}
+
+/** A response block: reasoning (or that it was redacted), text, a refusal, a provider's own block, data. */
+function responseBlock(e: ChatResponse, metadata: Record<string, unknown>, c: Palette): string {
   if (e.reasoning !== undefined) {
     if (typeof metadata[REDACTED_REASONING_KEY] === "string")
       return c.dim(c.italic("reasoning (redacted by the provider; kept to be sent back)"));

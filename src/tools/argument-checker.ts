@@ -14,6 +14,19 @@ function jsonType(value: unknown): string {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** The value at `path` inside the arguments (an argument's name, then keys and indexes); undefined where there is none. */
+function valueAt(args: Record<string, unknown>, path: readonly PropertyKey[]): unknown {
+  let at: unknown = args;
+  for (const key of path) {
+    if (Array.isArray(at) && typeof key === "number") {
+      const list: unknown[] = at;
+      at = list[key];
+    } else if (isRecord(at) && typeof key === "string") at = at[key];
+    else return undefined;
+  }
+  return at;
+}
+
 /**
  * The schema without the `enum`s of its properties that hold arrays or
  * objects (valid JSON Schema that zod's conversion refuses every value of),
@@ -61,14 +74,20 @@ export function argumentChecker(
     const result = validator.safeParse(args);
     if (result.success) return undefined;
     const issue = result.error.issues[0]!;
-    const name = String(issue.path[0] ?? "");
+    // An argument, or a value inside one: `patterns[0].old`.
+    const name = issue.path
+      .map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`))
+      .join("");
+    const value = valueAt(args, issue.path);
     // eslint-disable-next-line @typescript-eslint/switch-exhaustiveness-check -- zod's other issue codes are said in zod's own words by the default
     switch (issue.code) {
       case "unrecognized_keys":
-        return `unknown argument '${issue.keys[0] ?? ""}'; expected ${names.join(", ") || "no arguments"}`;
+        return issue.path.length
+          ? `unknown key '${issue.keys[0] ?? ""}' in argument '${name}'`
+          : `unknown argument '${issue.keys[0] ?? ""}'; expected ${names.join(", ") || "no arguments"}`;
       case "invalid_type":
-        if (args[name] === undefined) return `missing required argument '${name}'`;
-        return `argument '${name}' must be ${issue.expected === "int" ? "integer" : issue.expected}, got ${jsonType(args[name])}`;
+        if (value === undefined) return `missing required argument '${name}'`;
+        return `argument '${name}' must be ${issue.expected === "int" ? "integer" : issue.expected}, got ${jsonType(value)}`;
       case "invalid_value":
         return `argument '${name}' must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
       default:

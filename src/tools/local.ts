@@ -27,19 +27,76 @@ export function outputCapOf(config: Config): (toolName: string) => number {
 
 /** Config `parameters` (name → schema with an optional `required = true`) as a JSON Schema object. */
 export function parametersSchema(parameters: Record<string, unknown> | undefined): Record<string, unknown> {
-  const properties: Record<string, unknown> = {};
-  const required: string[] = [];
-  for (const [name, raw] of Object.entries(parameters ?? {})) {
-    const { required: isRequired, ...schema } = isJsonObject(raw) ? raw : {};
-    properties[name] = schema;
-    if (isRequired === true) required.push(name);
-  }
+  const { properties, required } = propertiesSchema(parameters ?? {});
   return {
     type: "object",
     properties,
     ...(required.length ? { required } : {}),
     additionalProperties: false,
   };
+}
+
+/** Properties given as JP writes them (each with its own `required = true`), and the list JSON Schema wants of those. */
+function propertiesSchema(given: Record<string, unknown>): {
+  properties: Record<string, unknown>;
+  required: string[];
+} {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const [name, raw] of Object.entries(given)) {
+    properties[name] = parameterSchema(raw);
+    if (isJsonObject(raw) && raw.required === true) required.push(name);
+  }
+  return { properties, required };
+}
+
+/**
+ * One parameter as JSON Schema: the `required = true` of the properties of
+ * an object (or of its array's items) made that object's `required` list,
+ * as JP's to_json_schema makes it; a `required` list already given is kept.
+ */
+function parameterSchema(raw: unknown): Record<string, unknown> {
+  const { required: given, ...schema } = isJsonObject(raw) ? raw : {};
+  if (isJsonObject(schema.items)) schema.items = parameterSchema(schema.items);
+  const listed: unknown[] = Array.isArray(given) ? given : [];
+  if (!isJsonObject(schema.properties)) return listed.length ? { ...schema, required: listed } : schema;
+  const nested = propertiesSchema(schema.properties);
+  const required = [...new Set([...listed, ...nested.required])];
+  return { ...schema, properties: nested.properties, ...(required.length ? { required } : {}) };
+}
+
+/**
+ * `args` with the `default` of each parameter the model left out, in
+ * objects and in the objects of arrays too, as JP fills them before it
+ * checks a call (jp_llm's apply_parameter_defaults: "LLMs commonly omit
+ * parameters that have a `default` in the JSON schema, even when those
+ * parameters are marked `required`").
+ */
+export function withParameterDefaults(
+  args: Record<string, unknown>,
+  schema: Record<string, unknown>,
+): Record<string, unknown> {
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
+  const out = { ...args };
+  for (const [name, property] of Object.entries(properties)) {
+    if (!isJsonObject(property)) continue;
+    const value = out[name];
+    if (value === undefined) {
+      if (property.default !== undefined) out[name] = structuredClone(property.default);
+    } else if (isJsonObject(value) && isJsonObject(property.properties))
+      out[name] = withParameterDefaults(value, property);
+    else if (
+      Array.isArray(value) &&
+      isJsonObject(property.items) &&
+      isJsonObject(property.items.properties)
+    ) {
+      const items = property.items;
+      out[name] = value.map((item: unknown) =>
+        isJsonObject(item) ? withParameterDefaults(item, items) : item,
+      );
+    }
+  }
+  return out;
 }
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\s*\}\}/g;
@@ -231,7 +288,8 @@ export async function createLocalTool(
   return {
     name,
     description: config.summary ?? `Run ${argv[0]}`,
-    definition: (args) => {
+    definition: (given) => {
+      const args = withParameterDefaults(given, parameters);
       const filled = argv.map((a) => fillTemplate(a, args, scopeOf(name, args, jp, null)));
       return [
         `runs: ${JSON.stringify(filled)} (no shell)`,
@@ -248,8 +306,9 @@ export async function createLocalTool(
     enable: resolveEnable(config.enable, defaults.enable),
     ...(declined === undefined ? {} : { declined }),
     ...(downgraded ? { warning: `tool ${name} is asked for though run = "unattended": ${injection}` } : {}),
-    validate,
-    execute: (args, ctx) => runJpProtocol(name, argv, args, ctx, { env, ...limits }, jp),
+    validate: (args) => validate(withParameterDefaults(args, parameters)),
+    execute: (args, ctx) =>
+      runJpProtocol(name, argv, withParameterDefaults(args, parameters), ctx, { env, ...limits }, jp),
   };
 }
 

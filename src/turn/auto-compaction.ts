@@ -5,14 +5,16 @@
 import { providerCompaction, type ProviderSummaries } from "../llm/provider-summary.js";
 import {
   earlierTurnsRange,
+  overWindowRange,
   planCurrentTurnStrip,
   planRule,
   project,
   rawEventsOfTurns,
   type CompactionRule,
+  type Plan,
   type ToolHint,
 } from "../compaction/index.js";
-import { ruleFromConfig } from "../config/compaction-rules.js";
+import { ruleFromConfig, type SummaryOptions } from "../config/compaction-rules.js";
 import { compactionBudget } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import { recordedUsages, type Compaction, type Event } from "../events/index.js";
@@ -20,6 +22,7 @@ import { summaryBilling, type Summarizer } from "../llm/summarize.js";
 import type { TokenCounter } from "../tokens/count.js";
 import { requestTokens, type RequestFrame } from "../tokens/request.js";
 import { grouped } from "../numbers.js";
+import { clearingHeader, resultsCleared, type ProviderClearing } from "./provider-clearing.js";
 
 export const MAX_FRUITLESS_ATTEMPTS = 3;
 
@@ -37,11 +40,11 @@ export interface AutoCompactionDeps {
   newId: () => string;
   hints: Readonly<Record<string, ToolHint>>;
   /**
-   * The provider clears the oldest tool results itself, all but the last
-   * `keep` (context editing, the request's `clearToolUses`): they are not
-   * stripped here, and the request is measured as the model will read it.
+   * The provider clears the oldest tool results itself, in bulk
+   * (context editing, the request's `clearToolUses`, turn/provider-clearing.ts):
+   * they are not stripped here, and the request is measured as the model will read it.
    */
-  serverClearsToolUses?: { keep: number };
+  serverClearsToolUses?: ProviderClearing;
   /** One line to the user: what was compacted, or why it stopped. */
   say: (line: string) => void;
   warn: (line: string) => void;
@@ -87,6 +90,8 @@ function lastResponseAt(events: readonly Event[]): number | undefined {
 
 const short = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : grouped(n));
 
+type SummaryPlan = Extract<Plan, { kind: "needs_summary" }>;
+
 const MECHANICAL: CompactionRule = {
   reasoning: "strip",
   tool_calls: { policy: "strip", request: true, response: true },
@@ -96,6 +101,8 @@ const MECHANICAL: CompactionRule = {
 class Batch {
   readonly added: Compaction[] = [];
   readonly parts: string[] = [];
+  /** A summary was asked for and failed: none is asked for again in this round. */
+  summaryFailed = false;
   constructor(
     public current: Event[],
     public tokens: number,
@@ -120,6 +127,7 @@ class AutoCompactor {
   private readonly configured;
   private fruitless = 0;
   private stopped = false;
+  private summarizedToFit = false;
 
   constructor(
     private readonly deps: AutoCompactionDeps,
@@ -163,8 +171,8 @@ class AutoCompactor {
     const clears = this.deps.serverClearsToolUses;
     if (!clears) return this.measure(events);
     const view = project(events);
-    const results = view.events.filter((e) => e.type === "tool_call_response");
-    const cleared = results.slice(0, Math.max(0, results.length - clears.keep));
+    const { system, tools } = this.deps.frame;
+    const cleared = resultsCleared(view.events, clears, clearingHeader(clears, system, tools));
     return Math.max(
       0,
       requestTokens(this.deps.frame, view, this.deps.counter) - this.deps.counter.events(cleared),
@@ -176,11 +184,12 @@ class AutoCompactor {
     const before = Math.max(this.readByModel(events), this.reported(events));
     const trigger = this.trigger(events);
     if (this.deps.serverClearsToolUses && this.measure(events) > trigger) this.sayServerClears();
-    if (before <= trigger || this.stopped) return undefined;
+    if (before <= trigger || (this.stopped && !this.overWindow(before))) return undefined;
     if (project(events).turns.length < this.limits.minTurns) return undefined;
     const batch = new Batch([...events], before, this.readByModel);
     await this.earlierTurns(batch);
     if (batch.tokens > trigger && !this.deps.serverClearsToolUses) this.currentTurnTools(batch, trigger);
+    await this.summarizeToFit(batch);
     return this.settle(batch, before);
   }
 
@@ -195,6 +204,16 @@ class AutoCompactor {
     );
   }
 
+  private planOptions() {
+    return {
+      id: this.deps.newId(),
+      timestamp: this.deps.now().toISOString(),
+      now: this.deps.now().getTime(),
+      source: "auto" as const,
+      toolHints: this.deps.hints,
+    };
+  }
+
   /** Whole earlier turns by the configured rule (a summary, or mechanically when it fails). */
   private async earlierTurns(batch: Batch): Promise<void> {
     const range = earlierTurnsRange(batch.current);
@@ -207,51 +226,101 @@ class AutoCompactor {
     };
     delete rule.keepFirst;
     delete rule.keepLast;
-    const options = {
-      id: this.deps.newId(),
-      timestamp: this.deps.now().toISOString(),
-      now: this.deps.now().getTime(),
-      source: "auto" as const,
-      toolHints: this.deps.hints,
-    };
+    const options = this.planOptions();
     let plan = planRule(batch.current, rule, options);
     if (plan.kind === "needs_summary") {
-      const model = base.summary?.model ?? this.deps.config.assistant?.model?.id ?? "";
-      try {
-        const byProvider = await providerCompaction(
-          batch.current,
-          plan,
-          model,
-          this.deps.providerSummaries,
-          base.summary,
-        );
-        if (byProvider) {
-          batch.record(
-            byProvider,
-            () => `turns ${byProvider.from_turn + 1}–${byProvider.to_turn + 1} summarized`,
-          );
-          return;
-        }
-        const result = await this.deps.summarizer.summarize({
-          events: rawEventsOfTurns(batch.current, plan.range),
-          instructions: base.summary?.instructions,
-          context: base.summary?.context,
-          model,
-        });
-        const c = { ...plan.complete(result.text, result.model), metadata: summaryBilling(result) };
-        batch.record(c, () => `turns ${c.from_turn + 1}–${c.to_turn + 1} summarized`);
+      if (await this.summarize(batch, plan, base.summary, "summarized", "stripping mechanically instead"))
         return;
-      } catch (error) {
-        this.deps.warn(
-          `the summary for automatic compaction failed (${error instanceof Error ? error.message : String(error)}); stripping mechanically instead`,
-        );
-        plan = planRule(batch.current, { ...rule, summary: undefined, ...MECHANICAL }, options);
-      }
+      plan = planRule(batch.current, { ...rule, summary: undefined, ...MECHANICAL }, options);
     }
     if (plan.kind === "ready") {
       const c = plan.compaction;
       batch.record(c, () => `turns ${c.from_turn + 1}–${c.to_turn + 1} stripped`);
     }
+  }
+
+  /**
+   * A summary of `plan`'s turns recorded in the batch: written by the provider
+   * where it writes them (and they fit its window), else by jp's summarizer
+   * (which makes its own input fit its model's window). False when it failed,
+   * said with what happens `instead`.
+   */
+  private async summarize(
+    batch: Batch,
+    plan: SummaryPlan,
+    options: SummaryOptions | undefined,
+    done: string,
+    instead: string,
+  ): Promise<boolean> {
+    const model = options?.model ?? this.deps.config.assistant?.model?.id ?? "";
+    try {
+      const byProvider = await providerCompaction(
+        batch.current,
+        plan,
+        model,
+        this.deps.providerSummaries,
+        options,
+      );
+      const c = byProvider ?? (await this.summaryByJp(batch, plan, options, model));
+      batch.record(c, () => `turns ${c.from_turn + 1}–${c.to_turn + 1} ${done}`);
+      return true;
+    } catch (error) {
+      batch.summaryFailed = true;
+      this.deps.warn(
+        `the summary for automatic compaction failed (${error instanceof Error ? error.message : String(error)}); ${instead}`,
+      );
+      return false;
+    }
+  }
+
+  /** A summary of `plan`'s turns by jp's summarizer. */
+  private async summaryByJp(
+    batch: Batch,
+    plan: SummaryPlan,
+    options: SummaryOptions | undefined,
+    model: string,
+  ): Promise<Compaction> {
+    const result = await this.deps.summarizer.summarize({
+      events: rawEventsOfTurns(batch.current, plan.range),
+      instructions: options?.instructions,
+      context: options?.context,
+      model,
+    });
+    return { ...plan.complete(result.text, result.model), metadata: summaryBilling(result) };
+  }
+
+  /**
+   * Still over the model's window once the configured rule and the strip of
+   * the turn in progress have run, the request would be refused: the earlier
+   * turns not yet summarized are, whatever the configured rule, after any
+   * summary someone wrote (a summary of parts where they are larger than the
+   * summarizer's window).
+   * At most once a turn, and never after a summary failed: it cannot loop.
+   */
+  private async summarizeToFit(batch: Batch): Promise<void> {
+    const window = this.deps.contextWindow;
+    if (window === undefined || batch.tokens <= window || this.summarizedToFit || batch.summaryFailed) return;
+    const range = overWindowRange(batch.current);
+    if (!range) return;
+    this.summarizedToFit = true;
+    const options = this.configured?.summary ? ruleFromConfig(this.configured, 0).summary : undefined;
+    const plan = planRule(
+      batch.current,
+      {
+        summary: { kind: "derive", ...(options?.model ? { model: options.model } : {}) },
+        from: { kind: "absolute", index: range.from },
+        to: { kind: "absolute", index: range.to },
+      },
+      this.planOptions(),
+    );
+    if (plan.kind !== "needs_summary") return;
+    await this.summarize(
+      batch,
+      plan,
+      options,
+      `summarized, the request being over the ${grouped(window)}-token window`,
+      "the request stays over the window",
+    );
   }
 
   /** The oldest tool results of the turn in progress, as many as bring the request under `trigger`. */
@@ -271,18 +340,38 @@ class AutoCompactor {
     batch.record(strip, () => `${stripped()} tool results stripped`);
   }
 
+  private overWindow(tokens: number): boolean {
+    return this.deps.contextWindow !== undefined && tokens > this.deps.contextWindow;
+  }
+
+  private saidStillOver = false;
+
+  /** Once a turn: what automatic compaction could do left the request over the window. */
+  private sayStillOverWindow(tokens: number): void {
+    if (!this.overWindow(tokens) || this.saidStillOver) return;
+    this.saidStillOver = true;
+    this.deps.warn(
+      `the request (${short(tokens)} tokens) is still over the ${grouped(this.deps.contextWindow ?? 0)}-token window of the model after automatic compaction, which keeps the question of the turn in progress and its newest ${short(this.limits.keepTail)} tokens (conversation.compaction.auto.keep_tail)`,
+    );
+  }
+
   /** What the batch adds, said in one line; nothing when it saves too little (counted towards stopping). */
   private settle(batch: Batch, before: number): Event[] | undefined {
-    // Too small a saving rewrites the cached prefix for little: leave the request as it is.
-    if (batch.added.length > 0 && before - batch.tokens >= this.limits.minSaving) {
+    // Too small a saving rewrites the cached prefix for little: leave the request as it is,
+    // unless it is over the window, where the provider would refuse it as it is.
+    const saving = before - batch.tokens;
+    if (batch.added.length > 0 && (saving >= this.limits.minSaving || this.overWindow(before))) {
       this.fruitless = 0;
       this.deps.say(
         `context compacted: ${short(before)} → ${short(batch.tokens)} tokens (${batch.parts.join("; ")})`,
       );
+      this.sayStillOverWindow(batch.tokens);
       return batch.added;
     }
+    this.sayStillOverWindow(before);
     this.fruitless += 1;
-    if (this.fruitless >= MAX_FRUITLESS_ATTEMPTS) {
+    // Said once: past it, only a request over the window is tried again (summarizeToFit).
+    if (this.fruitless >= MAX_FRUITLESS_ATTEMPTS && !this.stopped) {
       this.stopped = true;
       this.deps.warn(
         `automatic compaction stopped: ${MAX_FRUITLESS_ATTEMPTS} attempts in a row freed nothing, and the request (${short(before)} tokens) is still over the budget of ${short(this.limits.budget)}; the provider may refuse it`,

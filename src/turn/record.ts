@@ -21,7 +21,14 @@ import {
 import { grouped } from "../numbers.js";
 import { recordedTop, toolChangesOf, type ToolChanges, withToolChanges } from "../llm/tool-changes.js";
 import type { ToolDefinition } from "../llm/types.js";
-import { asksForTool, forcingStopsThinking, offeredTools, saysToolChanges, topTools } from "./request.js";
+import {
+  asksForTool,
+  forcingStopsThinking,
+  offeredTools,
+  saysToolChanges,
+  topTools,
+  turnsToolsOff,
+} from "./request.js";
 import { INTERRUPTED, syntheticResponse } from "./tool-calls.js";
 import type { TurnOptions } from "./types.js";
 
@@ -217,7 +224,7 @@ function toolRecord(
   if (!saysToolChanges(options)) return undefined;
   const recorded = recordedTop(options.log.events());
   const top = recorded ?? topTools(options);
-  const changes = toolChangesOf(offeredTools(options), top);
+  const changes = turnsToolsOff(options) ? undefined : toolChangesOf(offeredTools(options), top);
   return recorded ? { changes } : { changes, top };
 }
 

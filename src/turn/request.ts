@@ -3,6 +3,7 @@
 // earlier reasoning may go back (bound to an unchanged history).
 import {
   capToolOutputs,
+  charsOfEvents,
   checkProviderView,
   describeViewProblem,
   project,
@@ -16,7 +17,6 @@ import {
   isJsonObject,
   isKnown,
   REASONING_LEFT_OUT_KEY,
-  questionWithDocuments,
 } from "../events/index.js";
 import { BadRequestError } from "../llm/errors.js";
 import {
@@ -35,6 +35,7 @@ import { withRecallWhenUseful } from "../tools/recall.js";
 import type { Tool } from "../tools/types.js";
 import type { Collected } from "../llm/assemble.js";
 import type { TurnOptions } from "./types.js";
+import { clearingHeader, clearings, type ProviderClearing } from "./provider-clearing.js";
 import { grouped } from "../numbers.js";
 
 export function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
@@ -43,14 +44,8 @@ export function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
 
 /** A request's size at four characters a token: cheap, no tokenizer, enough to see one far over a window. */
 export function approximateTokens(request: ModelRequest): number {
-  let chars = (request.system?.length ?? 0) + JSON.stringify(request.tools).length;
-  for (const e of request.events) {
-    if (e.type === "chat_request") chars += questionWithDocuments(e.content, e.attachments).length;
-    else if (e.type === "tool_call_response") chars += e.content.length;
-    else if (e.type === "chat_response") chars += (e.message ?? e.reasoning ?? "").length;
-    else if (e.type === "tool_call_request") chars += JSON.stringify(e.arguments).length;
-  }
-  return tokensOfChars(chars);
+  const frame = (request.system?.length ?? 0) + JSON.stringify(request.tools).length;
+  return tokensOfChars(frame + charsOfEvents(request.events));
 }
 
 /**
@@ -73,6 +68,15 @@ export function saysToolChanges(options: TurnOptions): boolean {
     options.provider.accepts.toolChanges === true &&
     options.standingTools !== undefined
   );
+}
+
+/**
+ * Whether the question turns tool use off where tools are said as changes:
+ * it offers none of the usual ones. The tools then stay declared and the
+ * request says so by its tool choice; no change is recorded on the question.
+ */
+export function turnsToolsOff(options: TurnOptions): boolean {
+  return saysToolChanges(options) && options.tools.length === 0 && (options.standingTools?.length ?? 0) > 0;
 }
 
 /** What stays on top where tools are said as changes: the usual tools, with recall (offered from the first request). */
@@ -246,12 +250,19 @@ export function buildRequest(
       forced && options.forcedTool
         ? { name: options.forcedTool, ...(insist ? { insist: true } : {}) }
         : "auto",
+    ...(turnsToolsOff(options) ? { toolsOff: true } : {}),
     maxTokens: options.maxTokens,
     ...(turnThinking(options) ? { reasoning: turnThinking(options) } : {}),
     ...(options.facts ? { facts: options.facts } : {}),
     ...(options.cache ? { cache: options.cache, settled } : {}),
-    ...(options.serverClearsToolUses ? { clearToolUses: options.serverClearsToolUses } : {}),
   };
+  if (options.serverClearsToolUses) {
+    const { edit, ends } = providerClears(request, options.serverClearsToolUses);
+    request.clearToolUses = edit;
+    // A clearing changes only what follows the results cleared before it: breakpoints where the
+    // clearings so far end let the next one's first request read the prefix before it from the cache.
+    if (request.settled) request.settled = [...new Set([...request.settled, ...ends])].sort((a, b) => a - b);
+  }
   if (!options.facts?.preservedThinking) return { request, leftOut: [] };
   // The model checks each thinking block's prefix: only those whose prefix is unchanged go back.
   const header = headerDigest(options.system, tools);
@@ -263,6 +274,23 @@ export function buildRequest(
   if (request.settled) request.settled = request.settled.map(bound.position);
   request.reasoningBinding = options.prefixMismatch ?? "drop";
   return { request, header, leftOut: leftOutByTurn(asked, bound.leftOut, rawTurns(turns)) };
+}
+
+/**
+ * What the request asks the provider to clear: all tool uses but those a bulk
+ * clearing keeps; and where each clearing so far ends (events up to its last result).
+ */
+function providerClears(
+  request: ModelRequest,
+  policy: ProviderClearing,
+): { edit: NonNullable<ModelRequest["clearToolUses"]>; ends: number[] } {
+  const results = request.events.flatMap((e, i) => (e.type === "tool_call_response" ? [i] : []));
+  const made = clearings(request.events, policy, clearingHeader(policy, request.system, request.tools));
+  const cleared = made.at(-1) ?? 0;
+  return {
+    edit: { trigger: policy.trigger, keep: results.length - cleared, clearAtLeast: policy.clearAtLeast },
+    ends: made.map((n) => results[n - 1]! + 1),
+  };
 }
 
 /** Whether a response called the turn's forced tool. */

@@ -6,6 +6,7 @@ import type { Provider, ReasoningRequest, RequestCache, StopReason } from "../ll
 import type { Prompter } from "../tools/prompter.js";
 import type { Tool } from "../tools/types.js";
 import type { TurnOutput } from "./output.js";
+import type { ProviderClearing } from "./provider-clearing.js";
 
 /** Where the turn's events go: the conversation log, or memory with --no-persist. */
 export interface TurnLog {
@@ -74,10 +75,10 @@ export interface TurnOptions {
   outputCap?: OutputCap;
   /**
    * Automatic compaction of this turn's tool results left to the provider
-   * (context editing): cleared server-side past `trigger` tokens, the last
-   * `keep` tool uses kept, the request whole (a model with preserved thinking).
+   * (context editing): cleared server-side in bulk past `trigger` tokens
+   * (turn/provider-clearing.ts), the request whole (a model with preserved thinking).
    */
-  serverClearsToolUses?: { trigger: number; keep: number };
+  serverClearsToolUses?: ProviderClearing;
   /** Whether automatic compaction runs before each request (the refusal says what is left to do). */
   autoCompacts?: boolean;
   /** Called before every provider request with the stream; may return events to append first (auto compaction). */

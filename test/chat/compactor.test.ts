@@ -147,6 +147,55 @@ describe("compactor: behaviour", () => {
   });
 });
 
+describe("compactor: a head longer than the summarizer can read", () => {
+  it("is summarized in parts of whole rounds that each fit summaryInputTokens, their summaries joined in order", async () => {
+    const msgs: ChatMessage[] = [{ role: "system", content: "sys" }];
+    for (let i = 0; i < 30; i++) msgs.push(...round(i));
+    const read: ChatMessage[][] = [];
+    let info: CompactInfo | undefined;
+    const hook = compactor<ChatMessage>({
+      maxTokens: 2000,
+      keepTail: 800,
+      summaryInputTokens: 300,
+      summarize: (older) => {
+        read.push(older);
+        return `part of ${older.length} messages`;
+      },
+      onCompact: (i) => (info = i),
+    });
+    const out = (await hook({ messages: msgs }))!.messages;
+    expect(read.length).toBeGreaterThan(1);
+    expect(info).toMatchObject({ parts: read.length });
+    // Each call reads at most the limit, opens at no tool result, and together they read the head in order.
+    for (const part of read) {
+      expect(estimateTokens(part)).toBeLessThanOrEqual(300);
+      expect(carriesToolResult(part[0]!)).toBe(false);
+    }
+    expect(read.flat()).toEqual(info!.folded);
+    expect(out[1]!.content).toBe(
+      `[Summary of earlier conversation]\n${read.map((p, i) => `Part ${i + 1} of ${read.length}:\npart of ${p.length} messages`).join("\n\n")}`,
+    );
+  });
+
+  it("is read in one call when it fits, or when no limit is given", async () => {
+    const msgs: ChatMessage[] = [];
+    for (let i = 0; i < 30; i++) msgs.push(...round(i));
+    for (const limit of [undefined, 1_000_000]) {
+      let calls = 0;
+      const hook = compactor({
+        maxTokens: 2000,
+        ...(limit ? { summaryInputTokens: limit } : {}),
+        summarize: () => {
+          calls++;
+          return "all of it";
+        },
+      });
+      await hook({ messages: msgs });
+      expect(calls).toBe(1);
+    }
+  });
+});
+
 // Random transcripts: rounds of a user prompt, then tool rounds, in either dialect.
 const transcript = fc
   .record({

@@ -36,8 +36,13 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 let workspace: string;
+// Without the start-up snapshot, whose heap holds the start-up chunks already compiled: the cache
+// serves every chunk of such a start, and the chunks loaded later in either kind.
 const ls = (home: string, env: Record<string, string> = {}) =>
-  execa(JP, ["conversation", "ls"], { cwd: workspace, env: { NO_COLOR: "1", XDG_CACHE_HOME: home, ...env } });
+  execa(JP, ["conversation", "ls"], {
+    cwd: workspace,
+    env: { NO_COLOR: "1", XDG_CACHE_HOME: home, JP_NO_SNAPSHOT: "1", ...env },
+  });
 
 describe("the compiled-code cache of bin/jp", () => {
   beforeAll(async () => {
@@ -62,6 +67,18 @@ describe("the compiled-code cache of bin/jp", () => {
     expect(second.stdout).toBe(first.stdout);
     expect(second.stdout).toContain("cached");
     expect(snapshot(dir), "a cache V8 accepted is not made again").toEqual(made);
+  });
+
+  it("serves a command started from the start-up snapshot for the chunks it loads from disk only", async () => {
+    const home = cacheHome();
+    const env = { NO_COLOR: "1", XDG_CACHE_HOME: home };
+    await execa(JP, ["conversation", "ls"], { cwd: workspace, env });
+    expect(fs.existsSync(buildFolder(home)), "ls loads nothing from disk: no cache is made").toBe(false);
+    // Counting the context loads the tokenizer, which is in no start-up chunk.
+    await execa(JP, ["conversation", "show", "--context"], { cwd: workspace, env });
+    const made = Object.keys(snapshot(buildFolder(home)));
+    expect(made.length).toBeGreaterThan(0);
+    expect(made, "the snapshot holds main.js").not.toContain("main.js.v8cache");
   });
 
   it("is made again when V8 rejects what is cached, and jp works all the same", async () => {

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PTY_AVAILABLE, runInPty, type PtySession } from "../support/pty.js";
 import { screenRows } from "../support/screen.js";
-import { REPO_ROOT, runCli, tempDir } from "../support/workspace.js";
+import { REPO_ROOT, runCli, tempDir, trustAsItIs } from "../support/workspace.js";
 
 const has = (shell: string) => spawnSync(shell, ["--version"], { stdio: "ignore" }).status === 0;
 const SHELLS = {
@@ -26,6 +26,8 @@ const CLEAR_LINE = "\u0015";
 let root: string;
 let env: Record<string, string>;
 let ids: { hello: string; plan: string };
+/** A copy of dcdpr/jp's own workspace (its personas, aliases and tools), trusted. */
+let jpWs: string;
 
 beforeAll(async () => {
   root = tempDir();
@@ -59,15 +61,20 @@ beforeAll(async () => {
     hello: created(await jp("conversation", "new", "--title", "say hello")),
     plan: created(await jp("conversation", "new", "--title", "plan the parser")),
   };
+  jpWs = path.join(root, "jp");
+  fs.cpSync(path.join(REPO_ROOT, "fixtures/jp-workspace/.jp"), path.join(jpWs, ".jp"), { recursive: true });
+  trustAsItIs(jpWs, env);
 });
 
 afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-/** An interactive shell in a terminal, at the workspace, with jp's completion loaded. */
-async function shellWithCompletion(shell: keyof typeof SHELLS): Promise<PtySession> {
-  const ws = path.join(root, "ws");
+/** An interactive shell in a terminal, at the workspace (`ws`), with jp's completion loaded. */
+async function shellWithCompletion(
+  shell: keyof typeof SHELLS,
+  ws = path.join(root, "ws"),
+): Promise<PtySession> {
   const command = {
     bash: ["bash", "--norc", "--noprofile", "-i"],
     zsh: ["zsh", "-f", "-i"],
@@ -107,6 +114,26 @@ async function screenAfter(session: PtySession, typed: string, expected: RegExp)
   return rows.join("\n");
 }
 
+/**
+ * The line as the shell leaves it after `typed` and one Tab: a mark is typed
+ * after the Tab, and a shell reads keys in order, so once the mark is on
+ * screen the completion has been written. Returns what precedes the mark
+ * (a trailing space says the value is whole).
+ */
+async function completedAfterTab(session: PtySession, typed: string): Promise<string> {
+  const mark = "ZZ";
+  const from = session.output().length;
+  session.type(`${typed}${TAB}${mark}`);
+  try {
+    await session.waitFor(mark, from, 10_000);
+  } finally {
+    session.type(CLEAR_LINE);
+  }
+  const rows = await screenRows([{ data: session.output(), columns: 150, rows: 50 }]);
+  const line = rows.findLast((row) => row.includes(typed.slice(0, 5)) && row.includes(mark)) ?? "";
+  return line.slice(line.indexOf(typed.slice(0, 5)), line.lastIndexOf(mark));
+}
+
 const shellsHere = (Object.keys(SHELLS) as (keyof typeof SHELLS)[]).filter((shell) => SHELLS[shell]);
 
 describe.skipIf(!PTY_AVAILABLE).each(shellsHere)("%s at a terminal", (shell) => {
@@ -139,6 +166,35 @@ describe.skipIf(!PTY_AVAILABLE).each(shellsHere)("%s at a terminal", (shell) => 
       expect(rows.at(-1)).toContain(written);
       session.type(CLEAR_LINE);
     }
+    session.type("exit\n");
+    await session.exit;
+  });
+});
+
+describe.skipIf(!PTY_AVAILABLE).each(shellsHere)("%s in a JP workspace", (shell) => {
+  it("offers JP's personas after -c (a config key still after them), its model aliases after -m, whole tool names after -t", async () => {
+    const session = await shellWithCompletion(shell, jpWs);
+    // Personas by the name `-c NAME` loads them by, each beside its file.
+    const personas = await screenAfter(session, `jp q -c rfd-${LIST[shell]}`, /rfd-triager/);
+    for (const name of ["rfd-implementor", "rfd-reviewer", "rfd-triager"])
+      expect(personas).toMatch(new RegExp(`${name}\\s+(?:\\(|-- )?\\.jp/config/personas/${name}\\.toml`));
+    // JP's aliases, each with the model it names.
+    const aliases = await screenAfter(session, `jp q -m so${LIST[shell]}`, /alias of openai/);
+    expect(aliases).toMatch(/sonnet\s+(?:\(|-- )?alias of anthropic\/claude-sonnet-5/);
+    expect(aliases).toMatch(/sol\s+(?:\(|-- )?alias of openai\/gpt-5\.6-sol/);
+    // Tools: JP's local ones and those its config takes from an MCP server.
+    const tools = await screenAfter(session, `jp q -t git_diff${LIST[shell]}`, /git_diff_file/);
+    expect(tools).toMatch(/git_diff_commit\s+(?:\(|-- )?\S/);
+    // One choice left: written out whole, and followed by a space, but for a key, whose value follows its =.
+    const whole: [typed: string, line: string][] = [
+      ["jp -c archi", "jp -c architect "],
+      ["jp q -c skill/we", "jp q -c skill/web "],
+      ["jp q -c assistant.model.i", "jp q -c assistant.model.id="],
+      ["jp q -m opu", "jp q -m opus "],
+      ["jp q -t fs_r", "jp q -t fs_read_file "],
+      ["jp q -t rust_crates_s", "jp q -t rust_crates_search "],
+    ];
+    for (const [typed, line] of whole) expect(await completedAfterTab(session, typed)).toBe(line);
     session.type("exit\n");
     await session.exit;
   });

@@ -175,6 +175,14 @@ describe("a JP user's afternoon in dcdpr/jp's workspace", () => {
     expect(mock.requests).toHaveLength(sent);
   });
 
+  it("refuses a mistyped alias, naming JP's alias nearest it, and sends nothing", async () => {
+    const sent = mock.requests.length;
+    const refused = await clean("q", "-m", "opsu", "which model?");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("model id 'opsu' is not provider/name; did you mean opus?");
+    expect(mock.requests).toHaveLength(sent);
+  });
+
   it("an optional server (the user's JP config says so) that fails does not block a turn, and is said once", async () => {
     // -t offers a tool of bookworm's: the server is needed, and cannot be built.
     mock.push({ text: "first" }, { text: "A title" });

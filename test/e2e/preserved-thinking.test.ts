@@ -17,6 +17,8 @@ import type { MockRoute, ScriptedResponse } from "../support/mock-llm.js";
 import { qWorkspace, sampleWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { mcpCacheDir } from "../../src/mcp/offer.js";
 import { sdkTypeErrors } from "../support/sdk-types.js";
+import { SONNET_5_5 } from "../support/model-info.js";
+import { historyDigest } from "../../src/llm/reasoning-binding.js";
 import { PTY_AVAILABLE, runInPty } from "../support/pty.js";
 import { REPO_ROOT } from "../support/workspace.js";
 
@@ -114,6 +116,28 @@ function changeBehindJp(ws: QWorkspace): void {
       e.metadata = rest;
     }
   }
+  fs.writeFileSync(log, events.map((e) => JSON.stringify(e)).join("\n") + "\n");
+}
+
+/**
+ * Rewrite the log's reasoning bindings as a jp before the order was recorded
+ * wrote them: no `order`, and the history digested with the earlier thinking in it.
+ */
+function bindAsOlderJp(ws: QWorkspace): void {
+  const log = path.join(ws.folder(), "events.jsonl");
+  const events = fs
+    .readFileSync(log, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Event);
+  events.forEach((e, i) => {
+    const binding = metadataOf(e)[REASONING_BINDING_KEY] as Record<string, unknown> | undefined;
+    if (!binding || !("metadata" in e)) return;
+    e.metadata = {
+      ...metadataOf(e),
+      [REASONING_BINDING_KEY]: { header: binding.header, history: historyDigest(events.slice(0, i), true) },
+    };
+  });
   fs.writeFileSync(log, events.map((e) => JSON.stringify(e)).join("\n") + "\n");
 }
 
@@ -247,6 +271,23 @@ describe("preserved thinking", () => {
     expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 5"]);
   });
 
+  it("a log bound by an older jp (no order, the history digested with thinking) continues: its blocks go back while nothing changed", async () => {
+    const ws = await workspace();
+    await ask(ws, 3);
+    bindAsOlderJp(ws);
+    const older = ws.events().filter((e) => e.type === "chat_response" && e.reasoning !== undefined);
+    for (const e of older) expect(metadataOf(e)[REASONING_BINDING_KEY]).not.toHaveProperty("order");
+    await ask(ws, 2, 4);
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 3", "thinking 4"]);
+    expectAccepted(ws);
+    // What this jp writes records the order again.
+    const newest = ws
+      .events()
+      .filter((e) => e.type === "chat_response" && e.reasoning !== undefined)
+      .at(-1)!;
+    expect(metadataOf(newest)[REASONING_BINDING_KEY]).toHaveProperty("order");
+  });
+
   it("a tool offered for one question is added in the conversation: every earlier block goes back, then and after", async () => {
     const ws = await workspace(
       '[conversation.tools.extra]\nsource = "local"\nsummary = "Another tool"\ncommand = ["true"]\nenable = false\n',
@@ -284,6 +325,32 @@ describe("preserved thinking", () => {
         ws.mock.requests.map((r) => r.body),
       ),
     ).toEqual([]);
+  });
+
+  it("a question with tool use turned off (-T) keeps the tools declared and says tool_choice none: every earlier block goes back", async () => {
+    const ws = await workspace(
+      '[conversation.tools.extra]\nsource = "local"\nsummary = "Another tool"\ncommand = ["true"]\n',
+    );
+    await ask(ws, 2);
+    const usual = ws.mock.requests.at(-1)!.body.tools;
+    expect(usual).toContainEqual(expect.objectContaining({ name: "extra" }));
+    ws.mock.push(answer(3));
+    const off = await ws.jp("q", "-T", "question 3");
+    expect(off.code).toBe(0);
+    expect(off.stderr).not.toContain("not sent back");
+    const third = ws.mock.requests.at(-1)!.body;
+    // The docs: "to turn tool use off for a request, send `tool_choice: {"type": "none"}`. Don't remove `tools`."
+    expect(third.tools).toEqual(usual);
+    expect(third.tool_choice).toEqual({ type: "none" });
+    expect((third.messages as { role: string }[]).some((m) => m.role === "system")).toBe(false);
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2"]);
+    expectAccepted(ws);
+    await ask(ws, 1, 4);
+    const fourth = ws.mock.requests.at(-1)!.body;
+    expect(fourth.tools).toEqual(usual);
+    expect(fourth.tool_choice).toEqual({ type: "auto" });
+    expect(thinkingSent(ws)).toEqual(["thinking 1", "thinking 2", "thinking 3"]);
+    expectAccepted(ws);
   });
 
   it("an MCP server whose tool list changed: the tools on top stay, the change is said in the conversation", async () => {
@@ -357,20 +424,32 @@ describe("preserved thinking", () => {
     const last = ws.mock.requests.at(-1)!;
     // The step in progress reads the thinking of every step before it, the kept steps' included.
     expect(thinkingSent(ws)).toEqual(Array.from({ length: 30 }, (_, i) => `step ${i}`));
+    // What the server cleared for each request: the same results from one request to the next,
+    // more only in bulk (at least clear_at_least, two results here), so the cached prefix is
+    // rewritten a few times rather than at every step.
+    const cleared = ws.mock.contextEdits.map((edits) => Number(edits[0]?.cleared_tool_uses ?? 0));
+    const bulks = cleared.slice(1).flatMap((n, i) => (n === cleared[i] ? [] : [n - cleared[i]!]));
+    expect(bulks.length).toBeGreaterThan(1);
+    expect(bulks.length).toBeLessThanOrEqual(6);
+    expect(bulks.every((step) => step >= 2)).toBe(true);
+    // Cache breakpoints where the last two clearings end: the next clearing reads the prefix before it.
+    const marked = (last.body.messages as { content: Record<string, unknown>[] }[]).flatMap((m) =>
+      m.content.filter((b) => b.type === "tool_result" && b.cache_control).map((b) => b.tool_use_id),
+    );
+    const ends = [...new Set(cleared)].slice(-2).map((n) => `toolu_${n - 1}`);
+    expect(marked).toEqual(expect.arrayContaining(ends));
     expect(last.body.context_management).toEqual({
       edits: [
         {
           type: "clear_tool_uses_20250919",
           trigger: { type: "input_tokens", value: 6000 },
-          keep: { type: "tool_uses", value: 3 },
+          keep: { type: "tool_uses", value: 30 - cleared.at(-1)! },
+          // min_saving's default, a fifth of the budget.
+          clear_at_least: { type: "input_tokens", value: 1200 },
         },
       ],
     });
     expect(last.headers["anthropic-beta"]).toContain("context-management-2025-06-27");
-    // The server cleared the oldest results once over the budget, all but the last three.
-    expect(ws.mock.contextEdits.at(-1)).toEqual([
-      expect.objectContaining({ type: "clear_tool_uses_20250919", cleared_tool_uses: 27 }),
-    ]);
     expectAccepted(ws);
     await ask(ws, 2, 1);
     expectAccepted(ws);
@@ -380,6 +459,23 @@ describe("preserved thinking", () => {
         ws.mock.requests.map((r) => r.body),
       ),
     ).toEqual([]);
+  });
+
+  it("a model whose Models API says it does not clear tool uses: automatic compaction strips them here, with no context_management", async () => {
+    const steps: ScriptedResponse[] = [];
+    for (let i = 0; i < 14; i++)
+      steps.push({ reasoning: `step ${i}`, tool_calls: [{ id: `toolu_${i}`, name: "big", arguments: {} }] });
+    steps.push({ reasoning: "all done", text: "Done with all the data." });
+    const ws = await workspace(
+      `${BIG_TOOL.replace("2500", "600")}\n[conversation.compaction.auto]\nenabled = true\nmax_tokens = 6000\n`,
+      steps,
+    );
+    ws.mock.models.set("claude-sonnet-5-5", SONNET_5_5("claude-sonnet-5-5", { noClearing: true }));
+    const result = await ws.jp("q", "-t=big", "process all the data");
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain("the provider clears");
+    expect(ws.mock.requests.some((r) => r.body.context_management !== undefined)).toBe(false);
+    expect(ws.events().some((e) => e.type === "compaction")).toBe(true);
   });
 
   it("compact --dry-run names the thinking a compaction stops sending back; print and show name what jp left out", async () => {

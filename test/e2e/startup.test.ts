@@ -89,6 +89,12 @@ describe("start-up loads only what the command uses", () => {
     expect(await heavyPackagesLoaded(["conversation", "ls"], cwd)).toEqual([]);
   });
 
+  it("a Tab (jp __complete) for conversation ids, or past a model id's provider, loads none of them, nor the configuration", async () => {
+    expect(await heavyPackagesLoaded(["__complete", "conversation"], cwd)).toEqual([]);
+    // Aliases (no slash) are the configuration's; after `anthropic/` only the model table is read.
+    expect(await heavyPackagesLoaded(["__complete", "model", "--", "anthropic/"], cwd)).toEqual([]);
+  });
+
   it("jp --help loads none of them, not even the commands", async () => {
     expect(await heavyPackagesLoaded(["--help"], cwd)).toEqual([]);
   });

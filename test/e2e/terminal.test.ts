@@ -20,9 +20,14 @@ afterEach(async () => {
 
 const jpQ = (query: string) => runInPty([JP, "q", query], { cwd: w!.root, env: w!.env });
 
-/** The jp process running under the terminal (node running bin/jp, not the shell that started it). */
+/**
+ * The jp process running under the terminal (node running bin/jp or started from its start-up
+ * snapshot, not the shell that started it).
+ */
 function jpPid(session: PtySession): number {
-  const [pid] = descendants(session.pid, (cmdline) => /^\S*node \S*bin\/jp /.test(cmdline));
+  const [pid] = descendants(session.pid, (cmdline) =>
+    /^\S*node (\S*bin\/jp |--snapshot-blob \S*cli\.bundle\/snapshot\.blob )/.test(cmdline),
+  );
   if (pid === undefined) throw new Error("no jp process under the terminal");
   return pid;
 }

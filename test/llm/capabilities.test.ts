@@ -70,7 +70,12 @@ describe("a Models API answer", () => {
       maxOutputTokens: 128_000,
       thinking: { adaptive: true, enabled: false, disabled: false, between_tools: true },
       efforts: ["low", "medium", "high", "xhigh", "max"],
+      clearsToolUses: true,
     });
+    // Context editing's tool result clearing, from capabilities.context_management.
+    expect(factsOfModelInfo(SONNET_5_5("claude-sonnet-5-5", { noClearing: true })).clearsToolUses).toBe(
+      false,
+    );
     const retired = factsOfModelInfo(
       modelInfo("claude-old", { lifecycle: "deprecated", retiresAt: "2027-01-01T00:00:00Z" }),
     );

@@ -11,6 +11,7 @@ import {
   RateLimitError,
   UnreachableError,
 } from "../../src/llm/errors.js";
+import { Config } from "../../src/config/schema.js";
 import { createProvider } from "../../src/llm/create-provider.js";
 import { streamWithRetries, type RetryPart } from "../../src/llm/retry.js";
 import type { ModelRequest } from "../../src/llm/types.js";
@@ -333,6 +334,21 @@ describe("OpenAI and compatible providers", () => {
     );
     expect(() => createProvider("mystery/model", {}, {})).toThrow("unknown provider 'mystery'");
     expect(() => createProvider("nonsense", {}, {})).toThrow("model id 'nonsense' is not provider/name");
+  });
+
+  it("names the alias or built-in model nearest an id that is neither", () => {
+    const aliases = Config.parse({
+      providers: { llm: { aliases: { opus: "anthropic/claude-opus-5", sonnet: "x/y" } } },
+    });
+    expect(() => createProvider("opsu", aliases, {})).toThrow(
+      "model id 'opsu' is not provider/name; did you mean opus?",
+    );
+    // A built-in model's name without its provider is offered whole.
+    expect(() => createProvider("claude-opus-5", {}, {})).toThrow(
+      "model id 'claude-opus-5' is not provider/name; did you mean anthropic/claude-opus-5?",
+    );
+    // Nothing near: no guess.
+    expect(() => createProvider("zzzzzzzz", aliases, {})).toThrow(/is not provider\/name$/);
   });
 });
 

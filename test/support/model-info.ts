@@ -15,6 +15,8 @@ export interface ModelInfoOptions {
   efforts?: ("low" | "medium" | "high" | "xhigh" | "max")[];
   lifecycle?: ModelInfo["lifecycle"];
   retiresAt?: string;
+  /** Context editing's tool result clearing said unsupported. */
+  noClearing?: boolean;
 }
 
 /**
@@ -46,7 +48,7 @@ export function modelInfo(id: string, o: ModelInfoOptions = {}): AnsweredModelIn
       code_execution: no,
       context_management: {
         supported: true,
-        clear_tool_uses_20250919: yes,
+        clear_tool_uses_20250919: support(!o.noClearing),
         clear_thinking_20251015: yes,
         compact_20260112: no,
       },
@@ -75,8 +77,9 @@ export function modelInfo(id: string, o: ModelInfoOptions = {}): AnsweredModelIn
 }
 
 /** Sonnet 5.5 as the Models API describes it: adaptive only, off is between_tools. */
-export const SONNET_5_5 = (id = "claude-sonnet-5-5") =>
+export const SONNET_5_5 = (id = "claude-sonnet-5-5", o: ModelInfoOptions = {}) =>
   modelInfo(id, {
     thinking: ["adaptive", "between_tools"],
     efforts: ["low", "medium", "high", "xhigh", "max"],
+    ...o,
   });

@@ -273,6 +273,55 @@ describe("the mock's preserved thinking", () => {
     );
   });
 
+  it("context editing: clear_at_least, exclude_tools and a trigger in tool uses, as the docs' table gives them", async () => {
+    mock = await startMockLlm();
+    const use = (i: number, name: string): Message => ({
+      role: "assistant",
+      content: [{ type: "tool_use", id: `t${i}`, name, input: {} }],
+    });
+    const result = (i: number): Message => ({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: `t${i}`, content: "x".repeat(400) }],
+    });
+    const messages = [
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      use(1, "big"),
+      result(1),
+      use(2, "notes"),
+      result(2),
+      use(3, "big"),
+      result(3),
+    ];
+    const tools = ["big", "notes"].map((name) => ({
+      name,
+      description: "d",
+      input_schema: { type: "object" },
+    }));
+    const edit = (options: Record<string, unknown>) => ({
+      edits: [{ type: "clear_tool_uses_20250919", keep: { type: "tool_uses", value: 1 }, ...options }],
+    });
+    const cleared = async (context_management: Record<string, unknown>) => {
+      mock!.push({ text: "ok" });
+      const answer = await post({ messages, tools, context_management }, CONTEXT_MANAGEMENT_BETA);
+      expect(answer.status).toBe(200);
+      return mock!.contextEdits.at(-1)!.map((e) => e.cleared_tool_uses);
+    };
+    const low = { type: "input_tokens", value: 100 };
+    // Two results of about 100 tokens each can be cleared: asking for at least 300 leaves everything.
+    expect(await cleared(edit({ trigger: low }))).toEqual([2]);
+    expect(
+      await cleared(edit({ trigger: low, clear_at_least: { type: "input_tokens", value: 300 } })),
+    ).toEqual([]);
+    expect(
+      await cleared(edit({ trigger: low, clear_at_least: { type: "input_tokens", value: 150 } })),
+    ).toEqual([2]);
+    expect(await cleared(edit({ trigger: low, exclude_tools: ["notes"] }))).toEqual([1]);
+    expect(await cleared(edit({ trigger: { type: "tool_uses", value: 3 } }))).toEqual([]);
+    expect(await cleared(edit({ trigger: { type: "tool_uses", value: 2 } }))).toEqual([2]);
+    // The default trigger, 100,000 input tokens, is far off.
+    expect(await cleared(edit({}))).toEqual([]);
+  });
+
   it("tool changes in the conversation: their beta header, and a tool declared in tools", async () => {
     mock = await startMockLlm();
     const tools = [

@@ -222,11 +222,8 @@ export const CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
 
 /**
  * Server-side context editing, as https://platform.claude.com/docs/en/build-with-claude/context-editing
- * states it: "To enable it, use the beta header context-management-2025-06-27";
- * `clear_tool_uses_20250919` "clears tool results when the conversation
- * context grows beyond your configured threshold… the API automatically
- * clears the oldest tool results in chronological order"; and (the beta
- * SDK's types) on-demand compaction "Cannot be combined with
+ * ("CE" below) states it: "To enable it, use the beta header context-management-2025-06-27";
+ * and (the beta SDK's types) on-demand compaction "Cannot be combined with
  * `context_management`". The edits apply to what the model reads, after the
  * prefix check of the request as sent: "Context editing is applied
  * server-side before the prompt reaches Claude. Your client application
@@ -235,6 +232,12 @@ export const CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
  */
 /** The text a cleared tool result is replaced with (the docs call it placeholder text). */
 const CLEARED_PLACEHOLDER = "[tool result cleared]";
+
+/** An edit's threshold: `{type, value}` as the beta SDK's types give it, or the default. */
+const valueOf = (field: unknown, fallback: number): number =>
+  typeof (field as { value?: unknown } | undefined)?.value === "number"
+    ? (field as { value: number }).value
+    : fallback;
 
 export function contextEditing(
   body: Record<string, unknown>,
@@ -256,28 +259,28 @@ export function contextEditing(
   if (body.compaction !== undefined)
     return { error: { status: 400, message: "compaction: cannot be combined with context_management" } };
   const applied: Block[] = [];
-  // What the model reads: "the API automatically clears the oldest tool results in chronological
-  // order, replacing them with placeholder text" (same page); the cache is read over it, since
-  // tool result clearing "invalidates cached prompt prefixes when content is cleared".
+  // What the model reads; the cache is read over it, since tool result clearing "invalidates
+  // cached prompt prefixes when content is cleared" (CE).
   const edited = structuredClone(body);
   for (const edit of config.edits ?? []) {
     if (edit.type !== "clear_tool_uses_20250919") continue;
-    const trigger = (edit.trigger as { value?: number } | undefined)?.value ?? 100_000;
-    const keep = (edit.keep as { value?: number } | undefined)?.value ?? 3;
-    const input = Math.ceil(JSON.stringify(body).length / 4);
-    if (input <= trigger) continue;
-    const results = messageBlocks(body).filter((b) => b.block.type === "tool_result");
-    const cleared = results.slice(0, Math.max(0, results.length - keep));
+    const cleared = clearedToolUses(body, edit);
     if (cleared.length === 0) continue;
     const tokens = cleared.reduce(
       (n, b) => n + Math.ceil(JSON.stringify(b.block.content ?? "").length / 4),
       0,
     );
+    // The beta SDK's types, clear_at_least: "Context will only be modified if at least this many
+    // tokens can be removed." CE: "If the API can't clear at least the specified amount, the
+    // strategy will not be applied."
+    if (tokens < valueOf(edit.clear_at_least, 0)) continue;
     applied.push({
       type: "clear_tool_uses_20250919",
       cleared_tool_uses: cleared.length,
       cleared_input_tokens: tokens,
     });
+    // CE: "the API automatically clears the oldest tool results in chronological order,
+    // replacing them with placeholder text".
     const paths = new Set(cleared.map((b) => b.path));
     (edited.messages as { content: unknown }[]).forEach((m, i) => {
       if (Array.isArray(m.content))
@@ -287,6 +290,33 @@ export function contextEditing(
     });
   }
   return { applied, edited };
+}
+
+/**
+ * The tool results a `clear_tool_uses_20250919` edit clears, by its options
+ * as CE's table gives them: `trigger` (default 100,000 input tokens): "Once
+ * the prompt exceeds this threshold, clearing will begin. You can specify
+ * this value in either `input_tokens` or `tool_uses`"; `keep` (default 3 tool
+ * uses): "how many recent tool use/result pairs to keep after clearing
+ * occurs. The API removes the oldest tool interactions first, preserving the
+ * most recent ones"; `exclude_tools`: "tool names whose tool uses and
+ * results should never be cleared".
+ */
+function clearedToolUses(body: Record<string, unknown>, edit: Block): { block: Block; path: string }[] {
+  const blocks = messageBlocks(body);
+  const results = blocks.filter((b) => b.block.type === "tool_result");
+  const trigger = edit.trigger as { type?: string } | undefined;
+  const over =
+    trigger?.type === "tool_uses"
+      ? results.length > valueOf(trigger, 0)
+      : Math.ceil(JSON.stringify(body).length / 4) > valueOf(trigger, 100_000);
+  if (!over) return [];
+  const excluded = new Set((edit.exclude_tools as string[] | undefined) ?? []);
+  const toolOf = new Map(
+    blocks.filter((b) => b.block.type === "tool_use").map((b) => [String(b.block.id), String(b.block.name)]),
+  );
+  const oldest = results.slice(0, Math.max(0, results.length - valueOf(edit.keep, 3)));
+  return oldest.filter((b) => !excluded.has(toolOf.get(String(b.block.tool_use_id)) ?? ""));
 }
 
 export interface Dropped {

@@ -115,6 +115,76 @@ describe("local tools", () => {
     expect(fillTemplate("{{ a }}-{{b}}-{{c}}", { a: 1, b: { x: 2 } })).toBe('1-{"x":2}-');
   });
 
+  it("takes a parameter's default where the model left it out, required or not, in array items too (as JP does)", async () => {
+    // JP's fs_modify_file: replace_using_regex is `required = true` with `default = false`.
+    const tool = await createLocalTool("modify", {
+      command: node(
+        "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(process.argv[1]+'|'+s))",
+        "{{replace_using_regex}}",
+      ),
+      parameters: {
+        replace_using_regex: { type: "boolean", required: true, default: false },
+        patterns: {
+          type: "array",
+          required: true,
+          items: {
+            type: "object",
+            properties: { old: { type: "string" }, regex: { type: "boolean", default: true } },
+          },
+        },
+      },
+    });
+    const args = { patterns: [{ old: "a" }, { old: "b", regex: false }] };
+    expect(tool.validate!(args, ctx())).toBeUndefined();
+    // A required parameter without a default is still required.
+    expect(tool.validate!({ replace_using_regex: true }, ctx())).toBe("missing required argument 'patterns'");
+    const outcome = await tool.execute(args, ctx());
+    expect(outcome).toEqual({
+      content: `false|${JSON.stringify({
+        patterns: [
+          { old: "a", regex: true },
+          { old: "b", regex: false },
+        ],
+        replace_using_regex: false,
+      })}\n`,
+      isError: false,
+    });
+  });
+
+  it("makes JP's required = true of a nested property its object's required list, as JP's to_json_schema does", async () => {
+    // JP's fs_modify_file: each pattern's `old` and `new` are required.
+    const tool = await createLocalTool("modify", {
+      command: ["true"],
+      parameters: {
+        patterns: {
+          type: "array",
+          required: true,
+          items: {
+            type: "object",
+            properties: { old: { type: "string", required: true }, regex: { type: "boolean" } },
+          },
+        },
+      },
+    });
+    expect(tool.parameters.properties).toEqual({
+      patterns: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { old: { type: "string" }, regex: { type: "boolean" } },
+          required: ["old"],
+        },
+      },
+    });
+    expect(tool.validate!({ patterns: [{ regex: true }] }, ctx())).toBe(
+      "missing required argument 'patterns[0].old'",
+    );
+    expect(tool.validate!({ patterns: [{ old: 1 }] }, ctx())).toBe(
+      "argument 'patterns[0].old' must be string, got integer",
+    );
+    expect(tool.validate!({ patterns: [{ old: "a" }] }, ctx())).toBeUndefined();
+  });
+
   it("requires a command", async () => {
     await expect(createLocalTool("x", { source: "local" })).rejects.toThrow(
       'tool x has source = "local" but no command',

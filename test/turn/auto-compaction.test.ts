@@ -4,7 +4,7 @@ import type { Config } from "../../src/config/schema.js";
 import type { Event } from "../../src/events/index.js";
 import { createTokenCounter } from "../../src/tokens/count.js";
 import { autoBudget, createAutoCompaction } from "../../src/turn/auto-compaction.js";
-import { resetClock, turn } from "../support/stream.js";
+import { compaction, resetClock, turn } from "../support/stream.js";
 import {
   anyNumber,
   anyString,
@@ -180,5 +180,87 @@ describe("automatic compaction with hysteresis", () => {
     const added = await cold.run(agentTurn(15, 10 * 60_000));
     expect(added).toHaveLength(1);
     expect(added![0]).toMatchObject({ source: "auto", to_call: anyString });
+  });
+});
+
+describe("automatic compaction over the model's window", () => {
+  /** Earlier turns of plain text no strip shortens (≈ 6,000 tokens by chars/4), and a short question. */
+  const wordy = (): Event[] => [
+    ...turn({ request: "first", message: "a".repeat(12_000) }),
+    ...turn({ request: "second", message: "b".repeat(12_000) }),
+    ...turn({ request: "third" }),
+  ];
+
+  async function overWindow(summarize: () => Promise<{ text: string; model: string }>) {
+    const lines: string[] = [];
+    const warnings: string[] = [];
+    const asked: number[] = [];
+    let n = 0;
+    const run = createAutoCompaction({
+      config: config({}),
+      counter: await createTokenCounter("openai/gpt-4.1", "chars"),
+      summarizer: {
+        summarize: (request) => {
+          asked.push(request.events.length);
+          return summarize();
+        },
+      },
+      frame: { tools: [], capOf: () => Number.MAX_SAFE_INTEGER },
+      contextWindow: 4_000,
+      now: () => new Date("2026-06-01T00:00:00Z"),
+      newId: () => `auto${++n}`,
+      hints: {},
+      say: (l) => lines.push(l),
+      warn: (l) => warnings.push(l),
+    })!;
+    return { run, lines, warnings, asked };
+  }
+
+  it("summarizes the earlier turns the mechanical rule cannot shrink, and says why", async () => {
+    const h = await overWindow(() => Promise.resolve({ text: "two long answers", model: "openai/gpt-4.1" }));
+    const added = await h.run(wordy());
+    expect(added?.at(-1)).toMatchObject({
+      type: "compaction",
+      source: "auto",
+      from_turn: 0,
+      to_turn: 1,
+      summary: { text: "two long answers", source: "derived" },
+    });
+    expect(h.asked).toHaveLength(1);
+    expect(h.lines).toEqual([
+      stringMatching(/turns 1–2 summarized, the request being over the 4,000-token window\)$/),
+    ]);
+    expect(h.warnings).toEqual([]);
+  });
+
+  it("never widens a summary someone wrote: the turns after it are summarized", async () => {
+    const h = await overWindow(() => Promise.resolve({ text: "the later turns", model: "openai/gpt-4.1" }));
+    const events = [
+      ...turn({ request: "first", message: "one" }),
+      ...turn({ request: "second", message: "two" }),
+      compaction({
+        from_turn: 0,
+        to_turn: 1,
+        summary: { text: "The user's own summary.", source: "supplied", author: "user" },
+      }),
+      ...wordy(),
+    ];
+    const added = await h.run(events);
+    expect(added?.at(-1)).toMatchObject({ from_turn: 2, to_turn: 3, summary: { text: "the later turns" } });
+    expect(h.asked).toHaveLength(1);
+  });
+
+  it("asks for that summary once a turn: a failed one is said, and the request left to the window check", async () => {
+    const h = await overWindow(() => Promise.reject(new Error("refused")));
+    const events = wordy();
+    for (let i = 0; i < 5; i++) expect(await h.run(events)).toBeUndefined();
+    expect(h.asked).toHaveLength(1);
+    expect(h.warnings).toEqual([
+      stringContaining(
+        "the summary for automatic compaction failed (refused); the request stays over the window",
+      ),
+      stringMatching(/^the request \(.* tokens\) is still over the 4,000-token window/),
+      stringContaining("automatic compaction stopped: 3 attempts in a row freed nothing"),
+    ]);
   });
 });

@@ -37,8 +37,8 @@ const VALUE_KINDS: Readonly<Record<string, CompletionKind>> = {
   "--tool-use": "tool",
   "--label": "label",
 };
-/** The global `-c`, on every command. */
-const GLOBAL_VALUES: ValueOption[] = [{ flags: ["-c", "--cfg"], kind: "config-key" }];
+/** The global `-c`, on every command: a persona (a file by name) or a config key. */
+const GLOBAL_VALUES: ValueOption[] = [{ flags: ["-c", "--cfg"], kind: "cfg" }];
 
 const flagsOf = (o: Option) => [o.short, o.long].filter((f) => f !== undefined);
 
@@ -189,19 +189,23 @@ function zsh(all: readonly Node[]): string {
 _jp() {
   local cur="\${words[CURRENT]}" prev="\${words[CURRENT-1]}" cmdpath="" word i kind="" choices=""
   local cword=$CURRENT
-  local -a cwords lines values shown
+  local value line
+  local -a cwords lines values shown keys keys_shown
   cwords=("\${words[@]}")
 ${walkWords(all, 2)}
   if [[ -n "$kind" ]]; then
     lines=("\${(@f)$(command jp __complete "$kind" -- "$cur" 2>/dev/null)}")
     for word in "\${lines[@]}"; do
       [[ -z "$word" ]] && continue
-      values+=("\${word%%$'\\t'*}")
-      if [[ "$word" == *$'\\t'* ]]; then shown+=("\${word%%$'\\t'*}  -- \${word#*$'\\t'}"); else shown+=("\${word}"); fi
+      value="\${word%%$'\\t'*}"
+      if [[ "$word" == *$'\\t'* ]]; then line="$value  -- \${word#*$'\\t'}"; else line="$value"; fi
+      # A config key ends in =: its value follows without a space.
+      if [[ "$value" == *= ]]; then keys+=("$value"); keys_shown+=("$line"); else values+=("$value"); shown+=("$line"); fi
     done
-    # A config key ends in =: its value follows without a space.
-    if [[ "$kind" == config-key ]]; then compadd -S '' -l -d shown -a values; else compadd -l -d shown -a values; fi
-    return
+    # Two lists, so that only keys go without a space; no bell where either is empty.
+    compadd -l -d shown -a values
+    compadd -S '' -l -d keys_shown -a keys
+    return 0
   fi
   compadd -- \${=choices} || _files
 }

@@ -1,6 +1,7 @@
 // `jp q [QUERY]`: ask in a conversation; the model may call tools.
 import { type Command } from "commander";
 import type { Config } from "../../config/schema.js";
+import { grouped } from "../../numbers.js";
 import { turnsLabel } from "../../events/index.js";
 import { checkAttachments } from "../../llm/attachments.js";
 import { modelCacheDir, modelCapabilities } from "../../llm/model-info.js";
@@ -186,6 +187,8 @@ async function compactFirst(
 ): Promise<void> {
   for (const p of await compactWithSpecs(ctx, ref, opts, config, opts.persist)) {
     const range = turnsLabel(p.compaction.from_turn, p.compaction.to_turn);
-    ctx.info(ctx.color.dim(`compacted ${range}: ${p.tokens.before} → ${p.tokens.after} tokens`));
+    ctx.info(
+      ctx.color.dim(`compacted ${range}: ${grouped(p.tokens.before)} → ${grouped(p.tokens.after)} tokens`),
+    );
   }
 }

@@ -23,6 +23,7 @@ import { withRecallWhenUseful } from "../../tools/recall.js";
 import { createTerminalPrompter } from "../../tools/prompter.js";
 import type { Tool } from "../../tools/types.js";
 import { autoBudget, createAutoCompaction } from "../../turn/auto-compaction.js";
+import type { ProviderClearing } from "../../turn/provider-clearing.js";
 import type { Context } from "../context.js";
 import { providerSummaries } from "../provider-summaries.js";
 import type { QOptions } from "./options.js";
@@ -86,7 +87,7 @@ export async function turnSettings(
 ) {
   const { facts } = capabilities;
   const window = facts.contextWindow;
-  const serverClears = serverClearsToolUses(config, capabilities);
+  const serverClears = await serverClearsToolUses(ctx, config, capabilities);
   const beforeRequest = await autoCompactionHook(ctx, config, tools, capabilities, ref, serverClears);
   const reasoning = config.assistant?.reasoning;
   return {
@@ -112,7 +113,7 @@ export async function turnSettings(
   };
 }
 
-/** The tool uses the provider keeps when it clears older ones itself. */
+/** The fewest tool uses the provider keeps when it clears older ones itself (context editing's default). */
 const KEPT_TOOL_USES = 3;
 
 /**
@@ -120,17 +121,28 @@ const KEPT_TOOL_USES = 3;
  * a model with preserved thinking spoken to through the Messages API, whose
  * context editing clears them server-side past the budget and leaves every
  * thinking block's prefix as it was (client-side stripping would change the
- * prefix of every later step's thinking).
+ * prefix of every later step's thinking). Only where the Models API (or, without
+ * its answer, the docs' list) says the model clears tool uses: elsewhere they are stripped here.
  */
-function serverClearsToolUses(
+async function serverClearsToolUses(
+  ctx: Context,
   config: Config,
   capabilities: ModelCapabilities,
-): { trigger: number; keep: number } | undefined {
-  if (!config.conversation?.compaction?.auto?.enabled || capabilities.facts.preservedThinking !== true)
+): Promise<ProviderClearing | undefined> {
+  const { preservedThinking, clearsToolUses } = capabilities.facts;
+  if (!config.conversation?.compaction?.auto?.enabled || !preservedThinking || !clearsToolUses)
     return undefined;
   if (providerApi(capabilities.id, config) !== "anthropic") return undefined;
   const limits = autoBudget(config, capabilities.facts.contextWindow);
-  return limits ? { trigger: limits.budget, keep: KEPT_TOOL_USES } : undefined;
+  return limits
+    ? {
+        trigger: limits.budget,
+        keepTail: limits.keepTail,
+        keep: KEPT_TOOL_USES,
+        clearAtLeast: limits.minSaving,
+        counter: await ctx.tokenCounter(config),
+      }
+    : undefined;
 }
 
 /** Where the turn asks, shows and takes the time: the terminal, or with --json events alone on stdout. */
@@ -181,7 +193,7 @@ async function autoCompactionHook(
   tools: readonly Tool[],
   capabilities: ModelCapabilities,
   ref: ConversationRef,
-  serverClears: { keep: number } | undefined,
+  serverClears: ProviderClearing | undefined,
 ) {
   const auto = config.conversation?.compaction?.auto;
   if (!auto?.enabled) return undefined;
@@ -192,7 +204,8 @@ async function autoCompactionHook(
     );
     return undefined;
   }
-  const counter = await ctx.tokenCounter(config);
+  // One count for the turn: the provider's clearing is decided with the same one.
+  const counter = serverClears?.counter ?? (await ctx.tokenCounter(config));
   const definitions = tools.map((t) => ({
     name: t.name,
     description: t.description,
@@ -220,7 +233,7 @@ async function autoCompactionHook(
     now: () => ctx.clock.now(),
     newId: ctx.newId,
     hints: toolHints(config),
-    ...(serverClears ? { serverClearsToolUses: { keep: serverClears.keep } } : {}),
+    ...(serverClears ? { serverClearsToolUses: serverClears } : {}),
     say: (line) => {
       ctx.info(ctx.color.cyan(line));
     },

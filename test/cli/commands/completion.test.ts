@@ -1,8 +1,12 @@
-// `jp completion SHELL`: the bash script, run by bash itself, completes commands, subcommands and options.
+// `jp completion SHELL`: the bash script, run by bash itself, completes commands, subcommands and options;
+// `jp __complete KIND`, which the scripts call, offers the workspace's values.
 import { execa } from "execa";
+import * as fs from "node:fs";
 import * as path from "node:path";
-import { expect, it } from "vitest";
-import { REPO_ROOT, runCli } from "../../support/workspace.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { McpToolCache } from "../../../src/mcp/cache.js";
+import { mcpCacheDir } from "../../../src/mcp/offer.js";
+import { REPO_ROOT, runCli, tempDir } from "../../support/workspace.js";
 
 const JP = path.join(REPO_ROOT, "bin/jp");
 
@@ -60,4 +64,81 @@ it("prints zsh and fish scripts, and names the shells it knows otherwise", async
   const other = await runCli(["completion", "tcsh"], { cwd: REPO_ROOT });
   expect(other.code).toBe(2);
   expect(other.stderr).toContain("no completion for 'tcsh'");
+});
+
+describe("__complete in a workspace", () => {
+  let ws: string;
+  let env: NodeJS.ProcessEnv;
+  const complete = async (...args: string[]) => {
+    const result = await runCli(["__complete", ...args], { cwd: ws, env });
+    expect(result.stderr).toBe("");
+    return result.stdout.split("\n").filter(Boolean);
+  };
+  beforeAll(async () => {
+    ws = tempDir();
+    env = { XDG_CACHE_HOME: tempDir(), XDG_CONFIG_HOME: tempDir() };
+    expect((await runCli(["init"], { cwd: ws, env })).code).toBe(0);
+    fs.mkdirSync(path.join(ws, ".jp/config.d"));
+    fs.writeFileSync(path.join(ws, ".jp/config.d/reviewer.toml"), 'assistant.name = "Reviewer"\n');
+    fs.mkdirSync(path.join(ws, "personas/skill"), { recursive: true });
+    fs.writeFileSync(path.join(ws, "personas/dev.toml"), "");
+    fs.writeFileSync(path.join(ws, "personas/skill/web.toml"), "");
+    // A file of the same name in a later folder is not the one -c reads: offered once, as the first.
+    fs.writeFileSync(path.join(ws, "personas/reviewer.toml"), "");
+    const mcp = { type: "stdio" as const, command: "node", arguments: ["server.mjs"], all_tools: true };
+    fs.appendFileSync(
+      path.join(ws, ".jp/config.toml"),
+      [
+        'config_load_paths = ["personas"]',
+        "[providers.llm.aliases]",
+        'sonnet = "anthropic/claude-sonnet-5"',
+        "[providers.mcp.books]",
+        `type = "stdio"\ncommand = "node"\narguments = ["server.mjs"]\nall_tools = true`,
+        // Said once on stderr, by the first command that reads the configuration and says what it found.
+        "[assistant.request]\nmax_retries = 99",
+        "",
+      ].join("\n"),
+    );
+    // The tools a server had when a turn last listed them, kept where jp keeps them: Tab starts no server.
+    const tool = { name: "crates_search", description: "Search crates.io", input_schema: { type: "object" } };
+    new McpToolCache(mcpCacheDir(env, ws)).write("books", mcp, [tool], new Date());
+  });
+
+  it("offers what -c NAME reads (JP's personas, a file one folder down), each beside its file, before the config keys", async () => {
+    expect(await complete("persona")).toEqual([
+      `reviewer\t${path.join(".jp", "config.d", "reviewer.toml")}`,
+      "dev\tpersonas/dev.toml",
+      "skill/web\tpersonas/skill/web.toml",
+    ]);
+    const cfg = await complete("cfg", "--", "");
+    expect(cfg.slice(0, 3).map((line) => line.split("\t")[0])).toEqual(["reviewer", "dev", "skill/web"]);
+    expect(cfg).toContain("assistant.model.id=\tstring");
+    expect(await complete("cfg", "--", "d")).toEqual(["dev\tpersonas/dev.toml"]);
+  });
+
+  it("offers the configuration's model aliases with the model each names, and an all_tools server's cached tools with the built-in ones", async () => {
+    expect(await complete("model", "--", "so")).toEqual(["sonnet\talias of anthropic/claude-sonnet-5"]);
+    expect(await complete("tool")).toEqual([
+      "crates_search\tMCP server books: Search crates.io",
+      "compact\tbuilt-in: the assistant compacts this conversation",
+      "recall\tbuilt-in: the assistant reads back what compaction took from its view",
+    ]);
+  });
+
+  it("says nothing of the configuration, so that the line a command says once is still said by the next command", async () => {
+    await complete("tool");
+    const shown = await runCli(["config", "show"], { cwd: ws, env });
+    expect(shown.stderr).toContain("max_retries");
+  });
+});
+
+it("__complete still offers the built-in models and config keys where the configuration has a problem", async () => {
+  const ws = tempDir();
+  expect((await runCli(["init"], { cwd: ws })).code).toBe(0);
+  fs.appendFileSync(path.join(ws, ".jp/config.toml"), "\n[assistant\n");
+  const models = await runCli(["__complete", "model", "--", "anthropic/claude-sonnet-5-5"], { cwd: ws });
+  expect(models).toMatchObject({ code: 0, stderr: "" });
+  expect(models.stdout).toMatch(/^anthropic\/claude-sonnet-5-5\t/);
+  const keys = await runCli(["__complete", "cfg", "--", "assistant.model.i"], { cwd: ws });
+  expect(keys.stdout).toBe("assistant.model.id=\tstring\n");
 });

@@ -120,6 +120,9 @@ export const ANTHROPIC_ACCEPTS: AcceptedFields = {
 
 /** The tool choice: a named tool where the model takes forcing (not Sonnet 5.5, nor always-thinking models). */
 export function anthropicToolChoice(request: ModelRequest): ToolChoice {
+  // https://platform.claude.com/docs/en/build-with-claude/preserved-thinking: "to turn tool use off
+  // for a request, send `tool_choice: {"type": "none"}`. Don't remove `tools`."
+  if (request.toolsOff) return { type: "none" };
   const { forced } = toolChoiceOf(request, ANTHROPIC_ACCEPTS);
   return forced ? { type: "tool", name: forced } : { type: "auto" };
 }

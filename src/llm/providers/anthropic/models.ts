@@ -53,6 +53,12 @@ export function factsOfModelInfo(info: AnsweredModelInfo): ModelFacts {
   }
   const compaction = supported(capabilities, "compaction");
   if (compaction !== undefined) facts.compaction = compaction;
+  // Context management said unsupported leaves no strategy of it (the SDK's types let each be null).
+  const clears =
+    supported(capabilities, "context_management") === false
+      ? false
+      : supported(capabilities, "context_management", "clear_tool_uses_20250919");
+  if (clears !== undefined) facts.clearsToolUses = clears;
   if (supported(capabilities, "effort"))
     facts.efforts = EFFORT_LEVELS.filter((level) => supported(capabilities, "effort", level) === true);
   return facts;

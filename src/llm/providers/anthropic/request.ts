@@ -338,15 +338,20 @@ export function anthropicRequest(request: ModelRequest): { body: AnthropicBody; 
  * "Context editing is applied server-side before the prompt reaches Claude.
  * Your client application maintains the full, unmodified conversation
  * history"; so the request, and every thinking block's prefix in it, stays
- * as it was.
+ * as it was. `keep` is what the turn decided to keep (a clearing in bulk, the
+ * same from one request to the next until the next one), and `clear_at_least`
+ * (the beta SDK's types: "Context will only be modified if at least this many
+ * tokens can be removed") holds the provider to clearings worth the cache
+ * they invalidate.
  */
-function clearToolUses(clear: { trigger: number; keep: number }): BetaContextManagementConfig {
+function clearToolUses(clear: NonNullable<ModelRequest["clearToolUses"]>): BetaContextManagementConfig {
   return {
     edits: [
       {
         type: "clear_tool_uses_20250919",
         trigger: { type: "input_tokens", value: clear.trigger },
         keep: { type: "tool_uses", value: clear.keep },
+        clear_at_least: { type: "input_tokens", value: clear.clearAtLeast },
       },
     ],
   };
