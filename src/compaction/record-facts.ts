@@ -33,19 +33,40 @@ const QUOTE_MAX = 240;
 /** The most distinct items of one kind the reader keeps (the oldest, least named go first). */
 const KIND_MAX = 400;
 
-/** Cut `text` to `max` characters at a word, marking the cut. */
+/**
+ * Cut `text` to `max` characters at a word, marking the cut, its runs of
+ * white space made one space. Only as much of `text` is read as the cut
+ * needs (a question of a megabyte is clipped from its first few hundred
+ * characters), in prefixes twice as long each time, so a long run of white
+ * space at its start is read about twice at most.
+ */
 export function clipped(text: string, max = QUOTE_MAX): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= max) return flat;
-  const cut = flat.lastIndexOf(" ", max - 1);
-  return `${flat.slice(0, cut > max / 2 ? cut : max - 1)}…`;
+  for (let read = 2 * max + 2; read < text.length; read *= 2) {
+    const flat = flatten(text.slice(0, read)).trimStart();
+    // The whole text's first max + 1 characters are the prefix's once it holds two more
+    // (its last may be a run of white space that goes on).
+    if (flat.length >= max + 2) return cut(flat, max);
+  }
+  const flat = flatten(text).trim();
+  return flat.length <= max ? flat : cut(flat, max);
+}
+
+const flatten = (text: string): string => text.replace(/\s+/g, " ");
+
+/** The first `max` characters of `flat` (longer), cut at a word when one ends in the second half. */
+function cut(flat: string, max: number): string {
+  const at = flat.lastIndexOf(" ", max - 1);
+  return `${flat.slice(0, at > max / 2 ? at : max - 1)}…`;
 }
 
 // A rule the user sets: a sentence that binds what is done from now on.
 const RULE_WORDS =
   /\b(?:never|always|must(?:n't)?|do not|don't|does not|should(?:n't| not)|only|make sure|required?|avoid|keep|every commit|deadline|due|by (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/i;
-// Sentence ends: a stop followed by a space, or a line break. No lookbehind over a long run.
-const SENTENCE_END = /[.!?](?=\s)|\n/g;
+// What an answer says is next, still failing, or left to do.
+const OPEN_POINT =
+  /\b(?:todo|next step|still (?:fail|open|broken|to do)|not yet|remaining|left to|open question|follow[- ]up|blocked)\b/i;
+/** The most open points the record keeps from the newest answer. */
+const OPEN_POINTS_MAX = 5;
 const URL = /\b(?:https?|ftp):\/\/[^\s<>"'`)\]]+/g;
 const ISO_DATE = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g;
 const MONTH_DATE =
@@ -66,26 +87,75 @@ const PATH_KEY =
   /^(?:path|paths|file|files|file_?path|filename|target|source|dest|destination|dir|directory)$/i;
 const COMMAND_KEY = /^(?:command|cmd|script|args|argv)$/i;
 
-/** The sentences of a text, trimmed, empty ones left out. */
-export function sentences(text: string): string[] {
+const isSpace = (c: string | undefined): boolean => c !== undefined && /\s/.test(c);
+
+/**
+ * A sentence ends at a line break (which is left out) or at a stop followed by
+ * white space (which is kept, the white space left out): where the sentence
+ * that ends at `at` ends, and where the next one starts; undefined if none
+ * ends at `at`.
+ */
+function sentenceEndAt(text: string, at: number): { end: number; next: number } | undefined {
+  const c = text[at];
+  if (c === "\n") return { end: at, next: at + 1 };
+  if ((c === "." || c === "!" || c === "?") && isSpace(text[at + 1])) return { end: at + 1, next: at + 2 };
+  return undefined;
+}
+
+/**
+ * The sentences of `text` (trimmed) in which `pattern` occurs, the first
+ * `limit` of them. The pattern is searched in the whole text, and only a
+ * sentence it occurs in is cut out: a text of a megabyte in short lines is a
+ * third of a million sentences, and cutting and testing each took ten times
+ * as long as reading the text. `pattern` must match within a sentence (no
+ * line break, no stop followed by white space) and start and end at a word
+ * boundary, as it would in the sentence alone.
+ */
+export function sentencesMatching(text: string, pattern: RegExp, limit = Infinity): string[] {
+  const search = new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`);
   const out: string[] = [];
-  let start = 0;
-  for (const m of text.matchAll(SENTENCE_END)) {
-    const end = m.index + (m[0] === "\n" ? 0 : 1);
-    const s = text.slice(start, end).trim();
-    if (s) out.push(s);
-    start = end + 1;
+  let from = 0;
+  while (out.length < limit) {
+    search.lastIndex = from;
+    const match = search.exec(text);
+    if (!match) break;
+    let start = from;
+    for (let i = match.index - 1; i >= from; i--) {
+      const end = sentenceEndAt(text, i);
+      if (end) {
+        start = end.next;
+        break;
+      }
+    }
+    let stop = { end: text.length, next: text.length };
+    for (let i = match.index; i < text.length; i++) {
+      const end = sentenceEndAt(text, i);
+      if (end) {
+        stop = end;
+        break;
+      }
+    }
+    out.push(text.slice(start, stop.end).trim());
+    from = stop.next;
   }
-  const rest = text.slice(start).trim();
-  if (rest) out.push(rest);
   return out;
 }
 
-/** What a user text gives that a model cannot guess: URLs, dates, ticket ids, code. */
+/**
+ * What a user text gives that a model cannot guess: URLs, dates, ticket ids,
+ * code; the first KIND_MAX of each kind, as many as the record keeps of it
+ * (a megabyte of short lines of code is a quarter of a million code spans,
+ * and noting each took five times as long as reading the text).
+ */
 export function givenIn(text: string): string[] {
   const found: string[] = [];
-  for (const pattern of [URL, ISO_DATE, MONTH_DATE, TICKET, CODE])
-    for (const m of text.matchAll(pattern)) found.push(trimEndOf(m[0], ".,;:!?"));
+  for (const pattern of [URL, ISO_DATE, MONTH_DATE, TICKET, CODE]) {
+    let count = 0;
+    for (const m of text.matchAll(pattern)) {
+      found.push(trimEndOf(m[0], ".,;:!?"));
+      if (++count === KIND_MAX) break;
+    }
+  }
   return found;
 }
 
@@ -186,8 +256,7 @@ export class WorkReader {
   private question(text: string, turn: number): void {
     const ask = clipped(text);
     if (ask) this.asks.note(ask, turn, () => item(ask, turn));
-    for (const s of sentences(text)) {
-      if (!RULE_WORDS.test(s)) continue;
+    for (const s of sentencesMatching(text, RULE_WORDS)) {
       const rule = clipped(s);
       this.rules.note(rule, turn, () => item(rule, turn));
     }
@@ -196,12 +265,8 @@ export class WorkReader {
 
   /** The open points of the newest answer: what it says is next, still failing, or left to do. */
   private answer(text: string, turn: number): void {
-    const open = sentences(text).filter((s) =>
-      /\b(?:todo|next step|still (?:fail|open|broken|to do)|not yet|remaining|left to|open question|follow[- ]up|blocked)\b/i.test(
-        s,
-      ),
-    );
-    this.openPoints = open.slice(0, 5).map((s) => item(clipped(s), turn));
+    const open = sentencesMatching(text, OPEN_POINT, OPEN_POINTS_MAX);
+    this.openPoints = open.map((s) => item(clipped(s), turn));
   }
 
   private call(id: string, name: string, args: JsonObject, turn: number): void {

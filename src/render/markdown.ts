@@ -23,10 +23,18 @@ const HEAD = 16;
 /**
  * The most inline markers one call of marked is given. Its emphasis and link
  * rules read on from each marker to the end of the text for a closing one
- * (seconds for 20 KB of `a_a_a_`), so a line with more is drawn in pieces
- * that hold at most this many, cut where the markers are closed when it can be.
+ * (seconds for 20 KB of `a_a_a_`, and pieces of 64 markers took three times
+ * what as much prose takes), so a line with more is drawn in pieces that hold
+ * at most this many, cut where the markers are closed when it can be.
  */
-const MARKERS_PER_PIECE = 64;
+const MARKERS_PER_PIECE = 32;
+/**
+ * Inline text with more pieces than this (more than a thousand markers, with
+ * no space where they all close) is no prose a reader wants styled (a line of
+ * `*a*a*a`, a dump): it is drawn as it reads. marked's cost is per marker, some
+ * ten times what a character of prose costs.
+ */
+const MAX_PIECES = 32;
 /** The characters whose rules in marked read ahead for a partner. */
 const MARKERS = new Set(["*", "_", "~", "`", "[", "]", "(", ")", "<", "!", "\\"]);
 /**
@@ -121,6 +129,28 @@ function markerPieces(text: string): string[] {
 const PLAIN_LINE = /^(#{1,6} |[-+*] )?([A-Za-z][A-Za-z0-9 ,.;?]*)$/;
 const WWW = /www\./i;
 
+/**
+ * A paragraph of plain text (as PLAIN_LINE's) and inline code: code spans of
+ * one backtick whose text starts with a character that is not a space, and
+ * holds printable ASCII but the characters marked-terminal reads again in a
+ * paragraph (`&` of an entity, `:` of an emoji, `\`). marked draws it in the
+ * paragraph's frame, each code span's text in the frame of inline code, so it
+ * is drawn so without a call of marked: a megabyte of short lines of code took
+ * four times what as much prose takes, a call of marked each.
+ */
+const CODE_LINE =
+  /^(?:[A-Za-z][A-Za-z0-9 ,.;?]*)?(?:`[!-%'-9;-[\]-_a-~][ !-%'-9;-[\]-_a-~]*`(?:[A-Za-z0-9 ,.;?]+|$))+$/;
+/**
+ * A line of plain text (as PLAIN_LINE's, ending in a character that is not a
+ * space, which a quote drops) in quotes nested at most MAX_NESTING deep: marked
+ * draws it in the frame it draws around plain text in as many quotes, reading
+ * the line again for each level (a megabyte of lines in quotes a few levels
+ * deep took four times what as much prose takes).
+ */
+const QUOTED_LINE = new RegExp(`^((?:> ){1,${MAX_NESTING}})([A-Za-z](?:[A-Za-z0-9 ,.;?]*[A-Za-z0-9,.;?])?)$`);
+/** A code span of CODE_LINE. */
+const CODE_SPAN = /`([^`]+)`/g;
+
 /** How many quote and list markers open `line`, counted up to one more than MAX_NESTING. */
 function nesting(line: string): number {
   let depth = 0;
@@ -165,7 +195,7 @@ const COLON_PLACEHOLDER = "*#COLON|*";
  * of a tight list item is drawn with its emphasis, code and links (marked-terminal
  * prints it raw).
  */
-function terminalMarked(width: number): Marked {
+export function terminalMarked(width: number): Marked {
   const marked = new Marked();
   // reflowText off: a line is drawn as it came, never joined with the next (which has not arrived).
   marked.use(markedTerminal({ reflowText: false, width, tab: 2 }));
@@ -266,6 +296,10 @@ class MarkdownStreamer implements MarkdownStream {
 
   /** Inline markdown, in pieces of at most MARKERS_PER_PIECE markers (see there). */
   private drawInline(markdown: string, pieces = markerPieces(markdown)): void {
+    if (pieces.length > MAX_PIECES) {
+      this.out.write(visible(markdown));
+      return;
+    }
     for (const piece of pieces) {
       const rendered = this.marked.parseInline(visible(piece), { async: false });
       this.out.write(this.color ? rendered : rendered.replace(STYLING, ""));
@@ -323,27 +357,55 @@ class MarkdownStreamer implements MarkdownStream {
     return true;
   }
 
-  /** What marked draws around plain text after each mark ("" for a paragraph): a style's start and end, a bullet. */
+  /**
+   * What marked draws around `x` in `markdown` (a style's start and end, a bullet): after each mark
+   * of PLAIN_LINE ("" for a paragraph), and inline code (`` `x` ``, drawn inline).
+   */
   private readonly frames = new Map<string, [string, string]>();
 
-  /** `text` after `mark`, as marked draws it (see PLAIN_LINE). */
-  private drawPlain(mark: string, text: string): void {
-    let frame = this.frames.get(mark);
+  private frame(markdown: string, inline = false): [string, string] {
+    let frame = this.frames.get(markdown);
     if (!frame) {
-      const rendered = this.marked.parse(`${mark}x`, { async: false });
+      const rendered = inline
+        ? this.marked.parseInline(markdown, { async: false })
+        : this.marked.parse(markdown, { async: false });
       const [before = "", after = ""] = withoutFinalNewlines(
         this.color ? rendered : rendered.replace(STYLING, ""),
       ).split("x");
       frame = [before, after];
-      this.frames.set(mark, frame);
+      this.frames.set(markdown, frame);
     }
-    this.out.write(`${frame[0]}${text}${frame[1]}\n`);
+    return frame;
+  }
+
+  /** `text` after `mark`, as marked draws it (see PLAIN_LINE). */
+  private drawPlain(mark: string, text: string): void {
+    const [before, after] = this.frame(`${mark}x`);
+    this.out.write(`${before}${text}${after}\n`);
+  }
+
+  /** A CODE_LINE, as marked draws it (see there). */
+  private drawCodeLine(text: string): void {
+    const [before, after] = this.frame("`x`", true);
+    this.drawPlain(
+      "",
+      text.replace(CODE_SPAN, (_, code: string) => `${before}${code}${after}`),
+    );
   }
 
   private drawLine(text: string): void {
     const plain = PLAIN_LINE.exec(text);
     if (plain && !WWW.test(text)) {
       this.drawPlain(plain[1] ?? "", plain[2]!);
+      return;
+    }
+    const quoted = QUOTED_LINE.exec(text);
+    if (quoted && !WWW.test(text)) {
+      this.drawPlain(quoted[1]!, quoted[2]!);
+      return;
+    }
+    if (CODE_LINE.test(text) && !WWW.test(text)) {
+      this.drawCodeLine(text);
       return;
     }
     const indent = /^[ \t]*/.exec(text)![0];

@@ -6,7 +6,7 @@ import { CODE_ANSWER } from "../support/code-answer.js";
 
 // marked-terminal styles with chalk, which decides at load whether to colour: this test draws both ways.
 process.env.FORCE_COLOR = "1";
-const { createMarkdownStream } = await import("../../src/render/markdown.js");
+const { createMarkdownStream, terminalMarked } = await import("../../src/render/markdown.js");
 
 const plain = (drawn: string) => drawn.replace(/\u001b\[[0-9;]*m/g, "");
 
@@ -69,5 +69,43 @@ describe("markdown while it streams", () => {
     // And in pieces of every size from 1 to 40 characters.
     for (let size = 1; size <= 40; size++)
       expect(plain(drawn(piecesOf(CODE_ANSWER, size), false))).toBe(expected);
+  });
+});
+
+describe("lines drawn without a call of marked", () => {
+  const marked = terminalMarked(100);
+  /** A whole line as marked draws it alone. */
+  const byMarked = (line: string, color: boolean) => {
+    const rendered = marked.parse(line, { async: false });
+    return `${(color ? rendered : plain(rendered)).replace(/\n+$/, "")}\n`;
+  };
+
+  it("draws plain text with inline code, and plain text in quotes, as marked draws it", () => {
+    const lines = [
+      "`a`",
+      "`npm test` runs the suite",
+      "Run `a b` now.",
+      "`a `",
+      "`a`b",
+      "`a` `b`",
+      "x `<div>` y, `a*b_c` and `[a](b)`",
+      "`#x` `1. a` `- a` `>a` `a|b` `~a~` `!` `'s'` `\"q\"`",
+      "a  `b`  ",
+      "`x`,",
+      "`a`?",
+      "> a",
+      "> > a b",
+      `${"> ".repeat(16)}deep`,
+      "> Word, then more; ok?",
+      "> > a.",
+    ];
+    for (const color of [true, false])
+      for (const line of lines) expect(drawn([`${line}\n`], color), line).toBe(byMarked(line, color));
+  });
+
+  it("draws a line of more than a thousand inline markers as it reads", () => {
+    const line = "*a".repeat(2000);
+    expect(drawn([line], true)).toBe(`${line}\n`);
+    expect(drawn(piecesOf(line, 16), false)).toBe(`${line}\n`);
   });
 });
