@@ -2,7 +2,7 @@
 // pieces (as a long tool argument or a large thinking block does), against
 // the same event arriving in one piece. A decoder that rescans what it holds
 // at every piece is quadratic here; jp's must stay within 2x.
-import { SseDecoder } from "../dist/llm/sse.js";
+import { SseDecoder } from "../dist/net/sse.js";
 import { compare } from "./lib.js";
 
 const MiB = 1024 * 1024;

@@ -102,6 +102,17 @@ function sentenceEndAt(text: string, at: number): { end: number; next: number } 
   return undefined;
 }
 
+/** Each pattern's global copy, made once: a search walks a text from where the last match ended. */
+const searches = new WeakMap<RegExp, RegExp>();
+function searchingFor(pattern: RegExp): RegExp {
+  let search = searches.get(pattern);
+  if (!search) {
+    search = new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`);
+    searches.set(pattern, search);
+  }
+  return search;
+}
+
 /**
  * The sentences of `text` (trimmed) in which `pattern` occurs, the first
  * `limit` of them. The pattern is searched in the whole text, and only a
@@ -112,7 +123,7 @@ function sentenceEndAt(text: string, at: number): { end: number; next: number } 
  * boundary, as it would in the sentence alone.
  */
 export function sentencesMatching(text: string, pattern: RegExp, limit = Infinity): string[] {
-  const search = new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`);
+  const search = searchingFor(pattern);
   const out: string[] = [];
   let from = 0;
   while (out.length < limit) {
@@ -199,17 +210,12 @@ function valuesUnder(args: JsonObject, keys: RegExp): string[] {
   return out;
 }
 
+/** A word every failed run's end holds; one case-blind scan, cheaper than lowering the text. */
+const FAILURE_WORD = /fail|error|panicked|exit /i;
+
 /** Whether an output's end says its run failed; most say none of the words, which is found first. */
 function saysFailed(end: string): boolean {
-  const lower = end.toLowerCase();
-  if (
-    !lower.includes("fail") &&
-    !lower.includes("error") &&
-    !lower.includes("panicked") &&
-    !lower.includes("exit ")
-  )
-    return false;
-  return FAILED_RUN.test(end);
+  return FAILURE_WORD.test(end) && FAILED_RUN.test(end);
 }
 
 /** How much of the end of a tool output says how the run ended. */
@@ -238,8 +244,8 @@ export class WorkReader {
   readonly written = new ItemTable<RecordItem>();
   readonly commands = new ItemTable<RecordCommand>();
   readonly errors = new ItemTable<RecordError>();
-  /** Open points the newest answer named (next steps, what is still failing). */
-  openPoints: RecordItem[] = [];
+  /** The newest answer: only its open points are kept, so only its text is read for them. */
+  private newestAnswer: { text: string; turn: number } | undefined;
   private readonly calls = new Map<string, { command: string }>();
   first = Number.POSITIVE_INFINITY;
   last = -1;
@@ -248,7 +254,8 @@ export class WorkReader {
     this.first = Math.min(this.first, turn);
     this.last = Math.max(this.last, turn);
     if (isKind(e, "chat_request")) this.question(e.content, turn);
-    else if (isKind(e, "chat_response") && typeof e.message === "string") this.answer(e.message, turn);
+    else if (isKind(e, "chat_response") && typeof e.message === "string")
+      this.newestAnswer = { text: e.message, turn };
     else if (isKind(e, "tool_call_request")) this.call(e.id, e.name, e.arguments, turn);
     else if (isKind(e, "tool_call_response")) this.result(e.id, e.content, e.is_error, turn);
   }
@@ -263,10 +270,13 @@ export class WorkReader {
     for (const g of givenIn(text)) this.given.note(g, turn, () => item(g, turn));
   }
 
-  /** The open points of the newest answer: what it says is next, still failing, or left to do. */
-  private answer(text: string, turn: number): void {
-    const open = sentencesMatching(text, OPEN_POINT, OPEN_POINTS_MAX);
-    this.openPoints = open.map((s) => item(clipped(s), turn));
+  /** Open points the newest answer named: what it says is next, still failing, or left to do. */
+  get openPoints(): RecordItem[] {
+    const answer = this.newestAnswer;
+    if (!answer) return [];
+    return sentencesMatching(answer.text, OPEN_POINT, OPEN_POINTS_MAX).map((s) =>
+      item(clipped(s), answer.turn),
+    );
   }
 
   private call(id: string, name: string, args: JsonObject, turn: number): void {
