@@ -10,6 +10,9 @@ import { REPO_ROOT, tempDir } from "../support/workspace.js";
 const JP = path.join(REPO_ROOT, "bin/jp");
 const BUNDLE = path.join(REPO_ROOT, "dist/cli.bundle");
 const temps: string[] = [];
+// The workspaces these runs trust are recorded in a state folder of their own, not the user's.
+process.env.XDG_STATE_HOME = tempDir("jp-state-");
+temps.push(process.env.XDG_STATE_HOME);
 
 function cacheHome(): string {
   const dir = tempDir("jp-cache-");

@@ -34,6 +34,9 @@ interface Metafile {
 
 /** The heavy packages held by the bundle chunks that `args` loads. */
 const temps: string[] = [];
+// The workspaces these runs trust are recorded in a state folder of their own, not the user's.
+process.env.XDG_STATE_HOME = tempDir("jp-state-");
+temps.push(process.env.XDG_STATE_HOME);
 
 async function heavyPackagesLoaded(args: string[], cwd: string, env: Record<string, string> = {}) {
   const dir = tempDir();
