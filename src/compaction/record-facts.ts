@@ -102,6 +102,22 @@ function sentenceEndAt(text: string, at: number): { end: number; next: number } 
   return undefined;
 }
 
+/**
+ * The first `limit` matches of a global `pattern` in `text`, found with the
+ * pattern itself: `matchAll` copies the pattern on every call, which costs
+ * more than searching a short text. Not re-entrant for one pattern.
+ */
+function matchesOf(pattern: RegExp, text: string, limit = Infinity): { text: string; index: number }[] {
+  const out: { text: string; index: number }[] = [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null && out.length < limit; m = pattern.exec(text)) {
+    out.push({ text: m[0], index: m.index });
+    if (m[0] === "") pattern.lastIndex++;
+  }
+  pattern.lastIndex = 0;
+  return out;
+}
+
 /** Each pattern's global copy, made once: a search walks a text from where the last match ended. */
 const searches = new WeakMap<RegExp, RegExp>();
 function searchingFor(pattern: RegExp): RegExp {
@@ -160,13 +176,8 @@ export function sentencesMatching(text: string, pattern: RegExp, limit = Infinit
  */
 export function givenIn(text: string): string[] {
   const found: string[] = [];
-  for (const pattern of [URL, ISO_DATE, MONTH_DATE, TICKET, CODE]) {
-    let count = 0;
-    for (const m of text.matchAll(pattern)) {
-      found.push(trimEndOf(m[0], ".,;:!?"));
-      if (++count === KIND_MAX) break;
-    }
-  }
+  for (const pattern of [URL, ISO_DATE, MONTH_DATE, TICKET, CODE])
+    for (const m of matchesOf(pattern, text, KIND_MAX)) found.push(trimEndOf(m.text, ".,;:!?"));
   return found;
 }
 
@@ -303,14 +314,14 @@ export class WorkReader {
     const failed = isError || saysFailed(whole.slice(-SUMMARY_READ));
     const codes = new Map<string, number>();
     if (failed) {
-      for (const m of content.matchAll(ERROR_CODE)) {
+      for (const m of matchesOf(ERROR_CODE, content)) {
         if (codes.size >= CODES_PER_OUTPUT) break;
-        if (!codes.has(m[0])) codes.set(m[0], m.index);
+        if (!codes.has(m.text)) codes.set(m.text, m.index);
       }
       // A test runner's failing file (`FAIL test/a.test.ts`) is an error of its own, named by its line.
-      for (const m of content.matchAll(FAIL_LINE)) {
+      for (const m of matchesOf(FAIL_LINE, content)) {
         if (codes.size >= CODES_PER_OUTPUT) break;
-        codes.set(m[0].trim(), m.index);
+        codes.set(m.text.trim(), m.index);
       }
     }
     if (command !== undefined) {
