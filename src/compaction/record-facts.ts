@@ -258,6 +258,8 @@ export class WorkReader {
   /** The newest answer: only its open points are kept, so only its text is read for them. */
   private newestAnswer: { text: string; turn: number } | undefined;
   private readonly calls = new Map<string, { command: string }>();
+  /** The commands an error was last seen under: only a clean run of one of these resolves any. */
+  private readonly withOpenErrors = new Set<string>();
   first = Number.POSITIVE_INFINITY;
   last = -1;
 
@@ -307,32 +309,30 @@ export class WorkReader {
 
   private result(id: string, whole: string, isError: boolean, turn: number): void {
     const command = this.calls.get(id)?.command;
-    // A long output is read at its ends, where runners and compilers say how a run ended:
-    // the record's cost per output is bounded, whatever its size.
-    const content = endsOf(whole);
     // How a run ended is said at its end (a runner's summary, a panic, an exit status).
     const failed = isError || saysFailed(whole.slice(-SUMMARY_READ));
-    const codes = new Map<string, number>();
-    if (failed) {
-      for (const m of matchesOf(ERROR_CODE, content)) {
-        if (codes.size >= CODES_PER_OUTPUT) break;
-        if (!codes.has(m.text)) codes.set(m.text, m.index);
-      }
-      // A test runner's failing file (`FAIL test/a.test.ts`) is an error of its own, named by its line.
-      for (const m of matchesOf(FAIL_LINE, content)) {
-        if (codes.size >= CODES_PER_OUTPUT) break;
-        codes.set(m.text.trim(), m.index);
-      }
-    }
     if (command !== undefined) {
       const run = this.commands.items.get(command);
       if (run) run.failed = failed;
       // A clean run of the command resolves the errors an earlier run of it saw.
-      if (!failed)
+      if (!failed && this.withOpenErrors.delete(command))
         for (const err of this.errors.items.values())
           if (err.command === command && err.resolvedAt === undefined) err.resolvedAt = turn;
     }
     if (!failed) return;
+    // A long output is read at its ends, where runners and compilers say how a run ended:
+    // the record's cost per output is bounded, whatever its size.
+    const content = endsOf(whole);
+    const codes = new Map<string, number>();
+    for (const m of matchesOf(ERROR_CODE, content)) {
+      if (codes.size >= CODES_PER_OUTPUT) break;
+      if (!codes.has(m.text)) codes.set(m.text, m.index);
+    }
+    // A test runner's failing file (`FAIL test/a.test.ts`) is an error of its own, named by its line.
+    for (const m of matchesOf(FAIL_LINE, content)) {
+      if (codes.size >= CODES_PER_OUTPUT) break;
+      codes.set(m.text.trim(), m.index);
+    }
     for (const [code, at] of codes) {
       const text = lineAt(content, at);
       const err = this.errors.note(code, turn, () => ({
@@ -341,7 +341,10 @@ export class WorkReader {
         command: command ?? "",
       }));
       err.resolvedAt = undefined;
-      if (command !== undefined) err.command = command;
+      if (command !== undefined) {
+        err.command = command;
+        this.withOpenErrors.add(command);
+      }
     }
   }
 }
