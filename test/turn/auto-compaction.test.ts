@@ -20,23 +20,39 @@ const config = (auto: Record<string, unknown>, model = "openai/gpt-4.1"): Config
   conversation: { compaction: { auto: { enabled: true, ...auto } } },
 });
 
-async function hook(cfg: Config) {
+/**
+ * The hook under `cfg`, with what it says kept. Its summarizer refuses unless
+ * one is given; `asked` holds how many events each summary request carried.
+ */
+async function hook(
+  cfg: Config,
+  {
+    summarize = () => Promise.reject(new Error("no summaries here")),
+    contextWindow = 1_047_576,
+  }: { summarize?: () => Promise<{ text: string; model: string }>; contextWindow?: number } = {},
+) {
   const lines: string[] = [];
   const warnings: string[] = [];
+  const asked: number[] = [];
   let n = 0;
   const run = createAutoCompaction({
     config: cfg,
     counter: await createTokenCounter("openai/gpt-4.1", "chars"),
-    summarizer: { summarize: () => Promise.reject(new Error("no summaries here")) },
+    summarizer: {
+      summarize: (request) => {
+        asked.push(request.events.length);
+        return summarize();
+      },
+    },
     frame: { tools: [], capOf: () => Number.MAX_SAFE_INTEGER },
-    contextWindow: 1_047_576,
+    contextWindow,
     now: () => new Date("2026-06-01T00:00:00Z"),
     newId: () => `auto${++n}`,
     hints: {},
     say: (l) => lines.push(l),
     warn: (l) => warnings.push(l),
   })!;
-  return { run, lines, warnings };
+  return { run, lines, warnings, asked };
 }
 
 const bulky = (): Event[] => [
@@ -191,30 +207,8 @@ describe("automatic compaction over the model's window", () => {
     ...turn({ request: "third" }),
   ];
 
-  async function overWindow(summarize: () => Promise<{ text: string; model: string }>) {
-    const lines: string[] = [];
-    const warnings: string[] = [];
-    const asked: number[] = [];
-    let n = 0;
-    const run = createAutoCompaction({
-      config: config({}),
-      counter: await createTokenCounter("openai/gpt-4.1", "chars"),
-      summarizer: {
-        summarize: (request) => {
-          asked.push(request.events.length);
-          return summarize();
-        },
-      },
-      frame: { tools: [], capOf: () => Number.MAX_SAFE_INTEGER },
-      contextWindow: 4_000,
-      now: () => new Date("2026-06-01T00:00:00Z"),
-      newId: () => `auto${++n}`,
-      hints: {},
-      say: (l) => lines.push(l),
-      warn: (l) => warnings.push(l),
-    })!;
-    return { run, lines, warnings, asked };
-  }
+  const overWindow = (summarize: () => Promise<{ text: string; model: string }>) =>
+    hook(config({}), { summarize, contextWindow: 4_000 });
 
   it("summarizes the earlier turns the mechanical rule cannot shrink, and says why", async () => {
     const h = await overWindow(() => Promise.resolve({ text: "two long answers", model: "openai/gpt-4.1" }));
