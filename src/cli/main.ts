@@ -1,6 +1,7 @@
 // Owns the commander program: global options, the command list, error
 // rendering and exit codes. Only this file decides the exit code.
 import { visible } from "../render/visible.js";
+import { takeDeferredExtraCaCerts } from "../net/extra-ca.js";
 import { Command, CommanderError } from "commander";
 import { fromSystemError, JpError, type ExitCode } from "../errors.js";
 import { addCommands, COMMANDS } from "./commands/index.js";
@@ -11,6 +12,8 @@ import { VERSION } from "./version.js";
 
 /** Runs the command `args` as the process: bin/jp's and the start-up snapshot's entry. */
 export function launch(args: string[]): void {
+  // Before anything reads the environment: NODE_EXTRA_CA_CERTS as the user set it, for jp and what it starts.
+  takeDeferredExtraCaCerts(process.env);
   // Stack traces point at src/ through the bundle's source maps.
   if (process.env.JP_DEBUG === "1") process.setSourceMapsEnabled(true);
   // A closed pipe (`jp c print | head`) ends a listing or a view quietly. A turn (`jp q`)

@@ -158,9 +158,9 @@ async function linkTo(
   );
   const { StreamableHTTPClientTransport } =
     await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-  // Through the proxy the environment names for this url, as provider requests go.
+  // Through the proxy the environment names for this url, trusting what they trust, as provider requests go.
   const proxy = proxyFor(url, environment.env);
-  const fetch = proxy ? (await import("../net/fetch-through.js")).fetchThrough(proxy) : undefined;
+  const fetch = (await import("../net/fetch-through.js")).fetchFor(proxy);
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers },
     ...(fetch ? { fetch } : {}),

@@ -1,8 +1,10 @@
 // Owns reaching a host through an HTTP proxy (a CONNECT tunnel): the agent
-// for a proxy, made once, and a fetch that goes through it for clients that
-// take a fetch of their own. Node's fetch reads no proxy settings.
+// for a proxy, made once, and a fetch over node:http(s) for clients that take
+// a fetch of their own. Node's fetch reads no proxy settings, and does not
+// trust the authorities jp adds itself (src/net/extra-ca.ts).
 import * as http from "node:http";
 import { Readable } from "node:stream";
+import { tlsTrust, trustIsDeferred } from "./extra-ca.js";
 
 /** Where to connect: straight to the host, or through `proxy` (whose agent loads only then). */
 export async function agentFor(proxy: string | undefined): Promise<http.Agent | undefined> {
@@ -11,24 +13,34 @@ export async function agentFor(proxy: string | undefined): Promise<http.Agent | 
   if (!agent) {
     const { HttpsProxyAgent } = await import("https-proxy-agent");
     // CONNECT for every target, plain or TLS: one kind of proxy serves both.
-    // The type parameter only picks which connect options apply; none more are given.
-    agent = new HttpsProxyAgent<`http://${string}`>(new URL(proxy), { keepAlive: true });
+    // A proxy reached over TLS trusts what jp's other connections trust.
+    const trust = new URL(proxy).protocol === "https:" ? await tlsTrust() : {};
+    agent = new HttpsProxyAgent(new URL(proxy), { keepAlive: true, ...trust });
     proxyAgents.set(proxy, agent);
   }
   return agent;
 }
 const proxyAgents = new Map<string, http.Agent>();
 
+type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
 /**
- * A fetch that goes through `proxy` (a CONNECT tunnel), for clients that take
- * a fetch of their own (the MCP SDK's Streamable HTTP transport): Node's
- * fetch reads no proxy settings.
+ * The fetch for `url` of a client that takes a fetch of its own (the MCP
+ * SDK's Streamable HTTP transport, attachments' URLs): Node's, unless the
+ * request goes through `proxy` (a CONNECT tunnel) or jp adds authorities to
+ * trust; then one over node:http(s) that does both.
  */
-export function fetchThrough(proxy: string): (url: string | URL, init?: RequestInit) => Promise<Response> {
+export function fetchFor(proxy: string | undefined): Fetch | undefined {
+  return proxy !== undefined || trustIsDeferred() ? nodeFetch(proxy) : undefined;
+}
+
+function nodeFetch(proxy: string | undefined): Fetch {
   return async (url, init = {}) => {
     const target = new URL(url);
-    const transport = target.protocol === "https:" ? await import("node:https") : http;
+    const tls = target.protocol === "https:";
+    const transport = tls ? await import("node:https") : http;
     const agent = await agentFor(proxy);
+    const trust = tls ? await tlsTrust() : {};
     const body =
       init.body === undefined || init.body === null
         ? undefined
@@ -40,6 +52,7 @@ export function fetchThrough(proxy: string): (url: string | URL, init?: RequestI
           method: init.method ?? "GET",
           headers: Object.fromEntries(new Headers(init.headers).entries()),
           ...(init.signal ? { signal: init.signal } : {}),
+          ...trust,
           ...(agent ? { agent } : {}),
         },
         resolve,

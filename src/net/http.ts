@@ -25,6 +25,7 @@ import {
   StreamErrorEvent,
   UnsupportedEncodingError,
 } from "./errors.js";
+import { tlsTrust } from "./extra-ca.js";
 import { agentFor } from "./fetch-through.js";
 import { LineDecoder, SseDecoder, type ServerSentEvent } from "./sse.js";
 
@@ -152,6 +153,7 @@ async function send(url: URL, body: Buffer | undefined, request: SentRequest): P
     url.protocol === "https:" ? await import("node:https") : url.protocol === "http:" ? http : undefined;
   if (!transport) throw new TypeError(`unsupported protocol ${url.protocol} in ${url.href}`);
   const agent = await agentFor(request.proxy);
+  const trust = url.protocol === "https:" ? await tlsTrust() : {};
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const outgoing = transport.request(
@@ -166,6 +168,7 @@ async function send(url: URL, body: Buffer | undefined, request: SentRequest): P
           ...(body ? { "content-type": "application/json", "content-length": String(body.length) } : {}),
         },
         signal: request.signal,
+        ...trust,
         ...(agent ? { agent } : {}),
       },
       (message) => {

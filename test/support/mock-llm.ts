@@ -3,6 +3,7 @@
 // order, records every request, and can inject faults.
 import * as fs from "node:fs";
 import * as http from "node:http";
+import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
@@ -508,6 +509,8 @@ export interface MockOptions {
    * work is not jp's.
    */
   record?: boolean;
+  /** Speak HTTPS with this key and certificate (PEM), as the providers' own servers do. */
+  tls?: { key: string; cert: string };
 }
 
 /** A scripted HTTP error, in the provider's own error shape. */
@@ -919,17 +922,18 @@ export async function startMockLlm(
   options: MockOptions = {},
 ): Promise<MockLlm> {
   const state = new MockState([...initial], route, options.record ?? true);
-  const server = http.createServer((req, res) => {
+  const listener: http.RequestListener = (req, res) => {
     const parts: Buffer[] = [];
     req.on("data", (d: Buffer) => state.record && parts.push(d));
     req.on("end", () => void state.answer(req, Buffer.concat(parts).toString(), res));
-  });
+  };
+  const server = options.tls ? https.createServer(options.tls, listener) : http.createServer(listener);
   let connections = 0;
   server.on("connection", () => connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? "https" : "http"}://127.0.0.1:${port}`,
     requests: state.requests,
     models: state.models,
     gets: state.gets,

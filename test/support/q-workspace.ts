@@ -4,7 +4,13 @@ import * as path from "node:path";
 import type { Event } from "../../src/events/index.js";
 import { baseUrlFor, builtInProvider, type BuiltInName } from "../../src/llm/providers/index.js";
 import { ConversationStore } from "../../src/store/conversations.js";
-import { startMockLlm, type MockLlm, type MockRoute, type ScriptedResponse } from "./mock-llm.js";
+import {
+  startMockLlm,
+  type MockLlm,
+  type MockOptions,
+  type MockRoute,
+  type ScriptedResponse,
+} from "./mock-llm.js";
 import { REPO_ROOT, runCli, tempWorkspace, trustAsItIs } from "./workspace.js";
 
 export const API_KEY = "sk-mock-SECRET-4242";
@@ -54,10 +60,12 @@ export async function qWorkspace(
     request?: string;
     /** The model (provider/name) instead of the provider's mock model. */
     model?: string;
+    /** How the mock serves (HTTPS, say). */
+    mockOptions?: MockOptions;
   } = {},
 ): Promise<QWorkspace> {
   const ws = tempWorkspace();
-  const mock = await startMockLlm(options.script ?? [], options.route);
+  const mock = await startMockLlm(options.script ?? [], options.route, options.mockOptions);
   const provider = options.provider ?? "anthropic";
   const model = options.model ?? mockModel(provider);
   const room = builtInProvider(provider)!;

@@ -41,14 +41,12 @@ export async function readQuery(ctx: Context, words: string[], opts: QOptions): 
   return query;
 }
 
-/** How attachments' URLs are fetched: through the proxy the environment names, as provider requests go. */
+/** How attachments' URLs are fetched: through the proxy the environment names, trusting what they trust, as provider requests go. */
 function attachmentFetcher(ctx: Context) {
   return async (url: string, init: RequestInit) => {
     const { proxyFor } = await import("../../net/proxy.js");
-    const proxy = proxyFor(url, ctx.env);
-    if (!proxy) return fetch(url, init);
-    const { fetchThrough } = await import("../../net/fetch-through.js");
-    return fetchThrough(proxy)(url, init);
+    const { fetchFor } = await import("../../net/fetch-through.js");
+    return (fetchFor(proxyFor(url, ctx.env)) ?? fetch)(url, init);
   };
 }
 
