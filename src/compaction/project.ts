@@ -98,7 +98,8 @@ export function retryOfRequest(e: Event): number | undefined {
 export function streamShape(events: Iterable<Event>): StreamShape {
   const counter = new TurnCounter();
   const seen: boolean[] = [];
-  const callPositions = new Map<string, number>();
+  // Maps per turn: a key made of the turn and the id cost a string per call, most of this pass.
+  const callPositions: (Map<string, number> | undefined)[] = [];
   const compactions = new CompactionIndexer();
   const pins = new Map<number, boolean>();
   const questions = new FailedQuestions();
@@ -114,7 +115,7 @@ export function streamShape(events: Iterable<Event>): StreamShape {
     if (t === NO_TURN) continue;
     if (isSent(e)) seen[t] = true;
     if (isKind(e, "tool_call_request") || isKind(e, "tool_call_response"))
-      callPositions.set(`${t}:${e.id}`, position);
+      (callPositions[t] ??= new Map()).set(e.id, position);
   }
   const turnCount = counter.count;
   const failures = questions.finish();

@@ -59,7 +59,7 @@ interface Covering {
 
 /** Raw position of the response to `to_call` (or its request) inside `to_turn`; -1 when absent. */
 function toCallCutoff(shape: StreamShape, c: Compaction): number {
-  return shape.callPositions.get(`${c.to_turn}:${c.to_call ?? ""}`) ?? -1;
+  return shape.callPositions[c.to_turn]?.get(c.to_call ?? "") ?? -1;
 }
 
 function stripRequest(e: ToolCallRequest): ToolCallRequest {
@@ -86,8 +86,8 @@ export interface StreamShape {
    */
   failed: Set<number>;
   entries: CompactionEntry[];
-  /** The last raw position of each tool call's request or response, by `turn:id`. */
-  callPositions: Map<string, number>;
+  /** Per turn, the last raw position of each tool call's request or response, by its id. */
+  callPositions: (Map<string, number> | undefined)[];
   /** Turns no compaction changes: the newest pin event of each says so. */
   pinned: Set<number>;
   /** The failed questions among `failed`, in turn order, each with why and what came of it. */

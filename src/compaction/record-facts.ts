@@ -37,21 +37,61 @@ const KIND_MAX = 400;
  * Cut `text` to `max` characters at a word, marking the cut, its runs of
  * white space made one space. Only as much of `text` is read as the cut
  * needs (a question of a megabyte is clipped from its first few hundred
- * characters), in prefixes twice as long each time, so a long run of white
- * space at its start is read about twice at most.
+ * characters; a long run of white space is read once).
  */
 export function clipped(text: string, max = QUOTE_MAX): string {
-  for (let read = 2 * max + 2; read < text.length; read *= 2) {
-    const flat = flatten(text.slice(0, read)).trimStart();
-    // The whole text's first max + 1 characters are the prefix's once it holds two more
-    // (its last may be a run of white space that goes on).
-    if (flat.length >= max + 2) return cut(flat, max);
-  }
-  const flat = flatten(text).trim();
+  const flat = flatStart(text, max + 1);
   return flat.length <= max ? flat : cut(flat, max);
 }
 
-const flatten = (text: string): string => text.replace(/\s+/g, " ");
+/**
+ * The start of `text` trimmed and its runs of white space (what `\s` matches)
+ * made one space, read until it holds `limit` characters or the text ends.
+ * Words parted by one plain space are taken as they stand, so most texts
+ * give one slice of themselves: a regular expression's replace, or a string
+ * built word by word, cost several times as much as the rest of the record.
+ */
+function flatStart(text: string, limit: number): string {
+  const n = text.length;
+  let out = "";
+  let i = skipWhite(text, 0);
+  let from = i;
+  while (i < n && out.length + (i - from) < limit) {
+    const c = text.charCodeAt(i);
+    if (!isWhite(c) || (c === 32 && i + 1 < n && !isWhite(text.charCodeAt(i + 1)))) {
+      i++;
+      continue;
+    }
+    out += text.slice(from, i);
+    i = skipWhite(text, i);
+    if (i < n) out += " ";
+    from = i;
+  }
+  return out + text.slice(from, i);
+}
+
+function skipWhite(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && isWhite(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Whether a UTF-16 unit is white space as `\s` says (ECMAScript's WhiteSpace and LineTerminator). */
+function isWhite(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return (
+    c === 160 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
 
 /** The first `max` characters of `flat` (longer), cut at a word when one ends in the second half. */
 function cut(flat: string, max: number): string {
@@ -207,11 +247,16 @@ class ItemTable<T extends RecordItem> {
 
 const item = (text: string, turn: number): RecordItem => ({ text, first: turn, last: turn, refs: 1 });
 
-/** The string values of a tool call's arguments under `keys`, whole or from an array. */
+/**
+ * The string values of a tool call's arguments under `keys`, whole or from an
+ * array (joined, for an `args` array). Read key by key: Object.entries made
+ * an array per key of every call, most of what the record allocated.
+ */
 function valuesUnder(args: JsonObject, keys: RegExp): string[] {
   const out: string[] = [];
-  for (const [key, value] of Object.entries(args)) {
+  for (const key in args) {
     if (!keys.test(key)) continue;
+    const value = args[key];
     if (typeof value === "string") out.push(value);
     else if (Array.isArray(value)) {
       const strings = value.filter((v): v is string => typeof v === "string");

@@ -24,7 +24,7 @@ let context: Promise<SecureContext | undefined> | undefined;
 export function takeDeferredExtraCaCerts(env: NodeJS.ProcessEnv): void {
   const file = env[DEFERRED_EXTRA_CA_CERTS];
   if (file === undefined) return;
-  delete env[DEFERRED_EXTRA_CA_CERTS];
+  Reflect.deleteProperty(env, DEFERRED_EXTRA_CA_CERTS);
   env.NODE_EXTRA_CA_CERTS = file;
   deferredFile = file || undefined;
   context = undefined;

@@ -58,6 +58,8 @@ describe("clipped", () => {
       `${"a".repeat(239)} ${" ".repeat(5000)}b`,
       `${"a".repeat(240)}${" ".repeat(5000)}`,
       `${"a ".repeat(120)}${"\n".repeat(3000)}b`,
+      // Every white space \s knows, and two characters it does not (U+180E, U+200B).
+      "\u00a0a\tb\vc\fd\re\u1680f\u2000g\u200ah\u2028i\u2029j\u202fk\u205fl\u3000m\ufeffn\u180eo\u200bp\u00a0",
     ];
     for (const text of cases)
       for (const max of [240, 160, 3]) expect(clipped(text, max)).toBe(clippedWhole(text, max));

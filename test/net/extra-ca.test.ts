@@ -32,7 +32,14 @@ describe("extra authorities deferred by bin/jp", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      }),
+  );
 
   // In this order: the module keeps what launch took for the rest of the process.
   it("with nothing deferred, leaves the environment alone and Node's fetch to the clients", async () => {
