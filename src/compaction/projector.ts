@@ -236,17 +236,22 @@ export class StreamProjector {
 
   private dispatch(e: Event, t: number, i: number, summary: SummaryEntry | undefined): void {
     if (summary !== undefined) {
-      if (recordsWork(summary.event)) {
-        const reader = this.records.get(summary.event.id) ?? new WorkReader();
-        this.records.set(summary.event.id, reader);
-        reader.add(e, t);
-      }
+      if (recordsWork(summary.event)) this.readerFor(summary.event.id).add(e, t);
       if (isKind(e, "tool_call_request")) this.callFate.set(e.id, "dropped");
       this.settle(t, i, summarizes);
     } else if (isKind(e, "chat_response")) this.response(e, t, i);
     else if (isKind(e, "tool_call_request")) this.callRequest(e, t, i);
     else if (isKind(e, "tool_call_response")) this.callResponse(e, t, i);
     else this.emit(e);
+  }
+
+  private readerFor(id: string): WorkReader {
+    let reader = this.records.get(id);
+    if (!reader) {
+      reader = new WorkReader();
+      this.records.set(id, reader);
+    }
+    return reader;
   }
 
   finish(rawEvents: number): { stats: ProjectionStats; settled: number[] } {

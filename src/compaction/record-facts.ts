@@ -374,7 +374,8 @@ export class WorkReader {
       if (!codes.has(m.text)) codes.set(m.text, m.index);
     }
     // A test runner's failing file (`FAIL test/a.test.ts`) is an error of its own, named by its line.
-    for (const m of matchesOf(FAIL_LINE, content)) {
+    // Found first as a plain string (a fast search), as most error outputs have no such line.
+    for (const m of content.includes("FAIL") ? matchesOf(FAIL_LINE, content) : []) {
       if (codes.size >= CODES_PER_OUTPUT) break;
       codes.set(m.text.trim(), m.index);
     }
