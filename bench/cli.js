@@ -4,7 +4,9 @@
 // - the same `jp q` offering the tools of an MCP server whose tool list is cached (the official
 //   SDK's server in test/support), vs that `jp q` without MCP tools;
 // - `jp conversation ls` on 1,000 conversations (jp's own, and JP's read in place), the conversation
-//   ids completion offers among them, and `jp --help`, vs `node -e 0`;
+//   ids completion offers among them, and `jp --help`, vs `node -e 0`; where NODE_EXTRA_CA_CERTS is
+//   set (Node 20 reads its file as it starts; jp, through bin/jp, at its first TLS connection),
+//   `node -e 0` without it is measured too and given beside the ratios;
 // - `jp q` on a 100 MB conversation (auto compaction off) vs its floor: a bare node process reading
 //   the log and serialising it as a request (bench/floor.js);
 // - `jp conversation print --compacted` of a 20 MB conversation to a file vs its floor: a bare node
@@ -264,6 +266,13 @@ export async function cliBench() {
   try {
     const f = fixtures(mock.url);
     const node = { name: "node", run: () => timeRun(process.execPath, ["-e", "0"], { env }) };
+    // Node 20 reads NODE_EXTRA_CA_CERTS as it starts, jp (through bin/jp) at its first TLS
+    // connection: node -e 0 without it is measured too, and reported beside the ratios.
+    const { NODE_EXTRA_CA_CERTS: extraCa, ...envWithoutCa } = env;
+    const bareNode = {
+      name: "bareNode",
+      run: () => timeRun(process.execPath, ["-e", "0"], { env: envWithoutCa }),
+    };
     const jp = (name, args, cwd, extra = {}) => ({
       name,
       run: () => timeRun(JP, args, { cwd, env, ...extra.opts }),
@@ -274,6 +283,7 @@ export async function cliBench() {
     const startup = await roundRobin(
       [
         node,
+        ...(extraCa ? [bareNode] : []),
         jp("q", ["q", "again"], f.small.root, { before: f.small.restore }),
         jp("qmcp", ["q", "again"], f.withMcp.root, { before: f.withMcp.restore }),
         jp("ls", ["conversation", "ls"], f.many),
@@ -310,8 +320,12 @@ export async function cliBench() {
 }
 
 function results(startup, large) {
+  const ca =
+    startup.bareNode === undefined
+      ? ""
+      : ` (NODE_EXTRA_CA_CERTS is set, which node -e 0 reads as it starts and jp at its first TLS connection; node -e 0 without it: ${startup.bareNode.toFixed(0)} ms)`;
   return [
-    result("cli q", startup.q, startup.node, 2.0, "jp q on a 2-turn conversation vs node -e 0"),
+    result("cli q", startup.q, startup.node, 1.5, `jp q on a 2-turn conversation vs node -e 0${ca}`),
     result(
       "cli qmcp",
       startup.qmcp,
@@ -319,12 +333,12 @@ function results(startup, large) {
       1.2,
       "jp q offering a cached MCP server's 8 tools vs the same jp q without MCP tools",
     ),
-    result("cli ls", startup.ls, startup.node, 1.8, "jp conversation ls of 1,000 vs node -e 0"),
+    result("cli ls", startup.ls, startup.node, 1.5, "jp conversation ls of 1,000 vs node -e 0"),
     result(
       "cli ls jp",
       startup.lsjp,
       startup.node,
-      1.8,
+      1.5,
       "jp conversation ls of 1,000 JP conversations read in place (counts cached) vs node -e 0",
     ),
     result("cli help", startup.help, startup.node, 1.5, "jp --help vs node -e 0"),
@@ -332,7 +346,7 @@ function results(startup, large) {
       "cli complete",
       startup.complete,
       startup.node,
-      1.8,
+      1.5,
       `the conversation ids Tab offers among 1,000 (jp __complete, as the scripts call it; ${startup.complete.toFixed(0)} ms) vs node -e 0`,
     ),
     // The two large inputs against their cold-process floors (bench/floor.js): a bare node
