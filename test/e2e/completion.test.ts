@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PTY_AVAILABLE, runInPty, type PtySession } from "../support/pty.js";
 import { screenRows } from "../support/screen.js";
@@ -107,11 +108,20 @@ async function screenAfter(session: PtySession, typed: string, expected: RegExp)
   session.type(typed);
   try {
     await session.waitFor(expected, from, 10_000);
+    // A shell draws a listing row by row, by columns: what is seen first may not be drawn last.
+    return (await settledScreen(session)).join("\n");
   } finally {
     session.type(CLEAR_LINE);
   }
-  const rows = await screenRows([{ data: session.output(), columns: 150, rows: 50 }]);
-  return rows.join("\n");
+}
+
+/** The screen once the terminal has shown nothing new for a moment (a shell done drawing). */
+async function settledScreen(session: PtySession): Promise<string[]> {
+  for (let seen = -1; seen !== session.output().length;) {
+    seen = session.output().length;
+    await sleep(150);
+  }
+  return screenRows([{ data: session.output(), columns: 150, rows: 50 }]);
 }
 
 /**
@@ -126,12 +136,13 @@ async function completedAfterTab(session: PtySession, typed: string): Promise<st
   session.type(`${typed}${TAB}${mark}`);
   try {
     await session.waitFor(mark, from, 10_000);
+    // fish may repaint the line after the mark first shows.
+    const rows = await settledScreen(session);
+    const line = rows.findLast((row) => row.includes(typed.slice(0, 5)) && row.includes(mark)) ?? "";
+    return line.slice(line.indexOf(typed.slice(0, 5)), line.lastIndexOf(mark));
   } finally {
     session.type(CLEAR_LINE);
   }
-  const rows = await screenRows([{ data: session.output(), columns: 150, rows: 50 }]);
-  const line = rows.findLast((row) => row.includes(typed.slice(0, 5)) && row.includes(mark)) ?? "";
-  return line.slice(line.indexOf(typed.slice(0, 5)), line.lastIndexOf(mark));
 }
 
 const shellsHere = (Object.keys(SHELLS) as (keyof typeof SHELLS)[]).filter((shell) => SHELLS[shell]);
@@ -162,8 +173,7 @@ describe.skipIf(!PTY_AVAILABLE).each(shellsHere)("%s at a terminal", (shell) => 
       const from = session.output().length;
       session.type(`${typed}${TAB}`);
       await session.waitFor(written.slice(-12), from, 10_000);
-      const rows = await screenRows([{ data: session.output(), columns: 150, rows: 50 }]);
-      expect(rows.at(-1)).toContain(written);
+      expect((await settledScreen(session)).at(-1)).toContain(written);
       session.type(CLEAR_LINE);
     }
     session.type("exit\n");
