@@ -3,7 +3,8 @@
 // (`node --build-snapshot`, https://nodejs.org/api/cli.html#--build-snapshot-entry).
 // A command started from it (`node --snapshot-blob FILE`, as bin/jp does when
 // the file fits the node that runs it) deserialises that heap instead of
-// reading, compiling and running the chunks (`jp q` about 12 ms sooner).
+// reading, compiling and running the chunks, every function of them
+// compiled already.
 //
 // Built by scripts/bundle.js, which runs this file as the snapshot's entry
 // with the chunks to load as arguments. Node's snapshot builder offers only
@@ -152,9 +153,18 @@ if (v8.startupSnapshot.isBuildingSnapshot()) {
   const deferred: unknown = JSON.parse(process.env.JP_SNAPSHOT_DEFERRED ?? "{}");
   for (const [id, names] of Object.entries(deferred ?? {}))
     if (Array.isArray(names)) deferredBuiltins.set(id, names.map(String));
-  guardLoadTime(() => {
-    for (const name of names) load(path.join(bundle, name));
-  });
+  // Compiled whole as they load, every function's bytecode is in the heap: a command does not
+  // compile what it calls first (`jp q` some 12 ms sooner; the file grows from 6.6 to 8 MB, which
+  // costs `ls` and `--help` 2–4 ms). Laziness is back on before the heap is saved: a snapshot
+  // runs only with the V8 flags it was saved with, and a command runs with the default ones.
+  v8.setFlagsFromString("--no-lazy");
+  try {
+    guardLoadTime(() => {
+      for (const name of names) load(path.join(bundle, name));
+    });
+  } finally {
+    v8.setFlagsFromString("--lazy");
+  }
   v8.startupSnapshot.setDeserializeMainFunction(() => {
     // bin/jp runs `node --snapshot-blob FILE -- BUNDLE_DIR ARGS...`. The chunks held here are known
     // by their paths at the build: from a bundle moved since, none is found and each loads from disk.
