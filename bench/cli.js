@@ -11,7 +11,7 @@
 //   the log and serialising it as a request (bench/floor.js);
 // - `jp conversation print --compacted` of a 20 MB conversation to a file vs its floor: a bare node
 //   process reading and parsing the log.
-// Every figure is a median of at least 7 runs (15 for the short commands, whose figures a burst of
+// Every figure is a median of at least 7 runs (21 for the short commands, whose figures a burst of
 // machine noise moves most); the runs of a command and its baseline alternate. The two large
 // figures also report the warm in-process measures they were once compared with.
 import { spawn } from "node:child_process";
@@ -291,7 +291,7 @@ export async function cliBench() {
         jp("help", ["--help"], f.many),
         jp("complete", ["__complete", "conversation", "--", "17"], f.many),
       ],
-      15,
+      21,
     );
     const floor = (what, log) => timeRun(process.execPath, [FLOOR, what, log], { env });
     const large = await roundRobin(
