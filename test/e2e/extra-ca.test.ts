@@ -5,11 +5,10 @@
 // authority Node does not trust (test/fixtures/tls: the authority's key was
 // discarded once it signed a certificate for 127.0.0.1, valid until 2126).
 import { execa } from "execa";
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { HAS_PROC, nodeStartedBy } from "../support/node-start.js";
 import { qWorkspace, type QWorkspace } from "../support/q-workspace.js";
 import { REPO_ROOT } from "../support/workspace.js";
 
@@ -31,28 +30,7 @@ run = "unattended"
 env = ["NODE_EXTRA_CA_CERTS", "JP_DEFERRED_NODE_EXTRA_CA_CERTS"]
 `;
 
-/** The environment Node was started with by `jp q` (waiting for its question), read from /proc. */
-async function nodeEnvironment(cwd: string, env: NodeJS.ProcessEnv): Promise<Map<string, string>> {
-  const child = spawn(JP, ["q"], { cwd, env, stdio: ["pipe", "ignore", "pipe"] });
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-  try {
-    for (let waited = 0; waited < 10_000; waited += 20) {
-      const argv = fs.readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0");
-      // sh execs node in the same process: until then its command line is sh's.
-      if (argv[0] && path.basename(argv[0]) !== "sh") {
-        const pairs = fs.readFileSync(`/proc/${child.pid}/environ`, "utf8").split("\0").filter(Boolean);
-        return new Map(pairs.map((p) => [p.slice(0, p.indexOf("=")), p.slice(p.indexOf("=") + 1)]));
-      }
-      await sleep(20);
-    }
-    throw new Error("jp never started node");
-  } finally {
-    child.stdin.end();
-    await exited;
-  }
-}
-
-describe.skipIf(!fs.existsSync("/proc/self/environ"))("NODE_EXTRA_CA_CERTS through bin/jp", () => {
+describe.skipIf(!HAS_PROC)("NODE_EXTRA_CA_CERTS through bin/jp", () => {
   let w: QWorkspace | undefined;
   afterEach(async () => {
     await w?.close();
@@ -71,7 +49,7 @@ describe.skipIf(!fs.existsSync("/proc/self/environ"))("NODE_EXTRA_CA_CERTS throu
     expect(w.mock.url).toMatch(/^https:/);
     const env = { ...process.env, ...w.env, NODE_EXTRA_CA_CERTS: AUTHORITY };
 
-    const started = await nodeEnvironment(w.root, env);
+    const started = (await nodeStartedBy(JP, w.root, env)).env;
     expect(started.has("NODE_EXTRA_CA_CERTS")).toBe(false);
     expect(started.get("JP_DEFERRED_NODE_EXTRA_CA_CERTS")).toBe(AUTHORITY);
 

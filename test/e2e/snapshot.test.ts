@@ -3,32 +3,18 @@
 // without it. Either way a command does the same. Which start a process made
 // is read from its command line in /proc while it waits for its question.
 import { execa } from "execa";
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HAS_PROC, nodeStartedBy } from "../support/node-start.js";
 import { REPO_ROOT, tempDir } from "../support/workspace.js";
 
 const temps: string[] = [];
 const env = { NO_COLOR: "1", XDG_CACHE_HOME: "", XDG_STATE_HOME: "" };
 
-/** The command line Node was started with by `jp` (its own path) for `jp q`, read while it waits on stdin. */
+/** The command line Node was started with by `jp` (its own path) for `jp q`. */
 async function startedWith(jp: string, cwd: string): Promise<string[]> {
-  const child = spawn(jp, ["q"], { cwd, env: { ...process.env, ...env }, stdio: ["pipe", "ignore", "pipe"] });
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-  try {
-    for (let waited = 0; waited < 10_000; waited += 20) {
-      const argv = fs.readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-      // sh execs node in the same process: until then its command line is sh's.
-      if (argv[0] && path.basename(argv[0]) !== "sh") return argv;
-      await sleep(20);
-    }
-    throw new Error("jp never started node");
-  } finally {
-    child.stdin.end();
-    await exited;
-  }
+  return (await nodeStartedBy(jp, cwd, { ...process.env, ...env })).argv;
 }
 
 /** A copy of the built package (launcher, bundle, snapshot, data) at another path. */
@@ -40,9 +26,7 @@ function movedPackage(): string {
   return root;
 }
 
-const hasProc = fs.existsSync("/proc/self/cmdline");
-
-describe.skipIf(!hasProc)("bin/jp and the start-up snapshot (the start read from /proc)", () => {
+describe.skipIf(!HAS_PROC)("bin/jp and the start-up snapshot (the start read from /proc)", () => {
   let workspace: string;
   beforeAll(async () => {
     workspace = tempDir();
